@@ -1,0 +1,123 @@
+"""The frozen game configuration (R1, R4, R6, R16).
+
+A :class:`GameConfig` is separate from the changing state: it names the ruleset, the
+number of players, the board side, the Exploits, the options and the seed that drives
+setup randomness (R2). It is validated on construction; an impossible configuration
+raises :class:`ConfigError` with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .errors import ConfigError
+
+RULESETS = ("age_of_sail", "classic")
+#: option name -> (allowed values, default)
+OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = {
+    "phase_order": (("by_phase", "by_player"), "by_phase"),  # R6
+    "discard_pile_bonus": ((True, False), True),  # R16
+}
+EXPLOIT_IDS = (
+    "saltpeter_stockpiles", "republic_of_pirates", "imperialism", "spanish_main",
+    "dutch_east_india_company", "jesuit_missionaries", "south_sea_company",
+    "manila_galleons", "underground_railroad", "transit_of_venus", "sun_never_sets",
+    "spice_trade", "globalisation", "letters_of_marque", "haitian_revolution",
+)
+
+
+def default_board(players: int) -> str:
+    """R1: side A suits 2 and 3 players, side B 4 (loose) and 5."""
+    return "A" if players <= 3 else "B"
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Immutable, validated game settings.
+
+    ``board=None`` picks the side R1 recommends for the player count. ``options`` takes
+    a mapping; unknown names or values are rejected. ``exploits`` takes a tuple of ids
+    (the Exploits expansion is not built yet, so only ``()`` is playable).
+    """
+
+    players: int = 4
+    ruleset: str = "age_of_sail"
+    board: str | None = None
+    exploits: tuple[str, ...] | str = ()
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.ruleset not in RULESETS:
+            raise ConfigError(f"unknown ruleset {self.ruleset!r}; choose one of {RULESETS}")
+        if self.ruleset == "classic":
+            raise ConfigError("the classic 2009 ruleset is not built yet; "
+                              "use ruleset='age_of_sail'")
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise ConfigError(f"players must be an int, got {self.players!r}")
+        if not 2 <= self.players <= 5:
+            raise ConfigError(f"Age of Sail is for 2 to 5 players, not {self.players}")
+        board = self.board if self.board is not None else default_board(self.players)
+        if board not in ("A", "B"):
+            raise ConfigError(f"board side must be 'A' or 'B', not {board!r}")
+        object.__setattr__(self, "board", board)
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ConfigError(f"seed must be an int, got {self.seed!r}")
+        ex = self.exploits
+        if isinstance(ex, str):
+            if ex in ("none", ""):
+                ex = ()
+            elif ex == "random":
+                raise ConfigError("Exploits are not built yet (issue 3); use exploits=()")
+            else:
+                ex = tuple(e.strip() for e in ex.split(",") if e.strip())
+        ex = tuple(ex)
+        for e in ex:
+            if e not in EXPLOIT_IDS:
+                raise ConfigError(f"unknown Exploit {e!r}; known: {', '.join(EXPLOIT_IDS)}")
+        if len(set(ex)) != len(ex):
+            raise ConfigError(f"Exploit listed twice in {ex}")
+        if len(ex) > 3:
+            raise ConfigError(f"at most 3 Exploits, got {len(ex)}")
+        if ex:
+            raise ConfigError("Exploits are not built yet (issue 3); use exploits=()")
+        object.__setattr__(self, "exploits", ex)
+        if not isinstance(self.options, Mapping):
+            raise ConfigError(f"options must be a mapping, got {self.options!r}")
+        opts = {}
+        for name, value in self.options.items():
+            if name not in OPTIONS:
+                raise ConfigError(f"unknown option {name!r}; known: {', '.join(OPTIONS)}")
+            allowed = OPTIONS[name][0]
+            if value not in allowed or type(value) is not type(OPTIONS[name][1]):
+                raise ConfigError(f"option {name}={value!r} must be one of {allowed}")
+            opts[name] = value
+        for name, (_, default) in OPTIONS.items():
+            opts.setdefault(name, default)
+        object.__setattr__(self, "options", MappingProxyType(opts))
+
+    def option(self, name: str) -> Any:
+        """The value of an option (defaults filled in)."""
+        return self.options[name]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready form; ``GameConfig.from_dict`` reverses it."""
+        return {"players": self.players, "ruleset": self.ruleset, "board": self.board,
+                "exploits": list(self.exploits), "seed": self.seed,
+                "options": dict(self.options)}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> GameConfig:
+        if not isinstance(d, dict):
+            raise ConfigError(f"config must be an object, got {type(d).__name__}")
+        known = {"players", "ruleset", "board", "exploits", "seed", "options"}
+        extra = set(d) - known
+        if extra:
+            raise ConfigError(f"unknown config field(s): {', '.join(sorted(extra))}")
+        kw = dict(d)
+        if "exploits" in kw and isinstance(kw["exploits"], list):
+            kw["exploits"] = tuple(kw["exploits"])
+        return cls(**kw)

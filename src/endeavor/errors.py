@@ -1,0 +1,23 @@
+"""Exceptions raised by the engine. Each carries a specific, human-readable reason."""
+
+from __future__ import annotations
+
+
+class EndeavorError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class ConfigError(EndeavorError, ValueError):
+    """The game configuration is impossible (unknown option, 6 players, ...)."""
+
+
+class NotationError(EndeavorError, ValueError):
+    """A text could not be parsed as an action."""
+
+
+class IllegalActionError(EndeavorError, ValueError):
+    """The action is well formed but not legal in this state; the state is unchanged."""
+
+
+class RecordError(EndeavorError, ValueError):
+    """A game record or serialized state is corrupt; nothing was built from it."""

@@ -1,0 +1,131 @@
+"""Consistency checks of a state: conservation of discs, tokens, cards and buildings,
+tracks equal to icons held, and the derived counters. Used by the test suite and by
+:meth:`State.from_json` to reject corrupt input. Returns a list of problems (empty = ok).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import data as D
+from .state import State
+
+
+def check_invariants(s: State) -> list[str]:
+    out: list[str] = []
+    n = s.n
+    info = s.info
+    owner = s.site_owner
+    # discs (35 per player across supply, harbor, buildings, board, Memorial bases)
+    for p, pl in enumerate(s.players):
+        on_sites = sum(1 for x in info.sites if owner[x] == p)
+        on_track = s.trk_owner.count(p)
+        at_sea = sum(s.sea[p * 7:p * 7 + 7])
+        on_blds = bin(pl.occ).count("1")
+        total = pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.mem)
+        if total != D.DISCS_PER_PLAYER:
+            out.append(f"player {p}: {total} discs, not {D.DISCS_PER_PLAYER}")
+        if min(pl.supply, pl.harbor, *pl.mem, *pl.blue, *pl.btok) < 0:
+            out.append(f"player {p}: negative count")
+        if pl.occ >> len(pl.blds):
+            out.append(f"player {p}: disc on a building that does not exist")
+        for i, b in enumerate(pl.blds):
+            if pl.occ >> i & 1 and not D.BUILDINGS[b].activatable:
+                out.append(f"player {p}: disc on {D.BUILDINGS[b].name} (no circle)")
+        # derived presence counters
+        for r in range(7):
+            sites_r = sum(1 for x in info.sites if owner[x] == p and D.SITES[x].region == r)
+            o = info.trk_off[r]
+            trk_r = s.trk_owner[o:o + info.trk_len[r]].count(p)
+            if s.own[p * 7 + r] != sites_r:
+                out.append(f"player {p}: own[{r}] counter wrong")
+            if s.pres[p * 7 + r] != sites_r + trk_r + s.sea[p * 7 + r]:
+                out.append(f"player {p}: presence[{r}] counter wrong")
+    for x in range(D.NSITES):
+        if owner[x] >= n or owner[x] < -1 or (owner[x] >= 0 and x not in info.sites):
+            out.append(f"site {x}: bad owner {owner[x]}")
+    for r in range(7):
+        cities = info.cities_in[r]
+        routes = info.routes_in[r]
+        if s.free_cities[r] != sum(1 for x in cities if owner[x] < 0):
+            out.append(f"region {r}: free city counter wrong")
+        if s.free_routes[r] != sum(1 for x in routes if owner[x] < 0):
+            out.append(f"region {r}: free route counter wrong")
+        if s.occ_sites[r] != sum(1 for x in cities + routes if owner[x] >= 0):
+            out.append(f"region {r}: occupied counter wrong")
+        o = info.trk_off[r]
+        trk = s.trk_owner[o:o + info.trk_len[r]]
+        k = s.filled[r]
+        if any(v < 0 for v in trk[:k]) or any(v >= 0 for v in trk[k:]):
+            out.append(f"region {r}: track not filled from the far end")
+        if any(t >= 0 for t in s.trk_tok[o:o + k]):
+            out.append(f"region {r}: token left on a claimed track space")
+    # tokens (95, by type)
+    tok: Counter[int] = Counter()
+    for t in s.trk_tok + [s.site_token[x] for x in range(D.NSITES)] + s.link_token:
+        if t >= 0:
+            tok[t] += 1
+    for x in range(D.NSITES):
+        if s.site_token[x] >= 0 and owner[x] >= 0:
+            out.append(f"site {D.SITES[x].code}: occupied but still holds a token")
+    for pl in s.players:
+        for t in range(4):
+            tok[t] += pl.btok[t]
+            tok[t + 4] += pl.blue[t]
+    for t in range(8):
+        tok[t] += s.spent[t]
+        if tok[t] != D.TOKEN_COUNTS[t]:
+            out.append(f"token type {D.TOKEN_NAMES[t]}: {tok[t]} not {D.TOKEN_COUNTS[t]}")
+    for li, t in enumerate(s.link_token):
+        o = owner[info.board.links[li][0]]
+        if t >= 0 and o >= 0 and s.controls_link(o, li):
+            out.append(f"link {li}: controlled but token unclaimed")
+    # cards: every card in exactly one place
+    where: Counter[int] = Counter()
+    for d in s.decks:
+        where.update(d)
+    where.update(s.pile)
+    where.update(s.removed)
+    where.update(g for g in s.gov_avail if g >= 0)
+    for pl in s.players:
+        where.update(pl.cards)
+        where.update(pl.aside)
+        if pl.gov >= 0:
+            where[pl.gov] += 1
+            if not D.CARDS[pl.gov].governor:
+                out.append("non-Governor card in a free Governor slot")
+    for c in range(D.NCARDS):
+        if where[c] != 1:
+            out.append(f"card {D.CARDS[c].code} is in {where[c]} places")
+    if set(where) - set(range(D.NCARDS)):
+        out.append("unknown card id")
+    # tracks equal to icons held
+    for p, pl in enumerate(s.players):
+        icons = [pl.btok[k] + pl.mem[k] for k in range(4)]
+        for b in pl.blds:
+            for k in range(4):
+                icons[k] += D.BUILDINGS[b].icons[k]
+        for c in s.held_cards(p):
+            for k in range(4):
+                icons[k] += D.CARDS[c].icons[k]
+        if icons != pl.attr:
+            out.append(f"player {p}: tracks {pl.attr} but icons held {icons}")
+    # buildings
+    built: Counter[int] = Counter()
+    for pl in s.players:
+        built.update(pl.blds)
+        if sum(1 for b in pl.blds if D.BUILDINGS[b].level == 5) > 1:
+            out.append("a player holds two level-5 buildings")
+    for b, bd in enumerate(D.BUILDINGS):
+        if bd.level == 0:
+            continue
+        copies = bd.copies if bd.level < 5 else (1 if b in s.level5 else 0)
+        if s.bsupply[b] + built[b] != copies:
+            out.append(f"building {bd.name}: {s.bsupply[b]} + {built[b]} != {copies}")
+    if not s.is_over:
+        legal = s.legal_codes()
+        if not legal:
+            out.append("no legal action before the end")
+        if legal != sorted(set(legal)):
+            out.append("legal actions not sorted and unique")
+    return out

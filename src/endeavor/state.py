@@ -1,0 +1,1012 @@
+"""Game state, phase flow and the base rules of Endeavor: Age of Sail.
+
+The state is plain data (ints and lists of ints) with a hand-written :meth:`State.copy`.
+Every decision is a frame on a decision stack; :meth:`State.legal_actions` lists the
+atomic actions the frame on top allows and :meth:`State.apply` performs one, then the
+phase driver (:meth:`State._advance`) runs every automatic step (Growth, forced
+Salary, turn order, round end) until the next decision. Setup randomness comes from
+``random.Random(config.seed)`` inside :func:`new_game` (R2); after setup nothing is random.
+
+Decision frames (tuples, immutable so the stack copies shallowly)::
+
+    (F_START, p)                        choose the start tile (R3)
+    (F_BUILD, p)                        Construction
+    (F_SALARY, p, payments_left)        Salary, when there are more workers than payments
+    (F_ACTION, p)                       Action phase: activate a building, use a token, pass
+    (F_EFFECT, p, mode, k1, k2, region, deck)
+                                        the action(s) of the chosen source; mode SINGLE,
+                                        CHOICE ("/"), BOTH ("+", first half) or SECOND
+                                        ("+", second half: same region / same deck, or done)
+    (F_CASUALTY, p)                     Memorial: where a casualty goes
+    (F_GOVSLOT, p)                      Discard phase: which Governor is in the free slot
+    (F_DISCARD, p)                      Discard phase: discard one card
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import actions as A
+from . import data as D
+from .actions import Action
+from .config import GameConfig
+from .errors import IllegalActionError
+
+F_START, F_BUILD, F_SALARY, F_ACTION, F_EFFECT, F_CASUALTY, F_GOVSLOT, F_DISCARD = range(8)
+FRAME_NAMES = ("start tile", "construction", "salary", "action", "effect", "casualty",
+               "governor slot", "discard")
+SECOND = 3  # F_EFFECT mode: second half of a "+" source
+
+PH_SETUP, PH_CONSTRUCTION, PH_GROWTH, PH_SALARY, PH_ACTIONS, PH_DISCARD, PH_END = range(7)
+PHASE_NAMES = ("Setup", "Construction", "Growth", "Salary", "Actions", "Discard",
+               "Game over")
+
+_NB = len(D.BUILDINGS)
+_SITE_REGION = tuple(s.region for s in D.SITES)
+_SITE_CITY = tuple(s.city for s in D.SITES)
+_CARD_DECK = tuple(c.deck for c in D.CARDS)
+_CARD_VALUE = tuple(c.value for c in D.CARDS)
+_CARD_ICONS = tuple(c.icons for c in D.CARDS)
+_B_LEVEL = tuple(b.level for b in D.BUILDINGS)
+_B_SPEC = tuple((b.mode, b.kind1, b.kind2) for b in D.BUILDINGS)
+_B_ACT = tuple(b.activatable for b in D.BUILDINGS)
+_B_NOPAY = tuple(b.no_payment for b in D.BUILDINGS)
+_LEVEL = D.TRACK_LEVEL
+_C = A.code
+
+
+class BoardInfo:
+    """Static per-side lookup tables derived once from :data:`data.BOARDS`."""
+
+    __slots__ = ("board", "sites", "cities_in", "routes_in", "adj", "trk_off", "trk_len",
+                 "ntrack", "nlinks", "circular_links")
+
+    def __init__(self, side: str) -> None:
+        b = D.BOARDS[side]
+        self.board = b
+        self.sites = b.sites
+        self.cities_in = tuple(tuple(s for s in b.sites if _SITE_REGION[s] == r and
+                                     _SITE_CITY[s]) for r in range(D.NREGIONS))
+        self.routes_in = tuple(tuple(s for s in b.sites if _SITE_REGION[s] == r and
+                                     not _SITE_CITY[s]) for r in range(D.NREGIONS))
+        adj: list[list[tuple[int, int]]] = [[] for _ in range(D.NSITES)]
+        for li, (x, y) in enumerate(b.links):
+            adj[x].append((li, y))
+            adj[y].append((li, x))
+        self.adj = tuple(tuple(a) for a in adj)
+        off = []
+        total = 0
+        for r in range(D.NREGIONS):
+            off.append(total)
+            total += b.track_lengths[r]
+        self.trk_off = tuple(off)
+        self.trk_len = b.track_lengths
+        self.ntrack = total
+        self.nlinks = len(b.links)
+        self.circular_links = tuple(i for i, c in enumerate(b.link_circular) if c)
+
+
+_BOARD_INFO = {side: BoardInfo(side) for side in D.BOARDS}
+
+
+class Player:
+    """One player's mat. ``attr`` is the four track scores (icons held); ``btok`` the
+    brown Trade tokens at the track bases; ``mem`` Memorial casualties at the track
+    bases; ``blue`` the blue tokens in the Harbor (index = token type - 4); ``blds`` the
+    Seaside building types left to right with ``occ`` a bitmask of staffed activation
+    circles; ``cards`` the cards in normal slots; ``gov`` the card in the free Governor
+    slot (-1 if empty); ``aside`` the set-aside Slavery cards."""
+
+    __slots__ = ("supply", "harbor", "attr", "btok", "mem", "blue", "blds", "occ",
+                 "cards", "gov", "aside")
+
+    def __init__(self) -> None:
+        self.supply = D.DISCS_PER_PLAYER
+        self.harbor = 0
+        self.attr = [0, 0, 0, 0]
+        self.btok = [0, 0, 0, 0]
+        self.mem = [0, 0, 0, 0]
+        self.blue = [0, 0, 0, 0]
+        self.blds: list[int] = []
+        self.occ = 0
+        self.cards: list[int] = []
+        self.gov = -1
+        self.aside: list[int] = []
+
+    def copy(self) -> Player:
+        q = Player.__new__(Player)
+        q.supply = self.supply
+        q.harbor = self.harbor
+        q.attr = self.attr[:]
+        q.btok = self.btok[:]
+        q.mem = self.mem[:]
+        q.blue = self.blue[:]
+        q.blds = self.blds[:]
+        q.occ = self.occ
+        q.cards = self.cards[:]
+        q.gov = self.gov
+        q.aside = self.aside[:]
+        return q
+
+    def level(self, attribute: int) -> int:
+        """Build Level / Salary Level / Card Limit of a track."""
+        s = self.attr[attribute]
+        return _LEVEL[s] if s < 16 else 5
+
+
+class State:
+    """A position in a game. Create with :func:`new_game`; never mutate fields directly.
+
+    Public surface: :attr:`current_player`, :attr:`is_over`, :meth:`legal_actions`,
+    :meth:`apply`, :meth:`copy`, :meth:`parse_action`, :meth:`to_json`,
+    :meth:`from_json`, :meth:`record`."""
+
+    __slots__ = (
+        "config", "n", "info", "players", "site_owner", "site_token", "link_token",
+        "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
+        "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
+        "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
+        "act_player", "passed", "phase", "stack", "hist", "nhist", "_legal",
+    )
+
+    config: GameConfig
+    n: int
+    info: BoardInfo
+    players: list[Player]
+    site_owner: list[int]
+    site_token: list[int]
+    link_token: list[int]
+    trk_owner: list[int]
+    trk_tok: list[int]
+    filled: list[int]
+    sea: list[int]
+    pres: list[int]
+    own: list[int]
+    occ_sites: list[int]
+    free_cities: list[int]
+    free_routes: list[int]
+    decks: list[list[int]]
+    pile: list[int]
+    removed: list[int]
+    gov_avail: list[int]
+    bsupply: list[int]
+    level5: tuple[int, ...]
+    spent: list[int]
+    abolished: bool
+    round: int
+    step: int
+    crown: int
+    act_player: int
+    passed: int
+    phase: int
+    stack: list[tuple[int, ...]]
+    hist: tuple[Any, ...] | None
+    nhist: int
+    _legal: list[int] | None
+
+    # ------------------------------------------------------------------ construction
+    def copy(self) -> State:
+        """An independent copy (no shared mutable data)."""
+        s = State.__new__(State)
+        s.config = self.config
+        s.n = self.n
+        s.info = self.info
+        s.players = [p.copy() for p in self.players]
+        s.site_owner = self.site_owner[:]
+        s.site_token = self.site_token[:]
+        s.link_token = self.link_token[:]
+        s.trk_owner = self.trk_owner[:]
+        s.trk_tok = self.trk_tok[:]
+        s.filled = self.filled[:]
+        s.sea = self.sea[:]
+        s.pres = self.pres[:]
+        s.own = self.own[:]
+        s.occ_sites = self.occ_sites[:]
+        s.free_cities = self.free_cities[:]
+        s.free_routes = self.free_routes[:]
+        s.decks = [d[:] for d in self.decks]
+        s.pile = self.pile[:]
+        s.removed = self.removed[:]
+        s.gov_avail = self.gov_avail[:]
+        s.bsupply = self.bsupply[:]
+        s.level5 = self.level5
+        s.spent = self.spent[:]
+        s.abolished = self.abolished
+        s.round = self.round
+        s.step = self.step
+        s.crown = self.crown
+        s.act_player = self.act_player
+        s.passed = self.passed
+        s.phase = self.phase
+        s.stack = self.stack[:]
+        s.hist = self.hist  # immutable cons list, shared safely
+        s.nhist = self.nhist
+        s._legal = self._legal  # never mutated in place, shared safely
+        return s
+
+    __copy__ = copy
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int | None:
+        """The player who must decide now, or None when the game is over."""
+        return self.stack[-1][1] if self.stack else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == PH_END
+
+    @property
+    def frame(self) -> tuple[int, ...] | None:
+        """The decision frame on top of the stack (see module doc), or None at the end."""
+        return self.stack[-1] if self.stack else None
+
+    def presence(self, player: int, region: int) -> int:
+        """Discs of ``player`` in ``region`` (cities, trade routes, track, open sea)."""
+        return self.pres[player * 7 + region]
+
+    def is_open(self, region: int) -> bool:
+        """Europe is always open; a region opens when its track is full."""
+        return region == D.EUROPE or self.filled[region] == self.info.trk_len[region]
+
+    def track(self, region: int) -> list[int]:
+        """Owners of the region's shipping track spaces, farthest from the deck first."""
+        o = self.info.trk_off[region]
+        return self.trk_owner[o:o + self.info.trk_len[region]]
+
+    def controls_link(self, player: int, link: int) -> bool:
+        x, y = self.info.board.links[link]
+        return self.site_owner[x] == player and self.site_owner[y] == player
+
+    def held_cards(self, player: int) -> list[int]:
+        """Cards in normal slots plus the free Governor slot."""
+        pl = self.players[player]
+        return pl.cards + ([pl.gov] if pl.gov >= 0 else [])
+
+    def over_card_limit(self, player: int) -> bool:
+        """R18: at most 5 cards in normal slots, Card Limit of them counted after 1
+        Slavery card exemption; the free Governor slot is outside both limits."""
+        pl = self.players[player]
+        n = len(pl.cards)
+        if n > D.MAX_CARDS:
+            return True
+        slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
+        return n - slavery > pl.level(D.INFLUENCE)
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now, sorted by code, unique; empty only when the game is over."""
+        codes = self._legal
+        if codes is None:
+            codes = self._legal = self._gen()
+        by = A.BY_CODE
+        return [by[c] for c in codes]
+
+    def legal_codes(self) -> list[int]:
+        """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""
+        codes = self._legal
+        if codes is None:
+            codes = self._legal = self._gen()
+        return codes
+
+    def _gen(self) -> list[int]:
+        if not self.stack:
+            return []
+        f = self.stack[-1]
+        kind = f[0]
+        p = f[1]
+        if kind == F_ACTION:
+            return self._gen_sources(p)
+        if kind == F_EFFECT:
+            return self._gen_effects(f)
+        if kind == F_BUILD:
+            return [_C(A.V_BUILD, b) for b in self.build_options(p)]
+        if kind == F_SALARY:
+            return self._gen_pay(p, False)
+        if kind == F_START:
+            return [_C(A.V_START, b) for b in D.START_BUILDINGS]
+        if kind == F_CASUALTY:
+            return [_C(A.V_CASUALTY, k) for k in range(5)]
+        if kind == F_GOVSLOT:
+            pl = self.players[p]
+            govs = sorted(c for c in self.held_cards(p) if D.CARDS[c].governor)
+            return [_C(A.V_SLOT, c) for c in govs] + [_C(A.V_SLOT, A.NONE_ARG)]
+        if kind == F_DISCARD:
+            pl = self.players[p]
+            return [_C(A.V_DISCARD, c) for c in sorted(pl.cards)]
+        raise AssertionError(f"unknown frame {f}")
+
+    def build_options(self, p: int) -> list[int]:
+        """Building types ``p`` may construct: Build Level or lower; if none remains, the
+        next level up; never a second level-5 building (RB)."""
+        pl = self.players[p]
+        bl = pl.level(D.INDUSTRY)
+        has5 = any(_B_LEVEL[b] == 5 for b in pl.blds)
+        sup = self.bsupply
+        opts = [b for b in range(_NB) if sup[b] and _B_LEVEL[b] <= bl
+                and not (has5 and _B_LEVEL[b] == 5)]
+        if not opts and bl < 5:
+            opts = [b for b in range(_NB) if sup[b] and _B_LEVEL[b] == bl + 1
+                    and not (has5 and bl + 1 == 5)]
+        return opts
+
+    def _gen_pay(self, p: int, action_phase: bool) -> list[int]:
+        pl = self.players[p]
+        occ = pl.occ
+        seen = 0
+        out = []
+        for i, b in enumerate(pl.blds):
+            if occ >> i & 1 and not (seen >> b & 1):
+                if action_phase and _B_NOPAY[b]:  # R15
+                    continue
+                seen |= 1 << b
+                out.append(_C(A.V_PAY, b))
+        out.sort()
+        return out
+
+    def _gen_sources(self, p: int) -> list[int]:
+        pl = self.players[p]
+        h = pl.harbor
+        out = []
+        if h >= 1:
+            occ = pl.occ
+            seen = 0
+            for i, b in enumerate(pl.blds):
+                if not (occ >> i & 1) and _B_ACT[b] and not (seen >> b & 1):
+                    seen |= 1 << b
+                    mode, k1, k2 = _B_SPEC[b]
+                    if self._kind_possible(p, k1, h - 1) or (
+                            k2 >= 0 and self._kind_possible(p, k2, h - 1)):
+                        out.append(_C(A.V_ACT, b))
+            out.sort()
+        for t in range(4):
+            if pl.blue[t]:
+                mode, k1, k2 = D.TOKEN_ACTIONS[t]
+                if self._kind_possible(p, k1, h) or (k2 >= 0 and self._kind_possible(p, k2, h)):
+                    out.append(_C(A.V_USE, t + 4))
+        out.append(_C(A.V_PASS))
+        return out
+
+    def _kind_possible(self, p: int, kind: int, harbor: int) -> bool:
+        """R8: can ``p`` carry out an action of ``kind`` with ``harbor`` discs left?"""
+        if kind == D.SHIP:
+            return harbor >= 1  # a closed track always has room; else open seas exist
+        if kind == D.OCCUPY:
+            if harbor < 1:
+                return False
+            pres = self.pres
+            base = p * 7
+            fc = self.free_cities
+            for r in range(7):
+                if fc[r] and (r == 0 or (pres[base + r] and self.is_open(r))):
+                    return True
+            return False
+        if kind == D.ATTACK:
+            if harbor < 2:
+                return False
+            pres = self.pres
+            own = self.own
+            occs = self.occ_sites
+            base = p * 7
+            for r in range(7):
+                if occs[r] > own[base + r] and (r == 0 or (pres[base + r] and self.is_open(r))):
+                    return True
+            return False
+        if kind == D.PAYMENT:
+            pl = self.players[p]
+            occ = pl.occ
+            for i, b in enumerate(pl.blds):
+                if occ >> i & 1 and not _B_NOPAY[b]:
+                    return True
+            return False
+        # DRAW
+        pres = self.pres
+        base = p * 7
+        for d, deck in enumerate(self.decks):
+            if deck and _CARD_VALUE[deck[-1]] <= pres[base + (0 if d == 7 else d)]:
+                return True
+        eu = pres[base]
+        for c in self.pile:
+            if _CARD_VALUE[c] <= eu:
+                return True
+        return False
+
+    def _gen_effects(self, f: tuple[int, ...]) -> list[int]:
+        _, p, mode, k1, k2, region, deck = f
+        out = self._kind_codes(p, k1, region, deck)
+        if k2 >= 0 and k2 != k1:
+            out += self._kind_codes(p, k2, region, deck)
+        if mode == SECOND:
+            out.append(_C(A.V_DONE))
+        out.sort()
+        return out
+
+    def _kind_codes(self, p: int, kind: int, region: int, deck: int) -> list[int]:
+        """Every concrete target for an action of ``kind``; ``region``/``deck`` >= 0
+        restrict a "+" second half to the first half's region or deck."""
+        pl = self.players[p]
+        h = pl.harbor
+        info = self.info
+        out: list[int] = []
+        regions = range(7) if region < 0 else (region,)
+        if kind == D.SHIP:
+            if h < 1:
+                return out
+            owner = self.site_owner
+            for r in regions:
+                if r and not self.is_open(r):
+                    out.append(_C(A.V_SHIP, r))
+                elif r == 0 or self.is_open(r):
+                    if self.free_routes[r]:
+                        for s in info.routes_in[r]:
+                            if owner[s] < 0:
+                                out.append(_C(A.V_ROUTE, s))
+                    if r:
+                        out.append(_C(A.V_SEA, r))
+            return out
+        if kind == D.OCCUPY:
+            if h < 1:
+                return out
+            owner = self.site_owner
+            base = p * 7
+            for r in regions:
+                if self.free_cities[r] and (r == 0 or (self.pres[base + r] and self.is_open(r))):
+                    for s in info.cities_in[r]:
+                        if owner[s] < 0:
+                            out.append(_C(A.V_OCCUPY, s))
+            return out
+        if kind == D.ATTACK:
+            if h < 2:
+                return out
+            owner = self.site_owner
+            base = p * 7
+            for r in regions:
+                if self.occ_sites[r] > self.own[base + r] and (
+                        r == 0 or (self.pres[base + r] and self.is_open(r))):
+                    for s in info.cities_in[r] + info.routes_in[r]:
+                        o = owner[s]
+                        if o >= 0 and o != p:
+                            out.append(_C(A.V_ATTACK, s))
+            return out
+        if kind == D.PAYMENT:
+            return self._gen_pay(p, True)
+        # DRAW
+        base = p * 7
+        pres = self.pres
+        if deck != D.PILE:
+            for d, dk in enumerate(self.decks):
+                if (deck < 0 or deck == d) and dk and \
+                        _CARD_VALUE[dk[-1]] <= pres[base + (0 if d == 7 else d)]:
+                    out.append(_C(A.V_DRAW, d))
+        if deck < 0 or deck == D.PILE:
+            eu = pres[base]
+            for c in self.pile:
+                if _CARD_VALUE[c] <= eu:
+                    out.append(_C(A.V_DRAWP, c))
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def parse_action(self, text: str) -> Action:
+        """Parse notation (raises :class:`NotationError`); legality is checked by apply."""
+        return A.parse(text)
+
+    def apply(self, action: Action | str) -> None:
+        """Perform one legal action. Raises :class:`IllegalActionError` (state untouched)
+        if it is not in :meth:`legal_actions`; accepts notation text too."""
+        if isinstance(action, str):
+            action = A.parse(action)
+        c = action.code
+        codes = self._legal
+        if codes is None:
+            codes = self._gen()
+        if c not in codes:
+            raise IllegalActionError(self._why_illegal(action, codes))
+        self._legal = None
+        self._do(c)
+        self.hist = (c, self.hist)
+        self.nhist += 1
+        self._advance()
+
+    def apply_code(self, c: int) -> None:
+        """Fast path for bots: apply an action code taken from :meth:`legal_codes`."""
+        codes = self._legal
+        if codes is None:
+            codes = self._gen()
+        if c not in codes:
+            raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes))
+        self._legal = None
+        self._do(c)
+        self.hist = (c, self.hist)
+        self.nhist += 1
+        self._advance()
+
+    def _why_illegal(self, action: Action, codes: list[int]) -> str:
+        if self.is_over:
+            return f"{action} is illegal: the game is over"
+        f = self.stack[-1]
+        who = f"player {f[1]}"
+        what = FRAME_NAMES[f[0]]
+        sample = ", ".join(A.BY_CODE[c].text for c in codes[:12])
+        more = f" and {len(codes) - 12} more" if len(codes) > 12 else ""
+        return (f"{action} is illegal: {who} must make a {what} decision "
+                f"(round {self.round}, {PHASE_NAMES[self.phase]}); legal: {sample}{more}")
+
+    def _do(self, c: int) -> None:
+        stack = self.stack
+        f = stack[-1]
+        kind = f[0]
+        p = f[1]
+        verb = c >> A.SHIFT
+        arg = c & A.ARG
+        pl = self.players[p]
+        if kind == F_EFFECT:
+            stack.pop()
+            if verb == A.V_DONE:
+                return
+            self._effect(f, p, verb, arg)
+        elif kind == F_ACTION:
+            stack.pop()
+            if verb == A.V_PASS:
+                self.passed |= 1 << p
+                return
+            if verb == A.V_ACT:
+                occ = pl.occ
+                for i, b in enumerate(pl.blds):
+                    if b == arg and not (occ >> i & 1):
+                        pl.occ = occ | (1 << i)
+                        break
+                pl.harbor -= 1
+                mode, k1, k2 = _B_SPEC[arg]
+            else:  # V_USE
+                pl.blue[arg - 4] -= 1
+                self.spent[arg] += 1
+                mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
+            stack.append((F_EFFECT, p, mode, k1, k2, -1, -1))
+        elif kind == F_BUILD:
+            stack.pop()
+            self._build(p, arg)
+        elif kind == F_SALARY:
+            stack.pop()
+            self._pay(pl, arg, False)
+            left = f[2] - 1
+            workers = bin(pl.occ).count("1")
+            if left >= workers:
+                self._pay_all(pl)
+            elif left > 0:
+                stack.append((F_SALARY, p, left))
+        elif kind == F_START:
+            stack.pop()
+            pl.blds.append(arg)
+            pl.occ = 1
+            pl.supply -= 1
+            self._gain_icons(pl, D.BUILDINGS[arg].icons, 1)
+        elif kind == F_CASUALTY:
+            stack.pop()
+            if arg < 4:  # Memorial: the casualty becomes a Trade token of that attribute
+                pl.supply -= 1
+                pl.mem[arg] += 1
+                pl.attr[arg] += 1
+        elif kind == F_GOVSLOT:
+            stack.pop()
+            if pl.gov >= 0:
+                pl.cards.append(pl.gov)
+                pl.gov = -1
+            if arg != A.NONE_ARG:
+                pl.cards.remove(arg)
+                pl.gov = arg
+            if self.over_card_limit(p):
+                stack.append((F_DISCARD, p))
+        elif kind == F_DISCARD:
+            stack.pop()
+            self._discard(p, arg)
+            if self.over_card_limit(p):
+                stack.append((F_DISCARD, p))
+        else:  # pragma: no cover
+            raise AssertionError(f)
+
+    # ------------------------------------------------------------------ rules
+    def _effect(self, f: tuple[int, ...], p: int, verb: int, arg: int) -> None:
+        """Carry out one Ship / Occupy / Attack / Payment / Draw and, for the first half
+        of a "+" source, queue the second half (same region or same deck)."""
+        mode = f[2]
+        base = len(self.stack)
+        pl = self.players[p]
+        region = -1
+        deck = -1
+        if verb == A.V_SHIP:
+            kind = D.SHIP
+            region = arg
+            self._ship_track(p, pl, arg)
+        elif verb == A.V_ROUTE or verb == A.V_OCCUPY:
+            kind = D.SHIP if verb == A.V_ROUTE else D.OCCUPY
+            region = _SITE_REGION[arg]
+            pl.harbor -= 1
+            self._place(p, arg)
+        elif verb == A.V_SEA:
+            kind = D.SHIP
+            region = arg
+            pl.harbor -= 1
+            self.sea[p * 7 + arg] += 1
+            self.pres[p * 7 + arg] += 1
+        elif verb == A.V_ATTACK:
+            kind = D.ATTACK
+            region = _SITE_REGION[arg]
+            self._attack(p, pl, arg)
+        elif verb == A.V_PAY:
+            kind = D.PAYMENT
+            self._pay(pl, arg, True)
+        elif verb == A.V_DRAW:
+            kind = D.DRAW
+            deck = arg
+            self._gain_card(p, self.decks[arg].pop(), True)
+        else:  # V_DRAWP
+            kind = D.DRAW
+            deck = D.PILE
+            self.pile.remove(arg)
+            self._gain_card(p, arg, self.config.options["discard_pile_bonus"])  # R16
+        if mode == D.BOTH:
+            rest = f[4] if kind == f[3] else f[3]
+            if self._kind_codes(p, rest, region, deck):
+                self.stack.insert(base, (F_EFFECT, p, SECOND, rest, -1, region, deck))
+
+    def _gain_token(self, pl: Player, t: int) -> None:
+        if t < 4:
+            pl.btok[t] += 1
+            pl.attr[t] += 1
+        else:
+            pl.blue[t - 4] += 1
+
+    def _gain_icons(self, pl: Player, icons: tuple[int, int, int, int], sign: int) -> None:
+        a = pl.attr
+        for k in range(4):
+            if icons[k]:
+                a[k] += sign * icons[k]
+
+    def _ship_track(self, p: int, pl: Player, r: int) -> None:
+        """R10: the free space farthest from the deck; filling the last space opens the
+        region and awards its Governor (R11)."""
+        pl.harbor -= 1
+        i = self.info.trk_off[r] + self.filled[r]
+        self.trk_owner[i] = p
+        t = self.trk_tok[i]
+        self.trk_tok[i] = -1
+        self.filled[r] += 1
+        self.pres[p * 7 + r] += 1
+        if t >= 0:
+            self._gain_token(pl, t)
+        if self.filled[r] == self.info.trk_len[r]:
+            self._open_region(r)
+
+    def governor_winner(self, region: int) -> int:
+        """R11: most discs on the track; ties go to the tied player whose disc is
+        closest to the deck. -1 if the track is empty."""
+        track = self.track(region)
+        counts = [0] * self.n
+        for o in track:
+            if o >= 0:
+                counts[o] += 1
+        best = max(counts)
+        if best == 0:
+            return -1
+        for o in reversed(track):
+            if o >= 0 and counts[o] == best:
+                return o
+        return -1  # pragma: no cover
+
+    def _open_region(self, r: int) -> None:
+        g = self.gov_avail[r]
+        if g < 0:
+            return
+        w = self.governor_winner(r)
+        if w < 0:
+            return
+        self.gov_avail[r] = -1
+        pl = self.players[w]
+        if pl.gov < 0:
+            pl.gov = g
+        else:
+            pl.cards.append(g)
+        self._gain_icons(pl, _CARD_ICONS[g], 1)
+
+    def _place(self, p: int, s: int) -> None:
+        """Put a disc (already taken from the Harbor) of ``p`` on free site ``s``."""
+        r = _SITE_REGION[s]
+        self.site_owner[s] = p
+        self.pres[p * 7 + r] += 1
+        self.own[p * 7 + r] += 1
+        self.occ_sites[r] += 1
+        if _SITE_CITY[s]:
+            self.free_cities[r] -= 1
+        else:
+            self.free_routes[r] -= 1
+        pl = self.players[p]
+        t = self.site_token[s]
+        if t >= 0:
+            self.site_token[s] = -1
+            self._gain_token(pl, t)
+        self._claim_links(p, pl, s)
+
+    def _claim_links(self, p: int, pl: Player, s: int) -> None:
+        """R13: the first player ever to control a circular link takes its token."""
+        lt = self.link_token
+        owner = self.site_owner
+        for li, other in self.info.adj[s]:
+            if lt[li] >= 0 and owner[other] == p:
+                t = lt[li]
+                lt[li] = -1
+                self._gain_token(pl, t)
+
+    def _attack(self, p: int, pl: Player, s: int) -> None:
+        """Casualty to supply, the defender's disc to its supply, then occupy (R9, R13).
+        A Memorial owner chooses where each of its casualties goes (RB fr)."""
+        r = _SITE_REGION[s]
+        q = self.site_owner[s]
+        pl.harbor -= 2
+        pl.supply += 1
+        d = self.players[q]
+        d.supply += 1
+        self.pres[q * 7 + r] -= 1
+        self.own[q * 7 + r] -= 1
+        self.site_owner[s] = -1
+        self.occ_sites[r] -= 1
+        if _SITE_CITY[s]:
+            self.free_cities[r] += 1
+        else:
+            self.free_routes[r] += 1
+        self._place(p, s)
+        if D.B_MEMORIAL in d.blds:
+            self.stack.append((F_CASUALTY, q))
+        if D.B_MEMORIAL in pl.blds:
+            self.stack.append((F_CASUALTY, p))
+
+    def _pay(self, pl: Player, b: int, action_phase: bool) -> None:
+        occ = pl.occ
+        for i, x in enumerate(pl.blds):
+            if x == b and occ >> i & 1:
+                pl.occ = occ & ~(1 << i)
+                pl.harbor += 1
+                return
+        raise AssertionError("no worker to pay")  # pragma: no cover
+
+    def _pay_all(self, pl: Player) -> None:
+        pl.harbor += bin(pl.occ).count("1")
+        pl.occ = 0
+
+    def _gain_card(self, p: int, c: int, bonus_ok: bool) -> None:
+        pl = self.players[p]
+        pl.cards.append(c)
+        self._gain_icons(pl, _CARD_ICONS[c], 1)
+        card = D.CARDS[c]
+        if card.bonus_disc and bonus_ok and pl.supply:  # R16
+            pl.supply -= 1
+            pl.harbor += 1
+        if card.abolition and not self.abolished:
+            self._abolish()
+
+    def _abolish(self) -> None:
+        """R17: every held Slavery card is set aside (icons lost); the deck leaves play."""
+        self.abolished = True
+        for pl in self.players:
+            keep = []
+            for c in pl.cards:
+                if _CARD_DECK[c] == D.SLAVERY_DECK:
+                    pl.aside.append(c)
+                    self._gain_icons(pl, _CARD_ICONS[c], -1)
+                else:
+                    keep.append(c)
+            pl.cards = keep
+        self.removed.extend(self.decks[D.SLAVERY_DECK])
+        self.decks[D.SLAVERY_DECK] = []
+
+    def _discard(self, p: int, c: int) -> None:
+        """R18: Slavery cards are set aside, Governors leave the game, others go to the
+        face-up discard pile."""
+        pl = self.players[p]
+        pl.cards.remove(c)
+        self._gain_icons(pl, _CARD_ICONS[c], -1)
+        card = D.CARDS[c]
+        if card.deck == D.SLAVERY_DECK:
+            pl.aside.append(c)
+        elif card.governor:
+            self.removed.append(c)
+        else:
+            self.pile.append(c)
+
+    def _build(self, p: int, b: int) -> None:
+        pl = self.players[p]
+        self.bsupply[b] -= 1
+        pl.blds.append(b)
+        self._gain_icons(pl, D.BUILDINGS[b].icons, 1)
+
+    # ------------------------------------------------------------------ phase driver
+    def _schedule(self) -> tuple[tuple[int, int], ...]:
+        return _schedule(self.n, self.round, self.config.options["phase_order"])
+
+    def _advance(self) -> None:
+        """Run automatic steps until a decision is needed or the game ends (R5, R6)."""
+        stack = self.stack
+        n = self.n
+        while not stack:
+            if self.phase == PH_END:
+                return
+            sched = self._schedule()
+            if self.step >= len(sched):
+                self._end_round()
+                continue
+            ph, off = sched[self.step]
+            self.phase = ph
+            if ph == PH_ACTIONS:
+                if self._next_turn():
+                    return
+                self.step += 1
+                continue
+            self.step += 1
+            p = (self.crown + off) % n
+            if ph == PH_SETUP:
+                stack.append((F_START, p))
+            elif ph == PH_CONSTRUCTION:
+                if self.build_options(p):
+                    stack.append((F_BUILD, p))
+            elif ph == PH_GROWTH:
+                pl = self.players[p]
+                g = min(pl.supply, D.growth_level(pl.attr[D.CULTURE]))
+                pl.supply -= g
+                pl.harbor += g
+            elif ph == PH_SALARY:
+                pl = self.players[p]
+                level = pl.level(D.WEALTH)
+                if bin(pl.occ).count("1") <= level:  # R7: everyone can be paid
+                    self._pay_all(pl)
+                else:
+                    stack.append((F_SALARY, p, level))
+            elif ph == PH_DISCARD:
+                if any(D.CARDS[c].governor for c in self.held_cards(p)):
+                    stack.append((F_GOVSLOT, p))
+                elif self.over_card_limit(p):
+                    stack.append((F_DISCARD, p))
+
+    def _next_turn(self) -> bool:
+        """R8: push the next non-passed player's action decision; False when all passed."""
+        n = self.n
+        full = (1 << n) - 1
+        if self.passed == full:
+            self.act_player = -1
+            return False
+        if self.act_player < 0:
+            p = self.crown
+        else:
+            p = self.act_player
+            for k in range(1, n + 1):
+                p = (self.act_player + k) % n
+                if not (self.passed >> p & 1):
+                    break
+        self.act_player = p
+        self.stack.append((F_ACTION, p))
+        return True
+
+    def _end_round(self) -> None:
+        self.step = 0
+        self.passed = 0
+        self.act_player = -1
+        if self.round >= 1:
+            self.crown = (self.crown + 1) % self.n
+        if self.round >= D.ROUNDS:
+            self.phase = PH_END
+            return
+        self.round += 1
+
+    # ------------------------------------------------------------------ records
+    def history(self) -> list[Action]:
+        """Every action applied since setup, in order."""
+        out = []
+        h = self.hist
+        while h is not None:
+            out.append(A.BY_CODE[h[0]])
+            h = h[1]
+        out.reverse()
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-serializable record: the config and the action notations (R2)."""
+        from .records import make_record
+        return make_record(self)
+
+    def to_json(self) -> str:
+        """The whole state as versioned JSON; :meth:`from_json` restores it exactly."""
+        from .records import state_to_json
+        return state_to_json(self)
+
+    @staticmethod
+    def from_json(text: str) -> State:
+        """Rebuild a state from :meth:`to_json` output; raises :class:`RecordError`."""
+        from .records import state_from_json
+        return state_from_json(text)
+
+    def __repr__(self) -> str:
+        cp = self.current_player
+        return (f"<State round {self.round} {PHASE_NAMES[self.phase]} "
+                f"player {cp} decides; {self.nhist} actions>")
+
+
+_SCHED_CACHE: dict[tuple[int, int, str], tuple[tuple[int, int], ...]] = {}
+
+
+def _schedule(n: int, rnd: int, order: str) -> tuple[tuple[int, int], ...]:
+    """The round's steps as (phase, offset from the Crown) pairs (R5, R6)."""
+    key = (n, rnd if rnd == 0 else 1, order)
+    s = _SCHED_CACHE.get(key)
+    if s is None:
+        steps: list[tuple[int, int]] = []
+        if rnd == 0:
+            steps = [(PH_SETUP, i) for i in range(n)]
+        else:
+            early = (PH_CONSTRUCTION, PH_GROWTH, PH_SALARY)
+            if order == "by_player":
+                steps = [(ph, i) for i in range(n) for ph in early]
+            else:
+                steps = [(ph, i) for ph in early for i in range(n)]
+            steps.append((PH_ACTIONS, 0))
+            steps += [(PH_DISCARD, i) for i in range(n)]
+        s = _SCHED_CACHE[key] = tuple(steps)
+    return s
+
+
+def new_game(config: GameConfig | None = None) -> State:
+    """Set up a game (R2): deal the 95 tokens, order the decks, draw the level-5 pool,
+    pick the first player; the first decision is the Crown holder's start tile."""
+    if config is None:
+        config = GameConfig()
+    if not isinstance(config, GameConfig):
+        raise TypeError("new_game expects a GameConfig")
+    rng = random.Random(config.seed)
+    info = _BOARD_INFO[str(config.board)]
+    n = config.players
+    s = State.__new__(State)
+    s.config = config
+    s.n = n
+    s.info = info
+    s.players = [Player() for _ in range(n)]
+    tokens = [t for t, k in enumerate(D.TOKEN_COUNTS) for _ in range(k)]
+    rng.shuffle(tokens)
+    it = iter(tokens)
+    s.trk_owner = [-1] * info.ntrack
+    s.trk_tok = [next(it) for _ in range(info.ntrack)]
+    s.site_token = [-1] * D.NSITES
+    for site in info.sites:
+        s.site_token[site] = next(it)
+    s.link_token = [-1] * info.nlinks
+    for li in info.circular_links:
+        s.link_token[li] = next(it)
+    s.site_owner = [-1] * D.NSITES
+    s.filled = [0] * 7
+    s.sea = [0] * (7 * n)
+    s.pres = [0] * (7 * n)
+    s.own = [0] * (7 * n)
+    s.occ_sites = [0] * 7
+    s.free_cities = [len(info.cities_in[r]) for r in range(7)]
+    s.free_routes = [len(info.routes_in[r]) for r in range(7)]
+    s.decks = [list(d) for d in D.INITIAL_DECKS]
+    s.pile = []
+    s.removed = []
+    s.gov_avail = list(D.GOVERNORS)
+    s.bsupply = [0] * _NB
+    for b in D.BASE_SUPPLY:
+        s.bsupply[b] = D.BUILDINGS[b].copies
+    s.level5 = tuple(sorted(rng.sample(D.LEVEL5_POOL, D.LEVEL5_AVAILABLE)))
+    for b in s.level5:
+        s.bsupply[b] = 1
+    s.spent = [0] * 8
+    s.abolished = False
+    s.crown = rng.randrange(n)
+    s.round = 0
+    s.step = 0
+    s.act_player = -1
+    s.passed = 0
+    s.phase = PH_SETUP
+    s.stack = []
+    s.hist = None
+    s.nhist = 0
+    s._legal = None
+    s._advance()
+    return s
