@@ -28,7 +28,7 @@ from .errors import NotationError
 # verbs, in menu order (codes sort by verb first)
 (V_START, V_BUILD, V_PAY, V_ACT, V_USE, V_SHIP, V_ROUTE, V_SEA, V_OCCUPY, V_ATTACK,
  V_DRAW, V_DRAWP, V_CASUALTY, V_SLOT, V_DISCARD, V_DONE, V_PASS) = range(1, 18)
-SHIFT = 8
+SHIFT = 16  # arg holds up to two 8-bit ids (room for Exploit actions)
 ARG = (1 << SHIFT) - 1
 #: "slot none" argument
 NONE_ARG = 255

@@ -74,6 +74,8 @@ class GameConfig:
                 raise ConfigError("Exploits are not built yet (issue 3); use exploits=()")
             else:
                 ex = tuple(e.strip() for e in ex.split(",") if e.strip())
+        if not isinstance(ex, (tuple, list)):
+            raise ConfigError(f"exploits must be a tuple of Exploit ids, got {ex!r}")
         ex = tuple(ex)
         for e in ex:
             if e not in EXPLOIT_IDS:

@@ -37,6 +37,10 @@ STATE_FORMAT = "endeavor-state"
 VERSION = 1
 _FRAME_LEN = {F_START: 2, F_BUILD: 2, F_SALARY: 3, F_ACTION: 2, F_EFFECT: 7,
               F_CASUALTY: 2, F_GOVSLOT: 2, F_DISCARD: 2}
+#: allowed ranges of the fields after the player: Salary payments left; Effect mode
+#: (single, choice, both, second half), kinds, region restriction, deck restriction
+_FRAME_RANGES = {F_SALARY: ((1, 5),),
+                 F_EFFECT: ((0, 3), (0, 4), (-1, 4), (-1, D.NREGIONS - 1), (-1, D.PILE))}
 
 
 def make_record(state: State) -> dict[str, Any]:
@@ -263,6 +267,9 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
                 or not all(isinstance(x, int) and not isinstance(x, bool) for x in f)
                 or not 0 <= f[1] < n):
             raise RecordError(f"bad decision frame {f!r}")
+        for x, (lo, hi) in zip(f[2:], _FRAME_RANGES.get(f[0], ()), strict=True):
+            if not lo <= x <= hi:
+                raise RecordError(f"bad decision frame {f!r}: {x} is outside {lo}..{hi}")
         s.stack.append(tuple(f))
     if (s.phase == PH_END) != (not s.stack):
         raise RecordError("the decision stack must be empty exactly when the game is over")

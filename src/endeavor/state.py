@@ -494,8 +494,8 @@ class State:
     def apply(self, action: Action | str) -> None:
         """Perform one legal action. Raises :class:`IllegalActionError` (state untouched)
         if it is not in :meth:`legal_actions`; accepts notation text too."""
-        if isinstance(action, str):
-            action = A.parse(action)
+        if not isinstance(action, Action):
+            action = A.parse(action)  # NotationError for bad text or a non-string
         c = action.code
         codes = self._legal
         if codes is None:
@@ -514,6 +514,8 @@ class State:
         if codes is None:
             codes = self._gen()
         if c not in codes:
+            if c not in A.BY_CODE:
+                raise IllegalActionError(f"unknown action code {c!r}")
             raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes))
         self._legal = None
         self._do(c)
@@ -529,8 +531,115 @@ class State:
         what = FRAME_NAMES[f[0]]
         sample = ", ".join(A.BY_CODE[c].text for c in codes[:12])
         more = f" and {len(codes) - 12} more" if len(codes) > 12 else ""
-        return (f"{action} is illegal: {who} must make a {what} decision "
+        reason = self._illegal_reason(action, f)
+        reason = f"{reason}; " if reason else ""
+        art = "an" if what[0] in "aeiou" else "a"
+        return (f"{action} is illegal: {reason}{who} must make {art} {what} decision "
                 f"(round {self.round}, {PHASE_NAMES[self.phase]}); legal: {sample}{more}")
+
+    def _illegal_reason(self, action: Action, f: tuple[int, ...]) -> str:
+        """The specific reason, for error messages only (legality is :meth:`_gen`'s)."""
+        kind, p = f[0], f[1]
+        verb, arg = action.verb, action.arg
+        pl = self.players[p]
+        frame_verbs = {F_START: (A.V_START,), F_BUILD: (A.V_BUILD,), F_SALARY: (A.V_PAY,),
+                       F_ACTION: (A.V_ACT, A.V_USE, A.V_PASS),
+                       F_CASUALTY: (A.V_CASUALTY,), F_GOVSLOT: (A.V_SLOT,),
+                       F_DISCARD: (A.V_DISCARD,)}
+        effect_kind = {A.V_SHIP: D.SHIP, A.V_ROUTE: D.SHIP, A.V_SEA: D.SHIP,
+                       A.V_OCCUPY: D.OCCUPY, A.V_ATTACK: D.ATTACK, A.V_PAY: D.PAYMENT,
+                       A.V_DRAW: D.DRAW, A.V_DRAWP: D.DRAW}
+        if kind != F_EFFECT:
+            if verb not in frame_verbs[kind]:
+                return f"this is not the time for a {A.VERB_NAMES[verb]!r} action"
+        elif verb == A.V_DONE:
+            return "only the second action of a '+' source may be declined"
+        elif verb not in effect_kind:
+            return f"this is not the time for a {A.VERB_NAMES[verb]!r} action"
+        if kind == F_BUILD:
+            bd = D.BUILDINGS[arg]
+            if not self.bsupply[arg]:
+                return f"no {bd.name} is left in the supply"
+            if bd.level == 5 and any(_B_LEVEL[b] == 5 for b in pl.blds):
+                return "you already have a level-5 building"
+            return (f"{bd.name} is level {bd.level}, above your Build Level "
+                    f"{pl.level(D.INDUSTRY)}")
+        if kind == F_SALARY:
+            return f"you have no worker on a {D.BUILDINGS[arg].name}"
+        if kind == F_ACTION:
+            if verb == A.V_ACT:
+                name = D.BUILDINGS[arg].name
+                if arg not in pl.blds:
+                    return f"you have no {name}"
+                if all(pl.occ >> i & 1 for i, b in enumerate(pl.blds) if b == arg):
+                    return f"your {name} is already staffed"
+                if pl.harbor < 1:
+                    return "you have no disc in your Harbor"
+            elif verb == A.V_USE and not pl.blue[arg - 4]:
+                return f"you hold no {D.TOKEN_NAMES[arg]} token"
+            return "none of its actions can be carried out now (R8)"
+        if kind == F_GOVSLOT:
+            return f"you hold no Governor {D.CARDS[arg].code}"
+        if kind == F_DISCARD:
+            return f"you hold no {D.CARDS[arg].code} in a normal card slot"
+        if kind != F_EFFECT:
+            return "not allowed now"
+        ek = effect_kind[verb]
+        k1, k2, region, deck = f[3], f[4], f[5], f[6]
+        if ek not in (k1, k2):
+            allowed = "/".join(D.KIND_NAMES[k] for k in (k1, k2) if k >= 0)
+            return f"this source allows {allowed}, not {D.KIND_NAMES[ek]}"
+        if ek == D.PAYMENT:
+            bd = D.BUILDINGS[arg]
+            if bd.no_payment:
+                return f"workers on your {bd.name} cannot be paid in the Action phase (R15)"
+            return f"you have no worker on a {bd.name}"
+        if ek == D.DRAW:
+            d = arg if verb == A.V_DRAW else D.PILE
+            if deck >= 0 and d != deck:
+                return "the second Draw must be from the same deck"
+            if verb == A.V_DRAWP:
+                code = D.CARDS[arg].code
+                if arg not in self.pile:
+                    return f"{code} is not in the discard pile"
+                return (f"your presence in Europe is {self.pres[p * 7]}, below the Draw "
+                        f"Value {_CARD_VALUE[arg]} of {code} (R14)")
+            dk = self.decks[d]
+            if not dk:
+                return f"the {D.DECK_NAMES[d]} deck is empty"
+            r = 0 if d == D.SLAVERY_DECK else d
+            return (f"your presence in {D.REGION_NAMES[r]} is {self.pres[p * 7 + r]}, below "
+                    f"the Draw Value {_CARD_VALUE[dk[-1]]} of the top card (R14)")
+        if verb in (A.V_SHIP, A.V_SEA):
+            r = arg
+        else:
+            if arg not in self.info.sites:
+                return f"{D.SITES[arg].code} is not on board side {self.config.board}"
+            r = _SITE_REGION[arg]
+        rname = D.REGION_NAMES[r]
+        if region >= 0 and r != region:
+            return f"the second action must be in {D.REGION_NAMES[region]}"
+        need = 2 if ek == D.ATTACK else 1
+        if pl.harbor < need:
+            return f"you need {need} disc(s) in your Harbor"
+        if verb == A.V_SHIP:
+            return f"the {rname} track is full: ship to a trade route or the open sea (R10)"
+        if not self.is_open(r):
+            return f"{rname} is not open"
+        if verb == A.V_SEA:
+            return "not allowed now"
+        code = f"{D.SITES[arg].code} ({D.SITES[arg].name})"
+        owner = self.site_owner[arg]
+        if ek == D.ATTACK:
+            if owner < 0:
+                return f"{code} is unoccupied: nothing to attack"
+            if owner == p:
+                return f"{code} is yours"
+        elif owner >= 0:
+            return f"{code} is already occupied"
+        if r and not self.pres[p * 7 + r]:
+            return f"you have no presence in {rname} (R12)"
+        return "not allowed now"
 
     def _do(self, c: int) -> None:
         stack = self.stack

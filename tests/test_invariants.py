@@ -1,0 +1,308 @@
+"""Random-play invariant suite (STYLE 12, 13): 500 seeded games checked after every action.
+
+Games cycle through 2-5 players, board sides A and B and both phase orders (R1, R6).
+Each seat is driven by a seeded bot whose generator is separate from the game's own
+(R2): a *random* bot picks uniformly among the legal actions; an *eager* bot rarely
+passes and rarely declines a "+" second half, so its games reach deep positions
+(regions opening, attacks, Abolition, discards) and, building for Industry, level-5
+buildings (Memorial casualties).
+
+After every action: :func:`check_invariants` is empty (discs, tokens, cards, tracks,
+derived counters), the legal actions are sorted, unique and non-empty before the end,
+and ``current_player`` is None exactly when the game is over. Every
+:data:`SAMPLE_EVERY` steps and at the end: copy isolation, the JSON round-trip, the
+invariants after every legal action (not only the chosen one) and the rejection of
+illegal ones. At the end: replay, record JSON, determinism of a second run and the
+score breakdown. Rule checks computed independently of the engine: the Governor
+winner (R11), card limits after each Discard phase (R18), Abolition (R17).
+
+:func:`test_coverage` then asserts that the suite as a whole exercised every kind of
+rule event it is meant to test (ship to a track, attack on a trade route, Abolition,
+Memorial casualty...), so a bot change that stops reaching a rule fails loudly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from endeavor import GameConfig, IllegalActionError, State, final_scores, new_game, replay
+from endeavor import actions as A
+from endeavor import data as D
+from endeavor.invariants import check_invariants
+from endeavor.state import F_EFFECT, F_SALARY, SECOND
+
+GAMES = 500
+CHUNKS = 10
+PER_CHUNK = GAMES // CHUNKS
+SAMPLE_EVERY = 10
+#: an eager bot passes (or declines a second half) only with these probabilities
+EAGER_PASS = 0.03
+EAGER_DECLINE = 0.3
+#: and in Construction takes a level-5 building when offered, else an Industry one
+EAGER_INDUSTRY = 0.6
+
+#: chunk index -> coverage counts of the games of that chunk
+_COVERAGE: dict[int, Counter[str]] = {}
+
+
+def game_config(seed: int) -> GameConfig:
+    """Seed -> config: players 2..5, then side A/B, then phase order, cycling."""
+    return GameConfig(players=2 + seed % 4, board="AB"[seed // 4 % 2], seed=seed,
+                      options={"phase_order": ("by_phase", "by_player")[seed // 8 % 2]})
+
+
+class Bots:
+    """The seat bots of one game, all drawing from one generator seeded by the game seed
+    (never the game's own generator, never the global one)."""
+
+    def __init__(self, seed: int, players: int) -> None:
+        self.rng = random.Random(seed * 7919 + 1)
+        style = seed % 3  # 0: all random, 1: all eager, 2: mixed seats
+        self.eager = [style == 1 or (style == 2 and self.rng.random() < 0.5)
+                      for _ in range(players)]
+
+    def choose(self, state: State, legal: list[A.Action]) -> A.Action:
+        p = state.current_player
+        assert p is not None
+        options = legal
+        if self.eager[p] and legal[0].verb == A.V_BUILD:
+            # grow Industry to reach level 5 (Memorial, Town Hall) within 7 rounds
+            top = [a for a in legal if D.BUILDINGS[a.arg].level == 5]
+            if not top and self.rng.random() < EAGER_INDUSTRY:
+                top = [a for a in legal if D.BUILDINGS[a.arg].icons[D.INDUSTRY]]
+            if top:
+                options = top
+        elif self.eager[p] and len(legal) > 1:
+            last = legal[-1]  # pass and done sort last (highest verbs)
+            if last.verb == A.V_PASS and self.rng.random() > EAGER_PASS:
+                options = legal[:-1]
+            elif last.verb == A.V_DONE and self.rng.random() > EAGER_DECLINE:
+                options = legal[:-1]
+        return self.rng.choice(options)
+
+
+def tally(before: State, action: A.Action, after: State, cov: Counter[str]) -> None:
+    """Count the rule events one action caused, from its verb, the frame it answered and
+    the state change it made."""
+    f = before.frame
+    assert f is not None
+    v = action.verb
+    if f[0] == F_EFFECT and f[2] == SECOND:
+        cov["second half done" if v != A.V_DONE else "second half declined"] += 1
+    if v == A.V_START:
+        cov["start tile"] += 1
+    elif v == A.V_BUILD:
+        cov["build"] += 1
+        if D.BUILDINGS[action.arg].level == 5:
+            cov["level-5 building built"] += 1
+    elif v == A.V_PAY:
+        cov["salary payment choice" if f[0] == F_SALARY else "payment action"] += 1
+    elif v == A.V_ACT:
+        cov["building activated"] += 1
+    elif v == A.V_USE:
+        cov["token used"] += 1
+    elif v == A.V_SHIP:
+        cov["ship to track"] += 1
+    elif v == A.V_ROUTE:
+        cov["ship to trade route"] += 1
+    elif v == A.V_SEA:
+        cov["ship to open sea"] += 1
+    elif v == A.V_OCCUPY:
+        cov["occupy"] += 1
+    elif v == A.V_ATTACK:
+        cov["attack city" if D.SITES[action.arg].city else "attack trade route"] += 1
+    elif v == A.V_DRAW:
+        cov["draw from deck"] += 1
+        if action.arg == D.SLAVERY_DECK:
+            cov["draw from Slavery deck"] += 1
+    elif v == A.V_DRAWP:
+        cov["draw from discard pile"] += 1
+    elif v == A.V_CASUALTY:
+        cov["Memorial casualty choice"] += 1
+    elif v == A.V_SLOT:
+        cov["Governor slot choice"] += 1
+    elif v == A.V_DISCARD:
+        cov["discard"] += 1
+    elif v == A.V_PASS:
+        cov["pass"] += 1
+    opened = sum(after.is_open(r) for r in range(1, D.NREGIONS))
+    cov["region opened"] += opened - sum(before.is_open(r) for r in range(1, D.NREGIONS))
+    for r in range(1, D.NREGIONS):
+        g = before.gov_avail[r]
+        if g >= 0 and after.gov_avail[r] < 0:
+            cov["Governor awarded"] += 1
+            holder = [p for p in range(after.n) if g in after.held_cards(p)]
+            assert holder == [expected_governor(after.track(r), after.n)], \
+                f"{D.CARDS[g].code} went to {holder}"
+    if after.abolished and not before.abolished:
+        cov["Abolition"] += 1
+    if v in (A.V_DRAW, A.V_DRAWP) and \
+            after.players[f[1]].harbor > before.players[f[1]].harbor:
+        cov["bonus disc"] += 1  # R16
+
+
+def expected_governor(track: list[int], players: int) -> int:
+    """R11, computed independently: most discs on the track; a tie goes to the tied
+    player whose disc is closest to the deck (the track list ends at the deck)."""
+    counts = [track.count(p) for p in range(players)]
+    tied = [p for p in range(players) if counts[p] == max(counts)]
+    return max(tied, key=lambda p: max(i for i, o in enumerate(track) if o == p))
+
+
+def check_step(s: State) -> None:
+    problems = check_invariants(s)
+    assert not problems, problems
+    legal = s.legal_actions()
+    codes = [a.code for a in legal]
+    assert codes == sorted(set(codes)), "legal actions not sorted and unique"
+    if s.abolished:  # R17: the Slavery deck left play and no Slavery card is held
+        assert not s.decks[D.SLAVERY_DECK]
+        assert not any(D.CARDS[c].deck == D.SLAVERY_DECK
+                       for p in range(s.n) for c in s.players[p].cards)
+    if s.is_over:
+        assert s.current_player is None
+        assert legal == []
+    else:
+        assert legal, "no legal action before the end"
+        assert s.current_player is not None and 0 <= s.current_player < s.n
+
+
+def check_sample(s: State, step: int) -> None:
+    """Copy isolation and the JSON round-trip, on one position."""
+    before = s.to_json()
+    legal = s.legal_actions()
+    c = s.copy()
+    assert c.to_json() == before
+    r = State.from_json(before)
+    assert r.to_json() == before
+    assert r.legal_actions() == legal
+    assert r.current_player == s.current_player and r.is_over == s.is_over
+    if legal:
+        a = legal[step * 7 % len(legal)]  # any legal action, without touching the bot rng
+        assert A.parse(a.text) is a
+        c.apply(a)
+        assert s.to_json() == before, "applying an action to a copy changed the original"
+        assert s.legal_actions() == legal
+        r.apply(a)
+        assert r.to_json() == c.to_json(), "a round-tripped state plays differently"
+    for a in legal:  # every branch, not only the bots' choices, keeps the invariants
+        child = s.copy()
+        child.apply(a)
+        problems = check_invariants(child)
+        assert not problems, f"after {a}: {problems}"
+    illegal = [x for x in A.CATALOGUE[step % 11::37] if x not in legal]
+    for x in illegal[:3]:  # applying checks membership and leaves the state untouched
+        try:
+            s.apply(x)
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"illegal {x} was applied")
+    assert s.to_json() == before
+
+
+def check_end(s: State, seed: int) -> None:
+    assert s.is_over and s.current_player is None and s.round == D.ROUNDS
+    rec = s.record()
+    text = json.dumps(rec)
+    assert json.loads(text) == rec
+    final = s.to_json()
+    assert replay(rec).to_json() == final
+    assert replay(text).to_json() == final
+    again = play_fast(seed)
+    assert again.record() == rec, "same seeds gave a different game"
+    scores = final_scores(s)
+    assert [sc.player for sc in scores] == list(range(s.n))
+    totals = [sc.total for sc in scores]
+    for sc in scores:
+        assert sc.total == sum(sc.lines.values())
+        assert sc.rank == 1 + sum(1 for t in totals if t > sc.total)
+    assert min(sc.rank for sc in scores) == 1
+    for p in range(s.n):
+        assert len(s.players[p].blds) <= 1 + D.ROUNDS, "at most one building per round"
+
+
+def play_fast(seed: int) -> State:
+    cfg = game_config(seed)
+    s = new_game(cfg)
+    bots = Bots(seed, cfg.players)
+    while not s.is_over:
+        s.apply(bots.choose(s, s.legal_actions()))
+    return s
+
+
+def play_checked(seed: int, cov: Counter[str]) -> None:
+    cfg = game_config(seed)
+    s = new_game(cfg)
+    bots = Bots(seed, cfg.players)
+    check_step(s)
+    check_sample(s, 0)
+    step = 0
+    while not s.is_over:
+        a = bots.choose(s, s.legal_actions())
+        prev = s.copy()
+        s.apply(a)
+        step += 1
+        check_step(s)
+        tally(prev, a, s, cov)
+        if s.round != prev.round or s.is_over:  # R18: the Discard phase enforced limits
+            assert not any(s.over_card_limit(p) for p in range(s.n))
+        if step % SAMPLE_EVERY == 0:
+            check_sample(s, step)
+    check_sample(s, step)
+    check_end(s, seed)
+    cov["games"] += 1
+    cov["steps"] += step
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games(chunk: int) -> None:
+    cov: Counter[str] = Counter()
+    for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+        try:
+            play_checked(seed, cov)
+        except Exception as e:  # name the game, whatever failed (engine errors too)
+            cfg = game_config(seed)
+            raise AssertionError(f"seed {seed} ({cfg.players} players, board "
+                                 f"{cfg.board}, {cfg.options['phase_order']}): "
+                                 f"{type(e).__name__}: {e}") from e
+    _COVERAGE[chunk] = cov
+
+
+COVERED = (
+    "ship to track", "ship to trade route", "ship to open sea", "occupy", "attack city",
+    "attack trade route", "payment action", "salary payment choice", "draw from deck",
+    "draw from Slavery deck", "draw from discard pile", "bonus disc", "region opened",
+    "Governor awarded", "Abolition", "discard", "Governor slot choice",
+    "second half done", "second half declined", "Memorial casualty choice",
+    "level-5 building built", "token used", "building activated", "start tile", "pass",
+)
+
+
+def test_coverage() -> None:
+    """The suite as a whole reaches every rule event listed in :data:`COVERED`. Chunks
+    deselected in this run are replayed here (tallied, without the checks)."""
+    total: Counter[str] = Counter()
+    for chunk in range(CHUNKS):
+        cov = _COVERAGE.get(chunk)
+        if cov is None:
+            cov = Counter()
+            for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+                cfg = game_config(seed)
+                s = new_game(cfg)
+                bots = Bots(seed, cfg.players)
+                while not s.is_over:
+                    a = bots.choose(s, s.legal_actions())
+                    prev = s.copy()
+                    s.apply(a)
+                    tally(prev, a, s, cov)
+            _COVERAGE[chunk] = cov
+        total += cov
+    report = ", ".join(f"{k} {total[k]}" for k in COVERED)
+    print(f"\ncoverage over {GAMES} games: {report}")
+    missing = [k for k in COVERED if total[k] <= 0]
+    assert not missing, f"never exercised: {missing} ({report})"

@@ -1,0 +1,146 @@
+"""Perft: exact leaf counts of the legal-action tree from fixed positions (STYLE 13).
+
+``perft(state, depth)`` counts the positions reached by every sequence of ``depth``
+legal actions (python-chess ``examples/perft``); a game that ends earlier contributes
+no leaf. Any change to move generation, to the phase driver or to the automatic steps
+(Growth, Salary, turn order) changes some count here. The numbers were produced by
+running the engine once; the shallow ones are derived from the rules in the comments.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from endeavor import GameConfig, State, new_game
+from endeavor.state import F_DISCARD, PH_ACTIONS, PH_DISCARD
+
+
+def perft(state: State, depth: int) -> int:
+    """Leaves of the legal-action tree ``depth`` plies below ``state`` (applied on copies)."""
+    legal = state.legal_actions()
+    if depth == 1:
+        return len(legal)
+    total = 0
+    for a in legal:
+        child = state.copy()
+        child.apply(a)
+        total += perft(child, depth - 1)
+    return total
+
+
+def initial(players: int, seed: int) -> State:
+    return new_game(GameConfig(players=players, seed=seed))
+
+
+def round1_actions() -> State:
+    """3 players, side A, seed 5; Crown = player 1. Start tiles and builds in turn order
+    from the Crown (R3, R5): P1 Merchant Dock + Shipyard, P2 Merchant Dock + Workshop,
+    P0 Colonial House + Shipyard. Growth gives 2 discs (Culture 0-1 = Growth Level 2),
+    Salary frees each start-tile worker (1 worker <= Salary Level 1, R7): 3 in each
+    Harbor, all buildings unstaffed; P1 is first to act."""
+    s = new_game(GameConfig(players=3, seed=5))
+    for text in ("start merchant-dock", "start merchant-dock", "start colonial-house",
+                 "build shipyard", "build workshop", "build shipyard"):
+        s.apply(text)
+    return s
+
+
+def bot_until(players: int, seed: int, bot_seed: int,
+              stop: Callable[[State], bool]) -> State:
+    """Play a seeded game with a bot that never passes while it has another choice,
+    until ``stop`` holds."""
+    s = new_game(GameConfig(players=players, seed=seed))
+    rng = random.Random(bot_seed)
+    while not s.is_over and not stop(s):
+        legal = s.legal_actions()
+        if len(legal) > 1 and legal[-1].text == "pass":
+            legal = legal[:-1]
+        s.apply(rng.choice(legal))
+    return s
+
+
+def round3_actions() -> State:
+    return bot_until(4, 6, 0, lambda s: s.round == 3 and s.phase == PH_ACTIONS)
+
+
+def round5_actions() -> State:
+    return bot_until(5, 7, 0, lambda s: s.round == 5 and s.phase == PH_ACTIONS)
+
+
+def last_discard() -> State:
+    return bot_until(3, 8, 0, lambda s: s.frame is not None and s.frame[0] == F_DISCARD)
+
+
+# name -> (position, fingerprint (round, phase, player to act, actions so far),
+#          perft for depths 1, 2, ...)
+POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, int, int, int], list[int]]] = {
+    # 2 players, side A. d1: the Crown holder chooses one of the 2 start tiles (R3);
+    # d2: then the other player, 2 x 2 = 4. d3: round 1 Construction with Industry 0
+    # (Build Level 1): market, shipyard, workshop, 4 x 3 = 12; d4: the second player
+    # too, 12 x 3 = 36. d5: Growth and Salary are automatic; the first actor's menu is
+    # "act <start tile>" (Occupy Europe / Ship), "act <building>" if it has an action
+    # (market Draws the value-0 Europe card, shipyard Ships; workshop has none) and
+    # pass: 3 + 3 + 2 per start tile = 8 of the 2 x 3 own choices, x 6 of the other
+    # player's: 8 x 2 x 6 = 96.
+    "initial 2p": (lambda: initial(2, 1), (0, 0, 0, 0),
+                   [2, 4, 12, 36, 96, 540, 1772, 7128, 13850, 40214]),
+    # 3 players, side A: 2, 4, 8 start tiles, then x 3 builds each: 24, 72, 216.
+    "initial 3p": (lambda: initial(3, 2), (0, 0, 2, 0),
+                   [2, 4, 8, 24, 72, 216, 576, 3240, 10344, 49704]),
+    # 4 players, side B: 2, 4, 8, 16 start tiles, then x 3 builds each: 48, 144, 432,
+    # 1296.
+    "initial 4p": (lambda: initial(4, 3), (0, 0, 0, 0),
+                   [2, 4, 8, 16, 48, 144, 432, 1296]),
+    # 5 players, side B: 2^5 = 32 start-tile sequences, then x 3 builds each.
+    "initial 5p": (lambda: initial(5, 4), (0, 0, 2, 0),
+                   [2, 4, 8, 16, 32, 96, 288, 864]),
+    # d1: act shipyard, act merchant-dock (both Ship), pass = 3. d2: either Ship goes to
+    # one of the 6 closed tracks (AF SA CA NA IN FE) or one of side A's 2 free Europe
+    # trade routes (EUT1, EUT2) = 8 each (R10), then P2 acts; after a pass, P2 (Merchant
+    # Dock + Workshop) may act merchant-dock or pass = 2: 8 + 8 + 2 = 18. d3: after
+    # each of the 16 Ships P2 has the same 2 choices (32); after P1's pass, P2's
+    # merchant-dock Ships to 8 places, and after P2's pass P0 may act shipyard, act
+    # colonial-house (Occupy a Europe city) or pass: 32 + 8 + 3 = 43.
+    "round 1 actions 3p": (round1_actions, (1, PH_ACTIONS, 1, 6),
+                           [3, 18, 43, 220, 858, 3032, 3622, 8577]),
+    # 4 players, side B, round 3: P1 holds colonial-house (staffed), shipyard and two
+    # markets, 4 discs in Harbor, 2 discs in Europe and 1 in India: d1 = act market
+    # (duplicates are one choice), act shipyard, pass = 3; d2: the market Draws from the
+    # Europe, India or Slavery deck (top value <= presence, R14) = 3; the shipyard
+    # Ships to 6 closed tracks or the free route EUT2 = 7; after the pass P2 has 3: 13.
+    "round 3 actions 4p": (round3_actions, (3, PH_ACTIONS, 1, 49),
+                           [3, 13, 52, 293, 1230, 6284, 26346, 112175]),
+    # 5 players, side B, round 5, Africa open.
+    "round 5 actions 5p": (round5_actions, (5, PH_ACTIONS, 2, 152),
+                           [4, 22, 95, 489, 1701, 7604, 29511, 152683]),
+    # 3 players, round 7 Discard phase. P1 (Crown) left AF/G in a normal slot and holds
+    # 6 cards (AF/1 NA/1 SL/3 SL/4 CA/2 AF/G) with Influence 8 (Card Limit 4, R18):
+    # d1 = one discard per card = 6. d2: after any discard but CA/2, 5 cards minus the
+    # exempt Slavery card = 4 <= 4, so P2 (CA/G held) chooses its Governor slot: CA/G or
+    # none = 2 each; discarding CA/2 (2 Influence) drops the Card Limit to 3, so P1
+    # discards again among 5: 5 x 2 + 5 = 15. The game ends within 7 plies.
+    "last discard 3p": (last_discard, (7, PH_DISCARD, 1, 182),
+                        [6, 15, 40, 80, 90, 40, 0]),
+}
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_perft(name: str) -> None:
+    make, fingerprint, expected = POSITIONS[name]
+    s = make()
+    assert (s.round, s.phase, s.current_player, s.nhist) == fingerprint
+    before = s.to_json()
+    got = [perft(s, d) for d in range(1, len(expected) + 1)]
+    assert got == expected
+    assert s.to_json() == before, "perft changed the position it started from"
+
+
+def test_perft_after_json_round_trip() -> None:
+    """A position restored from JSON has the same tree as the original."""
+    for make in (round1_actions, round3_actions, last_discard):
+        s = make()
+        r = State.from_json(s.to_json())
+        assert [perft(r, d) for d in range(1, 5)] == [perft(s, d) for d in range(1, 5)]
