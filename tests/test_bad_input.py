@@ -134,7 +134,7 @@ ILLEGAL: dict[str, tuple[Callable[[], State], str, str]] = {
     # name: (position, action, key phrase of the message)
     "wrong phase: build at setup": (_at_start, "build theater", "start tile decision"),
     "wrong phase: ship in construction": (_at_construction, "ship FE",
-                                          "not the time for a 'ship' action"),
+                                          "not the time for 'ship'"),
     "wrong phase: pass in construction": (_at_construction, "pass",
                                           "construction decision"),
     "build above build level": (_at_construction, "build university",

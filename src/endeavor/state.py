@@ -255,6 +255,24 @@ class State:
         o = self.info.trk_off[region]
         return self.trk_owner[o:o + self.info.trk_len[region]]
 
+    def track_tokens(self, region: int) -> list[int]:
+        """Trade tokens still on the region's track spaces (-1 where claimed)."""
+        o = self.info.trk_off[region]
+        return self.trk_tok[o:o + self.info.trk_len[region]]
+
+    def sea_discs(self, player: int, region: int) -> int:
+        """Discs of ``player`` in the open sea of ``region``."""
+        return self.sea[player * 7 + region]
+
+    def has_passed(self, player: int) -> bool:
+        """Whether ``player`` has passed in this round's Action phase."""
+        return bool(self.passed >> player & 1)
+
+    @property
+    def num_actions(self) -> int:
+        """Number of actions applied since setup (the length of :meth:`history`)."""
+        return self.nhist
+
     def controls_link(self, player: int, link: int) -> bool:
         x, y = self.info.board.links[link]
         return self.site_owner[x] == player and self.site_owner[y] == player
@@ -551,11 +569,11 @@ class State:
                        A.V_DRAW: D.DRAW, A.V_DRAWP: D.DRAW}
         if kind != F_EFFECT:
             if verb not in frame_verbs[kind]:
-                return f"this is not the time for a {A.VERB_NAMES[verb]!r} action"
+                return f"this is not the time for {A.VERB_NAMES[verb]!r}"
         elif verb == A.V_DONE:
             return "only the second action of a '+' source may be declined"
         elif verb not in effect_kind:
-            return f"this is not the time for a {A.VERB_NAMES[verb]!r} action"
+            return f"this is not the time for {A.VERB_NAMES[verb]!r}"
         if kind == F_BUILD:
             bd = D.BUILDINGS[arg]
             if not self.bsupply[arg]:
@@ -677,7 +695,7 @@ class State:
             self._build(p, arg)
         elif kind == F_SALARY:
             stack.pop()
-            self._pay(pl, arg, False)
+            self._pay(pl, arg)
             left = f[2] - 1
             workers = bin(pl.occ).count("1")
             if left >= workers:
@@ -744,7 +762,7 @@ class State:
             self._attack(p, pl, arg)
         elif verb == A.V_PAY:
             kind = D.PAYMENT
-            self._pay(pl, arg, True)
+            self._pay(pl, arg)
         elif verb == A.V_DRAW:
             kind = D.DRAW
             deck = arg
@@ -869,7 +887,7 @@ class State:
         if D.B_MEMORIAL in pl.blds:
             self.stack.append((F_CASUALTY, p))
 
-    def _pay(self, pl: Player, b: int, action_phase: bool) -> None:
+    def _pay(self, pl: Player, b: int) -> None:
         occ = pl.occ
         for i, x in enumerate(pl.blds):
             if x == b and occ >> i & 1:
@@ -998,11 +1016,11 @@ class State:
         self.step = 0
         self.passed = 0
         self.act_player = -1
-        if self.round >= 1:
-            self.crown = (self.crown + 1) % self.n
         if self.round >= D.ROUNDS:
             self.phase = PH_END
             return
+        if self.round >= 1:  # the Crown passes left (R5)
+            self.crown = (self.crown + 1) % self.n
         self.round += 1
 
     # ------------------------------------------------------------------ records
