@@ -20,8 +20,11 @@ def _setup():  # type: ignore[no-untyped-def]
     return s, s.crown
 
 
-def _discard_phase(s) -> None:  # type: ignore[no-untyped-def]
-    """Everyone but the Crown holder has passed; the Crown holder passes now."""
+def _discard_phase(s, last: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Everyone but the Crown holder has passed; the Crown holder passes now.
+    ``last`` plays it in round 7, where the Governor slot is a real choice (P1)."""
+    if last:
+        s.round = D.ROUNDS
     c = s.crown
     at_actions(s, c, passed=((1 << s.n) - 1) & ~(1 << c))
     s.apply("pass")
@@ -67,7 +70,7 @@ def test_rulebook_example_influence_3() -> None:  # R18
     _influence(s, p, 3)
     assert s.players[p].level(D.INFLUENCE) == 2
     culture = s.players[p].attr[D.CULTURE]
-    _discard_phase(s)
+    _discard_phase(s, last=True)
     assert s.frame == (F_GOVSLOT, p)
     s.apply("slot FE/G")
     assert s.frame == (F_DISCARD, p)
@@ -76,7 +79,7 @@ def test_rulebook_example_influence_3() -> None:  # R18
     assert CARD["SA/1"] in s.pile
     assert _codes(s.players[p].cards) == ["IN/2", "NA/2", "SL/0"]
     assert s.players[p].gov == CARD["FE/G"]
-    assert s.frame == (F_BUILD, (p + 1) % 4)  # round 2, Crown passed on
+    assert s.is_over  # round 7 ends the game
     check(s)
 
 
@@ -137,11 +140,11 @@ def test_free_governor_slot_outside_both_limits() -> None:  # R18
     pl.cards.remove(CARD["AF/G"])
     pl.gov = CARD["AF/G"]
     assert not s.over_card_limit(p)
-    _discard_phase(s)
+    _discard_phase(s, last=True)
     assert s.frame == (F_GOVSLOT, p)
     assert sorted(texts(s)) == ["slot AF/G", "slot none"]
     s.apply("slot AF/G")
-    assert s.frame == (F_BUILD, (p + 1) % 4)  # no discard
+    assert s.is_over  # no discard was needed
     assert pl.gov == CARD["AF/G"] and len(pl.cards) == 5
     check(s)
 
@@ -153,7 +156,7 @@ def test_governor_in_a_normal_slot_counts() -> None:  # R18
     pl = s.players[p]
     assert pl.gov == -1
     assert s.over_card_limit(p)  # 2 cards, Card Limit 1
-    _discard_phase(s)
+    _discard_phase(s, last=True)
     assert s.frame == (F_GOVSLOT, p)
     s.apply("slot none")  # keep it in a normal slot: one card must go
     assert s.frame == (F_DISCARD, p)
@@ -169,7 +172,7 @@ def test_governor_slot_choice_among_several_governors() -> None:  # R18
         give_card(s, p, code)
     _influence(s, p, 2)  # Card Limit 2
     pl = s.players[p]
-    _discard_phase(s)
+    _discard_phase(s, last=True)
     assert s.frame == (F_GOVSLOT, p)
     assert sorted(texts(s)) == ["slot AF/G", "slot CA/G", "slot none"]
     s.apply("slot CA/G")
@@ -186,7 +189,7 @@ def test_governor_can_move_out_of_the_free_slot() -> None:  # R18
     pl.cards.remove(CARD["AF/G"])
     pl.gov = CARD["AF/G"]
     _influence(s, p, 2)
-    _discard_phase(s)
+    _discard_phase(s, last=True)
     s.apply("slot CA/G")
     assert pl.gov == CARD["CA/G"] and pl.cards == [CARD["AF/G"]]
     check(s)
@@ -214,7 +217,7 @@ def test_discarded_governor_leaves_the_game() -> None:  # R18
     give_card(s, p, "IN/G")
     give_card(s, p, "FE/G")
     pl = s.players[p]
-    _discard_phase(s)
+    _discard_phase(s, last=True)
     s.apply("slot FE/G")
     assert s.frame == (F_DISCARD, p)
     s.apply("discard IN/G")
@@ -276,4 +279,23 @@ def test_icons_lost_lower_the_card_limit() -> None:  # R18
     assert s.frame == (F_DISCARD, p)
     s.apply("discard SA/1")
     assert _codes(s.players[p].cards) == ["NA/1"]
+    check(s)
+
+
+def test_before_the_last_round_a_governor_fills_the_empty_slot() -> None:  # P1
+    # rearranging is free every Discard phase and only the last placement can score the
+    # empty slot's 3 glory, so before round 7 an empty slot simply takes a Governor
+    s, p = _setup()
+    for code in ("AF/G", "SA/1", "NA/1"):
+        give_card(s, p, code)
+    pl = s.players[p]
+    pl.cards.remove(CARD["AF/G"])
+    pl.cards.append(CARD["AF/G"])  # held in a normal slot
+    assert pl.gov == -1 and s.over_card_limit(p)  # Card Limit 1, three cards
+    _discard_phase(s)
+    assert pl.gov == CARD["AF/G"]
+    assert s.frame == (F_DISCARD, p)  # still one over: SA/1 + NA/1
+    assert sorted(texts(s)) == ["discard NA/1", "discard SA/1"]
+    s.apply("discard SA/1")
+    assert s.frame == (F_BUILD, (p + 1) % 4)  # round 2, Crown passed on
     check(s)

@@ -114,16 +114,17 @@ POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, int, int, int], list[
     "round 3 actions 4p": (round3_actions, (3, PH_ACTIONS, 1, 49),
                            [3, 13, 52, 293, 1230, 6284, 26346, 112175]),
     # 5 players, side B, round 5, Africa open.
-    "round 5 actions 5p": (round5_actions, (5, PH_ACTIONS, 2, 152),
-                           [4, 22, 95, 489, 1701, 7604, 29511, 152683]),
-    # 3 players, round 7 Discard phase. P1 (Crown) left AF/G in a normal slot and holds
-    # 6 cards (AF/1 NA/1 SL/3 SL/4 CA/2 AF/G) with Influence 8 (Card Limit 4, R18):
-    # d1 = one discard per card = 6. d2: after any discard but CA/2, 5 cards minus the
-    # exempt Slavery card = 4 <= 4, so P2 (CA/G held) chooses its Governor slot: CA/G or
-    # none = 2 each; discarding CA/2 (2 Influence) drops the Card Limit to 3, so P1
-    # discards again among 5: 5 x 2 + 5 = 15. The game ends within 7 plies.
-    "last discard 3p": (last_discard, (7, PH_DISCARD, 1, 182),
-                        [6, 15, 40, 80, 90, 40, 0]),
+    "round 5 actions 5p": (round5_actions, (5, PH_ACTIONS, 2, 151),
+                           [4, 22, 96, 530, 2182, 9032, 34249, 160348]),
+    # 3 players, round 7 Discard phase. P1 (Crown) answered "slot none" and holds 5
+    # cards in normal slots (AF/1 NA/1 NA/G FE/2 AF/G) with Influence 8 (Card Limit 4,
+    # R18): d1 = one discard per card = 5. d2: after discarding NA/G (2 Influence) the
+    # Card Limit drops to 3 and P1 discards again among 4; after any other discard P1 is
+    # within the limit and P2 (EU/0 EU/1 SL/1 SA/1 FE/1, Influence 6: Card Limit 3 plus
+    # the Slavery exemption) is one over and discards among 5: 4 x 5 + 4 = 24. The game
+    # ends within 5 plies.
+    "last discard 3p": (last_discard, (7, PH_DISCARD, 1, 180),
+                        [5, 24, 36, 16, 0, 0, 0]),
 }
 
 

@@ -556,10 +556,8 @@ def test_purple_discards_his_south_america_card() -> None:
     purple = s.players[PURPLE]
     assert purple.attr[N] == 3 and purple.level(N) == 2
     s.apply("pass")  # everyone has passed: the Discard phase
-    assert s.phase == PH_DISCARD and s.frame == (F_GOVSLOT, PURPLE)
-    assert S.texts(s) == ["slot FE/G", "slot none"]
-    s.apply("slot FE/G")
-    assert purple.gov == CARD["FE/G"]
+    # before the last round the empty free slot simply takes the Governor (P1)
+    assert s.phase == PH_DISCARD and purple.gov == CARD["FE/G"]
     assert len(purple.cards) == 4  # 3 cards + 1 Slavery card in normal slots
     assert s.frame == (F_DISCARD, PURPLE)
     assert sorted(S.texts(s)) == sorted(
@@ -579,9 +577,11 @@ def test_purple_governor_kept_in_a_normal_slot_costs_two_discards() -> None:
     """R18: a Governor in a normal slot counts toward the limit; only one Slavery card is
     exempt, and a discarded Slavery card is set aside, not put in the pile."""
     s = _purple_over_limit()
+    s.round = D.ROUNDS  # the slot is a real choice in the last round only (P1)
     purple = s.players[PURPLE]
     s.apply("pass")
     assert s.frame == (F_GOVSLOT, PURPLE)
+    assert S.texts(s) == ["slot FE/G", "slot none"]
     s.apply("slot none")
     assert purple.gov == -1 and len(purple.cards) == 5
     assert s.frame == (F_DISCARD, PURPLE)

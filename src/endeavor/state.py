@@ -988,9 +988,18 @@ class State:
                 else:
                     stack.append((F_SALARY, p, level))
             elif ph == PH_DISCARD:
-                if any(D.CARDS[c].governor for c in self.held_cards(p)):
-                    stack.append((F_GOVSLOT, p))
-                elif self.over_card_limit(p):
+                pl = self.players[p]
+                if self.round == D.ROUNDS and any(
+                        D.CARDS[c].governor for c in self.held_cards(p)):
+                    stack.append((F_GOVSLOT, p))  # P1: only the last placement can score
+                    continue
+                if pl.gov < 0:  # P1: an empty free slot takes a Governor, never worse
+                    for c in pl.cards:
+                        if D.CARDS[c].governor:
+                            pl.cards.remove(c)
+                            pl.gov = c
+                            break
+                if self.over_card_limit(p):
                     stack.append((F_DISCARD, p))
 
     def _next_turn(self) -> bool:
