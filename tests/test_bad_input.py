@@ -32,7 +32,7 @@ from endeavor import (
     replay,
 )
 from endeavor import data as D
-from endeavor.state import F_ACTION, F_EFFECT, PH_END
+from endeavor.state import F_ACTION, F_DISCARD, F_EFFECT, PH_END
 
 RED, YELLOW, BLUE, PURPLE = 0, 1, 2, 3
 
@@ -336,6 +336,8 @@ CORRUPT: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "frame field out of range": (_set("stack", [[F_EFFECT, 0, 9, 0, -1, -1, -1]]),
                                  r"bad decision frame .*outside 0\.\.3"),
     "frame of text": (_set("stack", [["action", 0]]), "bad decision frame"),
+    "frame of another phase": (_set("stack", [[F_DISCARD, 0]]), "cannot occur in phase"),
+    "step past the schedule": (_set("step", 60), "past the end of the round's schedule"),
     "empty stack before the end": (_set("stack", []), "stack must be empty exactly when"),
     "game over with a decision": (_set("phase", PH_END), "stack must be empty exactly when"),
     "bad config": (lambda d: d["config"].update(players=6), "2 to 5 players"),

@@ -26,7 +26,12 @@ from .state import (
     F_GOVSLOT,
     F_SALARY,
     F_START,
+    PH_ACTIONS,
+    PH_CONSTRUCTION,
+    PH_DISCARD,
     PH_END,
+    PH_SALARY,
+    PH_SETUP,
     Player,
     State,
     new_game,
@@ -35,6 +40,9 @@ from .state import (
 RECORD_FORMAT = "endeavor-record"
 STATE_FORMAT = "endeavor-state"
 VERSION = 1
+_FRAME_PHASES = {F_START: (PH_SETUP,), F_BUILD: (PH_CONSTRUCTION,), F_SALARY: (PH_SALARY,),
+                 F_ACTION: (PH_ACTIONS,), F_EFFECT: (PH_ACTIONS,), F_CASUALTY: (PH_ACTIONS,),
+                 F_GOVSLOT: (PH_DISCARD,), F_DISCARD: (PH_DISCARD,)}
 _FRAME_LEN = {F_START: 2, F_BUILD: 2, F_SALARY: 3, F_ACTION: 2, F_EFFECT: 7,
               F_CASUALTY: 2, F_GOVSLOT: 2, F_DISCARD: 2}
 #: allowed ranges of the fields after the player: Salary payments left; Effect mode
@@ -273,6 +281,11 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
         s.stack.append(tuple(f))
     if (s.phase == PH_END) != (not s.stack):
         raise RecordError("the decision stack must be empty exactly when the game is over")
+    for f in s.stack:
+        if s.phase not in _FRAME_PHASES[f[0]]:
+            raise RecordError(f"decision frame {list(f)} cannot occur in phase {s.phase}")
+    if s.step > len(s._schedule()):
+        raise RecordError(f"field 'step' {s.step} is past the end of the round's schedule")
     hist = d.get("history")
     if not isinstance(hist, list):
         raise RecordError("field 'history' must be a list of action notations")
