@@ -186,5 +186,5 @@ def set_track_token(s: State, region: str, space: int, token: int) -> None:
 
 def free_workers(s: State, p: int) -> None:
     """Pay every worker of ``p`` back to the Harbor (as a full Salary phase would)."""
-    s._pay_all(s.players[p])
+    s._pay_all(p)
     s._legal = None

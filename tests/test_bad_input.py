@@ -333,7 +333,7 @@ CORRUPT: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "bad frame kind": (_set("stack", [[99, 0]]), "bad decision frame"),
     "frame too short": (_set("stack", [[F_EFFECT, 0]]), "bad decision frame"),
     "frame player out of range": (_set("stack", [[F_ACTION, 7]]), "bad decision frame"),
-    "frame field out of range": (_set("stack", [[F_EFFECT, 0, 9, 0, -1, -1, -1]]),
+    "frame field out of range": (_set("stack", [[F_EFFECT, 0, 9, 0, -1, -1, -1, 0]]),
                                  r"bad decision frame .*outside 0\.\.3"),
     "frame of text": (_set("stack", [["action", 0]]), "bad decision frame"),
     "frame of another phase": (_set("stack", [[F_DISCARD, 0]]), "cannot occur in phase"),

@@ -34,7 +34,7 @@ EU_CITIES = [f"occupy EU{i}" for i in range(1, 11)]
 def _occupier(p: int = 0, harbor: int = 1):  # type: ignore[no-untyped-def]
     """Player ``p`` to act: Colonial House unstaffed, ``harbor`` + 1 discs in the Harbor."""
     s = fresh()
-    s._pay_all(s.players[p])
+    s._pay_all(p)
     give_discs(s, p, harbor)
     return at_actions(s, p)
 

@@ -73,7 +73,7 @@ def test_payment_moves_one_worker_to_the_harbor() -> None:
 
 def test_payment_needs_a_worker_to_pay() -> None:  # R8
     s = fresh()
-    s._pay_all(s.players[0])
+    s._pay_all(0)
     give_token(s, 0, D.T_PAYMENT)
     at_actions(s, 0)
     assert "use payment" not in texts(s)
@@ -94,7 +94,7 @@ def test_payment_cannot_free_a_no_payment_building(code: str) -> None:  # R15
 @pytest.mark.parametrize("code", ["exchange", "museum", "parliament"])
 def test_payment_with_only_no_payment_workers_is_not_offered(code: str) -> None:  # R8, R15
     s = fresh()
-    s._pay_all(s.players[0])
+    s._pay_all(0)
     give_building(s, 0, code, staffed=True)
     give_token(s, 0, D.T_PAYMENT)
     at_actions(s, 0)

@@ -27,7 +27,11 @@ from .errors import NotationError
 
 # verbs, in menu order (codes sort by verb first)
 (V_START, V_BUILD, V_PAY, V_ACT, V_USE, V_SHIP, V_ROUTE, V_SEA, V_OCCUPY, V_ATTACK,
- V_DRAW, V_DRAWP, V_CASUALTY, V_SLOT, V_DISCARD, V_DONE, V_PASS) = range(1, 18)
+ V_DRAW, V_DRAWP, V_CASUALTY, V_SLOT, V_DISCARD) = range(1, 16)
+#: Exploit actions: Exploit number n (1-15) owns verbs V_EXPLOIT + 8 * (n - 1) .. + 7
+V_EXPLOIT = 32
+EXPLOIT_VERBS = 8
+V_DONE, V_PASS = 254, 255  # sort last in every menu
 SHIFT = 16  # arg holds up to two 8-bit ids (room for Exploit actions)
 ARG = (1 << SHIFT) - 1
 #: "slot none" argument
@@ -158,3 +162,22 @@ def parse(text: str) -> Action:
                                 f"(verbs: {', '.join(known)})")
         raise NotationError(f"cannot parse {text!r}: no such {verb!r} target")
     return a
+
+
+def extend(entries: list[tuple[int, str]]) -> None:
+    """Add Exploit actions (code, notation) to the catalogue; called once per Exploit
+    module at import. Codes must lie in the Exploit verb range and be new."""
+    global CATALOGUE, INDEX_OF
+    for c, text in entries:
+        verb = c >> SHIFT
+        assert V_EXPLOIT <= verb < V_DONE and c not in BY_CODE, (c, text)
+        assert text.lower() not in _BY_TEXT, text
+        a = Action._make(c, text)
+        BY_CODE[c] = a
+        _BY_TEXT[text.lower()] = a
+        VERB_NAMES.setdefault(verb, text.split(" ", 1)[0])
+    items = sorted(BY_CODE.items())
+    BY_CODE.clear()
+    BY_CODE.update(items)
+    CATALOGUE = tuple(BY_CODE.values())
+    INDEX_OF = {a.code: i for i, a in enumerate(CATALOGUE)}

@@ -39,8 +39,9 @@ class GameConfig:
     """Immutable, validated game settings.
 
     ``board=None`` picks the side R1 recommends for the player count. ``options`` takes
-    a mapping; unknown names or values are rejected. ``exploits`` takes a tuple of ids
-    (the Exploits expansion is not built yet, so only ``()`` is playable).
+    a mapping; unknown names or values are rejected. ``exploits`` takes up to 3 ids (a
+    tuple, or a comma-separated string), ``"random"`` (3 drawn with the game's generator
+    at setup, R4) or ``()`` / ``"none"`` for a game without Exploits.
     """
 
     players: int = 4
@@ -70,22 +71,23 @@ class GameConfig:
         if isinstance(ex, str):
             if ex in ("none", ""):
                 ex = ()
-            elif ex == "random":
-                raise ConfigError("Exploits are not built yet (issue 3); use exploits=()")
+            elif ex == "random":  # R4: 3 drawn by the game's generator at setup
+                ex = "random"
             else:
                 ex = tuple(e.strip() for e in ex.split(",") if e.strip())
-        if not isinstance(ex, (tuple, list)):
-            raise ConfigError(f"exploits must be a tuple of Exploit ids, got {ex!r}")
-        ex = tuple(ex)
-        for e in ex:
-            if e not in EXPLOIT_IDS:
-                raise ConfigError(f"unknown Exploit {e!r}; known: {', '.join(EXPLOIT_IDS)}")
-        if len(set(ex)) != len(ex):
-            raise ConfigError(f"Exploit listed twice in {ex}")
-        if len(ex) > 3:
-            raise ConfigError(f"at most 3 Exploits, got {len(ex)}")
-        if ex:
-            raise ConfigError("Exploits are not built yet (issue 3); use exploits=()")
+        if ex != "random":
+            if not isinstance(ex, (tuple, list)):
+                raise ConfigError(f"exploits must be a tuple of Exploit ids, 'random' or "
+                                  f"'none', got {ex!r}")
+            ex = tuple(ex)
+            for e in ex:
+                if e not in EXPLOIT_IDS:
+                    raise ConfigError(f"unknown Exploit {e!r}; known: "
+                                      f"{', '.join(EXPLOIT_IDS)}")
+            if len(set(ex)) != len(ex):
+                raise ConfigError(f"Exploit listed twice in {ex}")
+            if len(ex) > 3:
+                raise ConfigError(f"at most 3 Exploits, got {len(ex)}")
         object.__setattr__(self, "exploits", ex)
         if not isinstance(self.options, Mapping):
             raise ConfigError(f"options must be a mapping, got {self.options!r}")
@@ -107,8 +109,9 @@ class GameConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form; ``GameConfig.from_dict`` reverses it."""
+        ex = self.exploits if isinstance(self.exploits, str) else list(self.exploits)
         return {"players": self.players, "ruleset": self.ruleset, "board": self.board,
-                "exploits": list(self.exploits), "seed": self.seed,
+                "exploits": ex, "seed": self.seed,
                 "options": dict(self.options)}
 
     @classmethod

@@ -246,13 +246,21 @@ def _region_of(code: str) -> int:
     return REGION_CODES.index(code[:2])
 
 
+#: cities printed on Exploit tiles, in play only with their Exploit (The Dutch East India
+#: Company: Batavia, Far East, 2 glory; Cape Town, Africa, 1 glory; REC)
+TILE_SITES = {"BAT": ("Batavia", FAR_EAST, 2), "CPT": ("Cape Town", AFRICA, 1)}
+
 #: every site of every board (one global numbering, so action codes are board-free)
 SITES: tuple[Site, ...] = tuple(
     [Site(c, n, _region_of(c), 2 if c in _TWO_GLORY else 1, True)
      for c, n in _CITY_NAMES.items()]
-    + [Site(c, n, _region_of(c), 0, False) for c, n in _ROUTE_NAMES.items()])
+    + [Site(c, n, _region_of(c), 0, False) for c, n in _ROUTE_NAMES.items()]
+    + [Site(c, n, r, g, True) for c, (n, r, g) in TILE_SITES.items()])
 SITE_INDEX = {s.code: i for i, s in enumerate(SITES)}
 NSITES = len(SITES)
+TILE_SITE_IDS = tuple(SITE_INDEX[c] for c in TILE_SITES)
+#: Batavia - Cape Town: a square link worth 1 glory (REC)
+TILE_LINKS = ((SITE_INDEX["BAT"], SITE_INDEX["CPT"]),)
 
 
 class Board(NamedTuple):

@@ -22,7 +22,9 @@ def check_invariants(s: State) -> list[str]:
         on_track = s.trk_owner.count(p)
         at_sea = sum(s.sea[p * 7:p * 7 + 7])
         on_blds = bin(pl.occ).count("1")
-        total = pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.mem)
+        on_tiles = sum(e.tile_discs(s, i, p) for i, e in enumerate(s.ex))
+        total = (pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.mem)
+                 + on_tiles)
         if total != D.DISCS_PER_PLAYER:
             out.append(f"player {p}: {total} discs, not {D.DISCS_PER_PLAYER}")
         if min(pl.supply, pl.harbor, *pl.mem, *pl.blue, *pl.btok) < 0:
@@ -35,9 +37,11 @@ def check_invariants(s: State) -> list[str]:
         # derived presence counters
         for r in range(7):
             sites_r = sum(1 for x in info.sites if owner[x] == p and D.SITES[x].region == r)
+            tile_r = sum(1 for x in D.TILE_SITE_IDS
+                         if x in info.sites and owner[x] == p and D.SITES[x].region == r)
             o = info.trk_off[r]
             trk_r = s.trk_owner[o:o + info.trk_len[r]].count(p)
-            if s.own[p * 7 + r] != sites_r:
+            if s.own[p * 7 + r] != sites_r - tile_r:
                 out.append(f"player {p}: own[{r}] counter wrong")
             if s.pres[p * 7 + r] != sites_r + trk_r + s.sea[p * 7 + r]:
                 out.append(f"player {p}: presence[{r}] counter wrong")
@@ -72,6 +76,8 @@ def check_invariants(s: State) -> list[str]:
         for t in range(4):
             tok[t] += pl.btok[t]
             tok[t + 4] += pl.blue[t]
+    for i, e in enumerate(s.ex):
+        tok.update(e.tile_tokens(s, i))
     for t in range(8):
         tok[t] += s.spent[t]
         if tok[t] != D.TOKEN_COUNTS[t]:
@@ -87,6 +93,8 @@ def check_invariants(s: State) -> list[str]:
     where.update(s.pile)
     where.update(s.removed)
     where.update(g for g in s.gov_avail if g >= 0)
+    for i, e in enumerate(s.ex):
+        where.update(e.tile_cards(s, i))
     for pl in s.players:
         where.update(pl.cards)
         where.update(pl.aside)
@@ -108,6 +116,9 @@ def check_invariants(s: State) -> list[str]:
         for c in s.held_cards(p):
             for k in range(4):
                 icons[k] += D.CARDS[c].icons[k]
+        for i, e in enumerate(s.ex):
+            for k, v in enumerate(e.icons(s, i, p)):
+                icons[k] += v
         if icons != pl.attr:
             out.append(f"player {p}: tracks {pl.attr} but icons held {icons}")
     # buildings
@@ -122,6 +133,8 @@ def check_invariants(s: State) -> list[str]:
         copies = bd.copies if bd.level < 5 else (1 if b in s.level5 else 0)
         if s.bsupply[b] + built[b] != copies:
             out.append(f"building {bd.name}: {s.bsupply[b]} + {built[b]} != {copies}")
+    for i, e in enumerate(s.ex):
+        out += [f"{e.name}: {m}" for m in e.check(s, i)]
     if not s.is_over:
         legal = s.legal_codes()
         if not legal:

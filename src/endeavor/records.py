@@ -14,6 +14,7 @@ from typing import Any
 
 from . import actions as A
 from . import data as D
+from . import exploits as EX
 from .config import GameConfig
 from .errors import ConfigError, EndeavorError, IllegalActionError, NotationError, RecordError
 from .state import (
@@ -23,6 +24,7 @@ from .state import (
     F_CASUALTY,
     F_DISCARD,
     F_EFFECT,
+    F_EXPLOIT,
     F_GOVSLOT,
     F_SALARY,
     F_START,
@@ -30,6 +32,7 @@ from .state import (
     PH_CONSTRUCTION,
     PH_DISCARD,
     PH_END,
+    PH_GROWTH,
     PH_SALARY,
     PH_SETUP,
     Player,
@@ -42,13 +45,17 @@ STATE_FORMAT = "endeavor-state"
 VERSION = 1
 _FRAME_PHASES = {F_START: (PH_SETUP,), F_BUILD: (PH_CONSTRUCTION,), F_SALARY: (PH_SALARY,),
                  F_ACTION: (PH_ACTIONS,), F_EFFECT: (PH_ACTIONS,), F_CASUALTY: (PH_ACTIONS,),
-                 F_GOVSLOT: (PH_DISCARD,), F_DISCARD: (PH_DISCARD,)}
-_FRAME_LEN = {F_START: 2, F_BUILD: 2, F_SALARY: 3, F_ACTION: 2, F_EFFECT: 7,
-              F_CASUALTY: 2, F_GOVSLOT: 2, F_DISCARD: 2}
+                 F_GOVSLOT: (PH_DISCARD,), F_DISCARD: (PH_DISCARD,),
+                 F_EXPLOIT: (PH_SETUP, PH_CONSTRUCTION, PH_GROWTH, PH_SALARY, PH_ACTIONS,
+                             PH_DISCARD)}
+_FRAME_LEN = {F_START: 2, F_BUILD: 2, F_SALARY: 3, F_ACTION: 2, F_EFFECT: 8,
+              F_CASUALTY: 2, F_GOVSLOT: 2, F_DISCARD: 2, F_EXPLOIT: 6}
 #: allowed ranges of the fields after the player: Salary payments left; Effect mode
 #: (single, choice, both, second half), kinds, region restriction, deck restriction
 _FRAME_RANGES = {F_SALARY: ((1, 5),),
-                 F_EFFECT: ((0, 3), (0, 4), (-1, 4), (-1, D.NREGIONS - 1), (-1, D.PILE))}
+                 F_EFFECT: ((0, 3), (0, 4), (-1, 4), (-1, D.NREGIONS - 1), (-1, D.PILE),
+                            (0, 3)),
+                 F_EXPLOIT: ((0, 2), (-1, 1 << 16), (-1, 1 << 16), (-1, 1 << 16))}
 
 
 def make_record(state: State) -> dict[str, Any]:
@@ -109,6 +116,8 @@ def state_to_json(s: State) -> str:
         "abolished": s.abolished, "round": s.round, "step": s.step, "crown": s.crown,
         "act_player": s.act_player, "passed": s.passed, "phase": s.phase,
         "stack": [list(f) for f in s.stack],
+        "exploits": [e.id for e in s.ex], "exd": s.exd, "smark": s.smark,
+        "lmark": s.lmark,
         "history": [a.text for a in s.history()],
     }
     return json.dumps(d, separators=(",", ":"))
@@ -176,11 +185,17 @@ def state_from_json(text: str) -> State:
 
 def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     n = config.players
-    info = _BOARD_INFO[str(config.board)]
+    ids = d.get("exploits")
+    if not isinstance(ids, list) or len(ids) > 3 or any(e not in EX.REGISTRY for e in ids):
+        raise RecordError("field 'exploits' must list up to 3 known Exploit ids")
+    if not isinstance(config.exploits, str) and list(config.exploits) != ids:
+        raise RecordError("field 'exploits' does not match the config")
+    info = _BOARD_INFO[(str(config.board), "dutch_east_india_company" in ids)]
     s = State.__new__(State)
     s.config = config
     s.n = n
     s.info = info
+    s.ex = tuple(EX.REGISTRY[e] for e in ids)
     players = d.get("players")
     if not isinstance(players, list) or len(players) != n:
         raise RecordError(f"field 'players' must list {n} players")
@@ -286,6 +301,15 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
             raise RecordError(f"decision frame {list(f)} cannot occur in phase {s.phase}")
     if s.step > len(s._schedule()):
         raise RecordError(f"field 'step' {s.step} is past the end of the round's schedule")
+    if any(f[0] == F_EXPLOIT and f[2] >= len(s.ex) for f in s.stack):
+        raise RecordError("an Exploit frame names an Exploit not in play")
+    exd = d.get("exd")
+    if (not isinstance(exd, list) or len(exd) != len(s.ex)
+            or not all(isinstance(x, list) for x in exd)):
+        raise RecordError("field 'exd' must hold one list of ints per Exploit")
+    s.exd = [_ints({"exd": x}, "exd", len(x), -(1 << 20), 1 << 20) for x in exd]
+    s.smark = _ints(d, "smark", D.NSITES, 0, 255)
+    s.lmark = _ints(d, "lmark", info.nlinks, 0, 255)
     hist = d.get("history")
     if not isinstance(hist, list):
         raise RecordError("field 'history' must be a list of action notations")

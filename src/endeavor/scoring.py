@@ -1,6 +1,7 @@
 """Final scoring in the Age of Sail score-pad order (R19) with a per-player breakdown (R20).
 
-Lines, in order: one per Exploit (none yet), the four status tracks (pad line A), cities
+Lines, in order: one per Exploit in play (its name; only Shield holders score it), the
+four status tracks (pad line A), cities
 and links (B), glory on buildings and cards and the empty free Governor slot (C, two
 lines), extra population (D) and the Slavery subtraction (E). Ties share the victory:
 ranks use standard competition ranking (1, 1, 3) with no tie-break.
@@ -31,8 +32,8 @@ def cities_and_links(state: State, player: int) -> int:
     """Glory of controlled cities (1 or 2) plus 1 per controlled link, circular or square."""
     owner = state.site_owner
     pts = sum(D.SITES[s].glory for s in state.info.sites if owner[s] == player)
-    for x, y in state.info.board.links:
-        if owner[x] == player and owner[y] == player:
+    for li in range(state.info.nlinks):
+        if state.controls_link(player, li):
             pts += 1
     return pts
 
@@ -50,7 +51,9 @@ def buildings_and_cards(state: State, player: int) -> int:
 
 def score_lines(state: State, player: int) -> dict[str, int]:
     pl = state.players[player]
-    lines = {name: D.track_glory(pl.attr[k]) for k, name in enumerate(LINE_NAMES[:4])}
+    lines = {e.name: (e.score(state, i, player) if state.has_shield(player, i) else 0)
+             for i, e in enumerate(state.ex)}
+    lines.update({name: D.track_glory(pl.attr[k]) for k, name in enumerate(LINE_NAMES[:4])})
     lines["Cities & links"] = cities_and_links(state, player)
     lines["Buildings & cards"] = buildings_and_cards(state, player)
     lines["Governor slot"] = 3 if pl.gov < 0 else 0

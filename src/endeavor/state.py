@@ -13,13 +13,18 @@ Decision frames (tuples, immutable so the stack copies shallowly)::
     (F_BUILD, p)                        Construction
     (F_SALARY, p, payments_left)        Salary, when there are more workers than payments
     (F_ACTION, p)                       Action phase: activate a building, use a token, pass
-    (F_EFFECT, p, mode, k1, k2, region, deck)
+    (F_EFFECT, p, mode, k1, k2, region, deck, flags)
                                         the action(s) of the chosen source; mode SINGLE,
                                         CHOICE ("/"), BOTH ("+", first half) or SECOND
-                                        ("+", second half: same region / same deck, or done)
+                                        ("+", second half: same region / same deck, or done);
+                                        flags FL_NO_PRESENCE / FL_NORMAL_ONLY
     (F_CASUALTY, p)                     Memorial: where a casualty goes
     (F_GOVSLOT, p)                      Discard phase: which Governor is in the free slot
     (F_DISCARD, p)                      Discard phase: discard one card
+    (F_EXPLOIT, p, i, step, a, b)       a step of Exploit ``i``'s ability (its module decides)
+
+Exploits (:mod:`endeavor.exploits`) plug in through the hooks of
+:class:`endeavor.exploits.base.Exploit`; with no Exploits the hot paths skip them.
 """
 
 from __future__ import annotations
@@ -29,14 +34,20 @@ from typing import Any
 
 from . import actions as A
 from . import data as D
+from . import exploits as EX
 from .actions import Action
-from .config import GameConfig
-from .errors import IllegalActionError
+from .config import EXPLOIT_IDS, GameConfig
+from .errors import ConfigError, IllegalActionError
+from .exploits.base import L_BLOCKADE, M_FORTIFIED, M_NO_ATTACK, M_PIRATE, Exploit
 
-F_START, F_BUILD, F_SALARY, F_ACTION, F_EFFECT, F_CASUALTY, F_GOVSLOT, F_DISCARD = range(8)
+(F_START, F_BUILD, F_SALARY, F_ACTION, F_EFFECT, F_CASUALTY, F_GOVSLOT, F_DISCARD,
+ F_EXPLOIT) = range(9)
 FRAME_NAMES = ("start tile", "construction", "salary", "action", "effect", "casualty",
-               "governor slot", "discard")
-SECOND = 3  # F_EFFECT mode: second half of a "+" source
+               "governor slot", "discard", "exploit")
+SECOND = 3  # F_EFFECT mode: second half of a "+" source, or an ability's follow-up
+#: F_EFFECT flags
+FL_NO_PRESENCE = 1  # Occupy without presence (The Sun Never Sets)
+FL_NORMAL_ONLY = 2  # a "normal" action: no Exploit ability may replace it
 
 PH_SETUP, PH_CONSTRUCTION, PH_GROWTH, PH_SALARY, PH_ACTIONS, PH_DISCARD, PH_END = range(7)
 PHASE_NAMES = ("Setup", "Construction", "Growth", "Salary", "Actions", "Discard",
@@ -45,6 +56,7 @@ PHASE_NAMES = ("Setup", "Construction", "Growth", "Salary", "Actions", "Discard"
 _NB = len(D.BUILDINGS)
 _SITE_REGION = tuple(s.region for s in D.SITES)
 _SITE_CITY = tuple(s.city for s in D.SITES)
+_SITE_TILE = tuple(s.code in D.TILE_SITES for s in D.SITES)
 _CARD_DECK = tuple(c.deck for c in D.CARDS)
 _CARD_VALUE = tuple(c.value for c in D.CARDS)
 _CARD_ICONS = tuple(c.icons for c in D.CARDS)
@@ -62,12 +74,18 @@ class BoardInfo:
     __slots__ = ("board", "sites", "cities_in", "routes_in", "adj", "trk_off", "trk_len",
                  "ntrack", "nlinks", "circular_links")
 
-    def __init__(self, side: str) -> None:
+    def __init__(self, side: str, tile_sites: bool = False) -> None:
         b = D.BOARDS[side]
+        if tile_sites:  # The Dutch East India Company: Batavia and Cape Town (REC)
+            b = b._replace(sites=b.sites + D.TILE_SITE_IDS,
+                           links=b.links + D.TILE_LINKS,
+                           link_circular=b.link_circular + (False,) * len(D.TILE_LINKS))
         self.board = b
         self.sites = b.sites
+        # the map's own sites, reachable by normal Occupy / Attack / Ship
         self.cities_in = tuple(tuple(s for s in b.sites if _SITE_REGION[s] == r and
-                                     _SITE_CITY[s]) for r in range(D.NREGIONS))
+                                     _SITE_CITY[s] and not _SITE_TILE[s])
+                               for r in range(D.NREGIONS))
         self.routes_in = tuple(tuple(s for s in b.sites if _SITE_REGION[s] == r and
                                      not _SITE_CITY[s]) for r in range(D.NREGIONS))
         adj: list[list[tuple[int, int]]] = [[] for _ in range(D.NSITES)]
@@ -87,7 +105,7 @@ class BoardInfo:
         self.circular_links = tuple(i for i, c in enumerate(b.link_circular) if c)
 
 
-_BOARD_INFO = {side: BoardInfo(side) for side in D.BOARDS}
+_BOARD_INFO = {(side, t): BoardInfo(side, t) for side in D.BOARDS for t in (False, True)}
 
 
 class Player:
@@ -148,6 +166,7 @@ class State:
         "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
         "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
         "act_player", "passed", "phase", "stack", "hist", "nhist", "_legal",
+        "ex", "exd", "smark", "lmark",
     )
 
     config: GameConfig
@@ -184,6 +203,10 @@ class State:
     hist: tuple[Any, ...] | None
     nhist: int
     _legal: list[int] | None
+    ex: tuple[Exploit, ...]
+    exd: list[list[int]]
+    smark: list[int]
+    lmark: list[int]
 
     # ------------------------------------------------------------------ construction
     def copy(self) -> State:
@@ -223,6 +246,10 @@ class State:
         s.hist = self.hist  # immutable cons list, shared safely
         s.nhist = self.nhist
         s._legal = self._legal  # never mutated in place, shared safely
+        s.ex = self.ex
+        s.exd = [d[:] for d in self.exd]
+        s.smark = self.smark[:]
+        s.lmark = self.lmark[:]
         return s
 
     __copy__ = copy
@@ -274,8 +301,63 @@ class State:
         return self.nhist
 
     def controls_link(self, player: int, link: int) -> bool:
+        """Both ends held by ``player`` and the link not Blockaded (Imperialism)."""
         x, y = self.info.board.links[link]
-        return self.site_owner[x] == player and self.site_owner[y] == player
+        return (self.site_owner[x] == player and self.site_owner[y] == player
+                and not self.lmark[link] & L_BLOCKADE)
+
+    # ------------------------------------------------------------------ Exploits
+    def exploit_active(self, i: int) -> bool:
+        """Exploit ``i`` is active once both its regions are open (its Keys placed)."""
+        r1, r2 = self.ex[i].regions
+        return self.is_open(r1) and self.is_open(r2)
+
+    def has_shield(self, player: int, i: int) -> bool:
+        """P13: a Shield while the Exploit is active and ``player`` has presence in both
+        of its regions; only Shield holders may use or score it."""
+        r1, r2 = self.ex[i].regions
+        base = player * 7
+        return (self.pres[base + r1] > 0 and self.pres[base + r2] > 0
+                and self.is_open(r1) and self.is_open(r2))
+
+    def exploit_index(self, exploit_id: str) -> int:
+        """Index in :attr:`ex` of an Exploit in play, or -1."""
+        for i, e in enumerate(self.ex):
+            if e.id == exploit_id:
+                return i
+        return -1
+
+    def spend_token(self, player: int, t: int) -> None:
+        """Spend a real brown Trade token of type ``t`` from the mat (it leaves the game
+        and the track drops). The caller checks ``players[player].btok[t] > 0``."""
+        pl = self.players[player]
+        pl.btok[t] -= 1
+        pl.attr[t] -= 1
+        self.spent[t] += 1
+
+    def draw_presence(self, player: int, deck: int) -> int:
+        """Presence counted to Draw from ``deck`` (R14; the pile uses Europe's), with
+        Exploit bonuses for region decks (Europe is not a region: P14)."""
+        if deck == D.SLAVERY_DECK or deck == D.PILE or deck == D.EU_DECK:
+            return self.pres[player * 7]
+        n = self.pres[player * 7 + deck]
+        for i, e in enumerate(self.ex):
+            n += e.draw_bonus(self, i, player)
+        return n
+
+    def attack_cost(self, player: int, site: int) -> int:
+        """Casualties ``player`` suffers attacking ``site`` (1; 2 if fortified; Exploit
+        rules may lower it)."""
+        cost = 2 if self.smark[site] & M_FORTIFIED else 1
+        for i, e in enumerate(self.ex):
+            cost = e.attack_cost(self, i, player, site, cost)
+        return cost
+
+    def _unpayable(self, p: int) -> int:
+        m = 0
+        for i, e in enumerate(self.ex):
+            m |= e.unpayable(self, i, p)
+        return m
 
     def held_cards(self, player: int) -> list[int]:
         """Cards in normal slots plus the free Governor slot."""
@@ -333,6 +415,8 @@ class State:
         if kind == F_DISCARD:
             pl = self.players[p]
             return [_C(A.V_DISCARD, c) for c in sorted(pl.cards)]
+        if kind == F_EXPLOIT:
+            return sorted(set(self.ex[f[2]].frame_codes(self, f[2], f)))
         raise AssertionError(f"unknown frame {f}")
 
     def build_options(self, p: int) -> list[int]:
@@ -340,6 +424,9 @@ class State:
         next level up; never a second level-5 building (RB)."""
         pl = self.players[p]
         bl = pl.level(D.INDUSTRY)
+        for i, e in enumerate(self.ex):
+            bl += e.build_bonus(self, i, p)
+        bl = min(bl, 5)
         has5 = any(_B_LEVEL[b] == 5 for b in pl.blds)
         sup = self.bsupply
         opts = [b for b in range(_NB) if sup[b] and _B_LEVEL[b] <= bl
@@ -352,6 +439,8 @@ class State:
     def _gen_pay(self, p: int, action_phase: bool) -> list[int]:
         pl = self.players[p]
         occ = pl.occ
+        if self.ex:
+            occ &= ~self._unpayable(p)
         seen = 0
         out = []
         for i, b in enumerate(pl.blds):
@@ -383,11 +472,33 @@ class State:
                 mode, k1, k2 = D.TOKEN_ACTIONS[t]
                 if self._kind_possible(p, k1, h) or (k2 >= 0 and self._kind_possible(p, k2, h)):
                     out.append(_C(A.V_USE, t + 4))
+        if self.ex:
+            for i, e in enumerate(self.ex):
+                out += e.extra_sources(self, i, p)
+            out.sort()
         out.append(_C(A.V_PASS))
         return out
 
+    def source_possible(self, p: int, mode: int, k1: int, k2: int, harbor: int) -> bool:
+        """R8: can a source of these kinds do anything with ``harbor`` discs left?"""
+        return self._kind_possible(p, k1, harbor) or (
+            k2 >= 0 and self._kind_possible(p, k2, harbor))
+
     def _kind_possible(self, p: int, kind: int, harbor: int) -> bool:
         """R8: can ``p`` carry out an action of ``kind`` with ``harbor`` discs left?"""
+        if self.ex:
+            if self._base_possible(p, kind, harbor) and (
+                    kind not in (D.OCCUPY, D.ATTACK, D.DRAW)
+                    or self._kind_codes(p, kind, -1, -1, harbor)):
+                return True
+            for i, e in enumerate(self.ex):
+                if self.has_shield(p, i) and e.abilities(self, i, p, kind, harbor):
+                    return True
+            return False
+        return self._base_possible(p, kind, harbor)
+
+    def _base_possible(self, p: int, kind: int, harbor: int) -> bool:
+        """Fast necessary (and, without Exploits, sufficient) test for a normal action."""
         if kind == D.SHIP:
             return harbor >= 1  # a closed track always has room; else open seas exist
         if kind == D.OCCUPY:
@@ -414,11 +525,15 @@ class State:
         if kind == D.PAYMENT:
             pl = self.players[p]
             occ = pl.occ
+            if self.ex:
+                occ &= ~self._unpayable(p)
             for i, b in enumerate(pl.blds):
                 if occ >> i & 1 and not _B_NOPAY[b]:
                     return True
             return False
-        # DRAW
+        # DRAW (without Exploits; with them _kind_codes decides)
+        if self.ex:
+            return True
         pres = self.pres
         base = p * 7
         for d, deck in enumerate(self.decks):
@@ -431,20 +546,27 @@ class State:
         return False
 
     def _gen_effects(self, f: tuple[int, ...]) -> list[int]:
-        _, p, mode, k1, k2, region, deck = f
-        out = self._kind_codes(p, k1, region, deck)
+        _, p, mode, k1, k2, region, deck, flags = f
+        h = self.players[p].harbor
+        out = self._kind_codes(p, k1, region, deck, h, flags)
         if k2 >= 0 and k2 != k1:
-            out += self._kind_codes(p, k2, region, deck)
+            out += self._kind_codes(p, k2, region, deck, h, flags)
+        if self.ex and not flags & FL_NORMAL_ONLY:
+            for i, e in enumerate(self.ex):
+                if self.has_shield(p, i):
+                    out += e.abilities(self, i, p, k1, h)
+                    if k2 >= 0 and k2 != k1:
+                        out += e.abilities(self, i, p, k2, h)
         if mode == SECOND:
             out.append(_C(A.V_DONE))
         out.sort()
         return out
 
-    def _kind_codes(self, p: int, kind: int, region: int, deck: int) -> list[int]:
-        """Every concrete target for an action of ``kind``; ``region``/``deck`` >= 0
-        restrict a "+" second half to the first half's region or deck."""
-        pl = self.players[p]
-        h = pl.harbor
+    def _kind_codes(self, p: int, kind: int, region: int, deck: int, h: int,
+                    flags: int = 0) -> list[int]:
+        """Every concrete target of a normal action of ``kind`` with ``h`` Harbor discs;
+        ``region``/``deck`` >= 0 restrict a "+" second half to the first half's region or
+        deck. Exploit markers (Pirate, Missionaries, fortifications) are respected."""
         info = self.info
         out: list[int] = []
         regions = range(7) if region < 0 else (region,)
@@ -468,10 +590,13 @@ class State:
                 return out
             owner = self.site_owner
             base = p * 7
+            anywhere = flags & FL_NO_PRESENCE
+            mark = self.smark
             for r in regions:
-                if self.free_cities[r] and (r == 0 or (self.pres[base + r] and self.is_open(r))):
+                if self.free_cities[r] and (r == 0 or (
+                        (anywhere or self.pres[base + r]) and self.is_open(r))):
                     for s in info.cities_in[r]:
-                        if owner[s] < 0:
+                        if owner[s] < 0 and not mark[s] & M_PIRATE:
                             out.append(_C(A.V_OCCUPY, s))
             return out
         if kind == D.ATTACK:
@@ -479,23 +604,32 @@ class State:
                 return out
             owner = self.site_owner
             base = p * 7
+            ex = self.ex
+            mark = self.smark
             for r in regions:
                 if self.occ_sites[r] > self.own[base + r] and (
                         r == 0 or (self.pres[base + r] and self.is_open(r))):
                     for s in info.cities_in[r] + info.routes_in[r]:
                         o = owner[s]
                         if o >= 0 and o != p:
+                            if ex and (mark[s] & M_NO_ATTACK
+                                       or h < 1 + self.attack_cost(p, s)):
+                                continue
                             out.append(_C(A.V_ATTACK, s))
             return out
         if kind == D.PAYMENT:
             return self._gen_pay(p, True)
         # DRAW
+        bonus = 0
+        if self.ex:
+            for i, e in enumerate(self.ex):
+                bonus += e.draw_bonus(self, i, p)
         base = p * 7
         pres = self.pres
         if deck != D.PILE:
             for d, dk in enumerate(self.decks):
-                if (deck < 0 or deck == d) and dk and \
-                        _CARD_VALUE[dk[-1]] <= pres[base + (0 if d == 7 else d)]:
+                if (deck < 0 or deck == d) and dk and _CARD_VALUE[dk[-1]] <= (
+                        pres[base] if d == 0 or d == 7 else pres[base + d] + bonus):
                     out.append(_C(A.V_DRAW, d))
         if deck < 0 or deck == D.PILE:
             eu = pres[base]
@@ -671,11 +805,18 @@ class State:
             stack.pop()
             if verb == A.V_DONE:
                 return
+            if verb >= A.V_EXPLOIT:
+                self._ability(f, p, c)
+                return
             self._effect(f, p, verb, arg)
         elif kind == F_ACTION:
             stack.pop()
             if verb == A.V_PASS:
                 self.passed |= 1 << p
+                return
+            if verb >= A.V_EXPLOIT:  # an Exploit's own source (e.g. Improved Cannon)
+                i = self._exploit_of(c)
+                self.ex[i].apply(self, i, p, c)
                 return
             if verb == A.V_ACT:
                 occ = pl.occ
@@ -689,19 +830,24 @@ class State:
                 pl.blue[arg - 4] -= 1
                 self.spent[arg] += 1
                 mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
-            stack.append((F_EFFECT, p, mode, k1, k2, -1, -1))
+            stack.append((F_EFFECT, p, mode, k1, k2, -1, -1, 0))
+        elif kind == F_EXPLOIT:
+            stack.pop()
+            self.ex[f[2]].frame_apply(self, f[2], f, c)
         elif kind == F_BUILD:
             stack.pop()
             self._build(p, arg)
         elif kind == F_SALARY:
             stack.pop()
-            self._pay(pl, arg)
+            self._pay(p, arg)
             left = f[2] - 1
-            workers = bin(pl.occ).count("1")
-            if left >= workers:
-                self._pay_all(pl)
-            elif left > 0:
+            workers = bin(pl.occ & ~self._unpayable(p)).count("1")
+            if left > 0 and left < workers:
                 stack.append((F_SALARY, p, left))
+            else:
+                if left >= workers:
+                    self._pay_all(p)
+                self._salary_done(p)
         elif kind == F_START:
             stack.pop()
             pl.blds.append(arg)
@@ -762,7 +908,7 @@ class State:
             self._attack(p, pl, arg)
         elif verb == A.V_PAY:
             kind = D.PAYMENT
-            self._pay(pl, arg)
+            self._pay(p, arg)
         elif verb == A.V_DRAW:
             kind = D.DRAW
             deck = arg
@@ -773,9 +919,33 @@ class State:
             self.pile.remove(arg)
             self._gain_card(p, arg, self.config.options["discard_pile_bonus"])  # R16
         if mode == D.BOTH:
-            rest = f[4] if kind == f[3] else f[3]
-            if self._kind_codes(p, rest, region, deck):
-                self.stack.insert(base, (F_EFFECT, p, SECOND, rest, -1, region, deck))
+            self._second_half(f, p, kind, region, deck, base)
+
+    def _second_half(self, f: tuple[int, ...], p: int, kind: int, region: int, deck: int,
+                     base: int) -> None:
+        """Queue the other half of a "+" source (P5) below any frames the first pushed."""
+        rest = f[4] if kind == f[3] else f[3]
+        frame = (F_EFFECT, p, SECOND, rest, -1, region, deck, 0)
+        if self._gen_effects(frame) != [_C(A.V_DONE)]:
+            self.stack.insert(base, frame)
+
+    def _exploit_of(self, c: int) -> int:
+        n = ((c >> A.SHIFT) - A.V_EXPLOIT) // A.EXPLOIT_VERBS + 1
+        for i, e in enumerate(self.ex):
+            if e.number == n:
+                return i
+        raise AssertionError(f"no Exploit in play owns action {c}")  # pragma: no cover
+
+    def _ability(self, f: tuple[int, ...], p: int, c: int) -> None:
+        """An Exploit ability replaces the normal action; as one half of a "+" source it
+        imposes no region or deck on the other half (P15)."""
+        i = self._exploit_of(c)
+        base = len(self.stack)
+        e = self.ex[i]
+        e.apply(self, i, p, c)
+        if f[2] == D.BOTH:
+            kind = e.ability_kind(c)
+            self._second_half(f, p, kind, -1, -1, base)
 
     def _gain_token(self, pl: Player, t: int) -> None:
         if t < 4:
@@ -841,12 +1011,13 @@ class State:
         r = _SITE_REGION[s]
         self.site_owner[s] = p
         self.pres[p * 7 + r] += 1
-        self.own[p * 7 + r] += 1
-        self.occ_sites[r] += 1
-        if _SITE_CITY[s]:
-            self.free_cities[r] -= 1
-        else:
-            self.free_routes[r] -= 1
+        if not _SITE_TILE[s]:
+            self.own[p * 7 + r] += 1
+            self.occ_sites[r] += 1
+            if _SITE_CITY[s]:
+                self.free_cities[r] -= 1
+            else:
+                self.free_routes[r] -= 1
         pl = self.players[p]
         t = self.site_token[s]
         if t >= 0:
@@ -858,47 +1029,72 @@ class State:
         """R13: the first player ever to control a circular link takes its token."""
         lt = self.link_token
         owner = self.site_owner
+        lmark = self.lmark
         for li, other in self.info.adj[s]:
-            if lt[li] >= 0 and owner[other] == p:
+            if lt[li] >= 0 and owner[other] == p and not lmark[li]:
                 t = lt[li]
                 lt[li] = -1
                 self._gain_token(pl, t)
 
-    def _attack(self, p: int, pl: Player, s: int) -> None:
-        """Casualty to supply, the defender's disc to its supply, then occupy (R9, R13).
-        A Memorial owner chooses where each of its casualties goes (RB fr)."""
-        r = _SITE_REGION[s]
-        q = self.site_owner[s]
-        pl.harbor -= 2
-        pl.supply += 1
+    def _attack(self, p: int, pl: Player, s: int, cost: int = -1) -> None:
+        """Casualties to supply, the defender's disc to its supply, then occupy (R9, R13).
+        ``cost`` casualties come from the Harbor (default: :meth:`attack_cost`). A
+        Memorial owner chooses where each of its casualties goes (RB fr)."""
+        if cost < 0:
+            cost = self.attack_cost(p, s) if self.ex else 1
+        pl.harbor -= cost + 1
+        pl.supply += cost
+        if self.ex:
+            for i, e in enumerate(self.ex):
+                e.on_site_attacked(self, i, s)
+        q = self._remove_disc(s)
         d = self.players[q]
-        d.supply += 1
-        self.pres[q * 7 + r] -= 1
-        self.own[q * 7 + r] -= 1
-        self.site_owner[s] = -1
-        self.occ_sites[r] -= 1
-        if _SITE_CITY[s]:
-            self.free_cities[r] += 1
-        else:
-            self.free_routes[r] += 1
         self._place(p, s)
         if D.B_MEMORIAL in d.blds:
             self.stack.append((F_CASUALTY, q))
         if D.B_MEMORIAL in pl.blds:
-            self.stack.append((F_CASUALTY, p))
+            self.stack.extend([(F_CASUALTY, p)] * cost)
 
-    def _pay(self, pl: Player, b: int) -> None:
+    def _remove_disc(self, s: int) -> int:
+        """Take the disc off site ``s`` back to its owner's supply; returns the owner."""
+        q = self.site_owner[s]
+        r = _SITE_REGION[s]
+        self.players[q].supply += 1
+        self.pres[q * 7 + r] -= 1
+        self.site_owner[s] = -1
+        if not _SITE_TILE[s]:
+            self.own[q * 7 + r] -= 1
+            self.occ_sites[r] -= 1
+            if _SITE_CITY[s]:
+                self.free_cities[r] += 1
+            else:
+                self.free_routes[r] += 1
+        return q
+
+    def _pay(self, p: int, b: int) -> None:
+        """Pay the worker on ``p``'s leftmost staffed building of type ``b``."""
+        pl = self.players[p]
         occ = pl.occ
+        if self.ex:
+            occ &= ~self._unpayable(p)
         for i, x in enumerate(pl.blds):
             if x == b and occ >> i & 1:
-                pl.occ = occ & ~(1 << i)
+                pl.occ &= ~(1 << i)
                 pl.harbor += 1
                 return
         raise AssertionError("no worker to pay")  # pragma: no cover
 
-    def _pay_all(self, pl: Player) -> None:
-        pl.harbor += bin(pl.occ).count("1")
-        pl.occ = 0
+    def _pay_all(self, p: int) -> None:
+        """Pay every worker of ``p`` (components that are not workers stay)."""
+        pl = self.players[p]
+        workers = pl.occ & ~self._unpayable(p) if self.ex else pl.occ
+        pl.harbor += bin(workers).count("1")
+        pl.occ &= ~workers
+
+    def _salary_done(self, p: int) -> None:
+        """After ``p``'s workers are paid: Exploit Salary effects (R7)."""
+        for i, e in enumerate(self.ex):
+            e.salary(self, i, p)
 
     def _gain_card(self, p: int, c: int, bonus_ok: bool) -> None:
         pl = self.players[p]
@@ -983,8 +1179,10 @@ class State:
             elif ph == PH_SALARY:
                 pl = self.players[p]
                 level = pl.level(D.WEALTH)
-                if bin(pl.occ).count("1") <= level:  # R7: everyone can be paid
-                    self._pay_all(pl)
+                workers = pl.occ & ~self._unpayable(p) if self.ex else pl.occ
+                if bin(workers).count("1") <= level:  # R7: everyone can be paid (P2)
+                    self._pay_all(p)
+                    self._salary_done(p)
                 else:
                     stack.append((F_SALARY, p, level))
             elif ph == PH_DISCARD:
@@ -1096,23 +1294,22 @@ def new_game(config: GameConfig | None = None) -> State:
     if not isinstance(config, GameConfig):
         raise TypeError("new_game expects a GameConfig")
     rng = random.Random(config.seed)
-    info = _BOARD_INFO[str(config.board)]
+    map_info = _BOARD_INFO[(str(config.board), False)]
     n = config.players
     s = State.__new__(State)
     s.config = config
     s.n = n
-    s.info = info
     s.players = [Player() for _ in range(n)]
     tokens = [t for t, k in enumerate(D.TOKEN_COUNTS) for _ in range(k)]
     rng.shuffle(tokens)
     it = iter(tokens)
-    s.trk_owner = [-1] * info.ntrack
-    s.trk_tok = [next(it) for _ in range(info.ntrack)]
+    s.trk_owner = [-1] * map_info.ntrack
+    s.trk_tok = [next(it) for _ in range(map_info.ntrack)]
     s.site_token = [-1] * D.NSITES
-    for site in info.sites:
+    for site in map_info.sites:  # the printed map only: tile cities carry no token
         s.site_token[site] = next(it)
-    s.link_token = [-1] * info.nlinks
-    for li in info.circular_links:
+    s.link_token = [-1] * map_info.nlinks
+    for li in map_info.circular_links:
         s.link_token[li] = next(it)
     s.site_owner = [-1] * D.NSITES
     s.filled = [0] * 7
@@ -1120,8 +1317,6 @@ def new_game(config: GameConfig | None = None) -> State:
     s.pres = [0] * (7 * n)
     s.own = [0] * (7 * n)
     s.occ_sites = [0] * 7
-    s.free_cities = [len(info.cities_in[r]) for r in range(7)]
-    s.free_routes = [len(info.routes_in[r]) for r in range(7)]
     s.decks = [list(d) for d in D.INITIAL_DECKS]
     s.pile = []
     s.removed = []
@@ -1135,6 +1330,18 @@ def new_game(config: GameConfig | None = None) -> State:
     s.spent = [0] * 8
     s.abolished = False
     s.crown = rng.randrange(n)
+    ids = config.exploits
+    if isinstance(ids, str):  # "random" (R4): drawn last, so the deal matches other games
+        ids = tuple(rng.sample(EXPLOIT_IDS, 3))
+    missing = [e for e in ids if e not in EX.REGISTRY]
+    if missing:
+        raise ConfigError(f"Exploit(s) not built yet: {', '.join(missing)}")
+    s.ex = tuple(EX.REGISTRY[e] for e in ids)
+    info = _BOARD_INFO[(str(config.board), "dutch_east_india_company" in ids)]
+    s.info = info
+    s.link_token += [-1] * (info.nlinks - map_info.nlinks)
+    s.free_cities = [len(info.cities_in[r]) for r in range(7)]
+    s.free_routes = [len(info.routes_in[r]) for r in range(7)]
     s.round = 0
     s.step = 0
     s.act_player = -1
@@ -1144,5 +1351,10 @@ def new_game(config: GameConfig | None = None) -> State:
     s.hist = None
     s.nhist = 0
     s._legal = None
+    s.smark = [0] * D.NSITES
+    s.lmark = [0] * info.nlinks
+    s.exd = []
+    for i, e in enumerate(s.ex):  # Exploit setup, before the start tiles
+        s.exd.append(e.setup(s, i))
     s._advance()
     return s
