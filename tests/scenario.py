@@ -18,10 +18,12 @@ REGION = {c: i for i, c in enumerate(D.REGION_CODES)}
 
 
 def fresh(players: int = 4, board: str | None = None, seed: int = 0,
-          starts: tuple[str, ...] | None = None, **options: object) -> State:
+          starts: tuple[str, ...] | None = None, exploits: tuple[str, ...] = (),
+          **options: object) -> State:
     """A new game after every start tile is chosen (default: Colonial House for all);
     the Crown holder is about to build in round 1."""
-    s = new_game(GameConfig(players=players, board=board, seed=seed, options=options))
+    s = new_game(GameConfig(players=players, board=board, seed=seed, options=options,
+                            exploits=exploits))
     for i in range(players):
         code = "colonial-house" if starts is None else starts[i]
         s.apply(f"start {code}")
@@ -188,3 +190,21 @@ def free_workers(s: State, p: int) -> None:
     """Pay every worker of ``p`` back to the Harbor (as a full Salary phase would)."""
     s._pay_all(p)
     s._legal = None
+
+
+def open_region(s: State, region: str, *owners: int) -> None:
+    """Fill the rest of ``region``'s track with discs of ``owners`` (cycled; default
+    player 0), opening it and awarding its Governor as the rules do (R11)."""
+    r = REGION[region]
+    who = owners or (0,)
+    k = 0
+    while not s.is_open(r):
+        ship(s, who[k % len(who)], region)
+        k += 1
+
+
+def exploit(s: State, exploit_id: str) -> int:
+    """Index of an Exploit in play."""
+    i = s.exploit_index(exploit_id)
+    assert i >= 0, exploit_id
+    return i
