@@ -929,6 +929,17 @@ class State:
         if self._gen_effects(frame) != [_C(A.V_DONE)]:
             self.stack.insert(base, frame)
 
+    def push_followup(self, p: int, kind: int, region: int = -1, deck: int = -1,
+                      flags: int = FL_NORMAL_ONLY) -> bool:
+        """P16: offer ``p`` a follow-up normal action of ``kind`` (declinable with
+        ``done``), restricted to ``region`` / ``deck`` if >= 0; skipped (False) when it
+        has no possible target."""
+        frame = (F_EFFECT, p, SECOND, kind, -1, region, deck, flags)
+        if self._gen_effects(frame) == [_C(A.V_DONE)]:
+            return False
+        self.stack.append(frame)
+        return True
+
     def _exploit_of(self, c: int) -> int:
         n = ((c >> A.SHIFT) - A.V_EXPLOIT) // A.EXPLOIT_VERBS + 1
         for i, e in enumerate(self.ex):
