@@ -15,9 +15,18 @@ from typing import Any
 
 import pytest
 
-from endeavor import GameConfig, State, final_scores, new_game, replay
+from endeavor import GameConfig, State, final_scores, new_game, render, replay
+from endeavor import data as D
 from endeavor.bots import RandomBot
-from endeavor.cli import main
+from endeavor.cli import _events, main
+from endeavor.config import EXPLOIT_IDS
+from endeavor.exploits import REGISTRY
+from endeavor.state import F_EFFECT
+from scenario import at_actions, exploit, fresh, give_discs, open_region, place, sea
+
+#: "random" draws from all 15 Exploits, so it needs every module built
+ALL_BUILT = pytest.mark.skipif(len(REGISTRY) < len(EXPLOIT_IDS),
+                               reason="not every Exploit module is built yet")
 
 
 def _random_game(config: GameConfig, pass_weight: float = 1.0) -> tuple[State, int]:
@@ -53,10 +62,10 @@ def _no_input(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("command, expected", [
     ([], ["simulate", "play", "replay", "bench"]),
     (["simulate"], ["--players", "--games", "--seed", "--board", "--json", "--phase-order",
-                    "--pass-weight"]),
-    (["play"], ["--seat", "--bot-seed", "--auto", "save FILE"]),
+                    "--pass-weight", "--exploits", "random", "spanish_main"]),
+    (["play"], ["--seat", "--bot-seed", "--auto", "save FILE", "--exploits", "random"]),
     (["replay"], ["FILE", "--step"]),
-    (["bench"], ["--runs", "--seconds", "--players", "--json"]),
+    (["bench"], ["--runs", "--seconds", "--players", "--json", "--exploits", "random"]),
 ])
 def test_help(capsys: pytest.CaptureFixture[str], command: list[str],
               expected: list[str]) -> None:
@@ -77,6 +86,10 @@ def test_help(capsys: pytest.CaptureFixture[str], command: list[str],
     (["replay", "no/such/file.json"], "No such file or directory"),
     (["bench", "--players", "1"], "2 to 5 players, not 1"),
     (["bench", "--seconds", "0"], "--seconds: must be positive"),
+    (["simulate", "--exploits", "atlantis"], "unknown Exploit 'atlantis'"),
+    (["play", "--exploits", "spanish_main,spanish_main"], "Exploit listed twice"),
+    (["bench", "--exploits", "a,b,c,d"], "unknown Exploit 'a'"),
+    (["simulate", "--exploits", ",".join(EXPLOIT_IDS[:4])], "at most 3 Exploits, got 4"),
     (["conquer"], "invalid choice: 'conquer'"),
     ([], "the following arguments are required: COMMAND"),
 ])
@@ -118,7 +131,8 @@ def test_simulate_json_lines_replay_with_the_engine(capsys: pytest.CaptureFixtur
     lines = [json.loads(line) for line in captured.out.splitlines()]
     assert [game["seed"] for game in lines] == [40, 41, 42]
     for game in lines:
-        assert set(game) == {"seed", "config", "totals", "ranks", "decisions"}
+        assert set(game) == {"seed", "config", "exploits", "totals", "ranks", "decisions"}
+        assert game["exploits"] == []
         config = GameConfig(players=5, board="A", seed=game["seed"],
                             options={"phase_order": "by_player"})
         assert game["config"] == config.to_dict()
@@ -287,3 +301,163 @@ def test_console_script_entry_point() -> None:
     (script,) = [ep for ep in entry_points(group="console_scripts") if ep.name == "endeavor"]
     loaded: Callable[..., int] = script.load()
     assert loaded is main
+
+
+# --------------------------------------------------------------------------- Exploits
+def _text(renderable: Any, width: int = 160) -> str:
+    """Render a Rich renderable to plain text."""
+    from rich.console import Console
+
+    console = Console(width=width, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    return out.getvalue()
+
+
+def _spanish_main_active() -> State:
+    """The Spanish Main active: P0 has presence in North and South America (a Shield),
+    P1 only in North America; P0 holds NA1, P1 holds NA2; P0 is about to Attack."""
+    s = fresh(2, exploits=("spanish_main",))
+    open_region(s, "NA", 0, 1)
+    open_region(s, "SA", 0)
+    place(s, 0, "NA1")
+    place(s, 1, "NA2")
+    give_discs(s, 0, 3)
+    at_actions(s, 0)
+    s.stack[-1] = (F_EFFECT, 0, D.SINGLE, D.ATTACK, -1, -1, -1, 0)  # an Attack source
+    s._legal = None
+    return s
+
+
+def test_exploits_view_shows_regions_state_shields_and_tile() -> None:
+    s = fresh(3, exploits=("spanish_main",))
+    out = _text(render.game_view(s))
+    assert "The Spanish Main" in out and "dormant" in out
+    assert "North America + South America" in out
+    assert "8 Fortifications on the tile" in out
+    s = _spanish_main_active()
+    i = exploit(s, "spanish_main")
+    assert render.shield_holders(s, i) == [0] and render.exploit_state(s, i) == "active"
+    row = next(line for line in _text(render.exploits_view(s)).splitlines()
+               if "The Spanish Main" in line)
+    assert "North America ✓ + South America ✓" in row
+    assert "active" in row and "P0" in row and "P1" not in row
+    assert s.ex[i].describe(s, i)[:20] in row
+    # no Exploits: no Exploit table at all
+    assert "Exploit" not in _text(render.game_view(fresh(2)))
+
+
+def test_exploit_menu_hints_and_decision_text() -> None:
+    s = _spanish_main_active()
+    texts = [a.text for a in s.legal_actions()]
+    assert "fortify NA1" in texts and "fortify NA2" not in texts
+    menu = _text(render.menu_view(s, s.legal_actions()))
+    assert "fortify NA1 The Spanish Main: instead of Attack" in menu
+    assert "attack NA2 " in menu  # normal actions keep their hints
+    s.apply("fortify NA1")
+    board = _text(render.board_view(s))
+    assert "NA1¹:P0[F]" in board
+    assert "fortified: NA1:P0" in _text(render.exploits_view(s))
+
+
+def test_exploit_activation_is_logged() -> None:
+    s = fresh(2, exploits=("spanish_main",))
+    open_region(s, "NA", 0)
+    sea(s, 1, "NA")
+    before = s.copy()
+    open_region(s, "SA", 1)
+    events = _events(before, s)
+    assert "Exploit The Spanish Main is active; Shields: P1" in events
+    assert any(e.startswith("South America opens") for e in events)
+
+
+def test_score_table_lists_exploits_first() -> None:
+    s = _spanish_main_active()
+    s.apply("fortify NA1")
+    lines = [line.split() for line in _text(render.score_table(s)).splitlines()]
+    named = [line for line in lines
+             if line and not line[0].startswith(("P", "Final", "─"))]
+    assert named[0][:3] == ["The", "Spanish", "Main"]
+    assert named[0][3:] == ["1", "0"]  # P0 scores its fortified NA1 (G1); P1 no Shield
+    assert named[1][0] == "Industry"
+
+
+def test_simulate_with_exploits_matches_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--json", "--players", "3", "--games", "3", "--seed", "20",
+            "--exploits", "spanish_main", "--pass-weight", "0.2"]
+    assert main(argv) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for game in lines:
+        config = GameConfig.from_dict(game["config"])
+        assert config.exploits == ("spanish_main",)
+        assert game["exploits"] == ["spanish_main"]
+        state, made = _random_game(config, 0.2)
+        assert game["totals"] == [s.total for s in final_scores(state)]
+        assert game["decisions"] == made
+    assert main(["simulate", "--players", "2", "--games", "2", "--exploits",
+                 "spanish_main"]) == 0
+    out = capsys.readouterr().out
+    assert "2 random games · 2 players · board A · seeds 0-1 · Exploits: spanish_main" in out
+    assert "Active at end" in out and "Glory per game" in out
+
+
+def test_play_auto_with_exploits(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    _no_input(monkeypatch)
+    assert main(["play", "--auto", "--players", "2", "--seed", "3",
+                 "--exploits", "spanish_main"]) == 0
+    out = capsys.readouterr().out
+    assert "The Spanish Main" in out and "Fortifications on the tile" in out
+    score = out[out.index("Final score"):].splitlines()
+    rows = [line.split()[0] for line in score[1:] if line.strip() and "─" not in line]
+    assert rows[1:3] == ["The", "Industry"]  # after the header
+
+
+def test_play_help_mentions_exploit_notation(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    _feed(monkeypatch, ["help", "quit"])
+    assert main(["play", "--players", "2", "--seed", "1", "--exploits", "spanish_main"]) == 0
+    out = capsys.readouterr().out
+    assert "Exploit actions are typed as shown in the menu" in out
+    assert render.MARK_LEGEND in out
+    assert "Exploits: The Spanish Main" in out  # the first log line
+
+
+def test_bench_with_exploits(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--runs", "1", "--seconds", "0.1", "--players", "3",
+                 "--exploits", "spanish_main", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["exploits"] == "spanish_main"
+    assert result["steps_per_s"]["median"] > 0
+    assert main(["bench", "--runs", "1", "--seconds", "0.1", "--exploits",
+                 "spanish_main"]) == 0
+    assert "Exploits: spanish_main" in capsys.readouterr().out
+
+
+@ALL_BUILT
+def test_random_exploits_differ_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--json", "--players", "4", "--games", "4", "--seed", "3",
+                 "--exploits", "random"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    drawn = [tuple(game["exploits"]) for game in lines]
+    assert len(set(drawn)) > 1 and all(len(set(d)) == 3 for d in drawn)
+    for game, ids in zip(lines, drawn, strict=True):
+        assert game["config"]["exploits"] == "random"
+        state, _ = _random_game(GameConfig.from_dict(game["config"]))
+        assert tuple(e.id for e in state.ex) == ids
+    assert main(["bench", "--runs", "1", "--seconds", "0.2", "--exploits", "random",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exploits"] == "random"
+
+
+def test_random_exploits_before_every_module_is_built(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """'random' draws among all 15; with a module missing the draw may fail, then as a
+    one-line error (exit 2), never a traceback."""
+    status = main(["simulate", "--games", "3", "--exploits", "random"])
+    err = capsys.readouterr().err
+    if len(REGISTRY) < len(EXPLOIT_IDS) and status:
+        assert status == 2 and "not built yet" in err and err.count("\n") == 1
+    else:
+        assert status == 0

@@ -33,7 +33,7 @@ from . import data as D
 from . import render
 from .actions import Action
 from .bots import RandomBot
-from .config import OPTIONS, GameConfig
+from .config import EXPLOIT_IDS, OPTIONS, GameConfig
 from .errors import EndeavorError, IllegalActionError, NotationError, RecordError
 from .records import replay
 from .scoring import final_scores
@@ -89,6 +89,20 @@ def _ranged(convert: Callable[[str], _N], valid: Callable[[_N], bool],
 _positive_int = _ranged(int, lambda v: v >= 1, "at least 1")
 _positive_float = _ranged(float, lambda v: v > 0, "positive")
 _fraction = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
+EXPLOITS_HELP = ("Exploits in play: 'none', 'random' (3 drawn for each game from its seed, "
+                 "R4) or up to 3 comma-separated ids, e.g. spanish_main,imperialism "
+                 f"(ids: {', '.join(EXPLOIT_IDS)})")
+
+
+def _add_exploits_option(p: argparse.ArgumentParser, extra: str = "") -> None:
+    p.add_argument("--exploits", default="none", metavar="random|none|a,b,c",
+                   help=f"{EXPLOITS_HELP} (default: none{extra})")
+
+
+def _exploits_label(spec: str) -> str:
+    """The --exploits value for a summary line: ``"random"``, or the ids given."""
+    return spec if spec == "random" else ", ".join(
+        e.strip() for e in spec.split(",") if e.strip())
 
 
 def _add_game_options(p: argparse.ArgumentParser, seed_default: int | None,
@@ -107,7 +121,8 @@ def _add_game_options(p: argparse.ArgumentParser, seed_default: int | None,
 def _config(args: argparse.Namespace, seed: int) -> GameConfig:
     """The game configuration the common options describe (raises ConfigError)."""
     options = {} if args.phase_order is None else {"phase_order": args.phase_order}
-    return GameConfig(players=args.players, board=args.board, seed=seed, options=options)
+    return GameConfig(players=args.players, board=args.board, seed=seed, options=options,
+                      exploits=args.exploits)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -127,6 +142,7 @@ def _build_parser() -> argparse.ArgumentParser:
                     "decisions per game.",
         epilog="example: endeavor simulate --players 3 --games 500 --seed 7 --json")
     _add_game_options(sim, 0, "seed of the first game (default: 0)")
+    _add_exploits_option(sim)
     sim.add_argument("--games", type=_positive_int, default=100, metavar="K",
                      help="number of games (default: 100)")
     sim.add_argument("--pass-weight", type=_fraction, default=1.0, metavar="W",
@@ -135,16 +151,20 @@ def _build_parser() -> argparse.ArgumentParser:
                           "(default: 1)")
     sim.add_argument("--json", action="store_true",
                      help="instead of the summary, write one JSON object per game: seed, "
-                          "config, totals, ranks, decisions")
+                          "config, exploits (the ids in play), totals, ranks, decisions")
     sim.set_defaults(run=_simulate)
 
     play = sub.add_parser(
         "play", help="play a game in the terminal against random bots",
         description="Play one seat against random bots. At your turn choose an action by "
                     "its menu number or type its notation (e.g. 'act docks', 'ship FE'). "
-                    "Commands: help, board, save FILE, quit. End of input leaves the game.",
-        epilog="example: endeavor play --players 3 --seat 1 --seed 42")
+                    "Commands: help, board, save FILE, quit. End of input leaves the game. "
+                    "With --exploits the board shows each Exploit in play (regions, "
+                    "dormant/active, Shield holders, tile state) and its actions appear in "
+                    "the menu by their notation.",
+        epilog="example: endeavor play --players 3 --seat 1 --seed 42 --exploits random")
     _add_game_options(play, None, "game seed (default: a random one, shown on screen)")
+    _add_exploits_option(play, "; try 'random' for 3 random Exploits")
     play.add_argument("--seat", type=int, default=0, metavar="K",
                       help="your seat, 0 to N-1 (default: 0)")
     play.add_argument("--bot-seed", type=int, metavar="B",
@@ -177,13 +197,14 @@ def _build_parser() -> argparse.ArgumentParser:
                     "mean size of a serialized state (to_json) over one random game. "
                     "Prints the median, min and max over the runs and the mean number "
                     "of decisions per game.",
-        epilog="example: endeavor bench --runs 3 --seconds 2 --json")
+        epilog="example: endeavor bench --runs 3 --seconds 2 --exploits random --json")
     bench.add_argument("--runs", type=_positive_int, default=5, metavar="R",
                        help="number of runs (default: 5)")
     bench.add_argument("--seconds", type=_positive_float, default=1.0, metavar="T",
                        help="seconds per measurement (default: 1.0)")
     bench.add_argument("--players", type=int, default=4, metavar="N",
                        help="number of players (default: 4)")
+    _add_exploits_option(bench)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=_bench)
     return parser
@@ -237,6 +258,10 @@ def _events(before: State, after: State) -> list[str]:
             if holders:
                 line += f"; Governor {D.CARDS[governor].code} goes to P{holders[0]}"
             out.append(line)
+    for i, e in enumerate(after.ex):
+        if after.exploit_active(i) and not before.exploit_active(i):
+            shields = " ".join(f"P{p}" for p in render.shield_holders(after, i))
+            out.append(f"Exploit {e.name} is active; Shields: {shields or 'none'}")
     if after.abolished and not before.abolished:
         aside = sum(len(pl.aside) for pl in after.players)
         aside -= sum(len(pl.aside) for pl in before.players)
@@ -266,6 +291,7 @@ def _simulate(args: argparse.Namespace, out: Console) -> int:
     totals: list[list[int]] = []
     wins = [0] * args.players
     decisions: list[int] = []
+    exploits: dict[str, list[int]] = {}  # id -> [games, active at the end, glory]
     err = Console(stderr=True)
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
                         console=err, transient=True,
@@ -277,8 +303,14 @@ def _simulate(args: argparse.Namespace, out: Console) -> int:
             state = new_game(config)
             made = RandomBot(seed, args.pass_weight).play_out(state)
             scores = final_scores(state)
+            for i, e in enumerate(state.ex):
+                tally = exploits.setdefault(e.id, [0, 0, 0])
+                tally[0] += 1
+                tally[1] += state.exploit_active(i)
+                tally[2] += sum(s.lines[e.name] for s in scores)
             if args.json:
                 print(json.dumps({"seed": seed, "config": config.to_dict(),
+                                  "exploits": [e.id for e in state.ex],
                                   "totals": [s.total for s in scores],
                                   "ranks": [s.rank for s in scores], "decisions": made}))
             totals.append([s.total for s in scores])
@@ -287,13 +319,13 @@ def _simulate(args: argparse.Namespace, out: Console) -> int:
             decisions.append(made)
             progress.advance(task)
     if not args.json:
-        out.print(_simulation_summary(args, board, totals, wins, decisions))
+        out.print(_simulation_summary(args, board, totals, wins, decisions, exploits))
     return EXIT_OK
 
 
 def _simulation_summary(args: argparse.Namespace, board: str | None,
                         totals: list[list[int]], wins: list[int],
-                        decisions: list[int]) -> Group:
+                        decisions: list[int], exploits: dict[str, list[int]]) -> Group:
     first = args.seed
     every = [t for game in totals for t in game]
     table = Table(box=box.SIMPLE_HEAD)
@@ -303,13 +335,27 @@ def _simulation_summary(args: argparse.Namespace, board: str | None,
     for p in range(args.players):
         table.add_row(render.player_text(p), f"{statistics.mean(g[p] for g in totals):.2f}",
                       str(wins[p]))
-    return Group(
-        Text(f"{args.games} random games · {args.players} players · board {board} · "
-             f"seeds {first}-{first + args.games - 1}", style="bold"),
+    head = (f"{args.games} random games · {args.players} players · board {board} · "
+            f"seeds {first}-{first + args.games - 1}")
+    if exploits:
+        head += f" · Exploits: {_exploits_label(args.exploits)}"
+    parts: list[Any] = [
+        Text(head, style="bold"),
         table,
         Text(f"Totals: min {min(every)} · max {max(every)} · "
              f"std dev {statistics.pstdev(every):.2f}"),
-        Text(f"Mean decisions per game: {statistics.mean(decisions):.1f}"))
+        Text(f"Mean decisions per game: {statistics.mean(decisions):.1f}")]
+    if exploits:
+        ex_table = Table(box=box.SIMPLE_HEAD)
+        ex_table.add_column("Exploit")
+        ex_table.add_column("Games", justify="right")
+        ex_table.add_column("Active at end", justify="right")
+        ex_table.add_column("Glory per game", justify="right")
+        for ex_id in sorted(exploits, key=EXPLOIT_IDS.index):
+            games, active, glory = exploits[ex_id]
+            ex_table.add_row(ex_id, str(games), str(active), f"{glory / games:.2f}")
+        parts.append(ex_table)
+    return Group(*parts)
 
 
 # --------------------------------------------------------------------------- play
@@ -319,6 +365,7 @@ Choose an action by its menu number, or type its notation, e.g.:
   ship FE (track)   ship EUT1 (trade route)   sea FE (open sea)   occupy EU3   attack CA1
   draw EU   draw AF/1 (from the discard pile)   done   casualty culture   slot FE/G
   discard SA/1
+Exploit actions are typed as shown in the menu, e.g. fortify NA1, spanish-main payments.
 Commands: help · board (redraw) · save FILE (write the game record) · quit"""
 
 
@@ -331,8 +378,10 @@ class _PlaySession:
         self.out = out
         self.human = human
         self.bot = bot
-        self.log: deque[str] = deque([f"New game: {state.n} players, board "
-                                      f"{state.config.board}"], maxlen=LOG_LINES)
+        first = f"New game: {state.n} players, board {state.config.board}"
+        if state.ex:
+            first += f", Exploits: {', '.join(e.name for e in state.ex)}"
+        self.log: deque[str] = deque([first], maxlen=LOG_LINES)
 
     def run(self) -> int:
         """Play until the game ends, the human quits or input ends; return 0."""
@@ -391,6 +440,8 @@ class _PlaySession:
             if command == "help":
                 self.out.print(_PLAY_HELP)
                 self.out.print(render.LEGEND, style="dim")
+                if self.state.ex:
+                    self.out.print(render.MARK_LEGEND, style="dim")
             elif command == "board":
                 self._show()
             elif command == "quit":
@@ -479,11 +530,16 @@ def _step_through(final: State, out: Console) -> None:
 
 
 # --------------------------------------------------------------------------- bench
-def _bench_run(seed: int, seconds: float, players: int) -> dict[str, float]:
+def _bench_run(seed: int, seconds: float, players: int,
+               exploits: str = "none") -> dict[str, float]:
     """One run: random play for ``seconds`` (and until a game finishes), copies of a
-    mid-game state for ``seconds``, then state sizes over one random game."""
+    mid-game state for ``seconds``, then state sizes over one random game. Every game
+    uses ``exploits`` (with "random", each game draws its own from its seed)."""
+    def config(seed: int) -> GameConfig:
+        return GameConfig(players=players, seed=seed, exploits=exploits)
+
     bot = RandomBot(seed)
-    state = new_game(GameConfig(players=players, seed=seed))
+    state = new_game(config(seed))
     steps = games = finished_steps = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -495,12 +551,12 @@ def _bench_run(seed: int, seconds: float, players: int) -> dict[str, float]:
             finished_steps = steps
             if time.perf_counter() >= deadline:
                 break
-            state = new_game(GameConfig(players=players, seed=seed + games))
+            state = new_game(config(seed + games))
         elif games and time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - start
 
-    mid = new_game(GameConfig(players=players, seed=seed))
+    mid = new_game(config(seed))
     while mid.round < D.ROUNDS // 2 + 1:
         mid.apply_code(bot.choose_code(mid))
     copies = 0
@@ -512,7 +568,7 @@ def _bench_run(seed: int, seconds: float, players: int) -> dict[str, float]:
         copies += 100
     copy_elapsed = time.perf_counter() - start
 
-    sample = new_game(GameConfig(players=players, seed=seed))
+    sample = new_game(config(seed))
     sizes = []
     while not sample.is_over:
         sample.apply_code(bot.choose_code(sample))
@@ -529,10 +585,12 @@ _BENCH_METRICS = (("steps_per_s", "decisions/s (random play)"),
 
 
 def _bench(args: argparse.Namespace, out: Console) -> int:
-    GameConfig(players=args.players)  # fail on a bad player count before measuring
-    runs = [_bench_run(run, args.seconds, args.players) for run in range(args.runs)]
+    # fail on a bad player count or Exploit list (or one not built) before measuring
+    new_game(GameConfig(players=args.players, exploits=args.exploits))
+    runs = [_bench_run(run, args.seconds, args.players, args.exploits)
+            for run in range(args.runs)]
     summary: dict[str, Any] = {"runs": args.runs, "seconds": args.seconds,
-                               "players": args.players}
+                               "players": args.players, "exploits": args.exploits}
     for key, _ in _BENCH_METRICS:
         values = [r[key] for r in runs]
         summary[key] = {"median": statistics.median(values), "min": min(values),
@@ -548,8 +606,9 @@ def _bench(args: argparse.Namespace, out: Console) -> int:
         table.add_column(column, justify="right")
     for key, label in _BENCH_METRICS:
         table.add_row(label, *[f"{summary[key][c]:,.0f}" for c in ("median", "min", "max")])
+    ex = "" if args.exploits == "none" else f" · Exploits: {_exploits_label(args.exploits)}"
     out.print(Text(f"endeavor bench · {args.runs} run(s) × {args.seconds:g} s · "
-                   f"{args.players} players", style="bold"))
+                   f"{args.players} players{ex}", style="bold"))
     out.print(table)
     out.print(f"Mean decisions per game: {summary['decisions_per_game']:.1f}")
     return EXIT_OK

@@ -233,7 +233,10 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     for x in info.sites:
         r = D.SITES[x].region
         o = s.site_owner[x]
-        if o >= 0:
+        if D.SITES[x].code in D.TILE_SITES:  # tile cities: presence only (State._place)
+            if o >= 0:
+                s.pres[o * 7 + r] += 1
+        elif o >= 0:
             s.pres[o * 7 + r] += 1
             s.own[o * 7 + r] += 1
             s.occ_sites[r] += 1

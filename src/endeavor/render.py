@@ -10,6 +10,9 @@ Abbreviations used on screen (see :data:`LEGEND`): attribute icons ``I`` Industr
 ``C`` Culture, ``W`` Wealth, ``N`` Influence and ``G`` glory; Trade tokens by the first
 letters of their names (``ind`` Industry, ``s/d`` Ship/Draw, ...); city glory as a
 superscript on the city code (``SA1²``); ``●``/``○`` a staffed / free activation circle.
+With Exploits in play, :func:`exploits_view` lists them (regions, dormant / active, the
+Shield holders and the tile state) and the board marks Exploit markers on sites and links
+(see :data:`MARK_LEGEND`).
 """
 
 from __future__ import annotations
@@ -23,8 +26,18 @@ from rich.text import Text
 from . import actions as A
 from . import data as D
 from .actions import Action
+from .exploits.base import L_BLOCKADE, M_FORTIFIED, M_MISSIONARY, M_PIRATE
 from .scoring import final_scores
-from .state import F_EFFECT, F_SALARY, FRAME_NAMES, PH_ACTIONS, PHASE_NAMES, SECOND, State
+from .state import (
+    F_EFFECT,
+    F_EXPLOIT,
+    F_SALARY,
+    FRAME_NAMES,
+    PH_ACTIONS,
+    PHASE_NAMES,
+    SECOND,
+    State,
+)
 
 PLAYER_COLOURS = ("red", "blue", "yellow", "green", "magenta")
 ICON_LETTERS = ("I", "C", "W", "N")
@@ -34,6 +47,8 @@ LEGEND = ("I/C/W/N Industry/Culture/Wealth/Influence · L level · G glory · ¹
           "(n) cards left in a deck · ● staffed, ○ free circle, · no circle · ♛ Crown · "
           "tokens: brown ind cul wea inf, blue s/d o/d pay att "
           "(Ship/Draw, Occupy/Draw, Payment, Attack)")
+MARK_LEGEND = ("Exploit markers: [F] fortified city · [M] Missionary · [P] the Pirate · "
+               "[B] Blockaded link")
 _SUPERSCRIPT = {1: "¹", 2: "²"}
 
 
@@ -129,10 +144,13 @@ def decision_text(state: State) -> str:
     if kind == F_EFFECT:
         mode, kind1, kind2 = frame[2:5]
         if mode == SECOND:
-            return f"second half: {D.KIND_NAMES[kind1]} (or done)"
+            what = "follow-up" if frame[7] else "second half"  # P16 follow-ups carry flags
+            return f"{what}: {D.KIND_NAMES[kind1]} (or done)"
         return f"effect: {source_label(mode, kind1, kind2)}"
     if kind == F_SALARY:
         return f"salary: {frame[2]} payment(s) left"
+    if kind == F_EXPLOIT:
+        return f"exploit: {state.ex[frame[2]].name}"
     return FRAME_NAMES[kind]
 
 
@@ -169,6 +187,8 @@ def _link_text(state: State, link: int) -> Text:
     name = f"{D.SITES[x].code}-{D.SITES[y].code}"
     token = state.link_token[link]
     owner = state.site_owner[x]
+    if state.lmark[link] & L_BLOCKADE:
+        return Text.assemble((name, "dim"), ("[B]", "bold"))
     if token >= 0:
         return Text.assemble(name, ":", token_text(token))
     if owner >= 0 and state.site_owner[y] == owner:
@@ -176,9 +196,19 @@ def _link_text(state: State, link: int) -> Text:
     return Text(name, style="dim")
 
 
+def _site_marks(state: State, s: int) -> str:
+    """Exploit markers on site ``s`` (see :data:`MARK_LEGEND`), e.g. ``"[F]"``."""
+    m = state.smark[s]
+    if not m:
+        return ""
+    return "".join(tag for bit, tag in ((M_FORTIFIED, "[F]"), (M_MISSIONARY, "[M]"),
+                                        (M_PIRATE, "[P]")) if m & bit)
+
+
 def _sites_cell(state: State, r: int) -> Text:
     info = state.info
-    parts = [Text.assemble(_site_code(s), ":", _occupant(state, s))
+    parts = [Text.assemble(_site_code(s), ":", _occupant(state, s),
+                           (_site_marks(state, s), "bold"))
              for s in info.cities_in[r] + info.routes_in[r]]
     out = _join(parts)
     links = [_link_text(state, li) for li in range(info.nlinks) if _link_region(state, li) == r]
@@ -256,6 +286,41 @@ def discard_view(state: State) -> Text:
     return out
 
 
+# --------------------------------------------------------------------------- Exploits
+def exploit_state(state: State, i: int) -> str:
+    """``"active"`` once both regions of Exploit ``i`` are open, else ``"dormant"``."""
+    return "active" if state.exploit_active(i) else "dormant"
+
+
+def shield_holders(state: State, i: int) -> list[int]:
+    """Players holding a Shield on Exploit ``i`` (P13), in seat order."""
+    return [p for p in range(state.n) if state.has_shield(p, i)]
+
+
+def exploits_view(state: State) -> RenderableType:
+    """The Exploits in play, one row each: name, its two regions (``✓`` open),
+    dormant / active, the Shield holders and the tile state (the module's
+    :meth:`~endeavor.exploits.base.Exploit.describe`)."""
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
+    table.add_column("Exploit", no_wrap=True)
+    table.add_column("Regions", no_wrap=True)
+    table.add_column("State")
+    table.add_column("Shields")
+    table.add_column("Tile")
+    for i, e in enumerate(state.ex):
+        regions = Text(" + ").join(
+            Text(D.REGION_NAMES[r] + (" ✓" if state.is_open(r) else ""),
+                 style="green" if state.is_open(r) else "dim") for r in e.regions)
+        active = state.exploit_active(i)
+        holders = shield_holders(state, i)
+        shields = (_join([player_text(p) for p in holders], " ") if holders
+                   else Text("—", style="dim"))
+        table.add_row(Text(e.name, style="bold"), regions,
+                      Text(exploit_state(state, i), style="green" if active else "dim"),
+                      shields, e.describe(state, i))
+    return table
+
+
 # --------------------------------------------------------------------------- player mats
 def _building_line(state: State, p: int, i: int) -> Text:
     pl = state.players[p]
@@ -278,10 +343,10 @@ def _counts(values: list[int], first_type: int) -> Text:
 def players_view(state: State, human: int | None = None) -> RenderableType:
     """The player mats side by side, one column per player: the four tracks (score and
     level), buildings (``●`` staffed, ``○`` free circle, ``·`` none), cards in slots, the
-    free Governor slot, set-aside Slavery cards, brown and blue tokens (and Memorial
-    casualties), Harbor and supply, and the glory the position would score now. The
-    header marks the player to decide (▶), the Crown (♛), who passed (in the Action
-    phase) and the ``human`` seat "(you)"."""
+    free Governor slot, set-aside Slavery cards, brown and blue tokens (and discs at the
+    track bases: Memorial casualties, Spice Trade stock), Harbor and supply, and the
+    glory the position would score now. The header marks the player to decide (▶), the
+    Crown (♛), who passed (in the Action phase) and the ``human`` seat "(you)"."""
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True,
                   show_edge=False)
     table.add_column("")
@@ -314,7 +379,8 @@ def players_view(state: State, human: int | None = None) -> RenderableType:
                                      for pl in players])
     table.add_row("Brown", *[_counts(pl.btok, 0) for pl in players])
     if any(any(pl.mem) for pl in players):
-        table.add_row("Memorial", *[_counts(pl.mem, 0) for pl in players])
+        # Memorial casualties, and discs stocked by The Spice Trade (P56)
+        table.add_row("Track discs", *[_counts(pl.mem, 0) for pl in players])
     table.add_row("Blue", *[_counts(pl.blue, 4) for pl in players])
     table.add_row("Harbor/sup", *[f"{pl.harbor} / {pl.supply}" for pl in players])
     table.add_row("Glory now", *[str(s.total) for s in final_scores(state)],
@@ -361,10 +427,15 @@ def action_hint(state: State, action: Action) -> str:
         return _site_hint(state, arg)
     if verb == A.V_SEA:
         return "open sea"
+    if verb >= A.V_EXPLOIT and verb < A.V_DONE:
+        return _exploit_hint(state, action)
     if verb == A.V_ATTACK:
-        return f"{D.SITES[arg].name}, held by {player_name(state.site_owner[arg])}"
+        owner = state.site_owner[arg]
+        held = f", held by {player_name(owner)}" if owner >= 0 else ""
+        return f"{D.SITES[arg].name}{held}"
     if verb == A.V_DRAW:
-        return card_label(state.decks[arg][-1])
+        deck = state.decks[arg]
+        return card_label(deck[-1]) if deck else ""
     if verb in (A.V_DRAWP, A.V_DISCARD):
         return card_gives(arg)
     if verb == A.V_SLOT:
@@ -372,8 +443,25 @@ def action_hint(state: State, action: Action) -> str:
     if verb == A.V_CASUALTY:
         return "disc to supply" if arg == A.SUPPLY_ARG else f"{D.ATTRIBUTES[arg]} +1"
     if verb == A.V_DONE:
-        return "skip the second action"
+        frame = state.frame
+        if frame is not None and frame[0] == F_EXPLOIT:
+            return "finish"
+        return "skip this action"
     return "out for this round"  # V_PASS
+
+
+def _exploit_hint(state: State, action: Action) -> str:
+    """The Exploit an action belongs to, and for an ability the action kind it replaces
+    (the notation itself says what it does)."""
+    number = (action.verb - A.V_EXPLOIT) // A.EXPLOIT_VERBS + 1
+    for e in state.ex:
+        if e.number == number:
+            frame = state.frame
+            local = action.verb - e.verb(0)
+            if frame is not None and frame[0] == F_EFFECT and local in e.kinds:
+                return f"{e.name}: instead of {D.KIND_NAMES[e.kinds[local]]}"
+            return e.name
+    return ""
 
 
 def menu_view(state: State, actions: list[Action]) -> RenderableType:
@@ -397,8 +485,10 @@ def score_table(state: State) -> RenderableType:
         if s.rank == 1:
             head.append(" ★")
         table.add_column(head, justify="right")
-    for line in scores[0].lines:
-        table.add_row(line, *[str(s.lines[line]) for s in scores])
+    exploit_lines = len(state.ex)  # one line per Exploit comes first (R19)
+    for k, line in enumerate(scores[0].lines):
+        table.add_row(line, *[str(s.lines[line]) for s in scores],
+                      end_section=k == exploit_lines - 1)
     table.add_section()
     table.add_row("Total", *[str(s.total) for s in scores], style="bold")
     table.add_row("Rank", *[str(s.rank) for s in scores])
@@ -406,7 +496,11 @@ def score_table(state: State) -> RenderableType:
 
 
 def game_view(state: State, human: int | None = None) -> RenderableType:
-    """Everything on the table: status line, board, building supply, discard pile and
-    player mats (the :data:`LEGEND` is left to the caller)."""
-    return Group(status_line(state), board_view(state), supply_view(state),
-                 discard_view(state), players_view(state, human))
+    """Everything on the table: status line, board, the Exploits in play (if any),
+    building supply, discard pile and player mats (the :data:`LEGEND` is left to the
+    caller)."""
+    parts: list[RenderableType] = [status_line(state), board_view(state)]
+    if state.ex:
+        parts.append(exploits_view(state))
+    parts += [supply_view(state), discard_view(state), players_view(state, human)]
+    return Group(*parts)

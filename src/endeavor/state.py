@@ -37,7 +37,7 @@ from . import data as D
 from . import exploits as EX
 from .actions import Action
 from .config import EXPLOIT_IDS, GameConfig
-from .errors import ConfigError, IllegalActionError
+from .errors import IllegalActionError
 from .exploits.base import L_BLOCKADE, M_FORTIFIED, M_NO_ATTACK, M_PIRATE, Exploit
 
 (F_START, F_BUILD, F_SALARY, F_ACTION, F_EFFECT, F_CASUALTY, F_GOVSLOT, F_DISCARD,
@@ -106,6 +106,23 @@ class BoardInfo:
 
 
 _BOARD_INFO = {(side, t): BoardInfo(side, t) for side in D.BOARDS for t in (False, True)}
+
+#: Exploits in play -> hook name -> (index, Exploit) of those overriding the hook; the
+#: others keep the neutral default, so the hot paths skip them
+_HOOKED: dict[tuple[Exploit, ...], dict[str, tuple[tuple[int, Exploit], ...]]] = {}
+
+
+def _hooked(ex: tuple[Exploit, ...], hook: str) -> tuple[tuple[int, Exploit], ...]:
+    """(index, Exploit) of the Exploits in ``ex`` whose class overrides ``hook``."""
+    by_hook = _HOOKED.get(ex)
+    if by_hook is None:
+        by_hook = _HOOKED[ex] = {}
+    found = by_hook.get(hook)
+    if found is None:
+        default = getattr(Exploit, hook)
+        found = by_hook[hook] = tuple((i, e) for i, e in enumerate(ex)
+                                      if getattr(type(e), hook) is not default)
+    return found
 
 
 class Player:
@@ -341,13 +358,13 @@ class State:
         if deck == D.SLAVERY_DECK or deck == D.PILE or deck == D.EU_DECK:
             return self.pres[player * 7]
         n = self.pres[player * 7 + deck]
-        for i, e in enumerate(self.ex):
+        for i, e in _hooked(self.ex, "draw_bonus"):
             n += e.draw_bonus(self, i, player)
         return n
 
     def attack_cost(self, player: int, site: int) -> int:
         """Casualties ``player`` suffers attacking ``site`` (1; 2 if fortified; Exploit
-        rules may lower it)."""
+        rules may lower it, never raise it: legality tests rely on that)."""
         cost = 2 if self.smark[site] & M_FORTIFIED else 1
         for i, e in enumerate(self.ex):
             cost = e.attack_cost(self, i, player, site, cost)
@@ -355,7 +372,7 @@ class State:
 
     def _unpayable(self, p: int) -> int:
         m = 0
-        for i, e in enumerate(self.ex):
+        for i, e in _hooked(self.ex, "unpayable"):
             m |= e.unpayable(self, i, p)
         return m
 
@@ -424,7 +441,7 @@ class State:
         next level up; never a second level-5 building (RB)."""
         pl = self.players[p]
         bl = pl.level(D.INDUSTRY)
-        for i, e in enumerate(self.ex):
+        for i, e in _hooked(self.ex, "build_bonus"):
             bl += e.build_bonus(self, i, p)
         bl = min(bl, 5)
         has5 = any(_B_LEVEL[b] == 5 for b in pl.blds)
@@ -473,9 +490,14 @@ class State:
                 if self._kind_possible(p, k1, h) or (k2 >= 0 and self._kind_possible(p, k2, h)):
                     out.append(_C(A.V_USE, t + 4))
         if self.ex:
-            for i, e in enumerate(self.ex):
-                out += e.extra_sources(self, i, p)
-            out.sort()
+            extra = False
+            for i, e in _hooked(self.ex, "extra_sources"):
+                more = e.extra_sources(self, i, p)
+                if more:
+                    out += more
+                    extra = True
+            if extra:
+                out.sort()
         out.append(_C(A.V_PASS))
         return out
 
@@ -487,9 +509,11 @@ class State:
     def _kind_possible(self, p: int, kind: int, harbor: int) -> bool:
         """R8: can ``p`` carry out an action of ``kind`` with ``harbor`` discs left?"""
         if self.ex:
+            # the fast test is exact for Ship, Payment and Draw, and for Occupy / Attack
+            # while no site carries an Exploit marker (cost hooks only lower the cost)
             if self._base_possible(p, kind, harbor) and (
-                    kind not in (D.OCCUPY, D.ATTACK, D.DRAW)
-                    or self._kind_codes(p, kind, -1, -1, harbor)):
+                    kind == D.SHIP or kind == D.PAYMENT or kind == D.DRAW
+                    or not any(self.smark) or self._kind_codes(p, kind, -1, -1, harbor)):
                 return True
             for i, e in enumerate(self.ex):
                 if self.has_shield(p, i) and e.abilities(self, i, p, kind, harbor):
@@ -512,8 +536,10 @@ class State:
                     return True
             return False
         if kind == D.ATTACK:
-            if harbor < 2:
-                return False
+            if harbor < 2:  # 1 disc is enough only if an Exploit waives the casualty (P29)
+                return (harbor == 1 and bool(self.ex)
+                        and bool(_hooked(self.ex, "attack_cost"))
+                        and bool(self._kind_codes(p, kind, -1, -1, 1)))
             pres = self.pres
             own = self.own
             occs = self.occ_sites
@@ -531,13 +557,16 @@ class State:
                 if occ >> i & 1 and not _B_NOPAY[b]:
                     return True
             return False
-        # DRAW (without Exploits; with them _kind_codes decides)
+        # DRAW (region decks count Exploit draw bonuses, P14; as in _kind_codes)
+        bonus = 0
         if self.ex:
-            return True
+            for i, e in _hooked(self.ex, "draw_bonus"):
+                bonus += e.draw_bonus(self, i, p)
         pres = self.pres
         base = p * 7
         for d, deck in enumerate(self.decks):
-            if deck and _CARD_VALUE[deck[-1]] <= pres[base + (0 if d == 7 else d)]:
+            if deck and _CARD_VALUE[deck[-1]] <= (
+                    pres[base] if d == 0 or d == 7 else pres[base + d] + bonus):
                 return True
         eu = pres[base]
         for c in self.pile:
@@ -600,7 +629,7 @@ class State:
                             out.append(_C(A.V_OCCUPY, s))
             return out
         if kind == D.ATTACK:
-            if h < 2:
+            if h < 2 and not (h == 1 and self.ex and _hooked(self.ex, "attack_cost")):
                 return out
             owner = self.site_owner
             base = p * 7
@@ -612,8 +641,10 @@ class State:
                     for s in info.cities_in[r] + info.routes_in[r]:
                         o = owner[s]
                         if o >= 0 and o != p:
-                            if ex and (mark[s] & M_NO_ATTACK
-                                       or h < 1 + self.attack_cost(p, s)):
+                            # cost hooks only lower the cost (1, or 2 if fortified)
+                            if ex and (mark[s] or h < 2) and (mark[s] & M_NO_ATTACK or (
+                                    (h < 2 or mark[s] & M_FORTIFIED and h < 3)
+                                    and h < 1 + self.attack_cost(p, s))):
                                 continue
                             out.append(_C(A.V_ATTACK, s))
             return out
@@ -622,7 +653,7 @@ class State:
         # DRAW
         bonus = 0
         if self.ex:
-            for i, e in enumerate(self.ex):
+            for i, e in _hooked(self.ex, "draw_bonus"):
                 bonus += e.draw_bonus(self, i, p)
         base = p * 7
         pres = self.pres
@@ -692,6 +723,8 @@ class State:
     def _illegal_reason(self, action: Action, f: tuple[int, ...]) -> str:
         """The specific reason, for error messages only (legality is :meth:`_gen`'s)."""
         kind, p = f[0], f[1]
+        if kind == F_EXPLOIT:  # the Exploit's own step: the legal list says it all
+            return ""
         verb, arg = action.verb, action.arg
         pl = self.players[p]
         frame_verbs = {F_START: (A.V_START,), F_BUILD: (A.V_BUILD,), F_SALARY: (A.V_PAY,),
@@ -930,11 +963,11 @@ class State:
             self.stack.insert(base, frame)
 
     def push_followup(self, p: int, kind: int, region: int = -1, deck: int = -1,
-                      flags: int = FL_NORMAL_ONLY) -> bool:
-        """P16: offer ``p`` a follow-up normal action of ``kind`` (declinable with
-        ``done``), restricted to ``region`` / ``deck`` if >= 0; skipped (False) when it
-        has no possible target."""
-        frame = (F_EFFECT, p, SECOND, kind, -1, region, deck, flags)
+                      flags: int = FL_NORMAL_ONLY, kind2: int = -1) -> bool:
+        """P16: offer ``p`` a follow-up normal action of ``kind`` (or, if ``kind2`` >= 0,
+        of either kind), declinable with ``done``, restricted to ``region`` / ``deck`` if
+        >= 0; skipped (False) when it has no possible target."""
+        frame = (F_EFFECT, p, SECOND, kind, kind2, region, deck, flags)
         if self._gen_effects(frame) == [_C(A.V_DONE)]:
             return False
         self.stack.append(frame)
@@ -1132,6 +1165,8 @@ class State:
             pl.cards = keep
         self.removed.extend(self.decks[D.SLAVERY_DECK])
         self.decks[D.SLAVERY_DECK] = []
+        for i, e in enumerate(self.ex):
+            e.on_abolish(self, i)
 
     def _discard(self, p: int, c: int) -> None:
         """R18: Slavery cards are set aside, Governors leave the game, others go to the
@@ -1344,9 +1379,6 @@ def new_game(config: GameConfig | None = None) -> State:
     ids = config.exploits
     if isinstance(ids, str):  # "random" (R4): drawn last, so the deal matches other games
         ids = tuple(rng.sample(EXPLOIT_IDS, 3))
-    missing = [e for e in ids if e not in EX.REGISTRY]
-    if missing:
-        raise ConfigError(f"Exploit(s) not built yet: {', '.join(missing)}")
     s.ex = tuple(EX.REGISTRY[e] for e in ids)
     info = _BOARD_INFO[(str(config.board), "dutch_east_india_company" in ids)]
     s.info = info
