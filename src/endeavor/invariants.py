@@ -21,7 +21,7 @@ def check_invariants(s: State) -> list[str]:
         on_sites = sum(1 for x in info.sites if owner[x] == p)
         on_track = s.trk_owner.count(p)
         at_sea = sum(s.sea[p * 7:p * 7 + 7])
-        on_blds = bin(pl.occ).count("1")
+        on_blds = bin(pl.occ & ~s._unpayable(p)).count("1")  # workers, not components
         on_tiles = sum(e.tile_discs(s, i, p) for i, e in enumerate(s.ex))
         total = (pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.mem)
                  + on_tiles)
