@@ -497,3 +497,30 @@ def test_unusual_but_legal_configs() -> None:
         S.check(s)
         assert s.current_player is not None
     assert GameConfig(players=4).board == "B" and GameConfig(players=3).board == "A"
+
+
+def test_unavailable_exploit_ability_says_why() -> None:
+    # dormant Exploit, then no Shield (P13): the message names the reason, state unchanged
+    from scenario import at_actions, fresh, give_building, give_discs, open_region, place
+
+    s = fresh(4, exploits=("spanish_main",))
+    give_building(s, 0, "barracks")
+    give_discs(s, 0, 3)
+    place(s, 1, "EU1")
+    at_actions(s, 0)
+    s.apply("act barracks")
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match="dormant until North America and South"):
+        s.apply("fortify NA1")
+    open_region(s, "NA", 1)
+    open_region(s, "SA", 1)
+    s._legal = None
+    with pytest.raises(IllegalActionError, match="no Shield on The Spanish Main"):
+        s.apply("fortify NA1")
+    with pytest.raises(IllegalActionError, match="not in this game"):
+        s.apply("saltpeter cannon")
+    assert s.to_json() != before  # the regions opened, but no failed apply changed it
+    after = s.to_json()
+    with pytest.raises(IllegalActionError):
+        s.apply("fortify NA1")
+    assert s.to_json() == after

@@ -720,12 +720,30 @@ class State:
         return (f"{action} is illegal: {reason}{who} must make {art} {what} decision "
                 f"(round {self.round}, {PHASE_NAMES[self.phase]}); legal: {sample}{more}")
 
+    def _exploit_reason(self, action: Action, f: tuple[int, ...]) -> str:
+        """Why an Exploit action is not legal now (error messages only)."""
+        n = ((action.verb - A.V_EXPLOIT) // A.EXPLOIT_VERBS) + 1
+        i = next((j for j, e in enumerate(self.ex) if e.number == n), -1)
+        if i < 0:
+            return "that Exploit is not in this game"
+        e = self.ex[i]
+        if not self.exploit_active(i):
+            r1, r2 = e.regions
+            return (f"{e.name} is dormant until {D.REGION_NAMES[r1]} and "
+                    f"{D.REGION_NAMES[r2]} are both open")
+        if f[0] == F_EFFECT and not self.has_shield(f[1], i):
+            return f"you hold no Shield on {e.name} (presence in both its regions, P13)"
+        return (f"{e.name} does not offer it now (it answers another action type, or it "
+                f"could not do anything, R8)")
+
     def _illegal_reason(self, action: Action, f: tuple[int, ...]) -> str:
         """The specific reason, for error messages only (legality is :meth:`_gen`'s)."""
         kind, p = f[0], f[1]
         if kind == F_EXPLOIT:  # the Exploit's own step: the legal list says it all
             return ""
         verb, arg = action.verb, action.arg
+        if A.V_EXPLOIT <= verb < A.V_DONE:
+            return self._exploit_reason(action, f)
         pl = self.players[p]
         frame_verbs = {F_START: (A.V_START,), F_BUILD: (A.V_BUILD,), F_SALARY: (A.V_PAY,),
                        F_ACTION: (A.V_ACT, A.V_USE, A.V_PASS),
