@@ -8,11 +8,14 @@ printed ids: buildings "theater", cards "AF/1", sites "EU3" / "EUT1", regions "F
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from endeavor import GameConfig, State, new_game
+from endeavor import GameConfig, State, final_scores, new_game, replay
+from endeavor import actions as A
 from endeavor import data as D
 from endeavor.invariants import check_invariants
-from endeavor.state import F_ACTION, PH_ACTIONS, _schedule
+from endeavor.state import F_ACTION, F_BUILD, F_EFFECT, PH_ACTIONS, _schedule
 
 REGION = {c: i for i, c in enumerate(D.REGION_CODES)}
 
@@ -208,3 +211,151 @@ def exploit(s: State, exploit_id: str) -> int:
     i = s.exploit_index(exploit_id)
     assert i >= 0, exploit_id
     return i
+
+
+# ---------------------------------------------------------------- random play for Exploits
+#: a bot: picks one of ``s.legal_codes()`` using only ``rng`` for chance
+Chooser = Callable[[State, random.Random], int]
+#: a bot preference: the preferred subset (in legal order) of the legal codes
+Pick = Callable[[State, list[int]], list[int]]
+#: called after every action (and its :func:`check`) with the state, the action code and
+#: the decision frame the action was taken in
+OnAction = Callable[[State, int, tuple[int, ...] | None], None]
+
+#: buildings whose activation can Ship
+SHIPPERS = ("shipyard", "guild-hall", "docks", "cartographer", "merchant-dock")
+#: builds the random-game bots favour: buildings that Ship or Attack, and the Market
+SHIPPY_BUILDS = ("shipyard", "guild-hall", "docks", "cartographer", "barracks", "fortress",
+                 "market")
+
+
+def is_ability(c: int) -> bool:
+    """Whether action code ``c`` is an Exploit ability (or an Exploit step)."""
+    return A.V_EXPLOIT <= c >> A.SHIFT < A.V_DONE
+
+
+def abilities(s: State, codes: list[int]) -> list[int]:
+    return [c for c in codes if is_ability(c)]
+
+
+def verbs(*vs: int) -> Pick:
+    """Prefer the codes with one of the verbs ``vs``."""
+    want = frozenset(vs)
+    return lambda s, codes: [c for c in codes if c >> A.SHIFT in want]
+
+
+def notations(*texts: str) -> Pick:
+    """Prefer the actions written ``texts`` ("build fortress", "use attack", ...)."""
+    want = frozenset(A.parse(t).code for t in texts)
+    return lambda s, codes: [c for c in codes if c in want]
+
+
+def by_frame(builds: Iterable[str] = (), effect: Iterable[int] = (),
+             other: Iterable[int] = (A.V_ACT, A.V_USE)) -> Pick:
+    """Prefer, by the decision at hand: in Construction the builds of ``builds``
+    (building codes), on an effect the verbs ``effect``, anywhere else the verbs
+    ``other``."""
+    on_build = notations(*(f"build {b}" for b in builds))
+    on_effect, elsewhere = verbs(*effect), verbs(*other)
+
+    def pick(s: State, codes: list[int]) -> list[int]:
+        f = s.frame
+        if f is not None and f[0] == F_BUILD:
+            return on_build(s, codes)
+        if f is not None and f[0] == F_EFFECT:
+            return on_effect(s, codes)
+        return elsewhere(s, codes)
+    return pick
+
+
+def exploit_bot(ability_p: float = 0.9, ship_p: float = 0.8, *,
+                ship_to: Iterable[str] = (), ship_to_p: float = 0.9,
+                shippers: Iterable[str] = (),
+                prefer: Sequence[tuple[Pick, float]] = (),
+                prefer_builds: Iterable[str] = (), build_p: float = 0.8,
+                pass_p: float = 0.1) -> Chooser:
+    """A random player biased towards Exploits, for smoke tests. Tiers, in order, each
+    taken (a random member) with its probability when it offers anything:
+
+    1. Exploit abilities (``ability_p``);
+    2. shipping to the track of one of the regions ``ship_to`` (``ship_to_p``);
+    3. any Ship action, or activating one of ``shippers`` (``ship_p``);
+    4. each ``(pick, p)`` of ``prefer``;
+    5. building one of ``prefer_builds`` (``build_p``);
+
+    otherwise any legal action, where "pass" (when not the only one) is kept only with
+    probability ``pass_p`` (0: never, and without a draw). A tier of probability 0 is
+    skipped without a draw, so a bot's games depend only on its seed and parameters.
+    """
+    ship_acts = frozenset(A.code(A.V_ACT, D.BUILDING_INDEX[b]) for b in shippers)
+
+    def ships(s: State, codes: list[int]) -> list[int]:
+        return [c for c in codes if c >> A.SHIFT == A.V_SHIP or c in ship_acts]
+
+    tiers: list[tuple[Pick, float]] = [(abilities, ability_p)]
+    to = tuple(ship_to)
+    if to:
+        tiers.append((notations(*(f"ship {r}" for r in to)), ship_to_p))
+    tiers.append((ships, ship_p))
+    tiers.extend(prefer)
+    build_names = tuple(prefer_builds)
+    if build_names:
+        tiers.append((notations(*(f"build {b}" for b in build_names)), build_p))
+    tiers = [(pick, p) for pick, p in tiers if p > 0]
+    pass_code = A.PASS.code
+
+    def choose(s: State, rng: random.Random) -> int:
+        codes = s.legal_codes()
+        for pick, p in tiers:
+            picked = pick(s, codes)
+            if picked and rng.random() < p:
+                return rng.choice(picked)
+        if len(codes) > 1 and codes[-1] == pass_code and (
+                pass_p <= 0 or rng.random() < 1 - pass_p):
+            codes = codes[:-1]
+        return rng.choice(codes)
+    return choose
+
+
+def tally_abilities(used: Counter[str], words: int = 2) -> OnAction:
+    """An ``on_action`` counting, in ``used``, the Exploit abilities taken by the first
+    ``words`` words of their notation ("deic rebuild", "fortify", ...)."""
+    def on_action(s: State, c: int, frame: tuple[int, ...] | None) -> None:
+        if is_ability(c):
+            used[" ".join(A.BY_CODE[c].text.split()[:words])] += 1
+    return on_action
+
+
+def play_checked(config: GameConfig, bot_seed: int, chooser: Chooser,
+                 on_action: OnAction | None = None) -> State:
+    """Play one whole game of ``config`` with ``chooser`` (seeded ``bot_seed``), checking
+    the invariants after every action; then the JSON and replay round trips must be
+    exact and the final scores computable. Returns the finished game."""
+    s = new_game(config)
+    rng = random.Random(bot_seed)
+    while not s.is_over:
+        c = chooser(s, rng)
+        frame = s.frame
+        s.apply_code(c)
+        check(s)
+        if on_action is not None:
+            on_action(s, c, frame)
+    js = s.to_json()
+    assert State.from_json(js).to_json() == js
+    assert replay(s.record()).to_json() == js
+    final_scores(s)
+    return s
+
+
+def play_games(exploits: tuple[str, ...], games: int, bot_seed: int, chooser: Chooser,
+               on_action: OnAction | None = None, *, boards: bool = False,
+               options: Callable[[int], Mapping[str, object]] | None = None) -> list[State]:
+    """:func:`play_checked` for games ``g`` in ``range(games)`` with ``exploits``: 2 to 5
+    players in turn (``2 + g % 4``), game seed ``g``, bot seed ``bot_seed + g``; with
+    ``boards``, the games with ``g % 4 == 2`` alternate the A and B sides; ``options(g)``
+    gives each game's options. Returns the finished games."""
+    return [play_checked(GameConfig(players=2 + g % 4, seed=g, exploits=exploits,
+                                    board="AB"[g % 2] if boards and g % 4 == 2 else None,
+                                    options=options(g) if options is not None else {}),
+                         bot_seed + g, chooser, on_action)
+            for g in range(games)]
