@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from endeavor import GameConfig, State, final_scores, new_game, replay
+from endeavor import GameConfig, IllegalActionError, State, final_scores, new_game, replay
 from endeavor import actions as A
 from endeavor import data as D
 from endeavor.invariants import check_invariants
@@ -359,3 +359,39 @@ def play_games(exploits: tuple[str, ...], games: int, bot_seed: int, chooser: Ch
                                     options=options(g) if options is not None else {}),
                          bot_seed + g, chooser, on_action)
             for g in range(games)]
+
+
+def check_position(s: State, step: int) -> None:
+    """Copy isolation, the JSON round-trip, every legal branch keeping the invariants and
+    a few illegal actions rejected without a change, on one position (``step`` picks
+    the sampled actions without touching any bot generator)."""
+    before = s.to_json()
+    legal = s.legal_actions()
+    c = s.copy()
+    assert c.to_json() == before
+    r = State.from_json(before)
+    assert r.to_json() == before
+    assert r.legal_actions() == legal
+    assert r.current_player == s.current_player and r.is_over == s.is_over
+    if legal:
+        a = legal[step * 7 % len(legal)]  # any legal action, without touching the bot rng
+        assert A.parse(a.text) is a
+        c.apply(a)
+        assert s.to_json() == before, "applying an action to a copy changed the original"
+        assert s.legal_actions() == legal
+        r.apply(a)
+        assert r.to_json() == c.to_json(), "a round-tripped state plays differently"
+    for a in legal:  # every branch, not only the bots' choices, keeps the invariants
+        child = s.copy()
+        child.apply(a)
+        problems = check_invariants(child)
+        assert not problems, f"after {a}: {problems}"
+    illegal = [x for x in A.CATALOGUE[step % 11::37] if x not in legal]
+    for x in illegal[:3]:  # applying checks membership and leaves the state untouched
+        try:
+            s.apply(x)
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"illegal {x} was applied")
+    assert s.to_json() == before

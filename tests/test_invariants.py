@@ -29,11 +29,12 @@ from collections import Counter
 
 import pytest
 
-from endeavor import GameConfig, IllegalActionError, State, final_scores, new_game, replay
+from endeavor import GameConfig, State, final_scores, new_game, replay
 from endeavor import actions as A
 from endeavor import data as D
 from endeavor.invariants import check_invariants
 from endeavor.state import F_EFFECT, F_SALARY, SECOND
+from scenario import check_position
 
 GAMES = 500
 CHUNKS = 10
@@ -171,40 +172,6 @@ def check_step(s: State) -> None:
         assert s.current_player is not None and 0 <= s.current_player < s.n
 
 
-def check_sample(s: State, step: int) -> None:
-    """Copy isolation and the JSON round-trip, on one position."""
-    before = s.to_json()
-    legal = s.legal_actions()
-    c = s.copy()
-    assert c.to_json() == before
-    r = State.from_json(before)
-    assert r.to_json() == before
-    assert r.legal_actions() == legal
-    assert r.current_player == s.current_player and r.is_over == s.is_over
-    if legal:
-        a = legal[step * 7 % len(legal)]  # any legal action, without touching the bot rng
-        assert A.parse(a.text) is a
-        c.apply(a)
-        assert s.to_json() == before, "applying an action to a copy changed the original"
-        assert s.legal_actions() == legal
-        r.apply(a)
-        assert r.to_json() == c.to_json(), "a round-tripped state plays differently"
-    for a in legal:  # every branch, not only the bots' choices, keeps the invariants
-        child = s.copy()
-        child.apply(a)
-        problems = check_invariants(child)
-        assert not problems, f"after {a}: {problems}"
-    illegal = [x for x in A.CATALOGUE[step % 11::37] if x not in legal]
-    for x in illegal[:3]:  # applying checks membership and leaves the state untouched
-        try:
-            s.apply(x)
-        except IllegalActionError:
-            pass
-        else:
-            raise AssertionError(f"illegal {x} was applied")
-    assert s.to_json() == before
-
-
 def check_end(s: State, seed: int) -> None:
     assert s.is_over and s.current_player is None and s.round == D.ROUNDS
     rec = s.record()
@@ -240,7 +207,7 @@ def play_checked(seed: int, cov: Counter[str]) -> None:
     s = new_game(cfg)
     bots = Bots(seed, cfg.players)
     check_step(s)
-    check_sample(s, 0)
+    check_position(s, 0)
     step = 0
     while not s.is_over:
         a = bots.choose(s, s.legal_actions())
@@ -252,8 +219,8 @@ def play_checked(seed: int, cov: Counter[str]) -> None:
         if s.round != prev.round or s.is_over:  # R18: the Discard phase enforced limits
             assert not any(s.over_card_limit(p) for p in range(s.n))
         if step % SAMPLE_EVERY == 0:
-            check_sample(s, step)
-    check_sample(s, step)
+            check_position(s, step)
+    check_position(s, step)
     check_end(s, seed)
     cov["games"] += 1
     cov["steps"] += step
