@@ -395,3 +395,16 @@ def check_position(s: State, step: int) -> None:
         else:
             raise AssertionError(f"illegal {x} was applied")
     assert s.to_json() == before
+
+
+def ready_to_act(s: State, p: int, harbor: int, building: str = "shipyard") -> State:
+    """``p`` to act in the Action phase with every worker paid, a free ``building``
+    (given if missing) and exactly ``harbor`` discs in the Harbor."""
+    free_workers(s, p)
+    if D.BUILDING_INDEX[building] not in s.players[p].blds:
+        give_building(s, p, building)
+    pl = s.players[p]
+    pl.supply += pl.harbor
+    pl.harbor = 0
+    give_discs(s, p, harbor)
+    return at_actions(s, p)
