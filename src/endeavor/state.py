@@ -479,15 +479,14 @@ class State:
             for i, b in enumerate(pl.blds):
                 if not (occ >> i & 1) and _B_ACT[b] and not (seen >> b & 1):
                     seen |= 1 << b
-                    mode, k1, k2 = _B_SPEC[b]
-                    if self._kind_possible(p, k1, h - 1) or (
-                            k2 >= 0 and self._kind_possible(p, k2, h - 1)):
+                    _, k1, k2 = _B_SPEC[b]
+                    if self.source_possible(p, k1, k2, h - 1):
                         out.append(_C(A.V_ACT, b))
             out.sort()
         for t in range(4):
             if pl.blue[t]:
-                mode, k1, k2 = D.TOKEN_ACTIONS[t]
-                if self._kind_possible(p, k1, h) or (k2 >= 0 and self._kind_possible(p, k2, h)):
+                _, k1, k2 = D.TOKEN_ACTIONS[t]
+                if self.source_possible(p, k1, k2, h):
                     out.append(_C(A.V_USE, t + 4))
         if self.ex:
             extra = False
@@ -501,7 +500,7 @@ class State:
         out.append(_C(A.V_PASS))
         return out
 
-    def source_possible(self, p: int, mode: int, k1: int, k2: int, harbor: int) -> bool:
+    def source_possible(self, p: int, k1: int, k2: int, harbor: int) -> bool:
         """R8: can a source of these kinds do anything with ``harbor`` discs left?"""
         return self._kind_possible(p, k1, harbor) or (
             k2 >= 0 and self._kind_possible(p, k2, harbor))
@@ -679,17 +678,7 @@ class State:
         if it is not in :meth:`legal_actions`; accepts notation text too."""
         if not isinstance(action, Action):
             action = A.parse(action)  # NotationError for bad text or a non-string
-        c = action.code
-        codes = self._legal
-        if codes is None:
-            codes = self._gen()
-        if c not in codes:
-            raise IllegalActionError(self._why_illegal(action, codes))
-        self._legal = None
-        self._do(c)
-        self.hist = (c, self.hist)
-        self.nhist += 1
-        self._advance()
+        self.apply_code(action.code)
 
     def apply_code(self, c: int) -> None:
         """Fast path for bots: apply an action code taken from :meth:`legal_codes`."""
