@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import scenario as S
 from endeavor import IllegalActionError
 from endeavor import data as D
 from endeavor.state import F_ACTION, F_BUILD, F_EFFECT
@@ -281,7 +282,7 @@ def test_trade_office_from_the_pile_then_the_pile() -> None:  # R8, R14
     s = _actor("trade-office")
     for code in ("SA/1", "CA/1"):
         give_card(s, 3, code)
-        s._discard(3, CARD[code])
+        S.discard_card(s, 3, code)
     place(s, 0, "EU1")
     s._legal = None
     s.apply("act trade-office")

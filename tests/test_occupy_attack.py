@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import scenario as S
 from endeavor import IllegalActionError
 from endeavor import data as D
 from endeavor.scoring import cities_and_links
@@ -34,7 +35,7 @@ EU_CITIES = [f"occupy EU{i}" for i in range(1, 11)]
 def _occupier(p: int = 0, harbor: int = 1):  # type: ignore[no-untyped-def]
     """Player ``p`` to act: Colonial House unstaffed, ``harbor`` + 1 discs in the Harbor."""
     s = fresh()
-    s._pay_all(p)
+    S.free_workers(s, p)
     give_discs(s, p, harbor)
     return at_actions(s, p)
 

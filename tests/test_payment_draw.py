@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import scenario as S
 from endeavor import IllegalActionError
 from endeavor import data as D
 from scenario import (
@@ -46,7 +47,7 @@ def _draws(s) -> set[str]:  # type: ignore[no-untyped-def]
 def _to_pile(s, code: str) -> None:  # type: ignore[no-untyped-def]
     """Put card ``code`` on the face-up discard pile (held by player 3, discarded)."""
     give_card(s, 3, code)
-    s._discard(3, CARD[code])
+    S.discard_card(s, 3, code)
     assert CARD[code] in s.pile
     s._legal = None
 
@@ -73,7 +74,7 @@ def test_payment_moves_one_worker_to_the_harbor() -> None:
 
 def test_payment_needs_a_worker_to_pay() -> None:  # R8
     s = fresh()
-    s._pay_all(0)
+    S.free_workers(s, 0)
     give_token(s, 0, D.T_PAYMENT)
     at_actions(s, 0)
     assert "use payment" not in texts(s)
@@ -94,7 +95,7 @@ def test_payment_cannot_free_a_no_payment_building(code: str) -> None:  # R15
 @pytest.mark.parametrize("code", ["exchange", "museum", "parliament"])
 def test_payment_with_only_no_payment_workers_is_not_offered(code: str) -> None:  # R8, R15
     s = fresh()
-    s._pay_all(0)
+    S.free_workers(s, 0)
     give_building(s, 0, code, staffed=True)
     give_token(s, 0, D.T_PAYMENT)
     at_actions(s, 0)
@@ -331,10 +332,9 @@ def test_abolition_triggers_once() -> None:  # R17
     s.apply("draw EU")
     assert s.abolished
     # EU/5 goes to the pile and is drawn again; a Slavery card held by then stays
-    s._discard(0, CARD["EU/5"])
+    S.discard_card(s, 0, "EU/5")
     card = CARD["SL/3"]
-    s.removed.remove(card)
-    s._gain_card(1, card, False)
+    S.give_card(s, 1, "SL/3")
     for i in range(6, 11):
         place(s, 2, f"EU{i}")
     give_token(s, 2, D.T_SHIP_DRAW)

@@ -447,7 +447,7 @@ def test_value_1_region_card_gives_a_disc() -> None:
 def _pile_position(**options: object) -> State:
     s = S.fresh(4, board="B", **options)
     S.give_card(s, YELLOW, "SA/1", bonus=True)
-    s._discard(YELLOW, CARD["SA/1"])
+    S.discard_card(s, YELLOW, "SA/1")
     S.place(s, RED, "EU1")
     S.give_building(s, RED, "market")
     S.give_discs(s, RED, 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import scenario as S
 from endeavor import data as D
 from endeavor import scoring
 from endeavor.scoring import LINE_NAMES, cities_and_links, final_scores, score_lines
@@ -135,7 +136,7 @@ def test_slavery_subtraction() -> None:  # R17, R19
     give_card(s, 0, "SL/0")
     give_card(s, 0, "SL/1")
     assert score_lines(s, 0)["Slavery"] == 0  # held, not set aside
-    s._abolish()
+    S.abolish_slavery(s)
     assert score_lines(s, 0)["Slavery"] == -2
 
 
@@ -185,7 +186,7 @@ def test_rulebook_example_69() -> None:  # R19, R20
     give_card(s, p, "FE/4")  # 1
     # E: one Slavery card set aside
     give_card(s, p, "SL/0")
-    s._abolish()
+    S.abolish_slavery(s)
     # A: tracks 10, 8, 9, 12
     _set_tracks(s, p, [10, 8, 9, 12])
     # D: 1 group of 3 in the Harbor (4 discs)

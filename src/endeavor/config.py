@@ -14,13 +14,12 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ConfigError
+from .rules import RULESETS as _RULESET_CLASSES
+from .rules import AgeOfSail
 
 RULESETS = ("age_of_sail", "classic")
-#: option name -> (allowed values, default)
-OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = {
-    "phase_order": (("by_phase", "by_player"), "by_phase"),  # R6
-    "discard_pile_bonus": ((True, False), True),  # R16
-}
+#: option name -> (allowed values, default), of the Age of Sail ruleset
+OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = AgeOfSail.options
 EXPLOIT_IDS = (
     "saltpeter_stockpiles", "republic_of_pirates", "imperialism", "spanish_main",
     "dutch_east_india_company", "jesuit_missionaries", "south_sea_company",
@@ -57,10 +56,13 @@ class GameConfig:
         if self.ruleset == "classic":
             raise ConfigError("the classic 2009 ruleset is not built yet; "
                               "use ruleset='age_of_sail'")
+        rules = _RULESET_CLASSES[self.ruleset]
         if isinstance(self.players, bool) or not isinstance(self.players, int):
             raise ConfigError(f"players must be an int, got {self.players!r}")
-        if not 2 <= self.players <= 5:
-            raise ConfigError(f"Age of Sail is for 2 to 5 players, not {self.players}")
+        if self.players not in rules.player_counts:
+            lo, hi = min(rules.player_counts), max(rules.player_counts)
+            raise ConfigError(f"{rules.title.split(': ')[-1]} is for {lo} to {hi} players, "
+                              f"not {self.players}")
         board = self.board if self.board is not None else default_board(self.players)
         if board not in ("A", "B"):
             raise ConfigError(f"board side must be 'A' or 'B', not {board!r}")
@@ -91,15 +93,16 @@ class GameConfig:
         object.__setattr__(self, "exploits", ex)
         if not isinstance(self.options, Mapping):
             raise ConfigError(f"options must be a mapping, got {self.options!r}")
+        known = rules.options
         opts = {}
         for name, value in self.options.items():
-            if name not in OPTIONS:
-                raise ConfigError(f"unknown option {name!r}; known: {', '.join(OPTIONS)}")
-            allowed = OPTIONS[name][0]
-            if value not in allowed or type(value) is not type(OPTIONS[name][1]):
+            if name not in known:
+                raise ConfigError(f"unknown option {name!r}; known: {', '.join(known)}")
+            allowed = known[name][0]
+            if value not in allowed or type(value) is not type(known[name][1]):
                 raise ConfigError(f"option {name}={value!r} must be one of {allowed}")
             opts[name] = value
-        for name, (_, default) in OPTIONS.items():
+        for name, (_, default) in known.items():
             opts.setdefault(name, default)
         object.__setattr__(self, "options", MappingProxyType(opts))
 

@@ -21,3 +21,7 @@ class IllegalActionError(EndeavorError, ValueError):
 
 class RecordError(EndeavorError, ValueError):
     """A game record or serialized state is corrupt; nothing was built from it."""
+
+
+class UndoError(EndeavorError):
+    """There is no earlier decision to go back to; the state is unchanged."""

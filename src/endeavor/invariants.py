@@ -6,9 +6,14 @@ tracks equal to icons held, and the derived counters. Used by the test suite and
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from . import data as D
-from .state import State
+from .rules.board import controls_link
+from .rules.salary import workers
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 def check_invariants(s: State) -> list[str]:
@@ -21,12 +26,12 @@ def check_invariants(s: State) -> list[str]:
         on_sites = sum(1 for x in info.sites if owner[x] == p)
         on_track = s.trk_owner.count(p)
         at_sea = sum(s.sea[p * 7:p * 7 + 7])
-        on_blds = bin(pl.occ & ~s._unpayable(p)).count("1")  # workers, not components
+        on_blds = bin(workers(s, p)).count("1")  # workers, not components
         on_tiles = sum(e.tile_discs(s, i, p) for i, e in enumerate(s.ex))
         total = (pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.mem)
                  + on_tiles)
-        if total != D.DISCS_PER_PLAYER:
-            out.append(f"player {p}: {total} discs, not {D.DISCS_PER_PLAYER}")
+        if total != s.rules.discs:
+            out.append(f"player {p}: {total} discs, not {s.rules.discs}")
         if min(pl.supply, pl.harbor, *pl.mem, *pl.blue, *pl.btok) < 0:
             out.append(f"player {p}: negative count")
         if pl.occ >> len(pl.blds):
@@ -80,11 +85,12 @@ def check_invariants(s: State) -> list[str]:
         tok.update(e.tile_tokens(s, i))
     for t in range(8):
         tok[t] += s.spent[t]
-        if tok[t] != D.TOKEN_COUNTS[t]:
-            out.append(f"token type {D.TOKEN_NAMES[t]}: {tok[t]} not {D.TOKEN_COUNTS[t]}")
+        if tok[t] != s.rules.token_counts[t]:
+            out.append(f"token type {D.TOKEN_NAMES[t]}: {tok[t]} not "
+                       f"{s.rules.token_counts[t]}")
     for li, t in enumerate(s.link_token):
         o = owner[info.board.links[li][0]]
-        if t >= 0 and o >= 0 and s.controls_link(o, li):
+        if t >= 0 and o >= 0 and controls_link(s, o, li):
             out.append(f"link {li}: controlled but token unclaimed")
     # cards: every card in exactly one place
     where: Counter[int] = Counter()

@@ -1,10 +1,19 @@
 """Game records and state serialization (one canonical, versioned format each).
 
-A *record* is ``{"format": "endeavor-record", "version": 1, "config": {...},
+A *record* is ``{"format": "endeavor-record", "version": 2, "config": {...},
 "actions": ["start colonial-house", ...]}``: the config plus every action's notation.
-:func:`replay` rebuilds the identical state. A *state* JSON holds every field of a
-:class:`State`; :meth:`State.from_json` validates it (shape, then every conservation
-invariant) and rejects corrupt input with :class:`RecordError` naming the problem.
+:func:`replay` rebuilds the identical state.
+
+A *state* JSON holds every field of a :class:`State`. :meth:`State.from_json` checks it
+field by field (shape, ranges, every conservation invariant, each decision frame) and
+then replays its ``history`` from setup: a state that its own history does not lead to
+is rejected, so no state that no game can reach gets in. The one exception is a
+position built by the test-support module (:mod:`endeavor.testing`), marked
+``"built": true``, which is checked field by field only.
+
+Version 1 (the engine before the rules object) is still read: a version-1 record or
+state is migrated on load. Its config gets ``plus_same_region: true``, the "+" rule
+it was played with (P5, before R23), so old records replay to the same game.
 """
 
 from __future__ import annotations
@@ -14,48 +23,20 @@ from typing import Any
 
 from . import actions as A
 from . import data as D
-from . import exploits as EX
 from .config import GameConfig
 from .errors import ConfigError, EndeavorError, IllegalActionError, NotationError, RecordError
-from .state import (
-    _BOARD_INFO,
-    F_ACTION,
-    F_BUILD,
-    F_CASUALTY,
-    F_DISCARD,
-    F_EFFECT,
-    F_EXPLOIT,
-    F_GOVSLOT,
-    F_SALARY,
-    F_START,
-    PH_ACTIONS,
-    PH_CONSTRUCTION,
-    PH_DISCARD,
-    PH_END,
-    PH_GROWTH,
-    PH_SALARY,
-    PH_SETUP,
-    Player,
-    State,
-    new_game,
-)
+from .frames import F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_END, PH_SETUP
+from .rules.base import rules_for
+from .rules.module import REGISTRY
+from .rules.turns import TURN_OPEN
+from .state import Player, State, new_game
 
 RECORD_FORMAT = "endeavor-record"
 STATE_FORMAT = "endeavor-state"
-VERSION = 1
-_FRAME_PHASES = {F_START: (PH_SETUP,), F_BUILD: (PH_CONSTRUCTION,), F_SALARY: (PH_SALARY,),
-                 F_ACTION: (PH_ACTIONS,), F_EFFECT: (PH_ACTIONS,), F_CASUALTY: (PH_ACTIONS,),
-                 F_GOVSLOT: (PH_DISCARD,), F_DISCARD: (PH_DISCARD,),
-                 F_EXPLOIT: (PH_SETUP, PH_CONSTRUCTION, PH_GROWTH, PH_SALARY, PH_ACTIONS,
-                             PH_DISCARD)}
-_FRAME_LEN = {F_START: 2, F_BUILD: 2, F_SALARY: 3, F_ACTION: 2, F_EFFECT: 8,
-              F_CASUALTY: 2, F_GOVSLOT: 2, F_DISCARD: 2, F_EXPLOIT: 6}
-#: allowed ranges of the fields after the player: Salary payments left; Effect mode
-#: (single, choice, both, second half), kinds, region restriction, deck restriction
-_FRAME_RANGES = {F_SALARY: ((1, 5),),
-                 F_EFFECT: ((0, 3), (0, 4), (-1, 4), (-1, D.NREGIONS - 1), (-1, D.PILE),
-                            (0, 3)),
-                 F_EXPLOIT: ((0, 2), (-1, 1 << 16), (-1, 1 << 16), (-1, 1 << 16))}
+VERSION = 2
+#: versions this engine reads (older ones are migrated)
+READS = (1, 2)
+CONFIG_FIELDS = ("players", "ruleset", "board", "exploits", "seed", "options")
 
 
 def make_record(state: State) -> dict[str, Any]:
@@ -63,42 +44,83 @@ def make_record(state: State) -> dict[str, Any]:
             "actions": [a.text for a in state.history()]}
 
 
+def _loads(text: Any, what: str) -> Any:
+    """Parse JSON text, rejecting what is not text, not JSON, or absurdly deep."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"{what} is not UTF-8 text: {e}") from None
+    if not isinstance(text, str):
+        raise RecordError(f"{what} is not valid JSON: expected text, got "
+                          f"{type(text).__name__}")
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise RecordError(f"{what} is not valid JSON: {e}") from None
+
+
+def _version(d: dict[str, Any], what: str) -> int:
+    v = d.get("version")
+    if type(v) is not int or v not in READS:
+        raise RecordError(f"unsupported {what} version {v!r}; this engine reads versions "
+                          f"{', '.join(map(str, READS))}")
+    return v
+
+
+def _migrate_config_v1(cfg: Any) -> Any:
+    """A version-1 config was played with the classic "+" restriction (P5)."""
+    if isinstance(cfg, dict):
+        cfg = dict(cfg)
+        opts = cfg.get("options")
+        if isinstance(opts, dict) and "plus_same_region" not in opts:
+            cfg["options"] = {**opts, "plus_same_region": True}
+        elif opts is None:
+            cfg["options"] = {"plus_same_region": True}
+    return cfg
+
+
 def replay(record: dict[str, Any] | str, upto: int | None = None) -> State:
     """Rebuild the state a record describes (optionally only its first ``upto``
     actions). Raises :class:`RecordError` with the reason if the record is corrupt."""
-    if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"record is not valid JSON: {e}") from None
+    if not isinstance(record, dict):
+        record = _loads(record, "record")
     if not isinstance(record, dict):
         raise RecordError("record must be a JSON object")
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"not an endeavor record (format={record.get('format')!r})")
-    if record.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {record.get('version')!r}; "
-                          f"this engine reads version {VERSION}")
+    version = _version(record, "record")
+    cfg = record.get("config")
+    if version == 1:
+        cfg = _migrate_config_v1(cfg)
     try:
-        config = GameConfig.from_dict(record.get("config"))
+        config = GameConfig.from_dict(cfg)
     except (ConfigError, TypeError) as e:
         raise RecordError(f"bad config in record: {e}") from None
     acts = record.get("actions")
     if not isinstance(acts, list):
         raise RecordError("record has no 'actions' list")
+    if upto is not None and (type(upto) is not int or upto < 0):
+        raise RecordError(f"upto must be a non-negative int, got {upto!r}")
     state = new_game(config)
     for i, text in enumerate(acts if upto is None else acts[:upto]):
         try:
-            state.apply(A.parse(text))
+            state.apply_code(A.parse(text).code)
         except (NotationError, IllegalActionError) as e:
             raise RecordError(f"action #{i + 1} ({text!r}): {e}") from None
     return state
 
 
-def state_to_json(s: State) -> str:
+# --------------------------------------------------------------------------- state JSON
+def state_dict(s: State) -> dict[str, Any]:
+    """The state as a JSON-ready dict (the content of :meth:`State.to_json`)."""
     card = [c.code for c in D.CARDS]
     bld = [b.code for b in D.BUILDINGS]
     d: dict[str, Any] = {
-        "format": STATE_FORMAT, "version": VERSION, "config": s.config.to_dict(),
+        "format": STATE_FORMAT, "version": VERSION, "config": s.config.to_dict()}
+    if s.origin is not None:
+        d["built"] = True
+    d.update({
         "players": [{
             "supply": pl.supply, "harbor": pl.harbor, "attr": pl.attr, "btok": pl.btok,
             "mem": pl.mem, "blue": pl.blue, "buildings": [bld[b] for b in pl.blds],
@@ -114,13 +136,17 @@ def state_to_json(s: State) -> str:
         "bsupply": {bld[b]: k for b, k in enumerate(s.bsupply) if k},
         "level5": [bld[b] for b in s.level5], "spent": s.spent,
         "abolished": s.abolished, "round": s.round, "step": s.step, "crown": s.crown,
-        "act_player": s.act_player, "passed": s.passed, "phase": s.phase,
+        "act_player": s.act_player, "passed": s.passed, "phase": s.phase, "turn": s.turn,
         "stack": [list(f) for f in s.stack],
-        "exploits": [e.id for e in s.ex], "exd": s.exd, "smark": s.smark,
+        "modules": [e.id for e in s.ex], "exd": s.exd, "smark": s.smark,
         "lmark": s.lmark,
         "history": [a.text for a in s.history()],
-    }
-    return json.dumps(d, separators=(",", ":"))
+    })
+    return d
+
+
+def state_to_json(s: State) -> str:
+    return json.dumps(state_dict(s), separators=(",", ":"))
 
 
 def _ints(d: dict[str, Any], key: str, length: int, lo: int, hi: int) -> list[int]:
@@ -128,14 +154,14 @@ def _ints(d: dict[str, Any], key: str, length: int, lo: int, hi: int) -> list[in
     if not isinstance(v, list) or len(v) != length:
         raise RecordError(f"field {key!r} must be a list of {length} ints")
     for x in v:
-        if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+        if type(x) is not int or not lo <= x <= hi:
             raise RecordError(f"field {key!r} holds {x!r}, outside {lo}..{hi}")
     return list(v)
 
 
 def _int(d: dict[str, Any], key: str, lo: int, hi: int) -> int:
     v = d.get(key)
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+    if type(v) is not int or not lo <= v <= hi:
         raise RecordError(f"field {key!r} must be an int in {lo}..{hi}, got {v!r}")
     return v
 
@@ -145,7 +171,7 @@ def _cards(v: Any, key: str) -> list[int]:
         raise RecordError(f"field {key!r} must be a list of card codes")
     out = []
     for c in v:
-        if c not in D.CARD_INDEX:
+        if not isinstance(c, str) or c not in D.CARD_INDEX:
             raise RecordError(f"field {key!r}: unknown card {c!r}")
         out.append(D.CARD_INDEX[c])
     return out
@@ -156,46 +182,113 @@ def _blds(v: Any, key: str) -> list[int]:
         raise RecordError(f"field {key!r} must be a list of building codes")
     out = []
     for b in v:
-        if b not in D.BUILDING_INDEX:
+        if not isinstance(b, str) or b not in D.BUILDING_INDEX:
             raise RecordError(f"field {key!r}: unknown building {b!r}")
         out.append(D.BUILDING_INDEX[b])
     return out
 
 
+def _migrate_state_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 -> 2: the config's "+" rule, ``modules`` (was ``exploits``), the
+    ``turn`` field, and each module's data layout."""
+    d = dict(d)
+    d["config"] = _migrate_config_v1(d.get("config"))
+    if "modules" in d:
+        raise RecordError("a version-1 state has no field 'modules'")
+    d["modules"] = d.pop("exploits", None)
+    stack = d.get("stack")
+    in_turn = (d.get("phase") == PH_ACTIONS and isinstance(stack, list) and bool(stack)
+               and type(d.get("act_player")) is int and d["act_player"] >= 0)
+    d["turn"] = TURN_OPEN if in_turn else 0
+    ids, exd, smark = d.get("modules"), d.get("exd"), d.get("smark")
+    if (isinstance(ids, list) and isinstance(exd, list) and len(ids) == len(exd)
+            and all(m in REGISTRY for m in ids) and isinstance(smark, list)):
+        d["exd"] = [REGISTRY[m].migrate_v1(x, smark) if isinstance(x, list) else x
+                    for m, x in zip(ids, exd, strict=True)]
+    d["version"] = VERSION
+    return d
+
+
 def state_from_json(text: str) -> State:
     from .invariants import check_invariants
-    try:
-        d = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as e:
-        raise RecordError(f"state is not valid JSON: {e}") from None
+    d = _loads(text, "state")
     if not isinstance(d, dict) or d.get("format") != STATE_FORMAT:
         raise RecordError("not an endeavor state (missing format 'endeavor-state')")
-    if d.get("version") != VERSION:
-        raise RecordError(f"unsupported state version {d.get('version')!r}; "
-                          f"this engine reads version {VERSION}")
+    v1 = _version(d, "state") == 1
+    if v1:
+        d = _migrate_state_v1(d)
+    cfg = d.get("config")
+    if not isinstance(cfg, dict):
+        raise RecordError("config must be an object")
+    missing = [k for k in CONFIG_FIELDS if k not in cfg]
+    if missing:
+        raise RecordError(f"config lacks field(s) {', '.join(missing)}: a state's config "
+                          "names every setting")
     try:
-        config = GameConfig.from_dict(d.get("config"))
-        return _build(d, config, check_invariants)
+        config = GameConfig.from_dict(cfg)
+        s = _build(d, config, check_invariants)
     except RecordError:
         raise
     except (EndeavorError, KeyError, TypeError, ValueError, IndexError, AttributeError,
             AssertionError) as e:
         raise RecordError(f"corrupt state: {type(e).__name__}: {e}") from None
+    built = d.get("built", False)
+    if built is not True and built is not False:
+        raise RecordError("field 'built' must be true when present")
+    if built:
+        snap = s.copy()
+        snap.origin = None
+        s.origin = snap
+        return s
+    return _check_history(s, v1)
+
+
+def _check_history(s: State, v1: bool = False) -> State:
+    """The state must be the one its history leads to from setup (no game can reach any
+    other); returns the replayed state."""
+    r = new_game(s.config)
+    for k, a in enumerate(s.history()):
+        if r.is_over:
+            raise RecordError(f"history: action #{k + 1} ({a}) comes after the game ended")
+        try:
+            r.apply_code(a.code)
+        except IllegalActionError as e:
+            raise RecordError(f"history: action #{k + 1} ({a}) is illegal: {e}") from None
+    mine, theirs = state_dict(s), state_dict(r)
+    if v1:  # version 1 kept neither the kinds done this turn nor the effect's source
+        for x in (mine, theirs):
+            x["turn"] &= TURN_OPEN
+            x["stack"] = [f[:7] + [f[7] & FL_MASK] if f[0] == F_EFFECT else f
+                          for f in x["stack"]]
+    if mine != theirs:
+        field = next(k for k in mine if mine[k] != theirs.get(k))
+        raise RecordError(f"the position does not follow from its history: field "
+                          f"{field!r} differs from the game its history replays "
+                          "(no game can reach this state)")
+    return r
 
 
 def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     n = config.players
-    ids = d.get("exploits")
-    if not isinstance(ids, list) or len(ids) > 3 or any(e not in EX.REGISTRY for e in ids):
-        raise RecordError("field 'exploits' must list up to 3 known Exploit ids")
+    ids = d.get("modules")
+    if not isinstance(ids, list) or len(ids) > 3 or any(
+            not isinstance(e, str) or e not in REGISTRY for e in ids):
+        raise RecordError("field 'modules' must list up to 3 known Exploit ids")
+    if len(set(ids)) != len(ids):
+        raise RecordError("field 'modules' lists a module twice")
     if not isinstance(config.exploits, str) and list(config.exploits) != ids:
-        raise RecordError("field 'exploits' does not match the config")
-    info = _BOARD_INFO[(str(config.board), "dutch_east_india_company" in ids)]
+        raise RecordError("field 'modules' does not match the config")
+    rules = rules_for(config, tuple(ids))
+    info = rules.board
+    discs = rules.discs
     s = State.__new__(State)
     s.config = config
+    s.rules = rules
     s.n = n
     s.info = info
-    s.ex = tuple(EX.REGISTRY[e] for e in ids)
+    s.ex = rules.modules
+    s.ev = None
+    s.origin = None
     players = d.get("players")
     if not isinstance(players, list) or len(players) != n:
         raise RecordError(f"field 'players' must list {n} players")
@@ -203,53 +296,31 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     for pd in players:
         if not isinstance(pd, dict):
             raise RecordError("each player must be an object")
-        pl = Player()
-        pl.supply = _int(pd, "supply", 0, D.DISCS_PER_PLAYER)
-        pl.harbor = _int(pd, "harbor", 0, D.DISCS_PER_PLAYER)
+        pl = Player(discs)
+        pl.supply = _int(pd, "supply", 0, discs)
+        pl.harbor = _int(pd, "harbor", 0, discs)
         pl.attr = _ints(pd, "attr", 4, 0, 999)
-        pl.btok = _ints(pd, "btok", 4, 0, 95)
-        pl.mem = _ints(pd, "mem", 4, 0, D.DISCS_PER_PLAYER)
-        pl.blue = _ints(pd, "blue", 4, 0, 95)
+        pl.btok = _ints(pd, "btok", 4, 0, D.NTOKENS)
+        pl.mem = _ints(pd, "mem", 4, 0, discs)
+        pl.blue = _ints(pd, "blue", 4, 0, D.NTOKENS)
         pl.blds = _blds(pd.get("buildings"), "buildings")
-        pl.occ = _int(pd, "occ", 0, (1 << max(len(pl.blds), 0)) - 1 if pl.blds else 0)
+        pl.occ = _int(pd, "occ", 0, (1 << len(pl.blds)) - 1)
         pl.cards = _cards(pd.get("cards"), "cards")
         g = pd.get("gov")
         pl.gov = -1 if g is None else _cards([g], "gov")[0]
         pl.aside = _cards(pd.get("aside"), "aside")
+        extra = set(pd) - {"supply", "harbor", "attr", "btok", "mem", "blue", "buildings",
+                           "occ", "cards", "gov", "aside"}
+        if extra:
+            raise RecordError(f"unknown player field(s): {', '.join(sorted(extra))}")
         s.players.append(pl)
     s.site_owner = _ints(d, "site_owner", D.NSITES, -1, n - 1)
     s.site_token = _ints(d, "site_token", D.NSITES, -1, 7)
     s.link_token = _ints(d, "link_token", info.nlinks, -1, 7)
     s.trk_owner = _ints(d, "trk_owner", info.ntrack, -1, n - 1)
     s.trk_tok = _ints(d, "trk_tok", info.ntrack, -1, 7)
-    s.sea = _ints(d, "sea", 7 * n, 0, D.DISCS_PER_PLAYER)
-    s.filled = [sum(1 for x in s.trk_owner[info.trk_off[r]:info.trk_off[r] + info.trk_len[r]]
-                    if x >= 0) for r in range(7)]
-    s.pres = [0] * (7 * n)
-    s.own = [0] * (7 * n)
-    s.occ_sites = [0] * 7
-    s.free_cities = [0] * 7
-    s.free_routes = [0] * 7
-    for x in info.sites:
-        r = D.SITES[x].region
-        o = s.site_owner[x]
-        if D.SITES[x].code in D.TILE_SITES:  # tile cities: presence only (State._place)
-            if o >= 0:
-                s.pres[o * 7 + r] += 1
-        elif o >= 0:
-            s.pres[o * 7 + r] += 1
-            s.own[o * 7 + r] += 1
-            s.occ_sites[r] += 1
-        elif D.SITES[x].city:
-            s.free_cities[r] += 1
-        else:
-            s.free_routes[r] += 1
-    for r in range(7):
-        for i in range(info.trk_off[r], info.trk_off[r] + info.trk_len[r]):
-            if s.trk_owner[i] >= 0:
-                s.pres[s.trk_owner[i] * 7 + r] += 1
-        for p in range(n):
-            s.pres[p * 7 + r] += s.sea[p * 7 + r]
+    s.sea = _ints(d, "sea", 7 * n, 0, discs)
+    _derive_counters(s)
     decks = d.get("decks")
     if not isinstance(decks, list) or len(decks) != 8:
         raise RecordError("field 'decks' must list 8 decks")
@@ -266,50 +337,32 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     s.bsupply = [0] * len(D.BUILDINGS)
     for code, k in bs.items():
         b = _blds([code], "bsupply")[0]
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 5:
+        if type(k) is not int or not 0 <= k <= 5:
             raise RecordError(f"field 'bsupply': bad count {k!r} for {code}")
         s.bsupply[b] = k
     s.level5 = tuple(_blds(d.get("level5"), "level5"))
-    if len(s.level5) != D.LEVEL5_AVAILABLE or any(b not in D.LEVEL5_POOL for b in s.level5):
-        raise RecordError("field 'level5' must name 3 level-5 buildings of the pool")
-    s.spent = _ints(d, "spent", 8, 0, 95)
+    if (len(s.level5) != rules.level5_available or len(set(s.level5)) != len(s.level5)
+            or any(b not in rules.level5_pool for b in s.level5)
+            or list(s.level5) != sorted(s.level5)):
+        raise RecordError(f"field 'level5' must name {rules.level5_available} different "
+                          "level-5 buildings of the pool, in order")
+    s.spent = _ints(d, "spent", 8, 0, D.NTOKENS)
     ab = d.get("abolished")
     if not isinstance(ab, bool):
         raise RecordError("field 'abolished' must be true or false")
     s.abolished = ab
-    s.round = _int(d, "round", 0, D.ROUNDS)
+    s.round = _int(d, "round", 0, rules.rounds)
     s.step = _int(d, "step", 0, 64)
     s.crown = _int(d, "crown", 0, n - 1)
     s.act_player = _int(d, "act_player", -1, n - 1)
     s.passed = _int(d, "passed", 0, (1 << n) - 1)
     s.phase = _int(d, "phase", 0, PH_END)
-    stack = d.get("stack")
-    if not isinstance(stack, list):
-        raise RecordError("field 'stack' must be a list of frames")
-    s.stack = []
-    for f in stack:
-        if (not isinstance(f, list) or not f or f[0] not in _FRAME_LEN
-                or len(f) != _FRAME_LEN[f[0]]
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in f)
-                or not 0 <= f[1] < n):
-            raise RecordError(f"bad decision frame {f!r}")
-        for x, (lo, hi) in zip(f[2:], _FRAME_RANGES.get(f[0], ()), strict=True):
-            if not lo <= x <= hi:
-                raise RecordError(f"bad decision frame {f!r}: {x} is outside {lo}..{hi}")
-        s.stack.append(tuple(f))
-    if (s.phase == PH_END) != (not s.stack):
-        raise RecordError("the decision stack must be empty exactly when the game is over")
-    for f in s.stack:
-        if s.phase not in _FRAME_PHASES[f[0]]:
-            raise RecordError(f"decision frame {list(f)} cannot occur in phase {s.phase}")
-    if s.step > len(s._schedule()):
-        raise RecordError(f"field 'step' {s.step} is past the end of the round's schedule")
-    if any(f[0] == F_EXPLOIT and f[2] >= len(s.ex) for f in s.stack):
-        raise RecordError("an Exploit frame names an Exploit not in play")
+    s.turn = _int(d, "turn", 0, TURN_OPEN | 0xFF)
+    s.stack = _frames(d, s)
     exd = d.get("exd")
     if (not isinstance(exd, list) or len(exd) != len(s.ex)
             or not all(isinstance(x, list) for x in exd)):
-        raise RecordError("field 'exd' must hold one list of ints per Exploit")
+        raise RecordError("field 'exd' must hold one list of ints per module")
     s.exd = [_ints({"exd": x}, "exd", len(x), -(1 << 20), 1 << 20) for x in exd]
     s.smark = _ints(d, "smark", D.NSITES, 0, 255)
     s.lmark = _ints(d, "lmark", info.nlinks, 0, 255)
@@ -326,7 +379,111 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
         s.hist = (a.code, s.hist)
         s.nhist += 1
     s._legal = None
-    problems = check(s)
+    known = {"format", "version", "config", "built", "players", "site_owner", "site_token",
+             "link_token", "trk_owner", "trk_tok", "sea", "decks", "pile", "removed",
+             "gov_avail", "bsupply", "level5", "spent", "abolished", "round", "step",
+             "crown", "act_player", "passed", "phase", "turn", "stack", "modules", "exd",
+             "smark", "lmark", "history"}
+    extra = set(d) - known
+    if extra:
+        raise RecordError(f"unknown state field(s): {', '.join(sorted(extra))}")
+    problems = _position_problems(s) + check(s)
     if problems:
         raise RecordError("state fails consistency checks: " + "; ".join(problems[:5]))
     return s
+
+
+def _derive_counters(s: State) -> None:
+    """Presence, own-site, occupancy, free-site and filled-track counters from the discs."""
+    info = s.info
+    n = s.n
+    s.filled = [sum(1 for x in s.trk_owner[info.trk_off[r]:info.trk_off[r] + info.trk_len[r]]
+                    if x >= 0) for r in range(7)]
+    s.pres = [0] * (7 * n)
+    s.own = [0] * (7 * n)
+    s.occ_sites = [0] * 7
+    s.free_cities = [0] * 7
+    s.free_routes = [0] * 7
+    for x in info.sites:
+        r = D.SITES[x].region
+        o = s.site_owner[x]
+        if D.SITES[x].code in D.TILE_SITES:  # tile cities: presence only (board.place)
+            if o >= 0:
+                s.pres[o * 7 + r] += 1
+        elif o >= 0:
+            s.pres[o * 7 + r] += 1
+            s.own[o * 7 + r] += 1
+            s.occ_sites[r] += 1
+        elif D.SITES[x].city:
+            s.free_cities[r] += 1
+        else:
+            s.free_routes[r] += 1
+    for r in range(7):
+        for i in range(info.trk_off[r], info.trk_off[r] + info.trk_len[r]):
+            if s.trk_owner[i] >= 0:
+                s.pres[s.trk_owner[i] * 7 + r] += 1
+        for p in range(n):
+            s.pres[p * 7 + r] += s.sea[p * 7 + r]
+
+
+def _frames(d: dict[str, Any], s: State) -> list[tuple[int, ...]]:
+    stack = d.get("stack")
+    if not isinstance(stack, list):
+        raise RecordError("field 'stack' must be a list of frames")
+    types = s.rules.decisions
+    out = []
+    for f in stack:
+        if (not isinstance(f, list) or not f or type(f[0]) is not int
+                or not 0 <= f[0] < len(types) or len(f) != types[f[0]].length
+                or not all(type(x) is int for x in f) or not 0 <= f[1] < s.n):
+            raise RecordError(f"bad decision frame {f!r}")
+        t = types[f[0]]
+        for x, (lo, hi) in zip(f[2:], t.ranges, strict=True):
+            if not lo <= x <= hi:
+                raise RecordError(f"bad decision frame {f!r}: {x} is outside {lo}..{hi}")
+        out.append(tuple(f))
+    if (s.phase == PH_END) != (not out):
+        raise RecordError("the decision stack must be empty exactly when the game is over")
+    for f in out:
+        t = types[f[0]]
+        if s.phase not in t.phases:
+            raise RecordError(f"decision frame {list(f)} cannot occur in phase {s.phase}")
+        problem = t.check(s, f)
+        if problem:
+            raise RecordError(f"decision frame {list(f)}: {problem}")
+    if s.phase != PH_END and s.step > len(s.rules.schedule(s.round)):
+        raise RecordError(f"field 'step' {s.step} is past the end of the round's schedule")
+    return out
+
+
+def _position_problems(s: State) -> list[str]:
+    """Facts every reachable position shares that the conservation checks do not see."""
+    out = []
+    rules = s.rules
+    if (s.round == 0) != (s.phase == PH_SETUP):
+        out.append(f"round {s.round} does not match phase {s.phase}")
+    for r in range(1, 7):
+        opened = s.filled[r] == s.info.trk_len[r]
+        if opened == (s.gov_avail[r] >= 0):
+            out.append(f"{D.REGION_NAMES[r]} is {'open' if opened else 'closed'} but its "
+                       f"Governor is {'still available' if opened else 'gone'}")
+        elif not opened and s.gov_avail[r] != rules.governors[r]:
+            out.append(f"the Governor of {D.REGION_NAMES[r]} is not {D.REGION_NAMES[r]}'s")
+    if s.gov_avail[0] >= 0:
+        out.append("Europe has no Governor")
+    if s.abolished:
+        if s.decks[D.SLAVERY_DECK]:
+            out.append("Slavery is abolished but the Slavery deck is still in play")
+        if any(D.CARDS[c].deck == D.SLAVERY_DECK for pl in s.players for c in pl.cards):
+            out.append("Slavery is abolished but a player still holds a Slavery card")
+    elif any(D.ABOLITION_CARD in s.held_cards(p) for p in range(s.n)):
+        out.append("a player holds the Europe 5 card but Slavery is not abolished")
+    if s.phase == PH_ACTIONS and s.stack and s.act_player < 0:
+        out.append("an Action-phase decision outside anyone's turn")
+    if s.turn and (s.phase != PH_ACTIONS or s.act_player < 0):
+        out.append("a turn is open outside the Action phase")
+    if s.turn and not s.turn & TURN_OPEN:
+        out.append("field 'turn' records actions of no open turn")
+    if s.phase != PH_ACTIONS and s.passed and s.phase != PH_DISCARD:
+        out.append("players marked as passed outside the Action phase")
+    return out

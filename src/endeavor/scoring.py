@@ -1,72 +1,15 @@
-"""Final scoring in the Age of Sail score-pad order (R19) with a per-player breakdown (R20).
-
-Lines, in order: one per Exploit in play (its name; only Shield holders score it), the
-four status tracks (pad line A), cities
-and links (B), glory on buildings and cards and the empty free Governor slot (C, two
-lines), extra population (D) and the Slavery subtraction (E). Ties share the victory:
-ranks use standard competition ranking (1, 1, 3) with no tie-break.
-"""
+"""Final scoring (R19, R20): see :mod:`endeavor.rules.scoring`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .rules.scoring import (
+    LINE_NAMES,
+    ScoreBreakdown,
+    buildings_and_cards,
+    cities_and_links,
+    final_scores,
+    score_lines,
+)
 
-from . import data as D
-from .state import State
-
-LINE_NAMES = ("Industry", "Culture", "Wealth", "Influence", "Cities & links",
-              "Buildings & cards", "Governor slot", "Extra population", "Slavery")
-
-
-@dataclass(frozen=True)
-class ScoreBreakdown:
-    """One player's final score: ``lines`` maps line name to points in pad order."""
-
-    player: int
-    lines: dict[str, int]
-    total: int
-    rank: int
-
-
-def cities_and_links(state: State, player: int) -> int:
-    """Glory of controlled cities (1 or 2) plus 1 per controlled link, circular or square."""
-    owner = state.site_owner
-    pts = sum(D.SITES[s].glory for s in state.info.sites if owner[s] == player)
-    for li in range(state.info.nlinks):
-        if state.controls_link(player, li):
-            pts += 1
-    return pts
-
-
-def buildings_and_cards(state: State, player: int) -> int:
-    """Printed glory on buildings and held cards (Governors included), plus the Town
-    Hall's 1 glory per Draw symbol on the player's buildings (RB fr)."""
-    pl = state.players[player]
-    pts = sum(D.BUILDINGS[b].glory for b in pl.blds)
-    if D.B_TOWN_HALL in pl.blds:
-        pts += sum(D.BUILDINGS[b].draw_symbols for b in pl.blds)
-    pts += sum(D.CARDS[c].glory for c in state.held_cards(player))
-    return pts
-
-
-def score_lines(state: State, player: int) -> dict[str, int]:
-    pl = state.players[player]
-    lines = {e.name: (e.score(state, i, player) if state.has_shield(player, i) else 0)
-             for i, e in enumerate(state.ex)}
-    lines.update({name: D.track_glory(pl.attr[k]) for k, name in enumerate(LINE_NAMES[:4])})
-    lines["Cities & links"] = cities_and_links(state, player)
-    lines["Buildings & cards"] = buildings_and_cards(state, player)
-    lines["Governor slot"] = 3 if pl.gov < 0 else 0
-    lines["Extra population"] = pl.harbor // 3
-    lines["Slavery"] = -len(pl.aside)
-    return lines
-
-
-def final_scores(state: State) -> list[ScoreBreakdown]:
-    """Breakdowns for every player (index = seat). Callable before the end, in which
-    case it scores the position as if the game ended now."""
-    all_lines = [score_lines(state, p) for p in range(state.n)]
-    totals = [sum(ls.values()) for ls in all_lines]
-    return [ScoreBreakdown(p, all_lines[p], totals[p],
-                           1 + sum(1 for t in totals if t > totals[p]))
-            for p in range(state.n)]
+__all__ = ["LINE_NAMES", "ScoreBreakdown", "buildings_and_cards", "cities_and_links",
+           "final_scores", "score_lines"]

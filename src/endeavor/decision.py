@@ -1,0 +1,115 @@
+"""Typed decisions: the public description of a pending decision, and the per-kind
+dispatch objects behind it.
+
+Clients call :meth:`State.decision` and get a :class:`Decision`: who decides
+(``.player``), what kind of decision it is (``.kind``, a short string), a prompt in words
+(``.prompt``) and the ``.options``, one :class:`Option` per legal action (together
+exactly :meth:`State.legal_actions`, in the same order) with the action's effect in words
+(``.text``).
+
+Inside the engine every frame kind (:mod:`endeavor.frames`) has one
+:class:`DecisionType` in the rules object's table ``rules.decisions``: it generates the
+legal codes, applies one, says why another is refused and describes the decision. The
+state dispatches through that table; there is no ``if``/``elif`` on frame kinds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from .actions import Action
+
+if TYPE_CHECKING:
+    from .state import State
+
+Frame = tuple[int, ...]
+
+
+class Option:
+    """One legal action of a decision and what it does, in words."""
+
+    __slots__ = ("action", "text")
+
+    def __init__(self, action: Action, text: str) -> None:
+        self.action = action
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Option({self.action.text!r}, {self.text!r})"
+
+
+class Decision:
+    """The pending decision: ``player`` decides a decision of ``kind`` (e.g.
+    ``"construction"``, ``"action"``, ``"effect"``, ``"discard"``, or a module's own
+    step such as ``"manila_swap"``), asked with ``prompt``; ``options`` lists every legal
+    action with its effect. ``Decision.actions`` is ``[o.action for o in options]``."""
+
+    __slots__ = ("player", "kind", "prompt", "options")
+
+    def __init__(self, player: int, kind: str, prompt: str, options: list[Option]) -> None:
+        self.player = player
+        self.kind = kind
+        self.prompt = prompt
+        self.options = options
+
+    @property
+    def actions(self) -> list[Action]:
+        return [o.action for o in self.options]
+
+    def option(self, action: Action | str) -> Option:
+        """The option of ``action`` (an :class:`Action` or its notation); KeyError if it
+        is not legal now."""
+        text = action.text if isinstance(action, Action) else " ".join(action.split()).lower()
+        for o in self.options:
+            if o.action.text.lower() == text.lower():
+                return o
+        raise KeyError(f"{action} is not an option of this decision")
+
+    def __repr__(self) -> str:
+        return (f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, "
+                f"{len(self.options)} options)")
+
+
+class DecisionType:
+    """The behaviour of one frame kind. Subclasses set the class attributes and
+    implement :meth:`codes` and :meth:`apply`; the wording methods have defaults.
+
+    ``length`` and ``ranges`` (the allowed range of each field after the player) let
+    :meth:`State.from_json` validate a frame; ``phases`` are the phases it can occur in.
+    ``sort`` asks the state to sort and deduplicate the codes of :meth:`codes`."""
+
+    frame: ClassVar[int] = -1
+    kind: ClassVar[str] = ""
+    length: ClassVar[int] = 2
+    ranges: ClassVar[tuple[tuple[int, int], ...]] = ()
+    phases: ClassVar[tuple[int, ...]] = ()
+    sort: ClassVar[bool] = False
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        """The legal action codes of frame ``f`` (sorted unless :attr:`sort`)."""
+        raise NotImplementedError
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        """Carry out legal code ``c``; ``f`` is already popped from the stack."""
+        raise NotImplementedError
+
+    def why_not(self, s: State, f: Frame, action: Action) -> str:
+        """Why ``action`` (not legal) is refused here; "" when the legal list says it all."""
+        return ""
+
+    def kind_of(self, s: State, f: Frame) -> str:
+        """The public kind of this decision (``Decision.kind``)."""
+        return self.kind
+
+    def prompt(self, s: State, f: Frame) -> str:
+        """The question, in words, with what the choice costs."""
+        return self.kind
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        """What legal ``action`` does, in words."""
+        return action.text
+
+    def check(self, s: State, f: Frame) -> str:
+        """A problem with frame ``f`` in state ``s`` that no game can produce ("" if fine);
+        used by :meth:`State.from_json` after the fields are range-checked."""
+        return ""

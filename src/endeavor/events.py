@@ -1,0 +1,70 @@
+"""Events: what an action caused, in words, for logs, clients and replays.
+
+:meth:`State.apply` returns the list of :class:`Event` it caused: first the action itself
+(kind ``"action"``), then every automatic step in the order it happened. Records hold
+only actions; events are produced again by replaying them. Bots use
+:meth:`State.apply_code`, which records no events and pays nothing for them.
+
+Kinds (``Event.kind``):
+
+=================  ===================================================================
+``action``         the decision just taken, described in words
+``growth``         a player's Growth (discs from the supply to the Harbor)
+``salary``         workers paid automatically in the Salary phase
+``governor``       a Governor awarded when its region opens
+``region``         a region opens (its track is full)
+``card``           a card gained outside a Draw action (Exploit draws, Governors aside)
+``bonus``          the disc a value-1 region card gives (R16)
+``link``           a link token taken by the first player to control the link
+``slot``           a Governor moved into the free Governor slot (P1)
+``abolition``      Slavery is abolished (R17)
+``exploit``        an Exploit becomes active (both its regions open)
+``shield``         a player gains or loses a Shield on an Exploit (P13)
+``turn``           the next player to act
+``phase``          a new phase begins
+``round``          a new round begins
+``game_end``       the game is over, with the final scores
+=================  ===================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+KINDS = ("action", "growth", "salary", "governor", "region", "card", "bonus", "link",
+         "slot", "abolition", "exploit", "shield", "turn", "phase", "round", "game_end")
+
+
+class Event:
+    """One thing that happened. ``player`` is the seat concerned, or None for the table
+    (a region opening, a new round). ``data`` holds machine-readable details for some
+    kinds (``game_end``: ``{"scores": [...]}``)."""
+
+    __slots__ = ("kind", "player", "text", "data")
+
+    def __init__(self, kind: str, player: int | None, text: str,
+                 data: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self.player = player
+        self.text = text
+        self.data = data
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.player!r}, {self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Event) and other.kind == self.kind
+                and other.player == self.player and other.text == self.text)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.player, self.text))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        d: dict[str, Any] = {"kind": self.kind, "player": self.player, "text": self.text}
+        if self.data is not None:
+            d["data"] = self.data
+        return d

@@ -1,0 +1,49 @@
+"""Abolition of Slavery (R17): the first time the Europe 5 card comes into a hand (or an
+Exploit says so), every held Slavery card is set aside (its icons lost, -1 glory each at
+the end) and the Slavery deck leaves the game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import data as D
+from .words import word_player
+
+if TYPE_CHECKING:
+    from ..state import State
+
+_CARD_DECK = tuple(c.deck for c in D.CARDS)
+_CARD_ICONS = tuple(c.icons for c in D.CARDS)
+
+
+def abolish(s: State) -> None:
+    """R17, once: held Slavery cards set aside, the Slavery deck out of the game, then
+    the rule modules' ``on_abolish`` hooks."""
+    if s.abolished:
+        return
+    s.abolished = True
+    lost: list[str] = []
+    for p, pl in enumerate(s.players):
+        keep = []
+        for c in pl.cards:
+            if _CARD_DECK[c] == D.SLAVERY_DECK:
+                pl.aside.append(c)
+                icons = _CARD_ICONS[c]
+                a = pl.attr
+                for k in range(4):
+                    a[k] -= icons[k]
+                lost.append(f"{word_player(p)} sets aside {D.CARDS[c].code}")
+            else:
+                keep.append(c)
+        pl.cards = keep
+    deck = s.decks[D.SLAVERY_DECK]
+    left = len(deck)
+    s.removed.extend(deck)
+    s.decks[D.SLAVERY_DECK] = []
+    if s.ev is not None:
+        detail = "; ".join(lost) + " (-1 glory each at the end)" if lost else \
+            "no Slavery card was held"
+        s.emit("abolition", None, f"Slavery is abolished: {detail}; the Slavery deck "
+               f"({left} card{'s' if left != 1 else ''}) leaves the game (R17)")
+    for i, e in s.rules.h_abolish:
+        e.on_abolish(s, i)

@@ -1,0 +1,107 @@
+"""Endeavor: Age of Sail (2018), the default ruleset (R1): 2-5 players, board side A or
+B, 35 discs, a start tile choice, 95 Trade tokens, 3 level-5 buildings drawn from the
+pool, value-1 region cards give a disc (R16), up to 3 Exploits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import data as D
+from ..frames import PH_CONSTRUCTION, PH_DISCARD, PH_GROWTH, PH_SALARY, PH_SETUP
+from . import construction, discard, growth, salary, turns
+from .attack import Attack, Casualty
+from .base import BoardInfo, Rules, Step, register_ruleset
+from .construction import Build, StartTile
+from .discard import Discard, GovernorSlot
+from .draw import Draw
+from .occupy import Occupy
+from .payment import Payment
+from .salary import Salary
+from .ship import Ship
+from .sources import ActionChoice, Effect, ModuleStep
+
+if TYPE_CHECKING:
+    from ..config import GameConfig
+    from ..state import State
+
+_BOARD_INFO: dict[tuple[str, bool], BoardInfo] = {}
+
+
+def board_info(side: str, tile_sites: bool) -> BoardInfo:
+    """The shared lookup tables of an Age of Sail board side."""
+    key = (side, tile_sites)
+    info = _BOARD_INFO.get(key)
+    if info is None:
+        info = _BOARD_INFO[key] = BoardInfo(D.BOARDS[side], tile_sites)
+    return info
+
+
+@register_ruleset
+class AgeOfSail(Rules):
+    name = "age_of_sail"
+    title = "Endeavor: Age of Sail"
+    player_counts = (2, 3, 4, 5)
+    discs = D.DISCS_PER_PLAYER  # 35 (RB)
+    token_counts = D.TOKEN_COUNTS
+    boards = D.BOARDS
+    start_buildings = D.START_BUILDINGS
+    level5_pool = D.LEVEL5_POOL
+    level5_available = D.LEVEL5_AVAILABLE
+    options = {
+        "phase_order": (("by_phase", "by_player"), "by_phase"),  # R6
+        "discard_pile_bonus": ((True, False), True),  # R16
+        "plus_same_region": ((True, False), True),  # R23 (house rule when True)
+    }
+
+    def __init__(self, config: GameConfig, module_ids: tuple[str, ...]) -> None:
+        super().__init__(config, module_ids)
+        self.board = board_info(str(config.board), any(
+            m in module_ids for m in ("dutch_east_india_company",)))
+        self.phase_order = config.options["phase_order"]
+        self.discard_pile_bonus = bool(config.options["discard_pile_bonus"])
+        self.plus_same_region = bool(config.options["plus_same_region"])
+        self.kinds = (Ship(), Occupy(), Attack(), Payment(), Draw())
+        decisions: list[Any] = [None] * 9
+        for t in (StartTile(), Build(), Salary(), ActionChoice(), Effect(), Casualty(),
+                  GovernorSlot(), Discard(), ModuleStep()):
+            decisions[t.frame] = t
+        self.decisions = tuple(decisions)
+        steps: list[Step | None] = [None] * 7
+        steps[PH_SETUP] = construction.begin_setup
+        steps[PH_CONSTRUCTION] = construction.begin
+        steps[PH_GROWTH] = growth.grow
+        steps[PH_SALARY] = salary.begin
+        steps[PH_DISCARD] = discard.begin
+        self.phase_steps = tuple(steps)
+        n = config.players
+        self._sched0 = turns.schedule(n, 0, self.phase_order)
+        self._sched1 = turns.schedule(n, 1, self.phase_order)
+
+    def schedule(self, rnd: int) -> tuple[tuple[int, int], ...]:
+        return self._sched1 if rnd else self._sched0
+
+    @classmethod
+    def deal(cls, s: State, config: GameConfig, rng: Any) -> None:
+        """Deal the 95 tokens onto the printed map (tracks, sites, circular links), order
+        the decks, draw the level-5 pool, pick the first player (R2)."""
+        info = board_info(str(config.board), False)
+        tokens = [t for t, k in enumerate(cls.token_counts) for _ in range(k)]
+        rng.shuffle(tokens)
+        it = iter(tokens)
+        s.trk_owner = [-1] * info.ntrack
+        s.trk_tok = [next(it) for _ in range(info.ntrack)]
+        s.site_token = [-1] * D.NSITES
+        for site in info.token_sites:  # the printed map only: tile cities carry no token
+            s.site_token[site] = next(it)
+        s.link_token = [-1] * info.nlinks
+        for li in info.circular_links:
+            s.link_token[li] = next(it)
+        s.decks = [list(d) for d in cls.initial_decks]
+        s.gov_avail = list(cls.governors)
+        s.bsupply = [0] * len(cls.buildings)
+        for b in cls.base_supply:
+            s.bsupply[b] = cls.buildings[b].copies
+        s.level5 = tuple(sorted(rng.sample(cls.level5_pool, cls.level5_available)))
+        for b in s.level5:
+            s.bsupply[b] = 1
+        s.crown = rng.randrange(config.players)

@@ -1,0 +1,205 @@
+"""Attack (R9, R13): an opponent's disc on a city (or, Age of Sail, a trade route) in
+Europe or an open region where you have presence. The attacker loses casualties from
+the Harbor to the supply (:func:`cost`: 1, 2 if fortified, fewer under Exploit rules),
+the defender's disc returns to its supply, then a Harbor disc occupies the site.
+
+A Memorial owner decides where each of its casualties goes (P7): the
+:class:`Casualty` decision, the attacker's first, then the defender's (out of turn).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from ..decision import DecisionType, Frame
+from ..frames import F_CASUALTY, FL_NO_EUROPE, PH_ACTIONS
+from . import board
+from .kinds import ActionKind
+from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
+from .words import plural, site_words, word_player
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..state import State
+
+_C = A.code
+_SITE_REGION = tuple(s.region for s in D.SITES)
+_ALL = tuple(range(D.NREGIONS))
+_REGIONS = tuple(range(1, D.NREGIONS))
+
+
+def cost(s: State, p: int, x: int) -> int:
+    """The casualties ``p`` suffers attacking site ``x``: 1, 2 if fortified; Exploit
+    rules may lower it, never raise it (legality tests rely on that). The one place
+    the Attack cost is computed."""
+    c = 2 if s.smark[x] & M_FORTIFIED else 1
+    for i, e in s.rules.h_attack_cost:
+        c = e.attack_cost(s, i, p, x, c)
+    return c
+
+
+def attack(s: State, p: int, x: int, casualties: int = -1) -> None:
+    """Resolve an Attack of ``p`` on site ``x``: ``casualties`` Harbor discs (default
+    :func:`cost`) to the supply, the defender's disc to its supply, then a Harbor disc
+    occupies ``x``. Memorial owners then place their casualties (P7)."""
+    if casualties < 0:
+        casualties = cost(s, p, x) if s.rules.h_attack_cost or s.smark[x] else 1
+    pl = s.players[p]
+    pl.harbor -= casualties + 1
+    pl.supply += casualties
+    for i, e in s.rules.h_site_attacked:
+        e.on_site_attacked(s, i, x)
+    q = board.remove(s, x)
+    board.place(s, p, x)
+    stack = s.stack
+    if D.B_MEMORIAL in s.players[q].blds:
+        stack.append((F_CASUALTY, q))
+    if D.B_MEMORIAL in pl.blds:
+        stack.extend([(F_CASUALTY, p)] * casualties)
+
+
+def casualty(s: State, p: int) -> None:
+    """A disc of ``p`` (already taken from where it was) is lost as a casualty: it goes
+    to the supply, and a Memorial owner then decides where it goes (P7)."""
+    s.players[p].supply += 1
+    if D.B_MEMORIAL in s.players[p].blds:
+        s.stack.append((F_CASUALTY, p))
+
+
+class Attack(ActionKind):
+    kind = D.ATTACK
+    name = "Attack"
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        if harbor < 2:  # 1 disc is enough only if an Exploit waives the casualty (P29)
+            return (harbor == 1 and bool(s.rules.h_attack_cost)
+                    and bool(self.codes(s, p, -1, -1, 1)))
+        pres = s.pres
+        own = s.own
+        occs = s.occ_sites
+        base = p * 7
+        filled = s.filled
+        trk_len = s.info.trk_len
+        for r in range(7):
+            if occs[r] > own[base + r] and (
+                    r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
+                if not s.ex or not any(s.smark):
+                    return True
+                # markers (Missionaries, the Pirate, fortifications): ask the targets
+                return bool(self.codes(s, p, -1, -1, harbor))
+        return False
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        out: list[int] = []
+        h = harbor
+        if h < 2 and not (h == 1 and s.rules.h_attack_cost):
+            return out
+        info = s.info
+        owner = s.site_owner
+        base = p * 7
+        ex = s.ex
+        mark = s.smark
+        pres = s.pres
+        filled = s.filled
+        trk_len = info.trk_len
+        if region >= 0:
+            regions: tuple[int, ...] = (region,)
+        else:
+            regions = _REGIONS if flags & FL_NO_EUROPE else _ALL
+        for r in regions:
+            if s.occ_sites[r] > s.own[base + r] and (
+                    r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
+                for x in info.cities_in[r] + info.routes_in[r]:
+                    o = owner[x]
+                    if o >= 0 and o != p:
+                        # cost hooks only lower the cost (1, or 2 if fortified)
+                        if ex and (mark[x] or h < 2) and (mark[x] & M_NO_ATTACK or (
+                                (h < 2 or mark[x] & M_FORTIFIED and h < 3)
+                                and h < 1 + cost(s, p, x))):
+                            continue
+                        out.append(_C(A.V_ATTACK, x))
+        return out
+
+    def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
+        x = c & A.ARG
+        attack(s, p, x)
+        return _SITE_REGION[x], -1
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        x = c & A.ARG
+        if x not in s.info.site_set:
+            return f"{D.SITES[x].code} is not on board side {s.info.side}"
+        r = _SITE_REGION[x]
+        where = site_words(x)
+        owner = s.site_owner[x]
+        if owner < 0:
+            if s.smark[x] & M_PIRATE:
+                return f"the Pirate holds {where}: it can't be Attacked"
+            return f"{where} is unoccupied: nothing to attack"
+        if owner == p:
+            return f"{where} is yours"
+        if not s.is_open(r):
+            return f"{D.REGION_NAMES[r]} is not open"
+        if r and not s.pres[p * 7 + r]:
+            return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
+        if s.smark[x] & M_NO_ATTACK:
+            return f"a Missionary protects {where}: it may never be Attacked"
+        need = 1 + cost(s, p, x)
+        if harbor < need:
+            return (f"attacking {where} needs {plural(need, 'disc')} in your Harbor "
+                    f"({plural(need - 1, 'casualty').replace('casualtys', 'casualties')}"
+                    " + 1 to occupy)")
+        return "not allowed now"
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        if harbor < 2:
+            return "Attack needs 2 discs in the Harbor (1 casualty + 1 to occupy)"
+        return ("no opponent disc to attack in Europe or in an open region where you have "
+                "presence")
+
+    def describe(self, s: State, p: int, c: int) -> str:
+        x = c & A.ARG
+        k = cost(s, p, x)
+        lost = "no casualty" if k == 0 else \
+            plural(k, "casualty").replace("casualtys", "casualties")
+        city = "trade route " if not D.SITES[x].city else ""
+        return (f"Attack the {city}{site_words(x)} held by {word_player(s.site_owner[x])}: "
+                f"{lost} + 1 disc to occupy, {D.SITES[x].glory} glory at the end")
+
+
+class Casualty(DecisionType):
+    """P7: a Memorial owner places one casualty: on the supply or at the base of a
+    track as a token of that attribute."""
+
+    frame = F_CASUALTY
+    kind = "casualty"
+    phases = (PH_ACTIONS,)
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        return [_C(A.V_CASUALTY, k) for k in range(5)]
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        arg = c & A.ARG
+        if arg < 4:  # the casualty becomes a Trade token of that attribute (RB fr)
+            pl = s.players[f[1]]
+            pl.supply -= 1
+            pl.mem[arg] += 1
+            pl.attr[arg] += 1
+
+    def why_not(self, s: State, f: Frame, action: Action) -> str:
+        return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return (f"{word_player(f[1])}, your Memorial: place a casualty in your supply or "
+                "at the base of a track, where it counts as a Trade token of that attribute")
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        if action.arg == A.SUPPLY_ARG:
+            return "Back to your supply"
+        k = action.arg
+        pl = s.players[f[1]]
+        return (f"At the base of your {D.ATTRIBUTES[k].capitalize()} track: "
+                f"{D.ATTRIBUTES[k].capitalize()} {pl.attr[k]} -> {pl.attr[k] + 1}")

@@ -1,0 +1,190 @@
+"""Board mechanics shared by every rule: discs on sites, tracks and open seas, Trade
+tokens, links, Governors and region openings, icons.
+
+These functions are the only code that writes the board fields of a state and their
+derived counters (presence ``pres``, own sites ``own``, occupied sites ``occ_sites``,
+free cities / trade routes, filled track spaces), so the counters can never drift from
+the discs. Rule areas and :mod:`endeavor.api` call them; nothing else writes those
+fields.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import data as D
+from .module import L_BLOCKADE
+from .words import icons_words, word_player
+
+if TYPE_CHECKING:
+    from ..state import Player, State
+
+_SITE_REGION = tuple(s.region for s in D.SITES)
+_SITE_CITY = tuple(s.city for s in D.SITES)
+_SITE_TILE = tuple(s.code in D.TILE_SITES for s in D.SITES)
+_CARD_ICONS = tuple(c.icons for c in D.CARDS)
+
+
+# --------------------------------------------------------------------------- tokens, icons
+def gain_token(s: State, pl: Player, t: int) -> None:
+    """A Trade token joins a mat: brown at its track base (+1 there), blue in the Harbor."""
+    if t < 4:
+        pl.btok[t] += 1
+        pl.attr[t] += 1
+    else:
+        pl.blue[t - 4] += 1
+
+
+def gain_icons(pl: Player, icons: tuple[int, int, int, int], sign: int) -> None:
+    """Tracks follow the icons held: ``sign`` +1 gains, -1 loses ``icons``."""
+    a = pl.attr
+    for k in range(4):
+        if icons[k]:
+            a[k] += sign * icons[k]
+
+
+# --------------------------------------------------------------------------- sites
+def place(s: State, p: int, x: int) -> None:
+    """Put a disc of ``p`` (already taken from wherever it was) on free site ``x``: the
+    site's token is gained and links are claimed (R13)."""
+    r = _SITE_REGION[x]
+    s.site_owner[x] = p
+    s.pres[p * 7 + r] += 1
+    if not _SITE_TILE[x]:
+        s.own[p * 7 + r] += 1
+        s.occ_sites[r] += 1
+        if _SITE_CITY[x]:
+            s.free_cities[r] -= 1
+        else:
+            s.free_routes[r] -= 1
+    pl = s.players[p]
+    t = s.site_token[x]
+    if t >= 0:
+        s.site_token[x] = -1
+        gain_token(s, pl, t)
+    claim_links(s, p, pl, x)
+
+
+def claim_links(s: State, p: int, pl: Player, x: int) -> None:
+    """R13: the first player ever to control a circular link takes its token."""
+    lt = s.link_token
+    owner = s.site_owner
+    lmark = s.lmark
+    for li, other in s.info.adj[x]:
+        if lt[li] >= 0 and owner[other] == p and not lmark[li]:
+            t = lt[li]
+            lt[li] = -1
+            gain_token(s, pl, t)
+            if s.ev is not None:
+                a, b = s.info.board.links[li]
+                s.emit("link", p, f"{word_player(p)} controls the link "
+                       f"{D.SITES[a].code}-{D.SITES[b].code} first and gains its "
+                       f"{D.TOKEN_NAMES[t]} token")
+
+
+def remove(s: State, x: int) -> int:
+    """Take the disc off site ``x`` back to its owner's supply; returns the owner."""
+    q = s.site_owner[x]
+    r = _SITE_REGION[x]
+    s.players[q].supply += 1
+    s.pres[q * 7 + r] -= 1
+    s.site_owner[x] = -1
+    if not _SITE_TILE[x]:
+        s.own[q * 7 + r] -= 1
+        s.occ_sites[r] -= 1
+        if _SITE_CITY[x]:
+            s.free_cities[r] += 1
+        else:
+            s.free_routes[r] += 1
+    return q
+
+
+def controls_link(s: State, p: int, li: int) -> bool:
+    """Both ends held by ``p`` and the link not Blockaded (Imperialism)."""
+    x, y = s.info.board.links[li]
+    return (s.site_owner[x] == p and s.site_owner[y] == p
+            and not s.lmark[li] & L_BLOCKADE)
+
+
+# --------------------------------------------------------------------------- tracks, seas
+def ship_track(s: State, p: int, pl: Player, r: int) -> None:
+    """R10: a Harbor disc to the free space farthest from the deck; filling the last
+    space opens the region and awards its Governor (R11)."""
+    pl.harbor -= 1
+    i = s.info.trk_off[r] + s.filled[r]
+    s.trk_owner[i] = p
+    t = s.trk_tok[i]
+    s.trk_tok[i] = -1
+    s.filled[r] += 1
+    s.pres[p * 7 + r] += 1
+    if t >= 0:
+        gain_token(s, pl, t)
+    if s.filled[r] == s.info.trk_len[r]:
+        open_region(s, r)
+
+
+def add_sea(s: State, p: int, r: int) -> None:
+    """A disc of ``p`` (already taken from wherever it was) into ``r``'s open sea."""
+    s.sea[p * 7 + r] += 1
+    s.pres[p * 7 + r] += 1
+
+
+def remove_sea(s: State, p: int, r: int) -> None:
+    """A disc of ``p`` leaves ``r``'s open sea (the caller puts it somewhere)."""
+    s.sea[p * 7 + r] -= 1
+    s.pres[p * 7 + r] -= 1
+
+
+def replace_track_disc(s: State, r: int, k: int, p: int) -> int:
+    """The disc on space ``k`` of ``r``'s track goes to ``r``'s open sea (its owner's
+    presence is unchanged) and a disc of ``p`` (already taken) takes the space: no
+    token, no Governor award (Letters of Marque). Returns the pushed disc's owner."""
+    x = s.info.trk_off[r] + k
+    q = s.trk_owner[x]
+    s.sea[q * 7 + r] += 1
+    s.trk_owner[x] = p
+    s.pres[p * 7 + r] += 1
+    return q
+
+
+def governor_winner(s: State, r: int) -> int:
+    """R11: most discs on the track; ties go to the tied player whose disc is closest
+    to the deck. -1 if the track is empty."""
+    o = s.info.trk_off[r]
+    track = s.trk_owner[o:o + s.info.trk_len[r]]
+    counts = [0] * s.n
+    for q in track:
+        if q >= 0:
+            counts[q] += 1
+    best = max(counts)
+    if best == 0:
+        return -1
+    for q in reversed(track):
+        if q >= 0 and counts[q] == best:
+            return q
+    return -1  # pragma: no cover
+
+
+def open_region(s: State, r: int) -> None:
+    """The track of ``r`` is full: the region opens and its Governor goes to the winner
+    (into the free Governor slot if it is empty, P1)."""
+    if s.ev is not None:
+        s.emit("region", None, f"{D.REGION_NAMES[r]} opens: its track is full")
+    g = s.gov_avail[r]
+    if g < 0:
+        return
+    w = governor_winner(s, r)
+    if w < 0:
+        return
+    s.gov_avail[r] = -1
+    pl = s.players[w]
+    if pl.gov < 0:
+        pl.gov = g
+    else:
+        pl.cards.append(g)
+    gain_icons(pl, _CARD_ICONS[g], 1)
+    if s.ev is not None:
+        card = D.CARDS[g]
+        s.emit("governor", w, f"{word_player(w)} wins the {D.REGION_NAMES[r]} Governor "
+               f"({card.code}: {icons_words(card.icons, card.glory)}), most discs on "
+               "the track (R11)")

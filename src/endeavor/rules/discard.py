@@ -1,0 +1,174 @@
+"""Discard phase (R18, P1): card limits, the free Governor slot and discarding.
+
+At most 5 cards in normal slots, and no more than the Card Limit (Influence level) of
+them once 1 Slavery card is exempted; the free Governor slot is outside both. A
+Discarded Slavery card is set aside (-1 glory), a Governor leaves the game, any other
+card goes to the face-up discard pile. In rounds 1-6 an empty free slot takes one of
+the player's Governors at once (P1); in round 7 the player chooses which Governor (or
+none) sits there, since that placement scores.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from ..decision import DecisionType, Frame
+from ..frames import F_DISCARD, F_GOVSLOT, PH_DISCARD
+from .words import card_words, word_player
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..state import State
+
+_C = A.code
+_CARD_DECK = tuple(c.deck for c in D.CARDS)
+_CARD_ICONS = tuple(c.icons for c in D.CARDS)
+_GOV = tuple(c.governor for c in D.CARDS)
+
+
+def held_cards(s: State, p: int) -> list[int]:
+    """Cards in normal slots plus the free Governor slot."""
+    pl = s.players[p]
+    return pl.cards + ([pl.gov] if pl.gov >= 0 else [])
+
+
+def over_card_limit(s: State, p: int) -> bool:
+    """R18: more than 5 cards in normal slots, or more than the Card Limit of them once
+    1 Slavery card is exempted."""
+    pl = s.players[p]
+    n = len(pl.cards)
+    if n > s.rules.max_cards:
+        return True
+    slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
+    return n - slavery > pl.level(D.INFLUENCE)
+
+
+def limit_words(s: State, p: int) -> str:
+    """``"your limit is 4 (Influence 7)"``, with the Slavery exemption if it applies."""
+    pl = s.players[p]
+    limit = pl.level(D.INFLUENCE)
+    slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
+    extra = " + 1 Slavery card" if slavery and limit < s.rules.max_cards else ""
+    return (f"your limit is {limit}{extra} (Influence {pl.attr[D.INFLUENCE]}), "
+            f"at most {s.rules.max_cards} in all")
+
+
+def discard(s: State, p: int, c: int) -> None:
+    """R18: ``p`` discards ``c`` from a normal slot: a Slavery card is set aside, a
+    Governor leaves the game, any other card goes to the face-up discard pile."""
+    pl = s.players[p]
+    pl.cards.remove(c)
+    icons = _CARD_ICONS[c]
+    a = pl.attr
+    for k in range(4):
+        a[k] -= icons[k]
+    if _CARD_DECK[c] == D.SLAVERY_DECK:
+        pl.aside.append(c)
+    elif _GOV[c]:
+        s.removed.append(c)
+    else:
+        s.pile.append(c)
+
+
+def begin(s: State, p: int) -> None:
+    """``p``'s Discard step (P1, R18)."""
+    pl = s.players[p]
+    if s.round == s.rules.rounds and any(_GOV[c] for c in held_cards(s, p)):
+        s.stack.append((F_GOVSLOT, p))  # P1: only the last placement can score
+        return
+    if pl.gov < 0:  # P1: an empty free slot takes a Governor, never worse
+        for c in pl.cards:
+            if _GOV[c]:
+                pl.cards.remove(c)
+                pl.gov = c
+                if s.ev is not None:
+                    s.emit("slot", p, f"{word_player(p)} puts {D.CARDS[c].code} in the "
+                           "free Governor slot (P1)")
+                break
+    if over_card_limit(s, p):
+        s.stack.append((F_DISCARD, p))
+
+
+class Discard(DecisionType):
+    frame = F_DISCARD
+    kind = "discard"
+    phases = (PH_DISCARD,)
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        return [_C(A.V_DISCARD, c) for c in sorted(s.players[f[1]].cards)]
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        p = f[1]
+        discard(s, p, c & A.ARG)
+        if over_card_limit(s, p):
+            s.stack.append((F_DISCARD, p))
+
+    def why_not(self, s: State, f: Frame, action: Action) -> str:
+        if action.verb != A.V_DISCARD:
+            return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+        return f"you hold no {D.CARDS[action.arg].code} in a normal card slot"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        p = f[1]
+        pl = s.players[p]
+        n = len(pl.cards)
+        limit = pl.level(D.INFLUENCE)
+        slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
+        keep = min(limit + slavery, s.rules.max_cards)
+        return (f"{word_player(p)}, discard {n - keep} of {n} cards: {limit_words(s, p)}")
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        c = action.arg
+        card = D.CARDS[c]
+        if card.deck == D.SLAVERY_DECK:
+            where = "set aside: -1 glory at the end (R18)"
+        elif card.governor:
+            where = "out of the game"
+        else:
+            where = "to the face-up discard pile"
+        return f"Discard {card_words(c)}: {where}"
+
+
+class GovernorSlot(DecisionType):
+    """P1, round 7: which Governor (or none) sits in the free Governor slot."""
+
+    frame = F_GOVSLOT
+    kind = "governor_slot"
+    phases = (PH_DISCARD,)
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        govs = sorted(c for c in held_cards(s, f[1]) if _GOV[c])
+        return [_C(A.V_SLOT, c) for c in govs] + [_C(A.V_SLOT, A.NONE_ARG)]
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        p = f[1]
+        pl = s.players[p]
+        arg = c & A.ARG
+        if pl.gov >= 0:
+            pl.cards.append(pl.gov)
+            pl.gov = -1
+        if arg != A.NONE_ARG:
+            pl.cards.remove(arg)
+            pl.gov = arg
+        if over_card_limit(s, p):
+            s.stack.append((F_DISCARD, p))
+
+    def why_not(self, s: State, f: Frame, action: Action) -> str:
+        if action.verb != A.V_SLOT:
+            return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+        return f"you hold no Governor {D.CARDS[action.arg].code}"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        p = f[1]
+        return (f"{word_player(p)}, the last Discard phase: choose the Governor for the "
+                f"free Governor slot, outside your card limit, or leave it empty for 3 "
+                f"glory ({limit_words(s, p)})")
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        if action.arg == A.NONE_ARG:
+            return ("Leave the Governor slot empty: +3 glory at the end; your Governors "
+                    "count against the card limit")
+        return (f"Put {card_words(action.arg)} in the free Governor slot, outside the card "
+                "limit")

@@ -1,0 +1,129 @@
+"""Draw (R14, R16): the top card of a deck, or any card of the face-up discard pile,
+when your presence meets its Draw Value. :func:`presence` is the one place presence for
+a Draw is counted; :func:`gain_card` the one place a card joins a hand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from .abolition import abolish
+from .kinds import ActionKind
+from .words import card_words, word_player
+
+if TYPE_CHECKING:
+    from ..state import State
+
+_C = A.code
+_CARD_VALUE = tuple(c.value for c in D.CARDS)
+_CARD_ICONS = tuple(c.icons for c in D.CARDS)
+_EU, _SL, _PILE = D.EU_DECK, D.SLAVERY_DECK, D.PILE
+
+
+def draw_bonus(s: State, p: int) -> int:
+    """Extra presence for Draws in every region from the rule modules (P14)."""
+    n = 0
+    for i, e in s.rules.h_draw_bonus:
+        n += e.draw_bonus(s, i, p)
+    return n
+
+
+def presence(s: State, p: int, deck: int, bonus: int = -1) -> int:
+    """Presence ``p`` counts to Draw from ``deck`` (R14): discs in that region with the
+    modules' Draw bonuses (``bonus``, computed if < 0); the Europe and Slavery decks and
+    the discard pile count Europe's discs alone (P14)."""
+    if deck == _EU or deck == _SL or deck == _PILE:
+        return s.pres[p * 7]
+    if bonus < 0:
+        bonus = draw_bonus(s, p)
+    return s.pres[p * 7 + deck] + bonus
+
+
+def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
+    """Card ``c`` joins ``p``'s normal slots: its icons raise the tracks; a region
+    value-1 card gives a disc from the supply (R16) when ``bonus_ok``; the Europe 5 card
+    abolishes Slavery the first time it comes into a hand (R17)."""
+    pl = s.players[p]
+    pl.cards.append(c)
+    icons = _CARD_ICONS[c]
+    a = pl.attr
+    for k in range(4):
+        if icons[k]:
+            a[k] += icons[k]
+    card = D.CARDS[c]
+    if card.bonus_disc and bonus_ok and pl.supply:  # R16
+        pl.supply -= 1
+        pl.harbor += 1
+        if s.ev is not None:
+            s.emit("bonus", p, f"{word_player(p)} gains 1 disc from the supply for the "
+                   f"value-1 card {card.code} (R16)")
+    if card.abolition and not s.abolished:
+        abolish(s)
+
+
+class Draw(ActionKind):
+    kind = D.DRAW
+    name = "Draw"
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        bonus = draw_bonus(s, p)
+        for d, deck in enumerate(s.decks):
+            if deck and _CARD_VALUE[deck[-1]] <= presence(s, p, d, bonus):
+                return True
+        eu = presence(s, p, _PILE)
+        for c in s.pile:
+            if _CARD_VALUE[c] <= eu:
+                return True
+        return False
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        out: list[int] = []
+        if deck != _PILE:
+            bonus = draw_bonus(s, p)
+            for d, dk in enumerate(s.decks):
+                if (deck < 0 or deck == d) and dk and \
+                        _CARD_VALUE[dk[-1]] <= presence(s, p, d, bonus):
+                    out.append(_C(A.V_DRAW, d))
+        if deck < 0 or deck == _PILE:
+            eu = presence(s, p, _PILE)
+            for c in s.pile:
+                if _CARD_VALUE[c] <= eu:
+                    out.append(_C(A.V_DRAWP, c))
+        return out
+
+    def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
+        arg = c & A.ARG
+        if c >> A.SHIFT == A.V_DRAW:
+            gain_card(s, p, s.decks[arg].pop(), True)
+            return -1, arg
+        s.pile.remove(arg)
+        gain_card(s, p, arg, s.rules.discard_pile_bonus)  # R16
+        return -1, _PILE
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        arg = c & A.ARG
+        if c >> A.SHIFT == A.V_DRAWP:
+            code = D.CARDS[arg].code
+            if arg not in s.pile:
+                return f"{code} is not in the discard pile"
+            return (f"your presence in Europe is {presence(s, p, _PILE)}, below the Draw "
+                    f"Value {_CARD_VALUE[arg]} of {code} (R14)")
+        dk = s.decks[arg]
+        if not dk:
+            return f"the {D.DECK_NAMES[arg]} deck is empty"
+        r = 0 if arg == _SL else arg
+        return (f"your presence in {D.REGION_NAMES[r]} is {presence(s, p, arg)}, below "
+                f"the Draw Value {_CARD_VALUE[dk[-1]]} of the top card (R14)")
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        return "no card within your presence (Draw Value above your discs there)"
+
+    def describe(self, s: State, p: int, c: int) -> str:
+        arg = c & A.ARG
+        if c >> A.SHIFT == A.V_DRAW:
+            top = s.decks[arg][-1]
+            return (f"Draw {card_words(top)} from the {D.DECK_NAMES[arg]} deck "
+                    f"({len(s.decks[arg])} left)")
+        return f"Draw {card_words(arg)} from the discard pile"

@@ -1,0 +1,59 @@
+"""The action kinds (Ship, Occupy, Attack, Payment, Draw): their common interface.
+
+Each kind is one class in its own module (:mod:`.ship`, :mod:`.occupy`, :mod:`.attack`,
+:mod:`.payment`, :mod:`.draw`) that owns, for a *normal* action of that kind, the four
+things that must never drift apart (STYLE 16): whether one is possible at all (R8),
+its concrete targets, its effect, and why a target is refused, plus what it does in
+words. The rules object holds one instance per kind in ``rules.kinds`` (indexed by
+``SHIP``...), and a ruleset that plays a kind differently supplies its own class.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from .. import actions as A
+from .. import data as D
+
+if TYPE_CHECKING:
+    from ..state import State
+
+#: the action kind of each normal-action verb
+VERB_KIND = {A.V_SHIP: D.SHIP, A.V_ROUTE: D.SHIP, A.V_SEA: D.SHIP, A.V_OCCUPY: D.OCCUPY,
+             A.V_ATTACK: D.ATTACK, A.V_PAY: D.PAYMENT, A.V_DRAW: D.DRAW,
+             A.V_DRAWP: D.DRAW}
+
+
+class ActionKind:
+    """One action kind. ``region`` / ``deck`` >= 0 restrict targets (a "+" second half
+    under ``plus_same_region``, or a follow-up); ``flags`` are the effect frame's."""
+
+    kind: ClassVar[int] = -1
+    name: ClassVar[str] = ""
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        """R8: can ``p`` carry out a normal action of this kind with ``harbor`` Harbor
+        discs? (Exploit abilities are asked separately.)"""
+        raise NotImplementedError
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        """Every concrete target, as action codes (not necessarily sorted)."""
+        raise NotImplementedError
+
+    def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
+        """Carry out legal code ``c``; return the (region, deck) it happened in (-1 when
+        it does not apply), for a "+" second half under ``plus_same_region``."""
+        raise NotImplementedError
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        """Why ``c`` (of this kind, not legal) cannot be carried out by ``p`` now."""
+        return "not allowed now"
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        """Why no normal action of this kind is possible (for prompts), in words."""
+        return f"no {self.name} is possible"
+
+    def describe(self, s: State, p: int, c: int) -> str:
+        """What legal code ``c`` does, in words."""
+        return A.BY_CODE[c].text

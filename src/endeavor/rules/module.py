@@ -1,0 +1,218 @@
+"""Rule modules: the hook interface for everything that plugs into a ruleset.
+
+A rule module is a subclass of :class:`RuleModule` (or :class:`Exploit`, for the 15
+Exploits) registered with :func:`register`. The base rules call its hooks; every hook
+has a neutral default, so a module overrides only what it changes, and the hot paths
+call a hook only for the modules whose class overrides it (``Rules.hooked``).
+
+Every hook receives the state ``s`` and ``i``, the module's index among the modules in
+play (:attr:`State.modules`); the module's own data is the int list ``s.exd[i]`` (its
+tile), which it may read and write freely. Everything else in the state is changed
+only through the functions of :mod:`endeavor.api`, which keep every derived counter
+right and raise the events clients see.
+
+Actions: module number ``n`` owns the verbs ``V_EXPLOIT + 8*(n-1)`` to ``+7``
+(:meth:`RuleModule.code` builds its codes) and lists every action it can ever offer in
+:meth:`RuleModule.catalogue`, so the global catalogue and the notation parser know them.
+
+Activation of Exploits (derived, never stored): an Exploit is *active* once both its
+regions are open; a player holds a *Shield* on it while it is active and the player has
+presence in both regions (P13). Only Shield holders may use its abilities or score it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from .. import actions as A
+from .. import data as D
+
+if TYPE_CHECKING:
+    from ..state import State
+
+Frame = tuple[int, ...]
+
+#: site markers (``State.smark``), set and cleared with ``api.mark_site``
+M_FORT = 1  # Spanish Main fortification
+M_FORT_DEIC = 2  # Dutch East India Company fortification
+M_FORTIFIED = M_FORT | M_FORT_DEIC
+M_MISSIONARY = 4  # a city with a Missionary may never be Attacked
+M_PIRATE = 8  # the Pirate's city: counts as unoccupied, never Occupied or Attacked
+M_NO_ATTACK = M_MISSIONARY | M_PIRATE
+#: link markers (``State.lmark``)
+L_BLOCKADE = 1  # a Blockaded link can't be claimed, controlled or used in any way
+
+
+class RuleModule:
+    """Base class: neutral hooks. Subclasses set the class attributes."""
+
+    id: ClassVar[str] = ""
+    #: the verb block it owns (1-15 for the Exploits, in rulebook order; 16+ others)
+    number: ClassVar[int] = 0
+    name: ClassVar[str] = ""
+    #: local verb -> the action kind (``SHIP`` ...) that triggers it as an ability
+    kinds: ClassVar[dict[int, int]] = {}
+    #: an Exploit has two regions and scores only for Shield holders
+    is_exploit: ClassVar[bool] = False
+    regions: ClassVar[tuple[int, int]] = (0, 0)
+
+    # ------------------------------------------------------------------ actions
+    def verb(self, k: int) -> int:
+        """The global verb number of this module's local verb ``k`` (0-7)."""
+        assert 0 <= k < A.EXPLOIT_VERBS
+        return A.V_EXPLOIT + A.EXPLOIT_VERBS * (self.number - 1) + k
+
+    def code(self, k: int, arg: int = 0) -> int:
+        """The action code of local verb ``k`` with argument ``arg``."""
+        return A.code(self.verb(k), arg)
+
+    def local_verb(self, c: int) -> int:
+        """The local verb (0-7) of one of this module's codes."""
+        return (c >> A.SHIFT) - self.verb(0)
+
+    def owns(self, c: int) -> bool:
+        """Whether action code ``c`` is one of this module's."""
+        return 0 <= (c >> A.SHIFT) - self.verb(0) < A.EXPLOIT_VERBS
+
+    def ability_kind(self, c: int) -> int:
+        """The action kind an ability code answers (for "+" sources and turn records)."""
+        return self.kinds[self.local_verb(c)]
+
+    def catalogue(self) -> list[tuple[int, str]]:
+        """Every (code, notation) this module can ever offer."""
+        return []
+
+    # ------------------------------------------------------------------ setup
+    def setup(self, s: State, i: int) -> list[int]:
+        """Initial module data (it may also place components with the api)."""
+        return []
+
+    # ------------------------------------------------------------------ abilities
+    def abilities(self, s: State, i: int, p: int, kind: int, harbor: int) -> list[int]:
+        """Ability codes offered when ``p`` takes an action of ``kind`` with ``harbor``
+        discs in the Harbor. For an Exploit, called only while ``p`` holds a Shield."""
+        return []
+
+    def apply(self, s: State, i: int, p: int, c: int) -> None:
+        """Carry out a code chosen from :meth:`abilities` (the effect decision is already
+        resolved) or from :meth:`extra_sources`."""
+        raise NotImplementedError
+
+    def extra_sources(self, s: State, i: int, p: int) -> list[int]:
+        """Extra Action-phase sources for ``p`` (e.g. an Improved Cannon activation);
+        offered whatever the Shield (the component is already held)."""
+        return []
+
+    # ------------------------------------------------------------------ own decision steps
+    def step_codes(self, s: State, i: int, f: Frame) -> list[int]:
+        """Legal codes of this module's own step ``f`` (pushed with ``api.push_step``:
+        ``f[1]`` the player, ``f[3]`` the step, ``f[4]``/``f[5]`` its two ints)."""
+        raise NotImplementedError
+
+    def step_apply(self, s: State, i: int, f: Frame, c: int) -> None:
+        """Apply code ``c`` to own step ``f`` (already popped from the stack)."""
+        raise NotImplementedError
+
+    def step_kind(self, s: State, i: int, f: Frame) -> str:
+        """The public kind of own step ``f`` (``Decision.kind``)."""
+        return self.id
+
+    def step_prompt(self, s: State, i: int, f: Frame) -> str:
+        """The question own step ``f`` asks, in words."""
+        return f"{self.name}: choose"
+
+    def describe_action(self, s: State, i: int, c: int) -> str:
+        """What this module's legal code ``c`` does now, in words."""
+        return f"{self.name}: {A.BY_CODE[c].text}"
+
+    # ------------------------------------------------------------------ persistent rules
+    def attack_cost(self, s: State, i: int, p: int, site: int, cost: int) -> int:
+        """Casualties ``p`` suffers attacking ``site`` (base 1, +1 if fortified). A hook
+        may only lower ``cost``, never raise it: the legality tests rely on that."""
+        return cost
+
+    def on_site_attacked(self, s: State, i: int, site: int) -> None:
+        """``site`` was just attacked (before the new occupant arrives)."""
+
+    def on_abolish(self, s: State, i: int) -> None:
+        """Slavery was just abolished (R17), after held Slavery cards were set aside and
+        the Slavery deck left the game."""
+
+    def draw_bonus(self, s: State, i: int, p: int) -> int:
+        """Extra presence ``p`` has in every region for Draw actions only (P14)."""
+        return 0
+
+    def build_bonus(self, s: State, i: int, p: int) -> int:
+        """Added to ``p``'s Build Level in the Construction phase."""
+        return 0
+
+    def unpayable(self, s: State, i: int, p: int) -> int:
+        """Bitmask of ``p``'s building slots whose occupant is not a worker (never paid)."""
+        return 0
+
+    def salary(self, s: State, i: int, p: int) -> None:
+        """After ``p`` paid workers in the Salary phase (may push steps)."""
+
+    def on_turn_end(self, s: State, i: int, p: int, kinds: int) -> None:
+        """``p``'s Action-phase turn just ended, every decision of it resolved; ``kinds``
+        is the bitmask ``1 << kind`` of the action kinds it carried out (0 for a pass).
+        May push steps (for ``p`` or anyone); the next turn waits for them."""
+
+    def on_round_end(self, s: State, i: int) -> None:
+        """The round's last phase is over, before the Crown passes (not after round 7's
+        final scoring is due: the game then ends)."""
+
+    # ------------------------------------------------------------------ accounting
+    def tile_discs(self, s: State, i: int, p: int) -> int:
+        """Discs of ``p`` on the tile (or held as tile components), for conservation."""
+        return 0
+
+    def tile_cards(self, s: State, i: int) -> list[int]:
+        """Asset cards lying on the tile."""
+        return []
+
+    def tile_tokens(self, s: State, i: int) -> list[int]:
+        """Trade tokens (types) lying on the tile."""
+        return []
+
+    def icons(self, s: State, i: int, p: int) -> tuple[int, int, int, int]:
+        """Attribute icons ``p`` holds from this module's components (Freedom tokens...)."""
+        return (0, 0, 0, 0)
+
+    def check(self, s: State, i: int) -> list[str]:
+        """Consistency problems of the module data (empty if fine)."""
+        return []
+
+    def migrate_v1(self, data: list[int], smark: list[int]) -> list[int]:
+        """Module data of a version-1 state JSON in today's layout (default: unchanged)."""
+        return data
+
+    # ------------------------------------------------------------------ scoring, display
+    def score(self, s: State, i: int, p: int) -> int:
+        """End-game glory for ``p`` (an Exploit: called for Shield holders only)."""
+        return 0
+
+    def describe(self, s: State, i: int) -> str:
+        """One-line human summary of the module's state."""
+        return ""
+
+
+class Exploit(RuleModule):
+    """An Exploit tile: two regions (its Keys), abilities for Shield holders, scoring."""
+
+    is_exploit = True
+
+
+REGISTRY: dict[str, RuleModule] = {}
+
+
+def register(module: RuleModule) -> RuleModule:
+    """Register a module instance under its id (once, at import)."""
+    assert module.id and module.id not in REGISTRY and module.number >= 1, module.id
+    assert all(m.number != module.number for m in REGISTRY.values()), module.number
+    REGISTRY[module.id] = module
+    return module
+
+
+__all__ = ["D", "Exploit", "L_BLOCKADE", "M_FORT", "M_FORTIFIED", "M_FORT_DEIC",
+           "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "REGISTRY", "RuleModule", "register"]

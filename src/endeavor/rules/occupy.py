@@ -1,0 +1,126 @@
+"""Occupy (R13): a disc from the Harbor onto an unoccupied city in Europe or in an open
+region where you have presence (R12: everyone always has presence in Europe); gain the
+city's token and any link token you are the first to control."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from ..frames import FL_NO_EUROPE, FL_NO_PRESENCE
+from . import board
+from .kinds import ActionKind
+from .module import M_PIRATE
+from .words import site_words, token_words
+
+if TYPE_CHECKING:
+    from ..state import State
+
+_C = A.code
+_SITE_REGION = tuple(s.region for s in D.SITES)
+_ALL = tuple(range(D.NREGIONS))
+_REGIONS = tuple(range(1, D.NREGIONS))
+
+
+def can_reach(s: State, p: int, r: int, anywhere: int = 0) -> bool:
+    """Whether ``p`` may Occupy / Attack in region ``r``: Europe always; another region
+    once open and with presence (``anywhere``: presence not needed)."""
+    return r == 0 or ((anywhere or s.pres[p * 7 + r] > 0)
+                      and s.filled[r] == s.info.trk_len[r])
+
+
+class Occupy(ActionKind):
+    kind = D.OCCUPY
+    name = "Occupy"
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        if harbor < 1:
+            return False
+        pres = s.pres
+        base = p * 7
+        fc = s.free_cities
+        filled = s.filled
+        trk_len = s.info.trk_len
+        for r in range(7):
+            if fc[r] and (r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
+                if not s.ex or not any(s.smark):
+                    return True
+                # a marker (the Pirate's city) may leave no free city: ask the targets
+                return bool(self.codes(s, p, -1, -1, harbor))
+        return False
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        out: list[int] = []
+        if harbor < 1:
+            return out
+        info = s.info
+        owner = s.site_owner
+        base = p * 7
+        anywhere = flags & FL_NO_PRESENCE
+        mark = s.smark
+        pres = s.pres
+        filled = s.filled
+        trk_len = info.trk_len
+        if region >= 0:
+            regions: tuple[int, ...] = (region,)
+        else:
+            regions = _REGIONS if flags & FL_NO_EUROPE else _ALL
+        for r in regions:
+            if s.free_cities[r] and (r == 0 or (
+                    (anywhere or pres[base + r]) and filled[r] == trk_len[r])):
+                for x in info.cities_in[r]:
+                    if owner[x] < 0 and not mark[x] & M_PIRATE:
+                        out.append(_C(A.V_OCCUPY, x))
+        return out
+
+    def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
+        x = c & A.ARG
+        s.players[p].harbor -= 1
+        board.place(s, p, x)
+        return _SITE_REGION[x], -1
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        x = c & A.ARG
+        if x not in s.info.site_set:
+            return f"{D.SITES[x].code} is not on board side {s.info.side}"
+        if harbor < 1:
+            return "you need 1 disc in your Harbor"
+        r = _SITE_REGION[x]
+        if not s.is_open(r):
+            return f"{D.REGION_NAMES[r]} is not open"
+        if s.site_owner[x] >= 0:
+            return f"{site_words(x)} is already occupied"
+        if s.smark[x] & M_PIRATE:
+            return f"the Pirate holds {site_words(x)}: it can't be Occupied"
+        if r and not s.pres[p * 7 + r]:
+            return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
+        return "not allowed now"
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        if harbor < 1:
+            return "Occupy needs a disc in the Harbor"
+        return ("no unoccupied city in Europe or in an open region where you have "
+                "presence")
+
+    def describe(self, s: State, p: int, c: int) -> str:
+        x = c & A.ARG
+        t = s.site_token[x]
+        glory = D.SITES[x].glory
+        gain = f", gain {token_words(t)}" if t >= 0 else ""
+        links = self.links_completed(s, p, x)
+        link = f"; completes the link{'s' if len(links) > 1 else ''} {', '.join(links)}" \
+            if links else ""
+        return f"Occupy {site_words(x)}: {glory} glory at the end{gain}{link}"
+
+    @staticmethod
+    def links_completed(s: State, p: int, x: int) -> list[str]:
+        """The links ``p`` would control by holding ``x`` (with the token taken, if any)."""
+        out = []
+        for li, other in s.info.adj[x]:
+            if s.site_owner[other] == p and not s.lmark[li]:
+                t = s.link_token[li]
+                name = f"{D.SITES[x].code}-{D.SITES[other].code}"
+                out.append(f"{name} ({D.TOKEN_NAMES[t]} token)" if t >= 0 else name)
+        return out

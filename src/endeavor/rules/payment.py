@@ -1,0 +1,49 @@
+"""Payment (R15): move a worker from one of your buildings back to your Harbor; in the
+Action phase never from a building with the no-payment symbol (Age of Sail, fr)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from .kinds import ActionKind
+from .salary import pay_worker, payment_codes, workers
+
+if TYPE_CHECKING:
+    from ..state import State
+
+_B_NOPAY = tuple(b.no_payment for b in D.BUILDINGS)
+
+
+class Payment(ActionKind):
+    kind = D.PAYMENT
+    name = "Payment"
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        occ = workers(s, p)
+        for i, b in enumerate(s.players[p].blds):
+            if occ >> i & 1 and not _B_NOPAY[b]:
+                return True
+        return False
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        return payment_codes(s, p, True)
+
+    def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
+        pay_worker(s, p, c & A.ARG)
+        return -1, -1
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        bd = D.BUILDINGS[c & A.ARG]
+        if bd.no_payment and workers(s, p) and c & A.ARG in s.players[p].blds:
+            return f"workers on your {bd.name} cannot be paid in the Action phase (R15)"
+        return f"you have no worker on a {bd.name}"
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        return "Payment needs a worker on a building without the no-payment symbol"
+
+    def describe(self, s: State, p: int, c: int) -> str:
+        return (f"Pay the worker on your {D.BUILDINGS[c & A.ARG].name}: it returns to "
+                "your Harbor")

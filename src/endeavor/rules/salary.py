@@ -1,0 +1,145 @@
+"""Salary (R7) and paying workers: the one place a worker is paid.
+
+In the Salary phase a player pays up to their Salary Level (Wealth level) workers back
+to the Harbor. With no more workers than payments, everyone is paid automatically (P2);
+otherwise the player chooses whom, one at a time (the :class:`Salary` decision). Then
+the rule modules' Salary effects run (Improved Cannons return, Galleons).
+
+Components on circles that are not workers (an Improved Cannon: the ``unpayable``
+hook) are never paid and never counted as workers. A Payment action (:mod:`.payment`)
+pays one worker through :func:`pay_worker` too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from ..decision import DecisionType, Frame
+from ..frames import F_SALARY, PH_SALARY
+from .words import plural, word_player
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..state import State
+
+_C = A.code
+_B_NOPAY = tuple(b.no_payment for b in D.BUILDINGS)
+
+
+def unpayable(s: State, p: int) -> int:
+    """Bitmask of ``p``'s building slots whose occupant is not a worker."""
+    m = 0
+    for i, e in s.rules.h_unpayable:
+        m |= e.unpayable(s, i, p)
+    return m
+
+
+def workers(s: State, p: int) -> int:
+    """Bitmask of ``p``'s building slots holding a worker (a disc)."""
+    occ = s.players[p].occ
+    if s.rules.h_unpayable:
+        occ &= ~unpayable(s, p)
+    return occ
+
+
+def payment_codes(s: State, p: int, action_phase: bool) -> list[int]:
+    """``pay <building>`` codes for ``p``'s payable workers, sorted; in the Action phase
+    never a worker on a no-payment building (R15)."""
+    pl = s.players[p]
+    occ = workers(s, p)
+    seen = 0
+    out = []
+    for i, b in enumerate(pl.blds):
+        if occ >> i & 1 and not (seen >> b & 1):
+            if action_phase and _B_NOPAY[b]:  # R15
+                continue
+            seen |= 1 << b
+            out.append(_C(A.V_PAY, b))
+    out.sort()
+    return out
+
+
+def pay_worker(s: State, p: int, b: int) -> None:
+    """Pay the worker on ``p``'s leftmost staffed building of type ``b`` (P4)."""
+    pl = s.players[p]
+    occ = workers(s, p)
+    for i, x in enumerate(pl.blds):
+        if x == b and occ >> i & 1:
+            pl.occ &= ~(1 << i)
+            pl.harbor += 1
+            return
+    raise AssertionError("no worker to pay")  # pragma: no cover
+
+
+def pay_all(s: State, p: int) -> int:
+    """Pay every worker of ``p``; returns how many."""
+    pl = s.players[p]
+    w = workers(s, p)
+    k = bin(w).count("1")
+    pl.harbor += k
+    pl.occ &= ~w
+    return k
+
+
+def done(s: State, p: int) -> None:
+    """After ``p``'s workers are paid: the rule modules' Salary effects (R7)."""
+    for i, e in s.rules.h_salary:
+        e.salary(s, i, p)
+
+
+def begin(s: State, p: int) -> None:
+    """``p``'s Salary step: pay everyone if possible (P2), else ask."""
+    level = s.players[p].level(D.WEALTH)
+    w = workers(s, p)
+    count = bin(w).count("1")
+    if count <= level:  # R7: everyone can be paid (P2)
+        pay_all(s, p)
+        if s.ev is not None and count:
+            s.emit("salary", p, f"{word_player(p)} pays {plural(count, 'worker')} back "
+                   f"to the Harbor (Salary Level {level})")
+        done(s, p)
+    else:
+        s.stack.append((F_SALARY, p, level))
+
+
+class Salary(DecisionType):
+    """More workers than payments: ``p`` chooses whom to pay, one at a time (R7)."""
+
+    frame = F_SALARY
+    kind = "salary"
+    length = 3
+    ranges = ((1, 5),)
+    phases = (PH_SALARY,)
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        return payment_codes(s, f[1], False)
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        p = f[1]
+        pay_worker(s, p, c & A.ARG)
+        left = f[2] - 1
+        count = bin(workers(s, p)).count("1")
+        if 0 < left < count:
+            s.stack.append((F_SALARY, p, left))
+        else:
+            if left >= count:
+                pay_all(s, p)
+            done(s, p)
+
+    def why_not(self, s: State, f: Frame, action: Action) -> str:
+        if action.verb != A.V_PAY:
+            return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+        return f"you have no worker on a {D.BUILDINGS[action.arg].name}"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        p = f[1]
+        count = bin(workers(s, p)).count("1")
+        return (f"{word_player(p)}, Salary: pay {plural(f[2], 'worker')} back to your "
+                f"Harbor ({count} working, Salary Level {s.players[p].level(D.WEALTH)}); "
+                "the others stay on their buildings")
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        return f"Pay the worker on your {D.BUILDINGS[action.arg].name}: it returns to " \
+            "your Harbor"

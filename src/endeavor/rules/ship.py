@@ -1,0 +1,106 @@
+"""Ship (R10): to the farthest free space of a closed region's track (gain its token; the
+disc that fills the track opens the region, R11), to a free trade route in Europe or an
+open region (gain its token), or to the open sea of an open region other than Europe
+(no token, any number of discs)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from ..frames import FL_NO_EUROPE
+from . import board
+from .kinds import ActionKind
+from .words import site_words, token_words
+
+if TYPE_CHECKING:
+    from ..state import State
+
+_C = A.code
+_SITE_REGION = tuple(s.region for s in D.SITES)
+_ALL = tuple(range(D.NREGIONS))
+_REGIONS = tuple(range(1, D.NREGIONS))
+
+
+class Ship(ActionKind):
+    kind = D.SHIP
+    name = "Ship"
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        return harbor >= 1  # a closed track always has room; else open seas exist
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        out: list[int] = []
+        if harbor < 1:
+            return out
+        info = s.info
+        owner = s.site_owner
+        filled = s.filled
+        trk_len = info.trk_len
+        if region >= 0:
+            regions: tuple[int, ...] = (region,)
+        else:
+            regions = _REGIONS if flags & FL_NO_EUROPE else _ALL
+        for r in regions:
+            if r and filled[r] != trk_len[r]:
+                out.append(_C(A.V_SHIP, r))
+            else:
+                if s.free_routes[r]:
+                    for x in info.routes_in[r]:
+                        if owner[x] < 0:
+                            out.append(_C(A.V_ROUTE, x))
+                if r:
+                    out.append(_C(A.V_SEA, r))
+        return out
+
+    def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
+        verb = c >> A.SHIFT
+        arg = c & A.ARG
+        pl = s.players[p]
+        if verb == A.V_SHIP:
+            board.ship_track(s, p, pl, arg)
+            return arg, -1
+        pl.harbor -= 1
+        if verb == A.V_ROUTE:
+            board.place(s, p, arg)
+            return _SITE_REGION[arg], -1
+        board.add_sea(s, p, arg)  # V_SEA
+        return arg, -1
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        verb, arg = c >> A.SHIFT, c & A.ARG
+        if harbor < 1:
+            return "you need 1 disc in your Harbor"
+        r = arg if verb != A.V_ROUTE else _SITE_REGION[arg]
+        name = D.REGION_NAMES[r]
+        if verb == A.V_SHIP:
+            return f"the {name} track is full: ship to a trade route or the open sea (R10)"
+        if verb == A.V_ROUTE and arg not in s.info.site_set:
+            return f"{D.SITES[arg].code} is not on board side {s.info.side}"
+        if not s.is_open(r):
+            return f"{name} is not open: ship to its track (R10)"
+        if verb == A.V_ROUTE and s.site_owner[arg] >= 0:
+            return f"{site_words(arg)} is already occupied"
+        return "not allowed now"
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        return "Ship needs a disc in the Harbor"
+
+    def describe(self, s: State, p: int, c: int) -> str:
+        verb, arg = c >> A.SHIFT, c & A.ARG
+        if verb == A.V_SHIP:
+            k = s.filled[arg]
+            length = s.info.trk_len[arg]
+            t = s.trk_tok[s.info.trk_off[arg] + k]
+            gain = f": gain {token_words(t)}" if t >= 0 else ""
+            opens = f"; fills the track and opens {D.REGION_NAMES[arg]}" \
+                if k + 1 == length else ""
+            return (f"Ship to the {D.REGION_NAMES[arg]} track, space {k + 1} of "
+                    f"{length}{gain}{opens}")
+        if verb == A.V_ROUTE:
+            t = s.site_token[arg]
+            gain = f": gain {token_words(t)}" if t >= 0 else ""
+            return f"Ship to the trade route {site_words(arg)}{gain}"
+        return f"Ship to the open sea of {D.REGION_NAMES[arg]} (presence there, no token)"

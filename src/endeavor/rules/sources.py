@@ -1,0 +1,472 @@
+"""The Action phase's decisions (R8, R9, R23, P5, P15, P16): choosing a source,
+resolving its action(s), and the rule modules' own steps.
+
+* :class:`ActionChoice` (``F_ACTION``): activate a building (a Harbor disc onto its
+  circle), spend a blue token, use a module's own source, or pass. A source is offered
+  only if one of its actions can be carried out (R8, P6).
+* :class:`Effect` (``F_EFFECT``): the action(s) of the chosen source: one kind, a choice
+  ("/"), or a "+" pair, one or both in either order; the second half (mode ``SECOND``)
+  may be declined with ``done``. Since R23 the second half may be anywhere; option
+  ``plus_same_region`` keeps the classic same-region / same-deck condition. An
+  Exploit ability may replace a normal action of the kind it answers (P15), and a
+  module may offer a follow-up normal action (P16) with :func:`push_followup`.
+* :class:`ModuleStep` (``F_EXPLOIT``): a step a rule module asked for
+  (``api.push_step``); the module lists its codes and applies the choice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import data as D
+from ..decision import DecisionType, Frame
+from ..frames import (
+    F_ACTION,
+    F_EFFECT,
+    F_EXPLOIT,
+    FL_MASK,
+    FL_NORMAL_ONLY,
+    PH_ACTIONS,
+    PH_CONSTRUCTION,
+    PH_DISCARD,
+    PH_GROWTH,
+    PH_SALARY,
+    PH_SETUP,
+    SECOND,
+    SRC_SHIFT,
+    SRC_TOKEN,
+)
+from .kinds import VERB_KIND
+from .words import plural, word_player
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..state import State
+    from .module import RuleModule
+
+_C = A.code
+_DONE = A.code(A.V_DONE)
+_PASS = A.code(A.V_PASS)
+_B_SPEC = tuple((b.mode, b.kind1, b.kind2) for b in D.BUILDINGS)
+_B_ACT = tuple(b.activatable for b in D.BUILDINGS)
+
+
+# --------------------------------------------------------------------------- sources
+def kind_possible(s: State, p: int, kind: int, harbor: int) -> bool:
+    """R8: can ``p`` carry out an action of ``kind`` with ``harbor`` discs left, as a
+    normal action or as an ability of an Exploit they hold a Shield on?"""
+    if s.rules.kinds[kind].possible(s, p, harbor):
+        return True
+    if s.ex:
+        for i, e in s.rules.exploits:
+            if s.has_shield(p, i) and e.abilities(s, i, p, kind, harbor):
+                return True
+    return False
+
+
+def source_possible(s: State, p: int, k1: int, k2: int, harbor: int) -> bool:
+    """R8, P6: can a source of these kinds do anything with ``harbor`` discs left?"""
+    return kind_possible(s, p, k1, harbor) or (
+        k2 >= 0 and kind_possible(s, p, k2, harbor))
+
+
+def building_possible(s: State, p: int, b: int, harbor: int) -> bool:
+    """Can ``p``'s building type ``b`` do anything with ``harbor`` discs left?"""
+    _, k1, k2 = _B_SPEC[b]
+    return source_possible(s, p, k1, k2, harbor)
+
+
+def push_building(s: State, p: int, b: int) -> None:
+    """Resolve the action(s) of ``p``'s building type ``b`` next (its circle is taken)."""
+    mode, k1, k2 = _B_SPEC[b]
+    s.stack.append((F_EFFECT, p, mode, k1, k2, -1, -1, (b + 1) << SRC_SHIFT))
+
+
+def push_followup(s: State, p: int, kind: int, region: int = -1, deck: int = -1,
+                  flags: int = FL_NORMAL_ONLY, kind2: int = -1) -> bool:
+    """P16: offer ``p`` a declinable follow-up action of ``kind`` (or, if ``kind2`` >= 0,
+    of either kind), restricted to ``region`` / ``deck`` if >= 0; skipped (False) when
+    it has no possible target."""
+    frame = (F_EFFECT, p, SECOND, kind, kind2, region, deck, flags)
+    if effect_codes(s, frame) == [_DONE]:
+        return False
+    s.stack.append(frame)
+    return True
+
+
+def module_of(s: State, c: int) -> int:
+    """Index of the module in play that owns action code ``c``."""
+    n = ((c >> A.SHIFT) - A.V_EXPLOIT) // A.EXPLOIT_VERBS + 1
+    for i, e in enumerate(s.ex):
+        if e.number == n:
+            return i
+    raise AssertionError(f"no module in play owns action {c}")  # pragma: no cover
+
+
+def source_words(mode: int, k1: int, k2: int) -> str:
+    """``"Ship"``, ``"Ship / Draw"`` (one of), ``"Ship + Occupy"`` (one or both)."""
+    if k1 < 0:
+        return "no action"
+    if k2 < 0:
+        return D.KIND_NAMES[k1]
+    sep = " / " if mode == D.CHOICE else " + "
+    return D.KIND_NAMES[k1] + sep + D.KIND_NAMES[k2]
+
+
+def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int) -> str:
+    reasons = [s.rules.kinds[k].unavailable(s, p, harbor) for k in (k1, k2) if k >= 0]
+    return "; ".join(dict.fromkeys(reasons))
+
+
+class ActionChoice(DecisionType):
+    frame = F_ACTION
+    kind = "action"
+    phases = (PH_ACTIONS,)
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        p = f[1]
+        pl = s.players[p]
+        h = pl.harbor
+        out = []
+        if h >= 1:
+            occ = pl.occ
+            seen = 0
+            for i, b in enumerate(pl.blds):
+                if not (occ >> i & 1) and _B_ACT[b] and not (seen >> b & 1):
+                    seen |= 1 << b
+                    _, k1, k2 = _B_SPEC[b]
+                    if source_possible(s, p, k1, k2, h - 1):
+                        out.append(_C(A.V_ACT, b))
+            out.sort()
+        for t in range(4):
+            if pl.blue[t]:
+                _, k1, k2 = D.TOKEN_ACTIONS[t]
+                if source_possible(s, p, k1, k2, h):
+                    out.append(_C(A.V_USE, t + 4))
+        if s.rules.h_extra_sources:
+            extra = False
+            for i, e in s.rules.h_extra_sources:
+                more = e.extra_sources(s, i, p)
+                if more:
+                    out += more
+                    extra = True
+            if extra:
+                out.sort()
+        out.append(_PASS)
+        return out
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        p = f[1]
+        verb = c >> A.SHIFT
+        arg = c & A.ARG
+        pl = s.players[p]
+        if verb == A.V_PASS:
+            s.passed |= 1 << p
+            return
+        if verb >= A.V_EXPLOIT:  # a module's own source (e.g. an Improved Cannon)
+            i = module_of(s, c)
+            s.ex[i].apply(s, i, p, c)
+            return
+        if verb == A.V_ACT:
+            occ = pl.occ
+            for i, b in enumerate(pl.blds):
+                if b == arg and not (occ >> i & 1):
+                    pl.occ = occ | (1 << i)
+                    break
+            pl.harbor -= 1
+            mode, k1, k2 = _B_SPEC[arg]
+            src = arg + 1
+        else:  # V_USE
+            pl.blue[arg - 4] -= 1
+            s.spent[arg] += 1
+            mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
+            src = SRC_TOKEN + arg
+        s.stack.append((F_EFFECT, p, mode, k1, k2, -1, -1, src << SRC_SHIFT))
+
+    def why_not(self, s: State, f: Frame, action: Action) -> str:
+        verb, arg = action.verb, action.arg
+        if A.V_EXPLOIT <= verb < A.V_DONE:
+            return exploit_reason(s, f, action)
+        if verb not in (A.V_ACT, A.V_USE, A.V_PASS):
+            return f"this is not the time for {A.VERB_NAMES[verb]!r}"
+        pl = s.players[f[1]]
+        if verb == A.V_ACT:
+            name = D.BUILDINGS[arg].name
+            if arg not in pl.blds:
+                return f"you have no {name}"
+            if all(pl.occ >> i & 1 for i, b in enumerate(pl.blds) if b == arg):
+                return f"your {name} is already staffed"
+            if pl.harbor < 1:
+                return "you have no disc in your Harbor"
+            _, k1, k2 = _B_SPEC[arg]
+            return (f"none of its actions can be carried out now (R8): "
+                    f"{_source_reason(s, f[1], k1, k2, pl.harbor - 1)}")
+        if verb == A.V_USE and not pl.blue[arg - 4]:
+            return f"you hold no {D.TOKEN_NAMES[arg]} token"
+        _, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
+        return (f"none of its actions can be carried out now (R8): "
+                f"{_source_reason(s, f[1], k1, k2, pl.harbor)}")
+
+    def prompt(self, s: State, f: Frame) -> str:
+        p = f[1]
+        pl = s.players[p]
+        text = (f"{word_player(p)}, your turn in the Action phase: activate a building "
+                f"(costs 1 Harbor disc; you have {pl.harbor}), use a token, or pass")
+        blocked = self.unavailable(s, p)
+        if blocked:
+            text += ". Not available: " + "; ".join(blocked)
+        return text
+
+    @staticmethod
+    def unavailable(s: State, p: int) -> list[str]:
+        """Why each of ``p``'s unstaffed buildings and held tokens is not offered."""
+        pl = s.players[p]
+        legal = set(s.legal_codes())
+        out = []
+        seen = 0
+        for i, b in enumerate(pl.blds):
+            if pl.occ >> i & 1 or not _B_ACT[b] or seen >> b & 1:
+                continue
+            seen |= 1 << b
+            if _C(A.V_ACT, b) in legal:
+                continue
+            name = D.BUILDINGS[b].name
+            if pl.harbor < 1:
+                out.append(f"{name} (needs a disc in your Harbor to activate)")
+            else:
+                _, k1, k2 = _B_SPEC[b]
+                out.append(f"{name} ({_source_reason(s, p, k1, k2, pl.harbor - 1)})")
+        for t in range(4):
+            if pl.blue[t] and _C(A.V_USE, t + 4) not in legal:
+                _, k1, k2 = D.TOKEN_ACTIONS[t]
+                out.append(f"{D.TOKEN_NAMES[t + 4]} token "
+                           f"({_source_reason(s, p, k1, k2, pl.harbor)})")
+        return out
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        verb, arg = action.verb, action.arg
+        if verb == A.V_PASS:
+            return "Pass: you take no more actions this round"
+        if verb == A.V_ACT:
+            bd = D.BUILDINGS[arg]
+            how = " (one or both, in either order)" if bd.mode == D.BOTH else \
+                " (one of them)" if bd.mode == D.CHOICE else ""
+            return (f"Activate your {bd.name} with a Harbor disc: "
+                    f"{source_words(bd.mode, bd.kind1, bd.kind2)}{how}")
+        if verb == A.V_USE:
+            mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
+            return (f"Spend your {D.TOKEN_NAMES[arg]} token (it leaves the game): "
+                    f"{source_words(mode, k1, k2)}")
+        i = module_of(s, action.code)
+        return s.ex[i].describe_action(s, i, action.code)
+
+
+# --------------------------------------------------------------------------- effects
+def effect_codes(s: State, f: Frame) -> list[int]:
+    """The legal codes of effect frame ``f``: normal targets of its kind(s), the
+    abilities of the Exploits the player holds a Shield on, and ``done`` for a second
+    half or follow-up; sorted."""
+    _, p, mode, k1, k2, region, deck, flags = f
+    h = s.players[p].harbor
+    kinds = s.rules.kinds
+    out = kinds[k1].codes(s, p, region, deck, h, flags)
+    if k2 >= 0 and k2 != k1:
+        out += kinds[k2].codes(s, p, region, deck, h, flags)
+    if s.ex and not flags & FL_NORMAL_ONLY:
+        for i, e in s.rules.exploits:
+            if s.has_shield(p, i):
+                out += e.abilities(s, i, p, k1, h)
+                if k2 >= 0 and k2 != k1:
+                    out += e.abilities(s, i, p, k2, h)
+    if mode == SECOND:
+        out.append(_DONE)
+    out.sort()
+    return out
+
+
+def second_half(s: State, f: Frame, p: int, kind: int, region: int, deck: int,
+                base: int) -> None:
+    """Queue the other half of a "+" source below any frames the first pushed; skipped
+    when it has no possible target (P5). R23: anywhere, unless ``plus_same_region``."""
+    rest = f[4] if kind == f[3] else f[3]
+    if not s.rules.plus_same_region:
+        region = deck = -1
+    frame = (F_EFFECT, p, SECOND, rest, -1, region, deck, f[7] & ~FL_MASK)
+    if effect_codes(s, frame) != [_DONE]:
+        s.stack.insert(base, frame)
+
+
+def exploit_reason(s: State, f: Frame, action: Action) -> str:
+    """Why an Exploit's action is not legal now (error messages only)."""
+    n = ((action.verb - A.V_EXPLOIT) // A.EXPLOIT_VERBS) + 1
+    i = next((j for j, e in enumerate(s.ex) if e.number == n), -1)
+    if i < 0:
+        return "that Exploit is not in this game"
+    e = s.ex[i]
+    if e.is_exploit and not s.exploit_active(i):
+        r1, r2 = e.regions
+        return (f"{e.name} is dormant until {D.REGION_NAMES[r1]} and "
+                f"{D.REGION_NAMES[r2]} are both open")
+    if e.is_exploit and f[0] == F_EFFECT and not s.has_shield(f[1], i):
+        r1, r2 = e.regions
+        return (f"you hold no Shield on {e.name}: it needs presence in both "
+                f"{D.REGION_NAMES[r1]} and {D.REGION_NAMES[r2]} (P13)")
+    return (f"{e.name} does not offer it now (it answers another action type, or it "
+            f"could not do anything, R8)")
+
+
+class Effect(DecisionType):
+    frame = F_EFFECT
+    kind = "effect"
+    length = 8
+    #: mode; kinds; region and deck restrictions; flags (low bits) + source (high bits)
+    ranges = ((0, 3), (0, 4), (-1, 4), (-1, D.NREGIONS - 1), (-1, D.PILE), (0, 0xFFFF))
+    phases = (PH_ACTIONS,)
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        return effect_codes(s, f)
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        verb = c >> A.SHIFT
+        if verb == A.V_DONE:
+            return
+        p = f[1]
+        base = len(s.stack)
+        if verb >= A.V_EXPLOIT:  # an ability replaces the normal action (P15)
+            i = module_of(s, c)
+            e = s.ex[i]
+            e.apply(s, i, p, c)
+            kind = e.ability_kind(c)
+            region = deck = -1
+        else:
+            kind = VERB_KIND[verb]
+            region, deck = s.rules.kinds[kind].apply(s, p, c)
+        s.turn |= 1 << kind
+        if f[2] == D.BOTH:
+            second_half(s, f, p, kind, region, deck, base)
+
+    def why_not(self, s: State, f: Frame, action: Action) -> str:
+        verb = action.verb
+        if A.V_EXPLOIT <= verb < A.V_DONE:
+            return exploit_reason(s, f, action)
+        if verb == A.V_DONE:
+            return "only the second action of a '+' source may be declined"
+        if verb not in VERB_KIND:
+            return f"this is not the time for {A.VERB_NAMES[verb]!r}"
+        ek = VERB_KIND[verb]
+        _, p, _, k1, k2, region, deck = f[:7]
+        if ek not in (k1, k2):
+            allowed = "/".join(D.KIND_NAMES[k] for k in (k1, k2) if k >= 0)
+            return f"this source allows {allowed}, not {D.KIND_NAMES[ek]}"
+        arg = action.arg
+        if deck >= 0 and ek == D.DRAW:
+            d = arg if verb == A.V_DRAW else D.PILE
+            if d != deck:
+                return "the second Draw must be from the same deck"
+        if region >= 0 and ek in (D.SHIP, D.OCCUPY, D.ATTACK):
+            r = arg if verb in (A.V_SHIP, A.V_SEA) else D.SITES[arg].region
+            if r != region:
+                return f"the second action must be in {D.REGION_NAMES[region]}"
+        return s.rules.kinds[ek].why_not(s, p, action.code, s.players[p].harbor)
+
+    def kind_of(self, s: State, f: Frame) -> str:
+        if f[2] != SECOND:
+            return "effect"
+        return "follow_up" if f[7] & FL_MASK else "second_action"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        _, p, mode, k1, k2, region, deck, flags = f
+        who = word_player(p)
+        src = flags >> SRC_SHIFT
+        name = ""
+        if 0 < src <= len(D.BUILDINGS):
+            name = f"your {D.BUILDINGS[src - 1].name}"
+        elif src >= SRC_TOKEN:
+            name = f"your {D.TOKEN_NAMES[src - SRC_TOKEN]} token"
+        h = s.players[p].harbor
+        if mode == SECOND:
+            where = ""
+            if region >= 0:
+                where = f" in {D.REGION_NAMES[region]}"
+            elif deck >= 0:
+                where = " from the same deck"
+            what = D.KIND_NAMES[k1] + (f" or {D.KIND_NAMES[k2]}" if k2 >= 0 else "")
+            if flags & FL_MASK:
+                return (f"{who}, you may now take a normal {what} action{where}, or done "
+                        f"(Harbor: {h})")
+            of = f" of {name}" if name else ""
+            return (f"{who}, the second action{of}: {what}{where}, or done to decline it "
+                    f"(Harbor: {h})")
+        head = f"{who}, {name}: " if name else f"{who}: "
+        if mode == D.BOTH:
+            what = (f"choose the first of {D.KIND_NAMES[k1]} + {D.KIND_NAMES[k2]}; "
+                    "the other may follow")
+        elif mode == D.CHOICE:
+            what = f"choose {D.KIND_NAMES[k1]} or {D.KIND_NAMES[k2]}"
+        else:
+            what = f"choose where to {D.KIND_NAMES[k1]}"
+        extra = " (or an Exploit ability)" if s.ex and any(
+            c >> A.SHIFT >= A.V_EXPLOIT and c != _DONE for c in s.legal_codes()) else ""
+        return f"{head}{what}{extra} (Harbor: {h})"
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        verb = action.verb
+        if verb == A.V_DONE:
+            return "Done: decline this action"
+        p = f[1]
+        if verb >= A.V_EXPLOIT:
+            i = module_of(s, action.code)
+            e = s.ex[i]
+            text = e.describe_action(s, i, action.code)
+            kind = e.kinds.get(e.local_verb(action.code))
+            if kind is not None and e.is_exploit:
+                return f"{text} (instead of a normal {D.KIND_NAMES[kind]})"
+            return text
+        return s.rules.kinds[VERB_KIND[verb]].describe(s, p, action.code)
+
+
+# --------------------------------------------------------------------------- module steps
+class ModuleStep(DecisionType):
+    frame = F_EXPLOIT
+    kind = "exploit"
+    length = 6
+    ranges = ((0, 2), (-1, 1 << 16), (-1, 1 << 16), (-1, 1 << 16))
+    phases = (PH_SETUP, PH_CONSTRUCTION, PH_GROWTH, PH_SALARY, PH_ACTIONS, PH_DISCARD)
+    sort = True
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        return self.module(s, f).step_codes(s, f[2], f)
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        self.module(s, f).step_apply(s, f[2], f, c)
+
+    @staticmethod
+    def module(s: State, f: Frame) -> RuleModule:
+        return s.ex[f[2]]
+
+    def kind_of(self, s: State, f: Frame) -> str:
+        return self.module(s, f).step_kind(s, f[2], f)
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{word_player(f[1])}, {self.module(s, f).step_prompt(s, f[2], f)}"
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        if action.verb == A.V_DONE:
+            return "Done: stop here"
+        if action.verb == A.V_PAY:
+            return (f"Pay the worker on your {D.BUILDINGS[action.arg].name}: it returns "
+                    "to your Harbor")
+        e = self.module(s, f)
+        if e.owns(action.code):
+            return e.describe_action(s, f[2], action.code)
+        return action.text
+
+    def check(self, s: State, f: Frame) -> str:
+        if f[2] >= len(s.ex):
+            return "an Exploit frame names an Exploit not in play"
+        return ""
+
+
+def pay_words(k: int) -> str:
+    return plural(k, "Payment")

@@ -1,0 +1,138 @@
+"""Turn order and the phase driver (R5, R6, R8): rounds, phases, turns, round end.
+
+A round is a table of steps, (phase, offset from the Crown), built by the ruleset's
+``schedule``. :func:`advance` runs automatic steps until a decision is needed: each
+step calls the ruleset's handler for its phase (``rules.phase_steps``); the Action
+phase hands turns out in order from the Crown, skipping players who passed, until all
+have passed (R8). When a turn ends (its decisions all resolved) the rule modules'
+``on_turn_end`` hooks run; after the last phase their ``on_round_end`` hooks run and
+the Crown passes left (R5). After round 7 the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..frames import (
+    F_ACTION,
+    PH_ACTIONS,
+    PH_CONSTRUCTION,
+    PH_DISCARD,
+    PH_END,
+    PH_GROWTH,
+    PH_SALARY,
+    PH_SETUP,
+    PHASE_NAMES,
+)
+from .words import word_player
+
+if TYPE_CHECKING:
+    from ..state import State
+
+#: ``State.turn``: a turn is open (its kinds performed in the low bits)
+TURN_OPEN = 1 << 8
+KINDS_MASK = 0xFF
+
+
+def schedule(n: int, rnd: int, order: str) -> tuple[tuple[int, int], ...]:
+    """Age of Sail: Construction, Growth, Salary (phase by phase, or each player in turn
+    with ``by_player``, R6), the Action phase, then Discard in turn order (R5)."""
+    if rnd == 0:
+        return tuple((PH_SETUP, i) for i in range(n))
+    early = (PH_CONSTRUCTION, PH_GROWTH, PH_SALARY)
+    if order == "by_player":
+        steps = [(ph, i) for i in range(n) for ph in early]
+    else:
+        steps = [(ph, i) for ph in early for i in range(n)]
+    steps.append((PH_ACTIONS, 0))
+    steps += [(PH_DISCARD, i) for i in range(n)]
+    return tuple(steps)
+
+
+def advance(s: State) -> None:
+    """Run automatic steps until a decision is needed or the game ends (R5, R6)."""
+    stack = s.stack
+    rules = s.rules
+    steps = rules.phase_steps
+    n = s.n
+    while not stack:
+        if s.phase == PH_END:
+            return
+        if s.turn:  # a turn just ended: its decisions are all resolved
+            kinds = s.turn & KINDS_MASK
+            s.turn = 0
+            for i, e in rules.h_turn_end:
+                e.on_turn_end(s, i, s.act_player, kinds)
+            continue
+        sched = rules.schedule(s.round)
+        if s.step >= len(sched):
+            end_round(s)
+            continue
+        ph, off = sched[s.step]
+        if ph != s.phase:
+            s.phase = ph
+            if s.ev is not None:
+                s.emit("phase", None, f"{PHASE_NAMES[ph]} phase")
+        if ph == PH_ACTIONS:
+            if next_turn(s):
+                return
+            s.step += 1
+            continue
+        s.step += 1
+        step = steps[ph]
+        if step is not None:
+            step(s, (s.crown + off) % n)
+
+
+def next_turn(s: State) -> bool:
+    """R8: push the next non-passed player's action decision; False when all passed."""
+    n = s.n
+    full = (1 << n) - 1
+    if s.passed == full:
+        s.act_player = -1
+        return False
+    if s.act_player < 0:
+        p = s.crown
+    else:
+        p = s.act_player
+        for k in range(1, n + 1):
+            p = (s.act_player + k) % n
+            if not (s.passed >> p & 1):
+                break
+    s.act_player = p
+    s.turn = TURN_OPEN
+    s.stack.append((F_ACTION, p))
+    return True
+
+
+def end_round(s: State) -> None:
+    """The round is over: modules' round-end hooks, then the Crown passes left (R5) and
+    the next round starts, or the game ends after the last round."""
+    if s.round >= 1:
+        for i, e in s.rules.h_round_end:
+            e.on_round_end(s, i)
+        assert not s.stack, "a round-end hook may not ask for a decision"
+    s.step = 0
+    s.passed = 0
+    s.act_player = -1
+    if s.round >= s.rules.rounds:
+        s.phase = PH_END
+        if s.ev is not None:
+            from .scoring import final_scores
+            scores = final_scores(s)
+            best = max(x.total for x in scores)
+            winners = [word_player(x.player) for x in scores if x.total == best]
+            others = ", ".join(f"{word_player(x.player)} {x.total}" for x in scores)
+            who = " and ".join(winners)
+            verb = "share the victory" if len(winners) > 1 else "wins"
+            s.emit("game_end", None, f"Game over: {who} {verb} with {best} glory "
+                   f"({others})", {"scores": [{"player": x.player, "total": x.total,
+                                                "rank": x.rank, "lines": x.lines}
+                                               for x in scores]})
+        return
+    if s.round >= 1:  # the Crown passes left (R5)
+        s.crown = (s.crown + 1) % s.n
+    s.round += 1
+    if s.ev is not None:
+        s.emit("round", None, f"Round {s.round} of {s.rules.rounds} begins; "
+               f"{word_player(s.crown)} holds the Crown")

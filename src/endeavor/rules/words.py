@@ -1,0 +1,40 @@
+"""Shared wording for decisions and events: players, tokens, cards, sites, icons."""
+
+from __future__ import annotations
+
+from .. import data as D
+
+
+def word_player(p: int) -> str:
+    """``"P2"``."""
+    return f"P{p}"
+
+
+def icons_words(icons: tuple[int, int, int, int], glory: int = 0) -> str:
+    """``(0, 2, 0, 1)``, glory 1 -> ``"+2 Culture, +1 Influence, 1 glory"``."""
+    parts = [f"+{icons[k]} {D.ATTRIBUTES[k].capitalize()}" for k in range(4) if icons[k]]
+    if glory:
+        parts.append(f"{glory} glory")
+    return ", ".join(parts) or "nothing"
+
+
+def token_words(t: int) -> str:
+    """``"a Culture token"``, ``"a Ship/Draw token"``."""
+    return f"a {D.TOKEN_NAMES[t]} token"
+
+
+def card_words(c: int) -> str:
+    """``"AF/3 (+2 Wealth, +2 Influence)"``."""
+    card = D.CARDS[c]
+    return f"{card.code} ({icons_words(card.icons, card.glory)})"
+
+
+def site_words(x: int) -> str:
+    """``"Cadiz (EU3)"``."""
+    site = D.SITES[x]
+    return f"{site.name} ({site.code})"
+
+
+def plural(k: int, word: str) -> str:
+    """``plural(1, "disc")`` -> ``"1 disc"``, ``plural(2, "disc")`` -> ``"2 discs"``."""
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"

@@ -1,0 +1,455 @@
+"""Test support: build exact positions for scenario tests through the engine's own rule
+code, so every derived counter stays consistent.
+
+Tests (this project's and anyone's) set up positions with these functions instead of
+writing a state's fields. Each moves components the way the rules do (a disc placed
+on a city claims its token and links, a ship fills the track and can open the region
+and award its Governor, a card gained raises the tracks). A position changed here is
+marked *built by hand*: :meth:`State.to_json` writes ``"built": true``,
+:meth:`State.from_json` then checks it field by field instead of replaying its
+history, and :meth:`State.undo` stops at the last change made here.
+
+Codes are the printed ids: buildings ``"theater"``, cards ``"AF/1"``, sites ``"EU3"`` /
+``"EUT1"``, regions ``"FE"``; players are seats 0..n-1; Trade tokens are their type
+numbers (``data.T_CULTURE`` ...). Call :func:`check` after building a position to be
+sure it is consistent.
+
+Typical use::
+
+    from endeavor import testing as T
+    s = T.fresh(4)                      # every start tile chosen: Colonial House
+    T.give_building(s, 0, "docks")
+    T.give_discs(s, 0, 3)
+    T.at_actions(s, 0)                  # player 0 to act in the Action phase
+    s.apply("act docks")
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from . import actions as A
+from . import data as D
+from .config import GameConfig
+from .frames import F_ACTION, PH_ACTIONS
+from .invariants import check_invariants
+from .rules import board, construction, draw, salary
+from .rules.abolition import abolish
+from .rules.discard import discard as _discard
+from .rules.turns import TURN_OPEN
+from .state import State, new_game
+
+REGION = {c: i for i, c in enumerate(D.REGION_CODES)}
+
+
+def _touch(s: State) -> None:
+    """After a hand-made change: forget cached legal actions; undo stops here."""
+    s._legal = None
+    snap = s.copy()
+    snap.origin = None
+    s.origin = snap
+
+
+def _region(region: str | int) -> int:
+    return region if isinstance(region, int) else REGION[region]
+
+
+def fresh(players: int = 4, board: str | None = None, seed: int = 0,
+          starts: tuple[str, ...] | None = None, exploits: tuple[str, ...] = (),
+          **options: object) -> State:
+    """A new game after every start tile is chosen (default: Colonial House for all);
+    the Crown holder is about to build in round 1. This is a real game position (no
+    hand-made change yet)."""
+    s = new_game(GameConfig(players=players, board=board, seed=seed, options=options,
+                            exploits=exploits))
+    for i in range(players):
+        code = "colonial-house" if starts is None else starts[i]
+        s.apply(f"start {code}")
+    return s
+
+
+def check(s: State) -> None:
+    """Assert that ``s`` passes every consistency check."""
+    problems = check_invariants(s)
+    assert not problems, problems
+
+
+def problems(s: State) -> list[str]:
+    """Every consistency problem of ``s`` (empty when consistent)."""
+    return check_invariants(s)
+
+
+# --------------------------------------------------------------------------- flow
+def at_actions(s: State, p: int, passed: int = 0) -> State:
+    """Jump to the Action phase of the current round (round 1 at least) with ``p`` to
+    act; ``passed`` is the bitmask of players who already passed."""
+    s.round = max(s.round, 1)
+    sched = s.rules.schedule(s.round)
+    s.step = sched.index((PH_ACTIONS, 0))
+    s.phase = PH_ACTIONS
+    s.act_player = p
+    s.passed = passed
+    s.turn = TURN_OPEN
+    s.stack = [(F_ACTION, p)]
+    _touch(s)
+    return s
+
+
+def set_round(s: State, rnd: int) -> None:
+    """Set the round number (1-7) without changing the phase or the decision."""
+    assert 1 <= rnd <= s.rules.rounds
+    s.round = rnd
+    _touch(s)
+
+
+def set_crown(s: State, p: int) -> None:
+    """Give the Crown to ``p``."""
+    s.crown = p
+    _touch(s)
+
+
+def set_passed(s: State, p: int, passed: bool = True) -> None:
+    """Mark ``p`` as having passed (or not) in this round's Action phase."""
+    if passed:
+        s.passed |= 1 << p
+    else:
+        s.passed &= ~(1 << p)
+    _touch(s)
+
+
+# --------------------------------------------------------------------------- discs
+def give_discs(s: State, p: int, k: int) -> None:
+    """``k`` discs from ``p``'s supply to the Harbor."""
+    pl = s.players[p]
+    assert pl.supply >= k
+    pl.supply -= k
+    pl.harbor += k
+    _touch(s)
+
+
+def set_harbor(s: State, p: int, k: int) -> None:
+    """Exactly ``k`` discs in ``p``'s Harbor (the rest back to the supply)."""
+    pl = s.players[p]
+    pl.supply += pl.harbor
+    pl.harbor = 0
+    assert pl.supply >= k
+    pl.supply -= k
+    pl.harbor = k
+    _touch(s)
+
+
+def set_supply(s: State, p: int, k: int) -> None:
+    """Leave exactly ``k`` discs in ``p``'s supply; the others go to the Harbor (or
+    come from it when the supply is short)."""
+    pl = s.players[p]
+    total = pl.supply + pl.harbor
+    assert total >= k
+    pl.supply = k
+    pl.harbor = total - k
+    _touch(s)
+
+
+def free_workers(s: State, p: int) -> None:
+    """Pay every worker of ``p`` back to the Harbor (as a full Salary phase would)."""
+    salary.pay_all(s, p)
+    _touch(s)
+
+
+def place(s: State, p: int, site: str, token: int | None = -1) -> None:
+    """Put a disc of ``p`` from the supply on ``site`` (claiming links as the rules do).
+    ``token=-1`` removes the site's token first (out of the game, nobody gains it);
+    ``token=None`` leaves it to be gained."""
+    x = D.SITE_INDEX[site]
+    if token is not None:
+        _drop_site_token(s, x)
+    s.players[p].supply -= 1
+    board.place(s, p, x)
+    _touch(s)
+
+
+def remove(s: State, site: str) -> int:
+    """The disc on ``site`` returns to its owner's supply; returns the owner."""
+    q = board.remove(s, D.SITE_INDEX[site])
+    _touch(s)
+    return q
+
+
+def ship(s: State, p: int, region: str | int) -> None:
+    """Ship a disc of ``p`` (from supply) to the region's track, as the rules do (the
+    last space opens the region and awards its Governor)."""
+    pl = s.players[p]
+    pl.supply -= 1
+    pl.harbor += 1
+    board.ship_track(s, p, pl, _region(region))
+    _touch(s)
+
+
+def sea(s: State, p: int, region: str | int, k: int = 1) -> None:
+    """``k`` discs of ``p`` (from supply) into the region's open sea."""
+    r = _region(region)
+    for _ in range(k):
+        s.players[p].supply -= 1
+        board.add_sea(s, p, r)
+    _touch(s)
+
+
+def open_region(s: State, region: str | int, *owners: int) -> None:
+    """Fill the rest of ``region``'s track with discs of ``owners`` (cycled; default
+    player 0), opening it and awarding its Governor as the rules do (R11)."""
+    r = _region(region)
+    who = owners or (0,)
+    k = 0
+    while not s.is_open(r):
+        ship(s, who[k % len(who)], r)
+        k += 1
+
+
+def stock(s: State, p: int, attribute: int, k: int = 1) -> None:
+    """``k`` discs of ``p`` (from supply) at the base of a track (as Memorial
+    casualties or Spice Trade stock): +1 on that track each."""
+    pl = s.players[p]
+    pl.supply -= k
+    pl.mem[attribute] += k
+    pl.attr[attribute] += k
+    _touch(s)
+
+
+# --------------------------------------------------------------------------- buildings
+def give_building(s: State, p: int, code: str, staffed: bool = False) -> None:
+    """``p`` builds ``code`` from the supply (a level-5 building not in this game's pool
+    is swapped into it); ``staffed`` puts a disc from the supply on its circle."""
+    b = D.BUILDING_INDEX[code]
+    if D.BUILDINGS[b].level == 5 and b not in s.level5:
+        out = next(x for x in s.level5 if s.bsupply[x] == 1)
+        s.bsupply[out] = 0
+        s.level5 = tuple(sorted([x for x in s.level5 if x != out] + [b]))
+        s.bsupply[b] = 1
+    construction.build(s, p, b)
+    if staffed:
+        pl = s.players[p]
+        pl.supply -= 1
+        pl.occ |= 1 << (len(pl.blds) - 1)
+    _touch(s)
+
+
+def staff(s: State, p: int, code: str) -> None:
+    """A disc from ``p``'s supply onto the leftmost free circle of building ``code``."""
+    pl = s.players[p]
+    b = D.BUILDING_INDEX[code]
+    k = next(k for k, x in enumerate(pl.blds) if x == b and not pl.occ >> k & 1)
+    pl.supply -= 1
+    pl.occ |= 1 << k
+    _touch(s)
+
+
+# --------------------------------------------------------------------------- tokens
+def _drop_site_token(s: State, x: int) -> None:
+    t = s.site_token[x]
+    if t >= 0:
+        s.site_token[x] = -1
+        s.spent[t] += 1  # treated as out of the game for conservation
+
+
+def set_site_token(s: State, site: str, token: int) -> None:
+    """Replace the token on ``site`` by ``token`` (the old one leaves the game)."""
+    x = D.SITE_INDEX[site]
+    _drop_site_token(s, x)
+    s.spent[token] -= 1
+    s.site_token[x] = token
+    _touch(s)
+
+
+def clear_site_token(s: State, site: str) -> None:
+    """The token on ``site`` leaves the game."""
+    _drop_site_token(s, D.SITE_INDEX[site])
+    _touch(s)
+
+
+def link_index(s: State, a: str, b: str) -> int:
+    """Index of the link between sites ``a`` and ``b`` on this board."""
+    x, y = D.SITE_INDEX[a], D.SITE_INDEX[b]
+    for li, (u, v) in enumerate(s.info.board.links):
+        if {u, v} == {x, y}:
+            return li
+    raise KeyError(f"no link {a}-{b} on side {s.config.board}")
+
+
+def set_link_token(s: State, a: str, b: str, token: int) -> int:
+    """Replace the token on link ``a``-``b`` by ``token`` (-1: none); returns the link."""
+    li = link_index(s, a, b)
+    t = s.link_token[li]
+    if t >= 0:
+        s.spent[t] += 1
+    if token >= 0:
+        s.spent[token] -= 1
+    s.link_token[li] = token
+    _touch(s)
+    return li
+
+
+def set_track_token(s: State, region: str | int, space: int, token: int) -> None:
+    """Replace the token on a free track space (0 = farthest from the deck, the first
+    one claimed) by ``token`` (-1: none); the old token leaves the game."""
+    r = _region(region)
+    assert space < s.info.trk_len[r]
+    i = s.info.trk_off[r] + space
+    assert s.trk_owner[i] < 0, "space already claimed"
+    if s.trk_tok[i] >= 0:
+        s.spent[s.trk_tok[i]] += 1
+    if token >= 0:
+        s.spent[token] -= 1
+    s.trk_tok[i] = token
+    _touch(s)
+
+
+def give_token(s: State, p: int, t: int, k: int = 1) -> None:
+    """``p`` gains ``k`` Trade tokens of type ``t`` from outside the board."""
+    for _ in range(k):
+        s.spent[t] -= 1
+        board.gain_token(s, s.players[p], t)
+    _touch(s)
+
+
+def take_token(s: State, p: int, t: int, k: int = 1) -> None:
+    """``k`` Trade tokens of type ``t`` leave ``p``'s mat (out of the game)."""
+    pl = s.players[p]
+    for _ in range(k):
+        if t < 4:
+            assert pl.btok[t] > 0
+            pl.btok[t] -= 1
+            pl.attr[t] -= 1
+        else:
+            assert pl.blue[t - 4] > 0
+            pl.blue[t - 4] -= 1
+        s.spent[t] += 1
+    _touch(s)
+
+
+# --------------------------------------------------------------------------- cards
+def _take_card(s: State, c: int) -> None:
+    for dk in s.decks:
+        if c in dk:
+            dk.remove(c)
+            return
+    if c in s.pile:
+        s.pile.remove(c)
+    elif c in s.gov_avail:
+        s.gov_avail[s.gov_avail.index(c)] = -1
+    elif c in s.removed:
+        s.removed.remove(c)
+    else:
+        raise ValueError(f"{D.CARDS[c].code} is not available")
+
+
+def give_card(s: State, p: int, code: str, bonus: bool = False) -> None:
+    """Move card ``code`` from its deck / the pile / the Governors to ``p`` and gain its
+    icons (Abolition for Europe 5; the value-1 bonus disc only with ``bonus``)."""
+    c = D.CARD_INDEX[code]
+    _take_card(s, c)
+    draw.gain_card(s, p, c, bonus)
+    _touch(s)
+
+
+def discard_card(s: State, p: int, code: str) -> None:
+    """``p`` discards ``code`` as in the Discard phase (R18)."""
+    _discard(s, p, D.CARD_INDEX[code])
+    _touch(s)
+
+
+def to_pile(s: State, code: str) -> None:
+    """Move card ``code`` from its deck to the face-up discard pile."""
+    c = D.CARD_INDEX[code]
+    _take_card(s, c)
+    s.pile.append(c)
+    _touch(s)
+
+
+def put_on_top(s: State, code: str) -> None:
+    """Move card ``code`` to the top of its own deck (from anywhere in that deck)."""
+    c = D.CARD_INDEX[code]
+    deck = s.decks[D.CARDS[c].deck]
+    deck.remove(c)
+    deck.append(c)
+    _touch(s)
+
+
+def empty_deck(s: State, deck: str) -> None:
+    """Every card of ``deck`` ("EU", "AF", ..., "SL") leaves the game."""
+    d = D.DECK_CODES.index(deck)
+    s.removed.extend(s.decks[d])
+    s.decks[d] = []
+    _touch(s)
+
+
+def abolish_slavery(s: State) -> None:
+    """Abolish Slavery now (R17)."""
+    abolish(s)
+    _touch(s)
+
+
+# --------------------------------------------------------------------------- modules
+def exploit(s: State, exploit_id: str) -> int:
+    """Index of an Exploit (module) in play."""
+    i = s.exploit_index(exploit_id)
+    assert i >= 0, exploit_id
+    return i
+
+
+def set_module_data(s: State, module_id: str, data: Iterable[int]) -> None:
+    """Replace a module's data (its tile) wholesale; call :func:`check` afterwards."""
+    s.exd[exploit(s, module_id)] = list(data)
+    _touch(s)
+
+
+def mark_site(s: State, site: str, bit: int, on: bool = True) -> None:
+    """Set or clear an Exploit marker bit on ``site`` (``M_FORT``, ``M_MISSIONARY``...)."""
+    x = D.SITE_INDEX[site]
+    if on:
+        s.smark[x] |= bit
+    else:
+        s.smark[x] &= ~bit
+    _touch(s)
+
+
+# --------------------------------------------------------------------------- playing
+def ready_to_act(s: State, p: int, harbor: int, building: str = "shipyard") -> State:
+    """``p`` to act in the Action phase with every worker paid, a free ``building``
+    (given if missing) and exactly ``harbor`` discs in the Harbor."""
+    free_workers(s, p)
+    if D.BUILDING_INDEX[building] not in s.players[p].blds:
+        give_building(s, p, building)
+    set_harbor(s, p, harbor)
+    return at_actions(s, p)
+
+
+def play_random(s: State, seed: int = 0, pass_weight: float = 0.1) -> State:
+    """Finish the game with random legal actions, rarely passing."""
+    rng = random.Random(seed)
+    while not s.is_over:
+        la = s.legal_actions()
+        if len(la) > 1 and la[-1].text == "pass" and rng.random() > pass_weight:
+            la = la[:-1]
+        s.apply_code(rng.choice(la).code)
+    return s
+
+
+def texts(s: State) -> list[str]:
+    """The notations of the legal actions."""
+    return [a.text for a in s.legal_actions()]
+
+
+def is_module_action(c: int) -> bool:
+    """Whether action code ``c`` belongs to a rule module (an Exploit's ability or step)."""
+    return A.V_EXPLOIT <= c >> A.SHIFT < A.V_DONE
+
+
+__all__ = [
+    "REGION", "abolish_slavery", "at_actions", "check", "clear_site_token",
+    "discard_card", "empty_deck", "exploit", "free_workers", "fresh", "give_building",
+    "give_card", "give_discs", "give_token", "is_module_action", "link_index",
+    "mark_site", "open_region", "place", "play_random", "problems", "put_on_top",
+    "ready_to_act", "remove", "sea", "set_crown", "set_harbor", "set_link_token",
+    "set_module_data", "set_passed", "set_round", "set_site_token", "set_supply",
+    "set_track_token", "ship", "staff", "stock", "take_token", "texts", "to_pile",
+]
