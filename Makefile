@@ -1,37 +1,48 @@
-# One command to play, one to test. Both create .venv and install the project into it.
+# One command to play, one to test. Both create .venv and install the project into it:
+# `make play` only what playing needs (the engine and Rich), `make test` the dev tools too.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
+DEV_STAMP := $(VENV)/.installed-dev
+ARGS ?=
 
-.PHONY: play test lint typecheck bench install clean golden
+.PHONY: play test lint typecheck bench install dev clean golden
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+
+$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $(PLAY_STAMP)
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
-	touch $(STAMP)
+	touch $(PLAY_STAMP) $(DEV_STAMP)
 
-install: $(STAMP)
+install: $(PLAY_STAMP)
 
-play: $(STAMP)
-	$(BIN)/endeavor play
+dev: $(DEV_STAMP)
 
-lint: $(STAMP)
+play: $(PLAY_STAMP)
+	$(BIN)/endeavor play $(ARGS)
+
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy src/endeavor
 	$(BIN)/pytest
 
-bench: $(STAMP)
-	$(BIN)/endeavor bench
+bench: $(PLAY_STAMP)
+	$(BIN)/endeavor bench $(ARGS)
 
-golden: $(STAMP)
+golden: $(DEV_STAMP)
 	ENDEAVOR_REGEN_GOLDEN=1 $(BIN)/pytest tests/test_golden.py
 
 clean:

@@ -311,7 +311,8 @@ def _owner_off_board(d: dict[str, Any]) -> None:
 CORRUPT: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "wrong format tag": (_set("format", "endeavor-record"), "not an endeavor state"),
     "no format tag": (_del("format"), "not an endeavor state"),
-    "wrong version": (_set("version", 2), "unsupported state version 2"),
+    "wrong version": (_set("version", 99), "unsupported state version 99"),
+    "version as bool": (_set("version", True), "unsupported state version True"),
     "missing players": (_del("players"), "field 'players' must list 4 players"),
     "missing site owners": (_del("site_owner"), "field 'site_owner' must be a list"),
     "missing stack": (_del("stack"), "field 'stack' must be a list"),
@@ -375,23 +376,74 @@ JUNK: list[Any] = [None, "x", -1, 10**9, 1.5, True, [], {}, [None], [[]], ["EU/0
 
 
 def test_junk_in_any_field_is_a_record_error(good: dict[str, Any]) -> None:
-    """Whatever junk replaces a field, from_json raises RecordError and nothing else."""
-    cases: list[dict[str, Any]] = []
+    """Whatever junk replaces a field, from_json raises RecordError (and nothing else)
+    unless the junk happens to equal the field's real value."""
+    cases: list[tuple[str, Any, dict[str, Any]]] = []
     for key in good:
         for junk in JUNK:
             d = copy.deepcopy(good)
             d[key] = junk
-            cases.append(d)
+            cases.append((key, junk, d))
     for key in good["players"][0]:
         for junk in JUNK:
             d = copy.deepcopy(good)
             d["players"][0][key] = junk
-            cases.append(d)
-    for d in cases:
+            cases.append((f"players[0].{key}", junk, d))
+    accepted = []
+    for key, junk, d in cases:
+        if d == good:
+            continue
         try:
             State.from_json(json.dumps(d))
         except RecordError:
-            pass
+            continue
+        accepted.append((key, junk))
+    assert not accepted
+    assert len(cases) > 400
+
+
+def _open_region_without_governor(d: dict[str, Any]) -> None:
+    """Fill Africa's track but leave its Governor in the box."""
+    s = State.from_json(json.dumps(d))
+    o = s.info.trk_off[D.AFRICA]
+    for k in range(s.info.trk_len[D.AFRICA]):
+        if d["trk_owner"][o + k] < 0:
+            d["trk_owner"][o + k] = 0
+            d["players"][0]["supply"] -= 1
+            t = d["trk_tok"][o + k]
+            if t >= 0:
+                d["trk_tok"][o + k] = -1
+                d["spent"][t] += 1
+
+
+UNREACHABLE: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "version true": (_set("version", True), "unsupported state version True"),
+    "abolished with the Slavery deck in play": (
+        _set("abolished", True), "abolished but the Slavery deck is still in play"),
+    "open region, Governor never awarded": (
+        _open_region_without_governor, "Africa is open but its Governor is still available"),
+    "no history for a mid-game position": (
+        _set("history", []), "does not follow from its history"),
+    "a history that leads elsewhere": (
+        lambda d: d["history"].__setitem__(-1, "pass"), "history"),
+    "config without its seed": (_set("config", {}), "config lacks field"),
+    "another seed": (lambda d: d["config"].update(seed=d["config"]["seed"] + 1),
+                     "history"),
+    "a disc moved by hand": (
+        lambda d: d["players"][1].update(supply=d["players"][1]["supply"] - 1,
+                                         harbor=d["players"][1]["harbor"] + 1),
+        "does not follow from its history"),
+}
+
+
+@pytest.mark.parametrize("name", list(UNREACHABLE))
+def test_states_no_game_can_reach_are_rejected(good: dict[str, Any], name: str) -> None:
+    mutate, phrase = UNREACHABLE[name]
+    d = copy.deepcopy(good)
+    mutate(d)
+    assert d != good
+    with pytest.raises(RecordError, match=phrase):
+        State.from_json(json.dumps(d))
 
 
 # --------------------------------------------------------------------------- records

@@ -11,7 +11,16 @@ Quick start::
 
 from .actions import Action
 from .config import GameConfig
-from .errors import ConfigError, EndeavorError, IllegalActionError, NotationError, RecordError
+from .decision import Decision, Option
+from .errors import (
+    ConfigError,
+    EndeavorError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    UndoError,
+)
+from .events import Event
 from .records import replay
 from .scoring import ScoreBreakdown, final_scores
 from .state import State, new_game
@@ -19,7 +28,7 @@ from .state import State, new_game
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ConfigError", "EndeavorError", "GameConfig", "IllegalActionError",
-    "NotationError", "RecordError", "ScoreBreakdown", "State", "final_scores",
-    "new_game", "replay", "__version__",
+    "Action", "ConfigError", "Decision", "EndeavorError", "Event", "GameConfig",
+    "IllegalActionError", "NotationError", "Option", "RecordError", "ScoreBreakdown",
+    "State", "UndoError", "final_scores", "new_game", "replay", "__version__",
 ]

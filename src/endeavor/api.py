@@ -101,6 +101,8 @@ Frame = tuple[int, ...]
 
 #: where a disc comes from or goes to
 HARBOR, SUPPLY, NOWHERE = 0, 1, 2
+#: the code of ``done`` (decline a follow-up, stop a multi-step ability)
+DONE_CODE = DONE.code
 
 
 # =========================================================================== decisions
@@ -478,7 +480,7 @@ def arg_of(c: int) -> int:
 __all__ = [
     "AFRICA", "ARG", "ATTACK", "ATTRIBUTES", "BOARDS", "BUILDINGS", "BUILDING_INDEX",
     "BY_CODE", "B_MEMORIAL", "CARDS", "CARD_INDEX", "CARIBBEAN", "CULTURE", "DECK_CODES",
-    "DECK_NAMES", "DONE", "DRAW", "EUROPE", "EU_DECK", "Exploit", "FAR_EAST",
+    "DECK_NAMES", "DONE", "DONE_CODE", "DRAW", "EUROPE", "EU_DECK", "Exploit", "FAR_EAST",
     "FL_NORMAL_ONLY", "FL_NO_EUROPE", "FL_NO_PRESENCE", "Frame", "HARBOR", "INDIA",
     "INDUSTRY", "INFLUENCE", "KIND_NAMES", "L_BLOCKADE", "M_FORT", "M_FORTIFIED",
     "M_FORT_DEIC", "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "NCARDS", "NORTH_AMERICA",

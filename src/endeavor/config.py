@@ -16,16 +16,11 @@ from typing import Any
 from .errors import ConfigError
 from .rules import RULESETS as _RULESET_CLASSES
 from .rules import AgeOfSail
+from .exploits import EXPLOIT_IDS
 
 RULESETS = ("age_of_sail", "classic")
 #: option name -> (allowed values, default), of the Age of Sail ruleset
 OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = AgeOfSail.options
-EXPLOIT_IDS = (
-    "saltpeter_stockpiles", "republic_of_pirates", "imperialism", "spanish_main",
-    "dutch_east_india_company", "jesuit_missionaries", "south_sea_company",
-    "manila_galleons", "underground_railroad", "transit_of_venus", "sun_never_sets",
-    "spice_trade", "globalisation", "letters_of_marque", "haitian_revolution",
-)
 
 
 def default_board(players: int) -> str:

@@ -26,7 +26,7 @@ from . import data as D
 from .config import GameConfig
 from .errors import ConfigError, EndeavorError, IllegalActionError, NotationError, RecordError
 from .frames import F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_END, PH_SETUP
-from .rules.base import rules_for
+from .rules.base import RULESETS, rules_for
 from .rules.module import REGISTRY
 from .rules.turns import TURN_OPEN
 from .state import Player, State, new_game
@@ -83,7 +83,7 @@ def _migrate_config_v1(cfg: Any) -> Any:
 def replay(record: dict[str, Any] | str, upto: int | None = None) -> State:
     """Rebuild the state a record describes (optionally only its first ``upto``
     actions). Raises :class:`RecordError` with the reason if the record is corrupt."""
-    if not isinstance(record, dict):
+    if isinstance(record, (str, bytes)):
         record = _loads(record, "record")
     if not isinstance(record, dict):
         raise RecordError("record must be a JSON object")
@@ -271,12 +271,19 @@ def _check_history(s: State, v1: bool = False) -> State:
 def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     n = config.players
     ids = d.get("modules")
-    if not isinstance(ids, list) or len(ids) > 3 or any(
-            not isinstance(e, str) or e not in REGISTRY for e in ids):
-        raise RecordError("field 'modules' must list up to 3 known Exploit ids")
+    if not isinstance(ids, list) or any(not isinstance(e, str) or e not in REGISTRY
+                                        for e in ids):
+        raise RecordError("field 'modules' must list the ids of known rule modules")
     if len(set(ids)) != len(ids):
         raise RecordError("field 'modules' lists a module twice")
-    if not isinstance(config.exploits, str) and list(config.exploits) != ids:
+    exploits = tuple(m for m in ids if REGISTRY[m].is_exploit)
+    if config.exploits == "random":
+        if len(exploits) != 3:
+            raise RecordError("a game with random Exploits has 3 of them in 'modules'")
+    elif exploits != tuple(config.exploits):
+        raise RecordError("field 'modules' does not match the config's Exploits")
+    cls = RULESETS[config.ruleset]
+    if tuple(ids) != cls.module_ids(config, exploits):
         raise RecordError("field 'modules' does not match the config")
     rules = rules_for(config, tuple(ids))
     info = rules.board

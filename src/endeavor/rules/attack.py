@@ -156,7 +156,7 @@ class Attack(ActionKind):
 
     def unavailable(self, s: State, p: int, harbor: int) -> str:
         if harbor < 2:
-            return "Attack needs 2 discs in the Harbor (1 casualty + 1 to occupy)"
+            return "Attack needs 2 Harbor discs (1 casualty + 1 to occupy)"
         return ("no opponent disc to attack in Europe or in an open region where you have "
                 "presence")
 
@@ -193,7 +193,7 @@ class Casualty(DecisionType):
         return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return (f"{word_player(f[1])}, your Memorial: place a casualty in your supply or "
+        return ("Your Memorial: place a casualty in your supply or "
                 "at the base of a track, where it counts as a Trade token of that attribute")
 
     def option(self, s: State, f: Frame, action: Action) -> str:

@@ -109,6 +109,10 @@ class Rules:
     config: GameConfig
     n: int
     board: BoardInfo
+    #: option values every ruleset answers (a ruleset sets them from its options)
+    plus_same_region: bool = False
+    discard_pile_bonus: bool = True
+    phase_order: str = "by_phase"
     modules: tuple[RuleModule, ...]
     exploits: tuple[tuple[int, RuleModule], ...]
     kinds: tuple[ActionKind, ...]

@@ -14,7 +14,7 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame
 from ..frames import F_BUILD, F_START, PH_CONSTRUCTION, PH_SETUP
-from .words import icons_words, word_player
+from .words import icons_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -109,8 +109,8 @@ class Build(DecisionType):
 
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
-        return (f"{word_player(p)}, Construction: build one building of level "
-                f"{build_level(s, p)} (your Build Level) or lower")
+        return (f"Construction: build one building of level {build_level(s, p)} (your "
+                "Build Level) or lower")
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         left = s.bsupply[action.arg]
@@ -142,8 +142,7 @@ class StartTile(DecisionType):
         return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return (f"{word_player(f[1])}, choose your start tile; it starts with a disc on "
-                "its circle")
+        return "Choose your start tile: it starts with a disc on its circle"
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         return f"Start with the {building_words(action.arg)}"

@@ -51,8 +51,8 @@ def limit_words(s: State, p: int) -> str:
     limit = pl.level(D.INFLUENCE)
     slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
     extra = " + 1 Slavery card" if slavery and limit < s.rules.max_cards else ""
-    return (f"your limit is {limit}{extra} (Influence {pl.attr[D.INFLUENCE]}), "
-            f"at most {s.rules.max_cards} in all")
+    most = f", at most {s.rules.max_cards} in all" if extra else ""
+    return f"your limit is {limit}{extra} (Influence {limit}){most}"
 
 
 def discard(s: State, p: int, c: int) -> None:
@@ -117,7 +117,7 @@ class Discard(DecisionType):
         limit = pl.level(D.INFLUENCE)
         slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
         keep = min(limit + slavery, s.rules.max_cards)
-        return (f"{word_player(p)}, discard {n - keep} of {n} cards: {limit_words(s, p)}")
+        return f"Discard {n - keep} of {n} cards: {limit_words(s, p)}"
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         c = action.arg
@@ -162,9 +162,9 @@ class GovernorSlot(DecisionType):
 
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
-        return (f"{word_player(p)}, the last Discard phase: choose the Governor for the "
-                f"free Governor slot, outside your card limit, or leave it empty for 3 "
-                f"glory ({limit_words(s, p)})")
+        return (f"The last Discard phase: choose the Governor for the free Governor slot, "
+                f"outside your card limit, or leave it empty for 3 glory "
+                f"({limit_words(s, p)})")
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         if action.arg == A.NONE_ARG:

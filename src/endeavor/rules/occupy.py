@@ -23,13 +23,6 @@ _ALL = tuple(range(D.NREGIONS))
 _REGIONS = tuple(range(1, D.NREGIONS))
 
 
-def can_reach(s: State, p: int, r: int, anywhere: int = 0) -> bool:
-    """Whether ``p`` may Occupy / Attack in region ``r``: Europe always; another region
-    once open and with presence (``anywhere``: presence not needed)."""
-    return r == 0 or ((anywhere or s.pres[p * 7 + r] > 0)
-                      and s.filled[r] == s.info.trk_len[r])
-
-
 class Occupy(ActionKind):
     kind = D.OCCUPY
     name = "Occupy"

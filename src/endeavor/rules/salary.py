@@ -136,7 +136,7 @@ class Salary(DecisionType):
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
         count = bin(workers(s, p)).count("1")
-        return (f"{word_player(p)}, Salary: pay {plural(f[2], 'worker')} back to your "
+        return (f"Salary: pay {plural(f[2], 'worker')} back to your "
                 f"Harbor ({count} working, Salary Level {s.players[p].level(D.WEALTH)}); "
                 "the others stay on their buildings")
 

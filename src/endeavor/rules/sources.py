@@ -38,7 +38,6 @@ from ..frames import (
     SRC_TOKEN,
 )
 from .kinds import VERB_KIND
-from .words import plural, word_player
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -211,8 +210,8 @@ class ActionChoice(DecisionType):
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
         pl = s.players[p]
-        text = (f"{word_player(p)}, your turn in the Action phase: activate a building "
-                f"(costs 1 Harbor disc; you have {pl.harbor}), use a token, or pass")
+        text = (f"Your turn in the Action phase: activate a building (1 Harbor disc; you "
+                f"have {pl.harbor}), use a token, or pass")
         blocked = self.unavailable(s, p)
         if blocked:
             text += ". Not available: " + "; ".join(blocked)
@@ -377,7 +376,6 @@ class Effect(DecisionType):
 
     def prompt(self, s: State, f: Frame) -> str:
         _, p, mode, k1, k2, region, deck, flags = f
-        who = word_player(p)
         src = flags >> SRC_SHIFT
         name = ""
         if 0 < src <= len(D.BUILDINGS):
@@ -393,19 +391,19 @@ class Effect(DecisionType):
                 where = " from the same deck"
             what = D.KIND_NAMES[k1] + (f" or {D.KIND_NAMES[k2]}" if k2 >= 0 else "")
             if flags & FL_MASK:
-                return (f"{who}, you may now take a normal {what} action{where}, or done "
+                return (f"You may now take a normal {what} action{where}, or done "
                         f"(Harbor: {h})")
             of = f" of {name}" if name else ""
-            return (f"{who}, the second action{of}: {what}{where}, or done to decline it "
+            return (f"The second action{of}: {what}{where}, or done to decline it "
                     f"(Harbor: {h})")
-        head = f"{who}, {name}: " if name else f"{who}: "
+        head = f"{name[0].upper()}{name[1:]}: " if name else ""
         if mode == D.BOTH:
-            what = (f"choose the first of {D.KIND_NAMES[k1]} + {D.KIND_NAMES[k2]}; "
+            what = (f"{D.KIND_NAMES[k1]} + {D.KIND_NAMES[k2]}: choose the first action; "
                     "the other may follow")
         elif mode == D.CHOICE:
-            what = f"choose {D.KIND_NAMES[k1]} or {D.KIND_NAMES[k2]}"
+            what = f"{D.KIND_NAMES[k1]} or {D.KIND_NAMES[k2]}: choose one action"
         else:
-            what = f"choose where to {D.KIND_NAMES[k1]}"
+            what = f"{D.KIND_NAMES[k1]}: choose where"
         extra = " (or an Exploit ability)" if s.ex and any(
             c >> A.SHIFT >= A.V_EXPLOIT and c != _DONE for c in s.legal_codes()) else ""
         return f"{head}{what}{extra} (Harbor: {h})"
@@ -449,7 +447,7 @@ class ModuleStep(DecisionType):
         return self.module(s, f).step_kind(s, f[2], f)
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{word_player(f[1])}, {self.module(s, f).step_prompt(s, f[2], f)}"
+        return self.module(s, f).step_prompt(s, f[2], f)
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         if action.verb == A.V_DONE:
@@ -468,5 +466,3 @@ class ModuleStep(DecisionType):
         return ""
 
 
-def pay_words(k: int) -> str:
-    return plural(k, "Payment")

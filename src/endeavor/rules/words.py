@@ -19,8 +19,9 @@ def icons_words(icons: tuple[int, int, int, int], glory: int = 0) -> str:
 
 
 def token_words(t: int) -> str:
-    """``"a Culture token"``, ``"a Ship/Draw token"``."""
-    return f"a {D.TOKEN_NAMES[t]} token"
+    """``"a Culture token"``, ``"an Influence token"``, ``"a Ship/Draw token"``."""
+    name = D.TOKEN_NAMES[t]
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} token"
 
 
 def card_words(c: int) -> str:
@@ -30,9 +31,9 @@ def card_words(c: int) -> str:
 
 
 def site_words(x: int) -> str:
-    """``"Cadiz (EU3)"``."""
+    """``"EU3 (Cadiz)"``."""
     site = D.SITES[x]
-    return f"{site.name} ({site.code})"
+    return f"{site.code} ({site.name})"
 
 
 def plural(k: int, word: str) -> str:

@@ -1,0 +1,147 @@
+"""The rule-module API: Exploit modules use only ``endeavor.api``; the hooks a module can
+override (turn end, round end, setup, scoring...) are called where the contract says.
+A module written here, in a test, plugs in exactly as an Exploit does."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+import pytest
+
+from endeavor import GameConfig, api, new_game, replay
+from endeavor import testing as T
+from endeavor.exploits import EXPLOIT_IDS
+from endeavor.rules import AgeOfSail
+from endeavor.rules.module import REGISTRY, RuleModule
+
+if TYPE_CHECKING:
+    from endeavor.state import State
+
+EXPLOITS = Path(__file__).parent.parent / "src" / "endeavor" / "exploits"
+MODULE_FILES = sorted(p for p in EXPLOITS.glob("*.py") if p.name not in ("__init__.py", "base.py"))
+ALLOWED_IMPORTS = {"__future__", "typing", "collections.abc", "dataclasses", "itertools",
+                   "functools"}
+
+
+def test_every_exploit_has_a_module_and_a_test_file() -> None:
+    assert [p.stem for p in MODULE_FILES] == sorted(EXPLOIT_IDS)
+    assert len(EXPLOIT_IDS) == 15
+    tests = Path(__file__).parent
+    for e in EXPLOIT_IDS:
+        assert (tests / f"test_exploit_{e}.py").exists(), e
+
+
+@pytest.mark.parametrize("path", MODULE_FILES, ids=lambda p: p.stem)
+def test_exploit_modules_import_only_the_public_api(path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: only "from .. import api" / "from ..state import State"
+                names = [a.name for a in node.names]
+                ok = (node.level == 2 and node.module is None and names == ["api"]) or (
+                    node.level == 2 and node.module == "state" and names == ["State"])
+                assert ok, f"{path.name}:{node.lineno} imports {names} from " \
+                           f"{'.' * node.level}{node.module or ''}"
+            else:
+                assert node.module in ALLOWED_IMPORTS, f"{path.name}: {node.module}"
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                assert a.name in ALLOWED_IMPORTS, f"{path.name}: import {a.name}"
+
+
+@pytest.mark.parametrize("path", MODULE_FILES, ids=lambda p: p.stem)
+def test_exploit_modules_touch_no_private_member_and_write_only_their_data(
+        path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id in ("s", "pl", "state") and node.attr.startswith("_"):
+                raise AssertionError(f"{path.name}:{node.lineno} uses {node.value.id}."
+                                     f"{node.attr}")
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for t in targets:
+            for leaf in ast.walk(t):
+                if isinstance(leaf, ast.Attribute):
+                    root = leaf
+                    while isinstance(root, (ast.Attribute, ast.Subscript)):
+                        inner = root.value
+                        if isinstance(inner, ast.Name):
+                            break
+                        root = inner  # type: ignore[assignment]
+                    base = root.value if isinstance(root, (ast.Attribute, ast.Subscript)) \
+                        else None
+                    if isinstance(base, ast.Name) and base.id in ("s", "pl", "state"):
+                        assert isinstance(root, ast.Attribute) and root.attr == "exd", \
+                            f"{path.name}:{leaf.lineno} writes {ast.unparse(t)}"
+
+
+# --------------------------------------------------------------------------- a test module
+class Recorder(RuleModule):
+    """Records every turn end (player, kinds) and round end in its own data."""
+
+    id = "test_recorder"
+    number = 16
+    name = "Recorder"
+    turns: ClassVar[list[tuple[int, int, int]]] = []
+    rounds: ClassVar[list[int]] = []
+
+    def setup(self, s: State, i: int) -> list[int]:
+        return [0, 0]
+
+    def on_turn_end(self, s: State, i: int, p: int, kinds: int) -> None:
+        s.exd[i][0] += 1
+        Recorder.turns.append((s.round, p, kinds))
+
+    def on_round_end(self, s: State, i: int) -> None:
+        s.exd[i][1] += 1
+        Recorder.rounds.append(s.round)
+
+
+@pytest.fixture
+def recorder(monkeypatch: pytest.MonkeyPatch) -> type[Recorder]:
+    if "test_recorder" not in REGISTRY:
+        api.register(Recorder())
+    Recorder.turns.clear()
+    Recorder.rounds.clear()
+    monkeypatch.setattr(AgeOfSail, "module_ids",
+                        classmethod(lambda cls, config, ids: (*ids, "test_recorder")))
+    return Recorder
+
+
+def test_turn_end_and_round_end_hooks(recorder: type[Recorder]) -> None:
+    s = T.fresh(3, seed=2)
+    i = T.exploit(s, "test_recorder")
+    T.play_random(s, seed=5)
+    turns, rounds = recorder.turns, recorder.rounds
+    assert rounds == [1, 2, 3, 4, 5, 6, 7]
+    assert s.exd[i] == [len(turns), 7]
+    # one turn end per Action-phase decision, passes included (kinds 0)
+    passes = [a for a in s.history() if a.text == "pass"]
+    assert sum(1 for _, _, k in turns if k == 0) == len(passes)
+    assert all(0 <= k < 1 << 5 for _, _, k in turns)
+    assert any(k & 1 << api.SHIP for _, _, k in turns)
+
+
+def test_turn_end_reports_both_halves_of_a_plus_building(recorder: type[Recorder]) -> None:
+    s = T.fresh(4, seed=1)
+    T.give_building(s, 0, "docks")
+    T.ready_to_act(s, 0, 3, "docks")
+    s.apply("act docks")
+    s.apply("ship EUT1")
+    s.apply("occupy EU2")
+    assert recorder.turns[-1] == (1, 0, 1 << api.SHIP | 1 << api.OCCUPY)
+
+
+def test_a_module_in_play_survives_json_and_replay(recorder: type[Recorder]) -> None:
+    s = new_game(GameConfig(players=2, seed=3))
+    assert [m.id for m in s.modules] == ["test_recorder"]
+    T.play_random(s, seed=1)
+    assert replay(s.record()).to_json() == s.to_json()
+    from endeavor import State
+    assert State.from_json(s.to_json()).to_json() == s.to_json()
