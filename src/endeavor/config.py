@@ -14,9 +14,10 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ConfigError
+from .exploits import EXPLOIT_IDS  # noqa: F401  (registers the Exploits; re-exported)
 from .rules import RULESETS as _RULESET_CLASSES
 from .rules import AgeOfSail
-from .exploits import EXPLOIT_IDS
+from .rules.module import exploit_ids
 
 RULESETS = ("age_of_sail", "classic")
 #: option name -> (allowed values, default), of the Age of Sail ruleset
@@ -77,10 +78,11 @@ class GameConfig:
                 raise ConfigError(f"exploits must be a tuple of Exploit ids, 'random' or "
                                   f"'none', got {ex!r}")
             ex = tuple(ex)
+            known = exploit_ids()
             for e in ex:
-                if e not in EXPLOIT_IDS:
+                if e not in known:
                     raise ConfigError(f"unknown Exploit {e!r}; known: "
-                                      f"{', '.join(EXPLOIT_IDS)}")
+                                      f"{', '.join(known)}")
             if len(set(ex)) != len(ex):
                 raise ConfigError(f"Exploit listed twice in {ex}")
             if len(ex) > 3:
@@ -88,16 +90,17 @@ class GameConfig:
         object.__setattr__(self, "exploits", ex)
         if not isinstance(self.options, Mapping):
             raise ConfigError(f"options must be a mapping, got {self.options!r}")
-        known = rules.options
+        allowed_options = rules.options
         opts = {}
         for name, value in self.options.items():
-            if name not in known:
-                raise ConfigError(f"unknown option {name!r}; known: {', '.join(known)}")
-            allowed = known[name][0]
-            if value not in allowed or type(value) is not type(known[name][1]):
+            if name not in allowed_options:
+                raise ConfigError(f"unknown option {name!r}; known: "
+                                  f"{', '.join(allowed_options)}")
+            allowed = allowed_options[name][0]
+            if value not in allowed or type(value) is not type(allowed_options[name][1]):
                 raise ConfigError(f"option {name}={value!r} must be one of {allowed}")
             opts[name] = value
-        for name, (_, default) in known.items():
+        for name, (_, default) in allowed_options.items():
             opts.setdefault(name, default)
         object.__setattr__(self, "options", MappingProxyType(opts))
 

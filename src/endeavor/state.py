@@ -59,7 +59,7 @@ from .rules import board, discard, draw, turns
 from .rules.attack import cost as _attack_cost
 from .rules.base import BoardInfo, Rules, rules_for
 from .rules.construction import build_options as _build_options
-from .rules.module import RuleModule
+from .rules.module import RuleModule, exploit_ids
 
 _LEVEL = D.TRACK_LEVEL
 
@@ -569,8 +569,7 @@ def new_game(config: GameConfig | None = None) -> State:
     cls.deal(s, config, rng)
     ids = config.exploits
     if isinstance(ids, str):  # "random" (R4): drawn last, so the deal matches other games
-        from .config import EXPLOIT_IDS
-        ids = tuple(rng.sample(EXPLOIT_IDS, 3))
+        ids = tuple(rng.sample(exploit_ids(), 3))
     rules = s.rules = rules_for(config, cls.module_ids(config, ids))
     info = s.info = rules.board
     s.ex = rules.modules

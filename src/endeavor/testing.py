@@ -444,12 +444,17 @@ def is_module_action(c: int) -> bool:
     return A.V_EXPLOIT <= c >> A.SHIFT < A.V_DONE
 
 
-__all__ = [
-    "REGION", "abolish_slavery", "at_actions", "check", "clear_site_token",
-    "discard_card", "empty_deck", "exploit", "free_workers", "fresh", "give_building",
-    "give_card", "give_discs", "give_token", "is_module_action", "link_index",
-    "mark_site", "open_region", "place", "play_random", "problems", "put_on_top",
-    "ready_to_act", "remove", "sea", "set_crown", "set_harbor", "set_link_token",
-    "set_module_data", "set_passed", "set_round", "set_site_token", "set_supply",
-    "set_track_token", "ship", "staff", "stock", "take_token", "texts", "to_pile",
-]
+# ---------------------------------------------------------------- added: base rule tests
+
+
+# ---------------------------------------------------------------- added: Exploit tests 1-7
+
+
+# ---------------------------------------------------------------- added: Exploit tests 8-15
+
+
+#: every public function of this module, for ``from endeavor.testing import *``
+__all__ = ["REGION"] + sorted(
+    name for name, value in list(globals().items())
+    if callable(value) and getattr(value, "__module__", None) == __name__
+    and not name.startswith("_"))

@@ -50,13 +50,12 @@ class AgeOfSail(Rules):
     options = {
         "phase_order": (("by_phase", "by_player"), "by_phase"),  # R6
         "discard_pile_bonus": ((True, False), True),  # R16
-        "plus_same_region": ((True, False), True),  # R23 (house rule when True)
+        "plus_same_region": ((True, False), True),  # R23 (True: the classic house rule)
     }
 
     def __init__(self, config: GameConfig, module_ids: tuple[str, ...]) -> None:
         super().__init__(config, module_ids)
-        self.board = board_info(str(config.board), any(
-            m in module_ids for m in ("dutch_east_india_company",)))
+        self.board = board_info(str(config.board), any(m.tile_cities for m in self.modules))
         self.phase_order = config.options["phase_order"]
         self.discard_pile_bonus = bool(config.options["discard_pile_bonus"])
         self.plus_same_region = bool(config.options["plus_same_region"])

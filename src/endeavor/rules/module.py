@@ -55,6 +55,8 @@ class RuleModule:
     #: an Exploit has two regions and scores only for Shield holders
     is_exploit: ClassVar[bool] = False
     regions: ClassVar[tuple[int, int]] = (0, 0)
+    #: its tile puts Batavia and Cape Town (``TILE_SITES``) and their link in play
+    tile_cities: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ actions
     def verb(self, k: int) -> int:
@@ -206,6 +208,12 @@ class Exploit(RuleModule):
 REGISTRY: dict[str, RuleModule] = {}
 
 
+def exploit_ids() -> tuple[str, ...]:
+    """Every registered Exploit id, in tile-number order."""
+    return tuple(sorted((m.id for m in REGISTRY.values() if m.is_exploit),
+                        key=lambda e: REGISTRY[e].number))
+
+
 def register(module: RuleModule) -> RuleModule:
     """Register a module instance under its id (once, at import)."""
     assert module.id and module.id not in REGISTRY and module.number >= 1, module.id
@@ -214,5 +222,5 @@ def register(module: RuleModule) -> RuleModule:
     return module
 
 
-__all__ = ["D", "Exploit", "L_BLOCKADE", "M_FORT", "M_FORTIFIED", "M_FORT_DEIC",
+__all__ = ["D", "Exploit", "exploit_ids", "L_BLOCKADE", "M_FORT", "M_FORTIFIED", "M_FORT_DEIC",
            "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "REGISTRY", "RuleModule", "register"]
