@@ -18,7 +18,8 @@ def test_defaults() -> None:
     assert c.board == "B"  # R1: default for 4 players is side B
     assert c.exploits == ()
     assert c.seed == 0
-    assert dict(c.options) == {"phase_order": "by_phase", "discard_pile_bonus": True}
+    assert dict(c.options) == {"phase_order": "by_phase", "discard_pile_bonus": True,
+                              "plus_same_region": False}
     assert c.option("phase_order") == "by_phase"  # R6 default
     assert c.option("discard_pile_bonus") is True  # R16 default (fr text)
 
@@ -40,9 +41,11 @@ def test_explicit_board_side_is_kept(players: int, side: str) -> None:
 
 def test_partial_options_are_filled_with_defaults() -> None:
     c = GameConfig(options={"phase_order": "by_player"})
-    assert dict(c.options) == {"phase_order": "by_player", "discard_pile_bonus": True}
+    assert dict(c.options) == {"phase_order": "by_player", "discard_pile_bonus": True,
+                              "plus_same_region": False}
     c = GameConfig(options={"discard_pile_bonus": False})
-    assert dict(c.options) == {"phase_order": "by_phase", "discard_pile_bonus": False}
+    assert dict(c.options) == {"phase_order": "by_phase", "discard_pile_bonus": False,
+                              "plus_same_region": False}
 
 
 def test_config_is_frozen() -> None:
@@ -111,7 +114,8 @@ def test_to_dict_content() -> None:
     d = GameConfig(players=3, seed=11).to_dict()
     assert d == {"players": 3, "ruleset": "age_of_sail", "board": "A", "exploits": [],
                  "seed": 11,
-                 "options": {"phase_order": "by_phase", "discard_pile_bonus": True}}
+                 "options": {"phase_order": "by_phase", "discard_pile_bonus": True,
+                             "plus_same_region": False}}
 
 
 def test_from_dict_rejects_garbage() -> None:

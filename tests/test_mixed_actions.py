@@ -29,8 +29,9 @@ CARD = D.CARD_INDEX
 SITE = D.SITE_INDEX
 
 
-def _actor(code: str | None = None, harbor: int = 4, p: int = 0):  # type: ignore[no-untyped-def]
-    s = fresh()
+def _actor(code: str | None = None, harbor: int = 4, p: int = 0,  # type: ignore[no-untyped-def]
+           **options: object):
+    s = fresh(**options)
     if code:
         give_building(s, p, code)
     give_discs(s, p, harbor)
@@ -148,8 +149,29 @@ def test_docks_first_action_either_kind_no_done() -> None:  # R8
     assert _kinds(s) == {"ship", "occupy"}
 
 
-def test_docks_ship_then_occupy_in_the_same_region() -> None:  # R8
+# R23: in Age of Sail the second half may be anywhere (the published text sets no region
+# or deck condition); plus_same_region=True is the classic restriction as a house rule.
+HOUSE = {"plus_same_region": True}
+
+
+def test_docks_ship_then_occupy_anywhere() -> None:  # R23
     s = _actor("docks")
+    _open(s, "AF", 1)
+    ship(s, 0, "SA")  # presence in South America (closed): no Occupy there
+    sea(s, 0, "AF")  # presence in Africa (open)
+    s.apply("act docks")
+    s.apply("ship FE")  # a closed track, far from any free city
+    t = set(texts(s))
+    assert t == {f"occupy EU{i}" for i in range(1, 11)} | {"occupy AF1", "occupy AF2",
+                                                          "occupy AF3", "done"}
+    s.apply("occupy AF2")
+    assert s.site_owner[SITE["AF2"]] == 0 and s.track(FE)[0] == 0
+    assert s.frame == (F_ACTION, 1)  # both count as one turn
+    check(s)
+
+
+def test_docks_ship_then_occupy_in_the_same_region_house_rule() -> None:  # R23, P5
+    s = _actor("docks", **HOUSE)
     s.apply("act docks")
     s.apply("ship EUT1")
     # second half: Occupy in Europe only, or decline
@@ -163,38 +185,48 @@ def test_docks_ship_then_occupy_in_the_same_region() -> None:  # R8
     check(s)
 
 
-def test_docks_occupy_then_ship_in_the_same_region() -> None:  # R8
-    s = _actor("docks")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_docks_occupy_then_ship(options: dict[str, object]) -> None:  # R23, P5
+    s = _actor("docks", **options)
     _open(s, "AF", 1)
     sea(s, 0, "AF")
-    s._legal = None
     s.apply("act docks")
     s.apply("occupy AF2")
-    t = texts(s)
-    assert set(t) == {"ship AFT1", "sea AF", "done"}  # Africa only
+    t = set(texts(s))
+    if options:
+        assert t == {"ship AFT1", "sea AF", "done"}  # Africa only
+    else:  # anywhere: the closed tracks, Europe's trade routes, Africa's route and sea
+        assert t == {"ship SA", "ship CA", "ship NA", "ship IN", "ship FE", "ship EUT1",
+                     "ship EUT2", "ship EUT3", "ship AFT1", "sea AF", "done"}
     s.apply("sea AF")
     assert s.sea[AF] == 2
     assert s.frame == (F_ACTION, 1)
     check(s)
 
 
-def test_docks_ship_to_a_closed_track_leaves_no_occupy() -> None:  # R8
-    s = _actor("docks")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_docks_ship_to_a_closed_track(options: dict[str, object]) -> None:  # R23, P5
+    s = _actor("docks", **options)
     s.apply("act docks")
     s.apply("ship FE")  # Far East stays closed: nothing to occupy there
-    assert s.frame == (F_ACTION, 1)
+    if options:
+        assert s.frame == (F_ACTION, 1)  # skipped: no Occupy in the Far East (P5)
+    else:
+        assert set(texts(s)) == {f"occupy EU{i}" for i in range(1, 11)} | {"done"}
 
 
-def test_docks_ship_opening_a_region_then_occupy_there() -> None:  # R8, R11
-    s = _actor("docks")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_docks_ship_opening_a_region_then_occupy_there(
+        options: dict[str, object]) -> None:  # R8, R11, R23
+    s = _actor("docks", **options)
     for q in (1, 2, 3, 1, 2):
         ship(s, q, "AF")
-    s._legal = None
     s.apply("act docks")
     s.apply("ship AF")  # the last space: Africa opens
     assert s.is_open(AF)
-    t = texts(s)
-    assert set(t) == {"occupy AF1", "occupy AF2", "occupy AF3", "done"}
+    t = set(texts(s))
+    africa = {"occupy AF1", "occupy AF2", "occupy AF3", "done"}
+    assert t == (africa if options else africa | {f"occupy EU{i}" for i in range(1, 11)})
     s.apply("occupy AF3")
     assert s.site_owner[SITE["AF3"]] == 0
     check(s)
@@ -225,69 +257,85 @@ def test_done_only_in_the_second_half() -> None:  # R8
         s.apply("done")
 
 
-def test_cartographer_ship_twice_in_the_same_region() -> None:  # R8
-    s = _actor("cartographer")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_cartographer_ship_twice(options: dict[str, object]) -> None:  # R8, R23
+    s = _actor("cartographer", **options)
     s.apply("act cartographer")
     assert _kinds(s) == {"ship"}
     s.apply("ship FE")
-    assert set(texts(s)) == {"ship FE", "done"}
+    if options:
+        assert set(texts(s)) == {"ship FE", "done"}  # the same region only (P5)
+    else:
+        assert set(texts(s)) == {"ship AF", "ship SA", "ship CA", "ship NA", "ship IN",
+                                 "ship FE", "ship EUT1", "ship EUT2", "ship EUT3", "done"}
     s.apply("ship FE")
     assert s.track(FE)[:2] == [0, 0]
     assert s.frame == (F_ACTION, 1)
     check(s)
 
 
-def test_cartographer_second_ship_after_opening_goes_to_that_open_region() -> None:  # R8
-    s = _actor("cartographer")
+def test_cartographer_second_ship_after_opening_goes_to_that_open_region() -> None:
+    s = _actor("cartographer", **HOUSE)  # P5 house rule: the same region, now open
     for q in (1, 2, 3, 1, 2):
         ship(s, q, "AF")
-    s._legal = None
     s.apply("act cartographer")
     s.apply("ship AF")
     assert set(texts(s)) == {"ship AFT1", "sea AF", "done"}
 
 
-def test_cartographer_europe_routes() -> None:  # R8, R10
-    s = _actor("cartographer")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_cartographer_europe_routes(options: dict[str, object]) -> None:  # R8, R10, R23
+    s = _actor("cartographer", **options)
     s.apply("act cartographer")
     s.apply("ship EUT1")
-    assert set(texts(s)) == {"ship EUT2", "ship EUT3", "done"}
+    tracks = {f"ship {r}" for r in ("AF", "SA", "CA", "NA", "IN", "FE")}
+    assert set(texts(s)) == {"ship EUT2", "ship EUT3", "done"} | (set() if options
+                                                                  else tracks)
 
 
-def test_trade_office_draws_twice_from_the_same_deck() -> None:  # R8
-    s = _actor("trade-office")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_trade_office_draws_twice(options: dict[str, object]) -> None:  # R8, R23
+    s = _actor("trade-office", **options)
     place(s, 0, "EU1")
     ship(s, 0, "AF")
-    s._legal = None
     s.apply("act trade-office")
     assert _kinds(s) == {"draw"}
     s.apply("draw EU")  # EU/0
-    assert set(texts(s)) == {"draw EU", "done"}  # EU/1 drawable; not SL, not AF
+    if options:
+        assert set(texts(s)) == {"draw EU", "done"}  # EU/1 drawable; not SL, not AF
+    else:
+        assert set(texts(s)) == {"draw EU", "draw SL", "draw AF", "done"}
     s.apply("draw EU")
     assert s.players[0].cards == [CARD["EU/0"], CARD["EU/1"]]
     assert s.frame == (F_ACTION, 1)
     check(s)
 
 
-def test_trade_office_second_draw_only_if_the_next_card_is_drawable() -> None:  # R8
-    s = _actor("trade-office")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_trade_office_second_draw(options: dict[str, object]) -> None:  # R8, R23
+    s = _actor("trade-office", **options)
     ship(s, 0, "AF")
-    s._legal = None
     s.apply("act trade-office")
     s.apply("draw AF")  # AF/1; AF/2 needs 2 discs
-    assert s.frame == (F_ACTION, 1)
+    if options:
+        assert s.frame == (F_ACTION, 1)  # nothing more from the same deck (P5)
+    else:
+        assert set(texts(s)) == {"draw EU", "draw SL", "done"}
 
 
-def test_trade_office_from_the_pile_then_the_pile() -> None:  # R8, R14
-    s = _actor("trade-office")
+@pytest.mark.parametrize("options", [{}, HOUSE])
+def test_trade_office_from_the_pile(options: dict[str, object]) -> None:  # R8, R14, R23
+    s = _actor("trade-office", **options)
     for code in ("SA/1", "CA/1"):
         give_card(s, 3, code)
         S.discard_card(s, 3, code)
     place(s, 0, "EU1")
-    s._legal = None
     s.apply("act trade-office")
     s.apply("draw SA/1")
-    assert set(texts(s)) == {"draw CA/1", "done"}  # the pile again, not the decks
+    if options:
+        assert set(texts(s)) == {"draw CA/1", "done"}  # the pile again, not the decks
+    else:
+        assert set(texts(s)) == {"draw CA/1", "draw EU", "draw SL", "done"}
     s.apply("done")
     assert s.players[0].cards == [CARD["SA/1"]]
 

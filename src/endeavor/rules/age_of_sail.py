@@ -50,7 +50,7 @@ class AgeOfSail(Rules):
     options = {
         "phase_order": (("by_phase", "by_player"), "by_phase"),  # R6
         "discard_pile_bonus": ((True, False), True),  # R16
-        "plus_same_region": ((True, False), True),  # R23 (True: the classic house rule)
+        "plus_same_region": ((True, False), False),  # R23 (True: the classic house rule)
     }
 
     def __init__(self, config: GameConfig, module_ids: tuple[str, ...]) -> None:
