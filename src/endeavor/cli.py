@@ -1,47 +1,63 @@
 """The ``endeavor`` command line: ``simulate``, ``play``, ``replay`` and ``bench``.
 
-An adapter over the public engine API. :func:`main` parses ``argv``, runs one
+An adapter over the engine's public API. :func:`main` parses ``argv``, runs one
 subcommand and returns its exit status: 0 on success (and for ``--help``), 2 when the
-input is bad (a usage error, an impossible configuration, a missing file, a corrupt
-record), reported as one line on stderr without a traceback. Interactive input is
-read with the builtin :func:`input`, so it can come from a terminal, a pipe or a test.
+input is bad (a usage error, a number out of range, an impossible configuration, a
+missing or unreadable file, a corrupt record), reported as one line
+``endeavor: error: ...`` on stderr; no traceback ever reaches the user. Interactive
+input is read with the builtin :func:`input` (with :mod:`readline` history when stdin is
+a terminal), so it can come from a terminal, a pipe or a test.
+
+``play`` draws the screen of :mod:`endeavor.screen` at each of the human's decisions:
+redrawn in place on a terminal (its size is used), printed at 100×40 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import secrets
 import statistics
 import sys
 import time
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from . import actions as A
 from . import data as D
 from . import render
+from . import screen as S
 from .actions import Action
 from .bots import RandomBot
-from .config import EXPLOIT_IDS, OPTIONS, GameConfig
-from .errors import EndeavorError, IllegalActionError, NotationError, RecordError
+from .config import OPTIONS, GameConfig
+from .decision import Decision
+from .errors import (
+    EndeavorError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    UndoError,
+)
+from .events import Event
+from .exploits import EXPLOIT_IDS
 from .records import replay
 from .scoring import final_scores
-from .state import PHASE_NAMES, State, new_game
+from .state import State, new_game
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
-PIPE_WIDTH = 110  # columns used when stdout is not a terminal
-LOG_LINES = 12
+PIPE_WIDTH, PIPE_HEIGHT = S.WIDTH, S.HEIGHT  # the screen when stdout is not a terminal
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 1_000_000
+MAX_RUNS = 1_000
+MAX_SECONDS = 3_600.0
+DEFAULT_PASS_WEIGHT = 0.1  # the opponents in play keep playing rather than pass early
 _N = TypeVar("_N", int, float)
 
 
@@ -72,30 +88,39 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------- arguments
 def _ranged(convert: Callable[[str], _N], valid: Callable[[_N], bool],
             rule: str) -> Callable[[str], _N]:
-    """An argparse ``type``: ``convert`` the text, then require ``valid`` (``rule``
-    says what is required, for the error message)."""
+    """An argparse ``type``: ``convert`` the text, then require a finite value that is
+    ``valid`` (``rule`` says what is required, for the error message)."""
     def parse(text: str) -> _N:
         try:
             value = convert(text)
-        except ValueError:
-            message = f"invalid {convert.__name__} value: {text!r}"
-            raise argparse.ArgumentTypeError(message) from None
+        except (ValueError, OverflowError):
+            what = "an integer" if convert is int else "a number"
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
         if not valid(value):
             raise argparse.ArgumentTypeError(f"must be {rule}, not {text}")
         return value
+    parse.__name__ = convert.__name__  # argparse names the type in some messages
     return parse
 
 
-_positive_int = _ranged(int, lambda v: v >= 1, "at least 1")
-_positive_float = _ranged(float, lambda v: v > 0, "positive")
+_games = _ranged(int, lambda v: 1 <= v <= MAX_GAMES, f"1 to {MAX_GAMES:,}")
+_runs = _ranged(int, lambda v: 1 <= v <= MAX_RUNS, f"1 to {MAX_RUNS:,}")
+_seconds = _ranged(float, lambda v: 0 < v <= MAX_SECONDS,
+                   f"a positive number of seconds, at most {MAX_SECONDS:g}")
 _fraction = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
+_seed = _ranged(int, lambda v: 0 <= v <= MAX_SEED, f"0 to {MAX_SEED}")
+_players = _ranged(int, lambda v: True, "an integer")
+_seat = _ranged(int, lambda v: 0 <= v <= 4, "a seat number, 0 to 4")
 EXPLOITS_HELP = ("Exploits in play: 'none', 'random' (3 drawn for each game from its seed, "
                  "R4) or up to 3 comma-separated ids, e.g. spanish_main,imperialism "
                  f"(ids: {', '.join(EXPLOIT_IDS)})")
 
 
-def _add_exploits_option(p: argparse.ArgumentParser, extra: str = "") -> None:
-    p.add_argument("--exploits", default="none", metavar="random|none|a,b,c",
+def _add_exploits_option(p: argparse.ArgumentParser, default: str | None = "none",
+                         extra: str = "") -> None:
+    p.add_argument("--exploits", default=default, metavar="random|none|a,b,c",
                    help=f"{EXPLOITS_HELP} (default: none{extra})")
 
 
@@ -105,11 +130,11 @@ def _exploits_label(spec: str) -> str:
         e.strip() for e in spec.split(",") if e.strip())
 
 
-def _add_game_options(p: argparse.ArgumentParser, seed_default: int | None,
-                      seed_help: str) -> None:
-    p.add_argument("--players", type=int, default=4, metavar="N",
+def _add_game_options(p: argparse.ArgumentParser, players: int | None,
+                      seed_default: int | None, seed_help: str) -> None:
+    p.add_argument("--players", type=_players, default=players, metavar="N",
                    help="number of players, 2 to 5 (default: 4)")
-    p.add_argument("--seed", type=int, default=seed_default, metavar="S", help=seed_help)
+    p.add_argument("--seed", type=_seed, default=seed_default, metavar="S", help=seed_help)
     p.add_argument("--board", type=str.upper, metavar="{A,B}",
                    help="board side (default: A for 2-3 players, B for 4-5)")
     p.add_argument("--phase-order", choices=OPTIONS["phase_order"][0],
@@ -141,10 +166,10 @@ def _build_parser() -> argparse.ArgumentParser:
                     "each) per seat, the spread of the totals and the mean number of "
                     "decisions per game.",
         epilog="example: endeavor simulate --players 3 --games 500 --seed 7 --json")
-    _add_game_options(sim, 0, "seed of the first game (default: 0)")
+    _add_game_options(sim, 4, 0, f"seed of the first game, 0 to {MAX_SEED} (default: 0)")
     _add_exploits_option(sim)
-    sim.add_argument("--games", type=_positive_int, default=100, metavar="K",
-                     help="number of games (default: 100)")
+    sim.add_argument("--games", type=_games, default=100, metavar="K",
+                     help=f"number of games, 1 to {MAX_GAMES:,} (default: 100)")
     sim.add_argument("--pass-weight", type=_fraction, default=1.0, metavar="W",
                      help="chance, 0 to 1, that a bot keeps 'pass' among its choices when "
                           "it has other actions; lower values give fuller games "
@@ -156,36 +181,49 @@ def _build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser(
         "play", help="play a game in the terminal against random bots",
-        description="Play one seat against random bots. At your turn choose an action by "
-                    "its menu number or type its notation (e.g. 'act docks', 'ship FE'). "
-                    "Commands: help, board, save FILE, quit. End of input leaves the game. "
-                    "With --exploits the board shows each Exploit in play (regions, "
-                    "dormant/active, Shield holders, tile state) and its actions appear in "
-                    "the menu by their notation.",
-        epilog="example: endeavor play --players 3 --seat 1 --seed 42 --exploits random")
-    _add_game_options(play, None, "game seed (default: a random one, shown on screen)")
-    _add_exploits_option(play, "; try 'random' for 3 random Exploits")
-    play.add_argument("--seat", type=int, default=0, metavar="K",
-                      help="your seat, 0 to N-1 (default: 0)")
-    play.add_argument("--bot-seed", type=int, metavar="B",
-                      help="seed of the bots' random choices (default: the game seed)")
-    play.add_argument("--pass-weight", type=_fraction, default=0.1, metavar="W",
+        description="Play one seat against random bots. The screen (redrawn at each of "
+                    "your decisions; 100x40 or your terminal's size) shows the header, the "
+                    "board, the Exploits in play, every player's mat, the log of what "
+                    "happened since your last decision and the menu of your options, "
+                    "grouped by kind with their effect in words. Choose by menu number "
+                    "or type an action's notation (e.g. 'act docks', 'ship FE'). "
+                    "Commands: help, board (redraw), log (the whole game), undo (back to "
+                    "your previous decision), save FILE, back (leave a sub-menu), quit. "
+                    "End of input leaves the game.",
+        epilog="example: endeavor play --players 3 --seat 1 --seed 42 --exploits random; "
+               "endeavor play --load game.json")
+    _add_game_options(play, None, None,
+                      "game seed (default: a random one, shown on screen)")
+    _add_exploits_option(play, None, "; try 'random' for 3 random Exploits")
+    play.add_argument("--seat", type=_seat, metavar="K",
+                      help="your seat, 0 to N-1 (default: 0, or the saved one)")
+    play.add_argument("--bot-seed", type=_seed, metavar="B",
+                      help="seed of the bots' random choices (default: the game seed, or "
+                           "the saved one)")
+    play.add_argument("--pass-weight", type=_fraction, metavar="W",
                       help="chance, 0 to 1, that a bot keeps 'pass' among its choices when "
-                           "it has other actions (default: 0.1, bots that keep playing)")
+                           f"it has other actions (default: {DEFAULT_PASS_WEIGHT}, bots "
+                           "that keep playing; or the saved one)")
+    play.add_argument("--load", metavar="FILE",
+                      help="resume a game saved with 'save FILE': its seat, bot seed and "
+                           "pass weight are restored unless given here (a plain engine "
+                           "record, state.record(), loads too); the game's own settings "
+                           "come from the file")
     play.add_argument("--auto", action="store_true",
-                      help="bots play every seat, including yours (a demo)")
+                      help="bots play every seat, including yours (a demo that prints the "
+                           "log, one event per line)")
     play.set_defaults(run=_play)
 
     rep = sub.add_parser(
         "replay", help="replay a saved game record",
         description="Check a game record (as written by 'save' in 'endeavor play') and show "
-                    "the final score breakdown, or the position reached if the game is "
-                    "unfinished.",
+                    "the final position and score breakdown, or the position reached if "
+                    "the game is unfinished.",
         epilog="example: endeavor replay game.json --step")
     rep.add_argument("file", metavar="FILE", help="the record, a JSON file")
     rep.add_argument("--step", action="store_true",
-                     help="list every action with its number, player, round and phase; "
-                          "on a terminal, press Enter for the next one (q stops)")
+                     help="show the position after every action with what it caused; on a "
+                          "terminal, press Enter for the next one (q stops)")
     rep.set_defaults(run=_replay)
 
     bench = sub.add_parser(
@@ -198,12 +236,13 @@ def _build_parser() -> argparse.ArgumentParser:
                     "Prints the median, min and max over the runs and the mean number "
                     "of decisions per game.",
         epilog="example: endeavor bench --runs 3 --seconds 2 --exploits random --json")
-    bench.add_argument("--runs", type=_positive_int, default=5, metavar="R",
-                       help="number of runs (default: 5)")
-    bench.add_argument("--seconds", type=_positive_float, default=1.0, metavar="T",
-                       help="seconds per measurement (default: 1.0)")
-    bench.add_argument("--players", type=int, default=4, metavar="N",
-                       help="number of players (default: 4)")
+    bench.add_argument("--runs", type=_runs, default=5, metavar="R",
+                       help=f"number of runs, 1 to {MAX_RUNS:,} (default: 5)")
+    bench.add_argument("--seconds", type=_seconds, default=1.0, metavar="T",
+                       help=f"seconds per measurement, more than 0 and at most "
+                            f"{MAX_SECONDS:g} (default: 1.0)")
+    bench.add_argument("--players", type=_players, default=4, metavar="N",
+                       help="number of players, 2 to 5 (default: 4)")
     _add_exploits_option(bench)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=_bench)
@@ -224,64 +263,121 @@ def main(argv: list[str] | None = None) -> int:
     run: Callable[[argparse.Namespace, Console], int] = args.run
     try:
         return run(args, out)
-    except (UsageError, EndeavorError, OSError) as e:
+    except (UsageError, EndeavorError) as e:
         return _fail(str(e))
+    except OSError as e:
+        return _fail(_os_error(e))
     except KeyboardInterrupt:
         print("endeavor: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as e:  # never a traceback: one line, and the way to report it
+        return _fail(f"unexpected {type(e).__name__}: {e} (please report this bug)")
 
 
 def _fail(message: str) -> int:
-    print(f"endeavor: error: {message}", file=sys.stderr)
+    line = " ".join(str(message).split())
+    print(f"endeavor: error: {line}", file=sys.stderr)
     return EXIT_USAGE
 
 
-# --------------------------------------------------------------------------- shared
-def _winners_line(state: State) -> Text:
-    scores = final_scores(state)
-    best = [s for s in scores if s.rank == 1]
-    out = Text("Winners (shared): " if len(best) > 1 else "Winner: ", style="bold")
-    out.append_text(Text(", ").join(render.player_text(s.player) for s in best))
-    out.append(f" with {best[0].total} glory")
+def _os_error(e: OSError) -> str:
+    if e.filename is not None and e.strerror:
+        return f"{e.filename}: {e.strerror}"
+    return str(e)
+
+
+# --------------------------------------------------------------------------- records
+def _read_record(path: str) -> tuple[State, dict[str, Any]]:
+    """Replay the record in file ``path``; return the state and the record's JSON
+    object. The engine reads the bytes (not UTF-8, not JSON, too deeply nested, not a
+    record, an illegal action: :class:`RecordError` naming the file)."""
+    try:
+        raw = Path(path).read_bytes()
+    except ValueError as e:  # e.g. a NUL in the name
+        raise UsageError(f"{path!r}: {e}") from None
+    try:
+        state = replay(raw)  # the engine reads bytes too
+        record = json.loads(raw)
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
+    except (ValueError, RecursionError) as e:  # cannot happen after replay succeeded
+        raise RecordError(f"{path}: record is not valid JSON: {e}") from None
+    return state, record
+
+
+def _play_settings(record: dict[str, Any], path: str) -> dict[str, Any]:
+    """The ``"play"`` object of a saved game (seat, bot seed, pass weight), checked."""
+    play = record.get("play", {})
+    if not isinstance(play, dict):
+        raise RecordError(f"{path}: 'play' must be an object")
+    players = record["config"]["players"]
+    out: dict[str, Any] = {}
+    seat = play.get("seat")
+    if seat is not None:
+        if type(seat) is not int or not 0 <= seat < players:
+            raise RecordError(f"{path}: 'play' seat must be 0 to {players - 1}, not {seat!r}")
+        out["seat"] = seat
+    bot_seed = play.get("bot_seed")
+    if bot_seed is not None:
+        if type(bot_seed) is not int or not 0 <= bot_seed <= MAX_SEED:
+            raise RecordError(f"{path}: 'play' bot_seed must be 0 to {MAX_SEED}, "
+                              f"not {bot_seed!r}")
+        out["bot_seed"] = bot_seed
+    weight = play.get("pass_weight")
+    if weight is not None:
+        if (type(weight) not in (int, float) or not math.isfinite(weight)
+                or not 0 <= weight <= 1):
+            raise RecordError(f"{path}: 'play' pass_weight must be between 0 and 1, "
+                              f"not {weight!r}")
+        out["pass_weight"] = float(weight)
     return out
 
 
-def _events(before: State, after: State) -> list[str]:
-    """Notable automatic consequences of one action, found by comparing the states:
-    regions opened (and who got the Governor), Abolition, a new round or phase."""
-    out = []
-    for r in range(1, D.NREGIONS):
-        if after.is_open(r) and not before.is_open(r):
-            line = f"{D.REGION_NAMES[r]} opens"
-            governor = before.gov_avail[r]  # -1 (never held) if already awarded
-            holders = [p for p in range(after.n) if governor in after.held_cards(p)]
-            if holders:
-                line += f"; Governor {D.CARDS[governor].code} goes to P{holders[0]}"
-            out.append(line)
-    for i, e in enumerate(after.ex):
-        if after.exploit_active(i) and not before.exploit_active(i):
-            shields = " ".join(f"P{p}" for p in render.shield_holders(after, i))
-            out.append(f"Exploit {e.name} is active; Shields: {shields or 'none'}")
-    if after.abolished and not before.abolished:
-        aside = sum(len(pl.aside) for pl in after.players)
-        aside -= sum(len(pl.aside) for pl in before.players)
-        out.append(f"Abolition of Slavery: {aside} Slavery card(s) set aside, "
-                   "the Slavery deck leaves play")
-    if after.is_over:
-        out.append("Game over")
-    elif after.round != before.round:
-        out.append(f"Round {after.round}: {PHASE_NAMES[after.phase]}")
-    elif after.phase != before.phase:
-        out.append(f"{PHASE_NAMES[after.phase]} phase")
-    return out
+def _screen_size(out: Console) -> tuple[int, int]:
+    """The terminal's size, or 100×40 when stdout is not a terminal."""
+    if out.is_terminal:
+        width, height = out.size
+        return max(width, 60), max(height, 20)
+    return PIPE_WIDTH, PIPE_HEIGHT
 
 
-def _action_line(before: State, action: Action) -> str:
-    """``"P2 act docks"``; an attack also names the player who loses the site."""
-    line = f"P{before.current_player} {action}"
-    if action.verb == A.V_ATTACK:
-        line += f" (from P{before.site_owner[action.arg]})"
-    return line
+def _final_lines(state: State, width: int) -> list[Text]:
+    """The score table and the winner line, as screen lines."""
+    lines = S.renderable_lines(render.score_table(state), width)
+    if state.is_over:
+        lines.append(render.winners_line(state))
+    return lines
+
+
+def _new_game_event(state: State) -> Event:
+    config = state.config
+    text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
+    if state.modules:
+        text += f"; Exploits: {', '.join(e.name for e in state.modules)}"
+    return Event("info", None, text)
+
+
+def _history_log(state: State, human: int | None = None
+                 ) -> tuple[list[Event], list[int], list[int]]:
+    """The events of ``state``'s whole history, replayed from setup, the log length
+    before each action and the action counts at which ``human`` decided. A position
+    its history does not lead to (one built by hand, e.g. in a test) gets a one-line
+    log instead."""
+    s = new_game(state.config)
+    log = [_new_game_event(s)]
+    marks: list[int] = []
+    points: list[int] = []
+    try:
+        for k, action in enumerate(state.history()):
+            marks.append(len(log))
+            if s.current_player == human:
+                points.append(k)
+            log += s.apply(action)
+    except EndeavorError:
+        log = [Event("info", None, f"A position set up by hand after {state.num_actions} "
+                                   "actions")]
+        return log, [1] * state.num_actions, []
+    return log, marks, points
 
 
 # --------------------------------------------------------------------------- simulate
@@ -303,14 +399,14 @@ def _simulate(args: argparse.Namespace, out: Console) -> int:
             state = new_game(config)
             made = RandomBot(seed, args.pass_weight).play_out(state)
             scores = final_scores(state)
-            for i, e in enumerate(state.ex):
+            for i, e in enumerate(state.modules):
                 tally = exploits.setdefault(e.id, [0, 0, 0])
                 tally[0] += 1
                 tally[1] += state.exploit_active(i)
                 tally[2] += sum(s.lines[e.name] for s in scores)
             if args.json:
                 print(json.dumps({"seed": seed, "config": config.to_dict(),
-                                  "exploits": [e.id for e in state.ex],
+                                  "exploits": [e.id for e in state.modules],
                                   "totals": [s.total for s in scores],
                                   "ranks": [s.rank for s in scores], "decisions": made}))
             totals.append([s.total for s in scores])
@@ -366,164 +462,357 @@ Choose an action by its menu number, or type its notation, e.g.:
   draw EU   draw AF/1 (from the discard pile)   done   casualty culture   slot FE/G
   discard SA/1
 Exploit actions are typed as shown in the menu, e.g. fortify NA1, spanish-main payments.
-Commands: help · board (redraw) · save FILE (write the game record) · quit"""
+A long menu offers the ability first: an entry ending in '…' opens its targets; 'back'
+returns. Typing a whole notation works at any level.
+Commands: help · board (redraw) · log (the whole game's log) · undo (back to your
+previous decision, with the bots' moves after it) · save FILE · back · quit"""
+
+#: answers that confirm an overwrite
+_YES = ("y", "yes")
 
 
-class _PlaySession:
+class _Quit(Exception):
+    """The human leaves the game (quit, or the end of input)."""
+
+
+class PlaySession:
     """One game in the terminal: ``human`` (a seat, or None for all bots) answers
-    prompts read with :func:`input`; every other decision is the bot's."""
+    prompts read with :func:`input`; every other decision is the bot's, applied with
+    :meth:`State.apply` so that its events make the log."""
 
-    def __init__(self, state: State, out: Console, human: int | None, bot: RandomBot) -> None:
+    def __init__(self, state: State, out: Console, human: int | None, bot: RandomBot,
+                 settings: dict[str, Any]) -> None:
         self.state = state
         self.out = out
         self.human = human
         self.bot = bot
-        first = f"New game: {state.n} players, board {state.config.board}"
-        if state.ex:
-            first += f", Exploits: {', '.join(e.name for e in state.ex)}"
-        self.log: deque[str] = deque([first], maxlen=LOG_LINES)
+        self.settings = settings  # the "play" object of a save: seat, bot seed, weight
+        self.terminal = out.is_terminal
+        # the log (events of the whole game), the log length before each action, the
+        # action counts at which the human decided (for undo), and the bots' generator
+        # state at each decision taken in this session (so undo replays the same bots)
+        self.log, self.marks, self.points = _history_log(state, human)
+        self.rng: dict[int, object] = {}
+        self.messages: list[Text] = []
+        self.played = False  # whether an action was taken in this session
 
+    # ------------------------------------------------------------------ loop
     def run(self) -> int:
         """Play until the game ends, the human quits or input ends; return 0."""
         state = self.state
-        while not state.is_over:
-            if state.current_player == self.human:
-                if not self._human_turn():
-                    return EXIT_OK
-            else:
-                self._apply(self.bot.choose(state))
-        self.out.print(render.game_view(state, self.human))
-        if self.human is not None:
-            self._show_log()
-        self.out.print(render.score_table(state))
-        self.out.print(_winners_line(state))
+        try:
+            while not state.is_over:
+                if state.current_player == self.human:
+                    self._human_turn()
+                else:
+                    self._apply(self.bot.choose(state))
+        except _Quit:
+            return EXIT_OK
+        self._draw_final()
+        if self.human is not None and self.played:
+            self._offer_save("The game is over. Save it?")
         return EXIT_OK
 
-    def _apply(self, action: Action) -> None:
-        """Apply a legal action and log it with its consequences."""
-        before = self.state.copy()
-        self.state.apply(action)
-        lines = [_action_line(before, action)] + _events(before, self.state)
-        self.log.extend(lines)
+    def _apply(self, action: Action | str) -> list[Event]:
+        """Apply a legal action and log its events (printed as they come in --auto)."""
+        mark = len(self.log)
+        events = self.state.apply(action)
+        self.played = True
+        self.marks.append(mark)
+        self.log += events
         if self.human is None:
+            for e in events:
+                self.out.print(Text(e.text), soft_wrap=True)
+        return events
+
+    def _new_from(self) -> int | None:
+        """Where the log's new part starts: the human's last action (None: all new)."""
+        if self.human is None:
+            return None
+        return self.marks[self.points[-1]] if self.points else 0
+
+    # ------------------------------------------------------------------ drawing
+    def _draw(self, decision: Decision | None, menu: S.Menu | None,
+              extra: Sequence[Text] = ()) -> None:
+        width, height = _screen_size(self.out)
+        view = S.View(human=self.human, log=self.log, new_from=self._new_from(),
+                      decision=decision, menu=menu, extra=extra, messages=self.messages)
+        self.messages = []
+        if self.terminal:
+            self.out.clear()
+        self.out.print(S.screen(self.state, view, width, height))
+
+    def _draw_final(self) -> None:
+        width, height = _screen_size(self.out)
+        if self.human is None:  # the demo printed the log already
+            view = S.View(title="Final position")
+            self.out.print(S.screen(self.state, view, width, height, reserve=0))
+            for line in _final_lines(self.state, width):
+                self.out.print(line)
+            return
+        self._draw(None, None, _final_lines(self.state, width))
+
+    def _say(self, message: str, style: str = "") -> None:
+        """A message for the human: on a terminal shown above the prompt at the next
+        redraw, otherwise printed now."""
+        text = Text(message, style=style)
+        if self.terminal:
+            self.messages.append(text)
+        else:
+            self.out.print(text, soft_wrap=True)
+
+    def _page(self, lines: Sequence[Text]) -> None:
+        """Long output (help, the whole log): through the pager on a terminal."""
+        if self.terminal:
+            with self.out.pager(styles=True):
+                for line in lines:
+                    self.out.print(line)
+        else:
             for line in lines:
                 self.out.print(line)
 
-    def _show_log(self) -> None:
-        self.out.print(Rule("Recent moves", style="dim"))
-        self.out.print(Columns(list(self.log), column_first=True, padding=(0, 4)))
+    def _ask(self, prompt: str) -> str:
+        try:
+            return input(prompt).strip()
+        except EOFError:
+            self.out.print("\nEnd of input: the game is left unfinished.")
+            raise _Quit from None
 
-    def _show(self) -> None:
-        """Redraw the table, the log and the menu of the human's decision."""
-        out = self.out
-        if out.is_terminal:
-            out.clear()
-        out.print(render.game_view(self.state, self.human))
-        self._show_log()
-        out.print(Rule(f"Your decision: {render.decision_text(self.state)}", style="bold"))
-        out.print(render.menu_view(self.state, self.state.legal_actions()))
-
-    def _human_turn(self) -> bool:
-        """Prompt until the human applies an action (True) or leaves (False)."""
-        self._show()
-        actions = self.state.legal_actions()
+    # ------------------------------------------------------------------ a decision
+    def _human_turn(self) -> None:
+        """Prompt until the human applies an action, undoes, or leaves (:class:`_Quit`)."""
+        state = self.state
+        decision = state.decision()
+        assert decision is not None
+        _, height = _screen_size(self.out)
+        limit = max(S.COLLAPSE_AT, height // 2)
+        prefixes: list[str] = []
+        redraw = True
         while True:
-            try:
-                line = input(f"P{self.human} [1-{len(actions)}, notation, help]> ").strip()
-            except EOFError:
-                self.out.print("\nEnd of input: the game is left unfinished.")
-                return False
+            menu = S.build_menu(decision, prefixes[-1] if prefixes else "", limit)
+            if redraw or (self.terminal and self.messages):
+                self._draw(decision, menu)
+                redraw = False
+            back = ", back" if prefixes else ""
+            line = self._ask(f"P{self.human} [1-{len(menu)}{back}, notation, help]> ")
             if not line:
                 continue
             command, _, rest = line.partition(" ")
             command = command.lower()
-            if command == "help":
-                self.out.print(_PLAY_HELP)
-                self.out.print(render.LEGEND, style="dim")
-                if self.state.ex:
-                    self.out.print(render.MARK_LEGEND, style="dim")
-            elif command == "board":
-                self._show()
-            elif command == "quit":
-                self.out.print("Game left unfinished.")
-                return False
+            rest = rest.strip()
+            if command == "help" and not rest:
+                lines = [Text(_PLAY_HELP), Text(render.LEGEND, style="dim")]
+                self._page(lines)
+                redraw = self.terminal
+            elif command == "board" and not rest:
+                redraw = True
+            elif command == "log" and not rest:
+                width, _ = _screen_size(self.out)
+                self._page([x.text for x in S.log_lines(self.log, width, self._new_from())])
+                redraw = self.terminal
+            elif command == "undo" and not rest:
+                if self._undo():
+                    return
             elif command == "save":
-                self._save(rest.strip())
+                self._save(rest)
+            elif command == "quit" and not rest:
+                self._offer_save("Save the game before leaving?")
+                self.out.print("Game left unfinished.")
+                raise _Quit
+            elif command == "back" and not rest:
+                if prefixes:
+                    prefixes.pop()
+                    redraw = True
+                else:
+                    self._say("This is the whole menu already.", "red")
             elif line.isdigit():
-                if 1 <= int(line) <= len(actions):
-                    self._apply(actions[int(line) - 1])
-                    return True
-                self.out.print(f"No menu entry {line}: choose 1 to {len(actions)}.",
-                               style="red")
+                entry = menu.entry(int(line))
+                if entry is None:
+                    self._say(f"No menu entry {line}: choose 1 to {len(menu)}.", "red")
+                elif entry.action is None:
+                    prefixes.append(entry.notation.rstrip(" …"))
+                    redraw = True
+                else:
+                    self._human_apply(entry.action)
+                    return
             else:
                 try:
-                    self._apply(self.state.parse_action(line))
+                    self._human_apply(state.parse_action(line))
                 except (NotationError, IllegalActionError) as e:
-                    self.out.print(str(e), style="red")
+                    self._say(str(e), "red")  # the state is unchanged
                 else:
-                    return True
+                    return
 
-    def _save(self, path: str) -> None:
-        if not path:
-            self.out.print("usage: save FILE", style="red")
-            return
+    def _human_apply(self, action: Action) -> None:
+        """Apply the human's action (raises, changing nothing, if it is illegal) and
+        remember the decision for undo."""
+        k = self.state.num_actions
+        rng = self.bot.rng.getstate()
+        self._apply(action)
+        self.points.append(k)
+        self.rng[k] = rng
+
+    def _undo(self) -> bool:
+        """Back to the human's previous decision (the bots' moves after it undone too);
+        True if something was undone."""
+        state = self.state
+        if not self.points:
+            self._say("Nothing to undo: this is your first decision of the game.", "red")
+            return False
+        target = self.points[-1]
+        history = state.history()
+        undone = []
+        for k in range(target, state.num_actions):
+            event = self.log[self.marks[k]]
+            who = "you" if event.player == self.human else f"P{event.player}"
+            undone.append(f"{history[k].text} ({who})")
         try:
-            Path(path).write_text(json.dumps(self.state.record(), indent=1) + "\n")
-        except OSError as e:
-            self.out.print(f"could not save: {e}", style="red")
-        else:
-            actions = self.state.num_actions
-            self.out.print(f"Saved the record ({actions} actions) to {path}.")
+            for _ in range(state.num_actions - target):
+                state.undo()
+        except UndoError as e:  # the engine cannot go back that far
+            self._say(f"Cannot undo: {e}", "red")
+        n = state.num_actions
+        self.points = [p for p in self.points if p < n]
+        if n < len(self.marks):
+            del self.log[self.marks[n]:]
+            del self.marks[n:]
+        if n != target:
+            return n < len(history)
+        saved = self.rng.pop(target, None)
+        if saved is not None:
+            self.bot.rng.setstate(saved)  # type: ignore[arg-type]
+        bots = len(undone) - 1
+        detail = "; ".join(undone[:8]) + (f"; … {len(undone) - 8} more" if bots > 7 else "")
+        self._say(f"Undone: your move and {bots} later move(s) of the bots: {detail}. "
+                  "You decide again.", "bold")
+        return True
+
+    # ------------------------------------------------------------------ saving
+    def _save(self, path: str) -> bool:
+        """Write the record and the "play" settings to ``path`` (asking before
+        overwriting a file); True if saved."""
+        if not path:
+            self._say("usage: save FILE", "red")
+            return False
+        target = Path(path).expanduser()
+        try:
+            exists = target.exists()
+        except (OSError, ValueError) as e:
+            self._say(f"could not save: {e}", "red")
+            return False
+        if exists:
+            try:
+                answer = input(f"{path} exists: overwrite it? [y/N] ").strip().lower()
+            except EOFError:
+                answer = ""
+            if answer not in _YES:
+                self._say(f"Not saved: {path} is left as it was.", "red")
+                return False
+        record = self.state.record()
+        record["play"] = dict(self.settings)
+        try:
+            target.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        except (OSError, ValueError) as e:
+            self._say(f"could not save: {e}", "red")
+            return False
+        self._say(f"Saved the game ({self.state.num_actions} actions) to {path}; "
+                  f"resume it with: endeavor play --load {path}")
+        return True
+
+    def _offer_save(self, question: str) -> None:
+        """Ask for a file name until the game is saved or the answer is empty."""
+        while True:
+            try:
+                name = input(f"{question} File name (empty: don't save): ").strip()
+            except EOFError:
+                return
+            if not name or self._save(name):
+                for message in self.messages:  # nothing will redraw them
+                    self.out.print(message, soft_wrap=True)
+                self.messages = []
+                return
+            for message in self.messages:
+                self.out.print(message, soft_wrap=True)
+            self.messages = []
 
 
 def _play(args: argparse.Namespace, out: Console) -> int:
-    seed = secrets.randbelow(1_000_000) if args.seed is None else args.seed
-    config = _config(args, seed)
-    if not 0 <= args.seat < config.players:
-        raise UsageError(f"--seat must be 0 to {config.players - 1}, not {args.seat}")
-    bot = RandomBot(seed if args.bot_seed is None else args.bot_seed, args.pass_weight)
-    human = None if args.auto else args.seat
-    return _PlaySession(new_game(config), out, human, bot).run()
+    settings: dict[str, Any] = {}
+    if args.load is not None:
+        given = [f"--{name.replace('_', '-')}" for name in
+                 ("players", "seed", "board", "phase_order", "exploits")
+                 if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"{', '.join(given)} cannot be used with --load: the saved "
+                             "game fixes its settings")
+        state, record = _read_record(args.load)
+        settings = _play_settings(record, args.load)
+        config = state.config
+    else:
+        if args.players is None:
+            args.players = 4
+        if args.exploits is None:
+            args.exploits = "none"
+        seed = secrets.randbelow(1_000_000) if args.seed is None else args.seed
+        config = _config(args, seed)
+        state = new_game(config)
+    seat = args.seat if args.seat is not None else settings.get("seat", 0)
+    if not 0 <= seat < config.players:
+        raise UsageError(f"--seat must be 0 to {config.players - 1}, not {seat}")
+    bot_seed = (args.bot_seed if args.bot_seed is not None
+                else settings.get("bot_seed", config.seed))
+    weight = (args.pass_weight if args.pass_weight is not None
+              else settings.get("pass_weight", DEFAULT_PASS_WEIGHT))
+    bot = RandomBot(bot_seed, weight)
+    human = None if args.auto else seat
+    if human is not None and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (arrow keys and history for input())
+        except ImportError:  # pragma: no cover - platforms without readline
+            pass
+    play = {"seat": seat, "bot_seed": bot_seed, "pass_weight": weight}
+    return PlaySession(state, out, human, bot, play).run()
 
 
 # --------------------------------------------------------------------------- replay
 def _replay(args: argparse.Namespace, out: Console) -> int:
-    text = Path(args.file).read_text()
-    try:
-        final = replay(text)
-    except RecordError as e:
-        raise RecordError(f"{args.file}: {e}") from None
+    final, _ = _read_record(args.file)
     if args.step:
         _step_through(final, out)
+    width, height = _screen_size(out)
+    title = "Final position" if final.is_over else f"Position after {final.num_actions} actions"
+    log, _, _ = _history_log(final)
+    extra: list[Text]
     if final.is_over:
-        out.print(render.score_table(final))
-        out.print(_winners_line(final))
+        extra = _final_lines(final, width)
     else:
-        out.print(render.game_view(final))
-        out.print(f"Position after {final.num_actions} actions: "
-                  "the game is not finished.")
+        extra = [Text(f"Position after {final.num_actions} actions: "
+                      "the game is not finished.", style="bold")]
+    view = S.View(title=title, log=log, extra=extra, log_title="Log · the last moves")
+    out.print(S.screen(final, view, width, height, reserve=0))
     return EXIT_OK
 
 
 def _step_through(final: State, out: Console) -> None:
-    """Replay ``final``'s history from the start, one numbered line per action (and its
-    consequences); on a terminal wait for Enter between actions ('q' stops the list)."""
-    interactive = sys.stdin.isatty()
-    if interactive:
-        out.print("Enter: next action · q then Enter: stop", style="dim")
+    """Replay ``final``'s history from the start and show the position after each
+    action, with the events of that action (older ones dimmed); on a terminal, wait for
+    Enter between actions ('q' stops)."""
+    interactive = sys.stdin.isatty() and out.is_terminal
     state = new_game(final.config)
     history = final.history()
+    log = [_new_game_event(state)]
     for i, action in enumerate(history, 1):
-        before = state.copy()
-        state.apply(action)
-        rnd = "setup" if before.round == 0 else f"round {before.round}"
-        out.print(f"{i:>4}  P{before.current_player}  {rnd:<8} "
-                  f"{PHASE_NAMES[before.phase]:<13} {action}")
-        for event in _events(before, state):
-            out.print(f"{'':>6}{event}", style="bold")
+        mark = len(log)
+        log += state.apply(action)
+        width, height = _screen_size(out)
+        view = S.View(title=f"Step {i}/{len(history)}", log=log, new_from=mark,
+                      log_title="Log · » this step")
+        if interactive:
+            out.clear()
+        out.print(S.screen(state, view, width, height, reserve=1))
         if interactive and i < len(history):
             try:
-                if input("").strip().lower() == "q":
+                if input("Enter: next action · q then Enter: stop ").strip().lower() == "q":
                     return
             except EOFError:
                 interactive = False

@@ -80,7 +80,7 @@ def _migrate_config_v1(cfg: Any) -> Any:
     return cfg
 
 
-def replay(record: dict[str, Any] | str, upto: int | None = None) -> State:
+def replay(record: dict[str, Any] | str | bytes, upto: int | None = None) -> State:
     """Rebuild the state a record describes (optionally only its first ``upto``
     actions). Raises :class:`RecordError` with the reason if the record is corrupt."""
     if isinstance(record, (str, bytes)):

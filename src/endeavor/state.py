@@ -228,6 +228,12 @@ class State:
         return self.phase == PH_END
 
     @property
+    def phase_name(self) -> str:
+        """``"Setup"``, ``"Construction"``, ``"Growth"``, ``"Salary"``, ``"Actions"``,
+        ``"Discard"`` or ``"Game over"``."""
+        return PHASE_NAMES[self.phase]
+
+    @property
     def frame(self) -> tuple[int, ...] | None:
         """The raw decision frame on top of the stack (engine internal: clients read
         :meth:`decision`)."""
