@@ -1,20 +1,22 @@
 """Helpers to build exact positions for scenario tests.
 
 The position builders come from the engine's documented test-support module
-:mod:`endeavor.testing` (re-exported here); this file adds the biased random bots and
-the checked random-play loops of the Exploit suites.
+:mod:`endeavor.testing` (re-exported here); this file adds readers of the pending
+decision through the public API (:func:`deciding`, :func:`decision_kind`,
+:func:`payments_left`), the biased random bots and the checked random-play loops of the
+Exploit suites.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from endeavor import GameConfig, IllegalActionError, State, final_scores, new_game, replay
 from endeavor import actions as A
 from endeavor import data as D
-from endeavor.frames import F_BUILD, F_EFFECT
 from endeavor.invariants import check_invariants
 from endeavor.testing import *  # noqa: F403  (the position builders)
 from endeavor.testing import REGION, check  # noqa: F401
@@ -25,14 +27,43 @@ Chooser = Callable[[State, random.Random], int]
 #: a bot preference: the preferred subset (in legal order) of the legal codes
 Pick = Callable[[State, list[int]], list[int]]
 #: called after every action (and its :func:`check`) with the state, the action code and
-#: the decision frame the action was taken in
-OnAction = Callable[[State, int, tuple[int, ...] | None], None]
+#: the kind of the decision the action answered (``Decision.kind``: "action", "effect"...)
+OnAction = Callable[[State, int, str], None]
+
+#: the decision kinds of a source's actions: its first (or only) action, the second half
+#: of a "+" source, and a follow-up action (P16)
+EFFECT_KINDS = frozenset({"effect", "second_action", "follow_up"})
 
 #: buildings whose activation can Ship
 SHIPPERS = ("shipyard", "guild-hall", "docks", "cartographer", "merchant-dock")
 #: builds the random-game bots favour: buildings that Ship or Attack, and the Market
 SHIPPY_BUILDS = ("shipyard", "guild-hall", "docks", "cartographer", "barracks", "fortress",
                  "market")
+
+
+# ---------------------------------------------------------------- reading the decision
+def deciding(s: State) -> tuple[str, int] | None:
+    """``(kind, player)`` of the pending decision (:meth:`State.decision`), or None once
+    the game is over."""
+    d = s.decision()
+    return None if d is None else (d.kind, d.player)
+
+
+def decision_kind(s: State) -> str | None:
+    """The kind of the pending decision (``Decision.kind``), or None once the game is
+    over."""
+    d = s.decision()
+    return None if d is None else d.kind
+
+
+def payments_left(s: State) -> int:
+    """How many workers the pending Salary decision still asks to pay (its prompt says
+    so: "Salary: pay 2 workers back ...")."""
+    d = s.decision()
+    assert d is not None and d.kind == "salary", d
+    m = re.match(r"Salary: pay (\d+) workers? ", d.prompt)
+    assert m, d.prompt
+    return int(m.group(1))
 
 
 def is_ability(c: int) -> bool:
@@ -59,17 +90,20 @@ def notations(*wanted: str) -> Pick:
 def by_frame(builds: Iterable[str] = (), effect: Iterable[int] = (),
              other: Iterable[int] = (A.V_ACT, A.V_USE)) -> Pick:
     """Prefer, by the decision at hand: in Construction the builds of ``builds``
-    (building codes), on an effect the verbs ``effect``, anywhere else the verbs
-    ``other``."""
+    (building codes), on a source's action (:data:`EFFECT_KINDS`) the verbs ``effect``,
+    anywhere else the verbs ``other``."""
     on_build = notations(*(f"build {b}" for b in builds))
     on_effect, elsewhere = verbs(*effect), verbs(*other)
 
     def pick(s: State, codes: list[int]) -> list[int]:
-        f = s.frame
-        if f is not None and f[0] == F_BUILD:
+        # cheap public signals first: only a Construction decision offers builds, and
+        # a source's actions are decided in the Action phase only
+        if codes and codes[0] >> A.SHIFT == A.V_BUILD:
             return on_build(s, codes)
-        if f is not None and f[0] == F_EFFECT:
-            return on_effect(s, codes)
+        if s.phase_name == "Actions":
+            d = s.decision()
+            if d is not None and d.kind in EFFECT_KINDS:
+                return on_effect(s, codes)
         return elsewhere(s, codes)
     return pick
 
@@ -126,7 +160,7 @@ def exploit_bot(ability_p: float = 0.9, ship_p: float = 0.8, *,
 def tally_abilities(used: Counter[str], words: int = 2) -> OnAction:
     """An ``on_action`` counting, in ``used``, the Exploit abilities taken by the first
     ``words`` words of their notation ("deic rebuild", "fortify", ...)."""
-    def on_action(s: State, c: int, frame: tuple[int, ...] | None) -> None:
+    def on_action(s: State, c: int, kind: str) -> None:
         if is_ability(c):
             used[" ".join(A.BY_CODE[c].text.split()[:words])] += 1
     return on_action
@@ -141,11 +175,12 @@ def play_checked(config: GameConfig, bot_seed: int, chooser: Chooser,
     rng = random.Random(bot_seed)
     while not s.is_over:
         c = chooser(s, rng)
-        frame = s.frame
+        d = s.decision() if on_action is not None else None
         s.apply_code(c)
         check(s)
         if on_action is not None:
-            on_action(s, c, frame)
+            assert d is not None
+            on_action(s, c, d.kind)
     js = s.to_json()
     assert State.from_json(js).to_json() == js
     assert replay(s.record()).to_json() == js

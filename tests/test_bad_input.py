@@ -32,7 +32,6 @@ from endeavor import (
     replay,
 )
 from endeavor import data as D
-from endeavor.state import F_ACTION, F_DISCARD, F_EFFECT, PH_END
 
 RED, YELLOW, BLUE, PURPLE = 0, 1, 2, 3
 
@@ -290,6 +289,38 @@ def _player(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return f
 
 
+def _json_decision(s: State) -> list[int]:
+    """The pending decision as the state JSON writes it: ``[kind, player, ...]``."""
+    stack: list[list[int]] = json.loads(s.to_json())["stack"]
+    return stack[-1]
+
+
+def _json_numbers() -> tuple[int, int, int, int]:
+    """The numbers the state JSON uses for an action, an effect and a discard decision
+    and for the game-over phase, read from real positions (the cases below corrupt that
+    format)."""
+    s = S.fresh(4)
+    S.ready_to_act(s, 0, 2)
+    assert S.deciding(s) == ("action", 0)
+    action = _json_decision(s)[0]
+    s.apply("act shipyard")
+    assert S.deciding(s) == ("effect", 0)
+    effect = _json_decision(s)[0]
+    s = S.fresh(4)
+    c = s.crown
+    for code in ("NA/1", "NA/2"):  # Card Limit 1: one over
+        S.give_card(s, c, code)
+    S.at_actions(s, c, passed=((1 << s.n) - 1) & ~(1 << c))
+    s.apply("pass")
+    assert S.deciding(s) == ("discard", c)
+    discard = _json_decision(s)[0]
+    over = json.loads(S.play_random(S.fresh(2)).to_json())["phase"]
+    return action, effect, discard, over
+
+
+JSON_ACTION, JSON_EFFECT, JSON_DISCARD, JSON_GAME_OVER = _json_numbers()
+
+
 def _lose_a_disc(d: dict[str, Any]) -> None:
     pl = next(p for p in d["players"] if p["supply"] > 0)
     pl["supply"] -= 1
@@ -332,15 +363,16 @@ CORRUPT: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "duplicated card": (_duplicate_card, "is in 2 places"),
     "token conservation": (_swap_site_token, "token type"),
     "bad frame kind": (_set("stack", [[99, 0]]), "bad decision frame"),
-    "frame too short": (_set("stack", [[F_EFFECT, 0]]), "bad decision frame"),
-    "frame player out of range": (_set("stack", [[F_ACTION, 7]]), "bad decision frame"),
-    "frame field out of range": (_set("stack", [[F_EFFECT, 0, 9, 0, -1, -1, -1, 0]]),
+    "frame too short": (_set("stack", [[JSON_EFFECT, 0]]), "bad decision frame"),
+    "frame player out of range": (_set("stack", [[JSON_ACTION, 7]]), "bad decision frame"),
+    "frame field out of range": (_set("stack", [[JSON_EFFECT, 0, 9, 0, -1, -1, -1, 0]]),
                                  r"bad decision frame .*outside 0\.\.3"),
     "frame of text": (_set("stack", [["action", 0]]), "bad decision frame"),
-    "frame of another phase": (_set("stack", [[F_DISCARD, 0]]), "cannot occur in phase"),
+    "frame of another phase": (_set("stack", [[JSON_DISCARD, 0]]), "cannot occur in phase"),
     "step past the schedule": (_set("step", 60), "past the end of the round's schedule"),
     "empty stack before the end": (_set("stack", []), "stack must be empty exactly when"),
-    "game over with a decision": (_set("phase", PH_END), "stack must be empty exactly when"),
+    "game over with a decision": (_set("phase", JSON_GAME_OVER),
+                                  "stack must be empty exactly when"),
     "bad config": (lambda d: d["config"].update(players=6), "2 to 5 players"),
     "bad history": (_set("history", ["fly FE"]), "history: cannot parse"),
 }
@@ -405,8 +437,8 @@ def test_junk_in_any_field_is_a_record_error(good: dict[str, Any]) -> None:
 def _open_region_without_governor(d: dict[str, Any]) -> None:
     """Fill Africa's track but leave its Governor in the box."""
     s = State.from_json(json.dumps(d))
-    o = s.info.trk_off[D.AFRICA]
-    for k in range(s.info.trk_len[D.AFRICA]):
+    o = sum(len(s.track(r)) for r in range(D.AFRICA))  # the tracks, region by region
+    for k in range(len(s.track(D.AFRICA))):
         if d["trk_owner"][o + k] < 0:
             d["trk_owner"][o + k] = 0
             d["players"][0]["supply"] -= 1
@@ -566,7 +598,6 @@ def test_unavailable_exploit_ability_says_why() -> None:
         s.apply("fortify NA1")
     open_region(s, "NA", 1)
     open_region(s, "SA", 1)
-    s._legal = None
     with pytest.raises(IllegalActionError, match="no Shield on The Spanish Main"):
         s.apply("fortify NA1")
     with pytest.raises(IllegalActionError, match="not in this game"):

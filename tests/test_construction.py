@@ -6,8 +6,16 @@ import pytest
 
 from endeavor import IllegalActionError
 from endeavor import data as D
-from endeavor.state import F_BUILD
-from scenario import check, fresh, give_building, give_token, texts
+from scenario import (
+    check,
+    deciding,
+    fresh,
+    give_building,
+    give_token,
+    pool_level5,
+    sell_out,
+    texts,
+)
 
 B = D.BUILDING_INDEX
 # COMPONENTS §1: Build Level for an Industry score 0..15
@@ -100,15 +108,9 @@ def test_icons_applied_and_supply_decremented(code: str, icons: tuple[int, ...])
     check(s)
 
 
-def _pool(s, code: str) -> None:  # type: ignore[no-untyped-def]
-    """Make level-5 type ``code`` one of this game's three available tiles."""
-    b = B[code]
-    if b not in s.level5:
-        out = s.level5[0]
-        s.bsupply[out] = 0
-        s.level5 = tuple(sorted(s.level5[1:] + (b,)))
-        s.bsupply[b] = 1
-        s._legal = None
+def _sell_out_levels(s, *levels: int) -> None:  # type: ignore[no-untyped-def]
+    """Every copy of every type of ``levels`` leaves the supply."""
+    sell_out(s, *(bd.code for bd in D.BUILDINGS if bd.level in levels))
 
 
 @pytest.mark.parametrize("code, icons", [
@@ -118,7 +120,7 @@ def _pool(s, code: str) -> None:  # type: ignore[no-untyped-def]
 def test_level5_build(code: str, icons: tuple[int, ...]) -> None:
     s = fresh()
     p = s.current_player
-    _pool(s, code)
+    pool_level5(s, code)  # one of this game's three available tiles
     _industry(s, p, 10)  # Build Level 5
     assert f"build {code}" in texts(s)
     s.apply(f"build {code}")
@@ -133,7 +135,7 @@ def test_duplicates_allowed_and_next_player_builds() -> None:
     p = s.current_player
     s.apply("build market")
     assert s.bsupply[B["market"]] == 4
-    assert s.frame == (F_BUILD, (p + 1) % 4)
+    assert deciding(s) == ("construction", (p + 1) % 4)
     s.apply("build market")
     s.apply("build market")
     s.apply("build market")
@@ -211,8 +213,7 @@ def test_no_second_level5_even_as_fallback() -> None:
     p = s.current_player
     _industry(s, p, 7)  # Build Level 4
     give_building(s, p, "exchange")
-    s.bsupply = [0 if 1 <= D.BUILDINGS[b].level <= 4 else n for b, n in enumerate(s.bsupply)]
-    s._legal = None
+    _sell_out_levels(s, 1, 2, 3, 4)
     assert s.build_options(p) == []
 
 
@@ -220,8 +221,7 @@ def test_level5_is_a_fallback_from_build_level_4() -> None:
     s = fresh()
     p = s.current_player
     _industry(s, p, 7)  # Build Level 4
-    s.bsupply = [0 if 1 <= D.BUILDINGS[b].level <= 4 else n for b, n in enumerate(s.bsupply)]
-    s._legal = None
+    _sell_out_levels(s, 1, 2, 3, 4)
     assert sorted(s.build_options(p)) == sorted(s.level5)
 
 
@@ -230,10 +230,9 @@ def test_player_with_nothing_to_build_is_skipped() -> None:
     p = s.current_player
     _industry(s, p, 4)  # Build Level 3
     _industry(s, (p + 2) % 4, 2)  # Build Level 2: falls back to level 3
-    s.bsupply = [0 if D.BUILDINGS[b].level in (1, 2) else n for b, n in enumerate(s.bsupply)]
-    s._legal = None
+    _sell_out_levels(s, 1, 2)
     s.apply("build theater")
     # p + 1 (Build Level 1) has nothing at level 1 or 2: no Construction decision
     assert s.build_options((p + 1) % 4) == []
-    assert s.frame == (F_BUILD, (p + 2) % 4)
+    assert deciding(s) == ("construction", (p + 2) % 4)
     assert _levels(s, (p + 2) % 4) == {3}

@@ -18,7 +18,8 @@ from endeavor import GameConfig, State, final_scores, new_game, replay
 def setup_of(s: State) -> tuple[object, ...]:
     """Everything R2 randomizes: the token deal (tracks, sites, circular links), the
     level-5 pool and the first player."""
-    return (tuple(s.trk_tok), tuple(s.site_token), tuple(s.link_token), s.level5, s.crown)
+    tracks = tuple(t for r in range(7) for t in s.track_tokens(r))
+    return (tracks, tuple(s.site_token), tuple(s.link_token), s.level5, s.crown)
 
 
 def play(config: GameConfig, bot_seed: int) -> State:

@@ -7,8 +7,17 @@ import pytest
 from endeavor import IllegalActionError
 from endeavor import data as D
 from endeavor.scoring import score_lines
-from endeavor.state import F_BUILD, F_DISCARD, F_GOVSLOT
-from scenario import at_actions, check, fresh, give_card, give_token, texts
+from scenario import (
+    at_actions,
+    check,
+    deciding,
+    fresh,
+    give_card,
+    give_token,
+    set_round,
+    slot_governor,
+    texts,
+)
 
 CARD = D.CARD_INDEX
 # cards without Influence symbols, so they do not move the Card Limit
@@ -24,7 +33,7 @@ def _discard_phase(s, last: bool = False) -> None:  # type: ignore[no-untyped-de
     """Everyone but the Crown holder has passed; the Crown holder passes now.
     ``last`` plays it in round 7, where the Governor slot is a real choice (P1)."""
     if last:
-        s.round = D.ROUNDS
+        set_round(s, D.ROUNDS)
     c = s.crown
     at_actions(s, c, passed=((1 << s.n) - 1) & ~(1 << c))
     s.apply("pass")
@@ -50,11 +59,11 @@ def test_card_limit_is_the_influence_level(influence: int, limit: int) -> None: 
         give_card(s, p, code)
     assert s.over_card_limit(p)
     _discard_phase(s)
-    assert s.frame == (F_DISCARD, p)
+    assert deciding(s) == ("discard", p)
     assert sorted(texts(s)) == sorted(f"discard {c}" for c in PLAIN[:limit + 1])
     s.apply(f"discard {PLAIN[0]}")
     assert len(s.players[p].cards) == limit
-    assert s.frame != (F_DISCARD, p)  # exactly at the limit now
+    assert deciding(s) != ("discard", p)  # exactly at the limit now
     check(s)
 
 
@@ -63,17 +72,16 @@ def test_rulebook_example_influence_3() -> None:  # R18
     # one over and discards the South America 1 card, losing its 2 Culture
     s, p = _setup()
     give_card(s, p, "FE/G")
-    s.players[p].cards.remove(CARD["FE/G"])
-    s.players[p].gov = CARD["FE/G"]
+    slot_governor(s, p, "FE/G")
     for code in ("SA/1", "NA/2", "IN/2", "SL/0"):
         give_card(s, p, code)
     _influence(s, p, 3)
     assert s.players[p].level(D.INFLUENCE) == 2
     culture = s.players[p].attr[D.CULTURE]
     _discard_phase(s, last=True)
-    assert s.frame == (F_GOVSLOT, p)
+    assert deciding(s) == ("governor_slot", p)
     s.apply("slot FE/G")
-    assert s.frame == (F_DISCARD, p)
+    assert deciding(s) == ("discard", p)
     s.apply("discard SA/1")
     assert s.players[p].attr[D.CULTURE] == culture - 2
     assert CARD["SA/1"] in s.pile
@@ -94,7 +102,7 @@ def test_at_most_five_cards_in_normal_slots() -> None:  # R18
     _influence(s, p, 20)
     assert s.over_card_limit(p)  # no limit above 5 even past 15
     _discard_phase(s)
-    assert s.frame == (F_DISCARD, p)
+    assert deciding(s) == ("discard", p)
     s.apply(f"discard {PLAIN[2]}")
     assert len(s.players[p].cards) == 5
     check(s)
@@ -109,9 +117,9 @@ def test_one_slavery_card_beyond_the_limit() -> None:  # R18
     give_card(s, p, "SL/1")
     assert s.over_card_limit(p)  # only one Slavery card is exempt
     _discard_phase(s)
-    assert s.frame == (F_DISCARD, p)
+    assert deciding(s) == ("discard", p)
     s.apply("discard SL/1")
-    assert s.frame != (F_DISCARD, p)
+    assert deciding(s) != ("discard", p)
     check(s)
 
 
@@ -136,12 +144,11 @@ def test_free_governor_slot_outside_both_limits() -> None:  # R18
     for code in PLAIN[:5]:
         give_card(s, p, code)
     give_card(s, p, "AF/G")
+    slot_governor(s, p, "AF/G")
     pl = s.players[p]
-    pl.cards.remove(CARD["AF/G"])
-    pl.gov = CARD["AF/G"]
     assert not s.over_card_limit(p)
     _discard_phase(s, last=True)
-    assert s.frame == (F_GOVSLOT, p)
+    assert deciding(s) == ("governor_slot", p)
     assert sorted(texts(s)) == ["slot AF/G", "slot none"]
     s.apply("slot AF/G")
     assert s.is_over  # no discard was needed
@@ -157,9 +164,9 @@ def test_governor_in_a_normal_slot_counts() -> None:  # R18
     assert pl.gov == -1
     assert s.over_card_limit(p)  # 2 cards, Card Limit 1
     _discard_phase(s, last=True)
-    assert s.frame == (F_GOVSLOT, p)
+    assert deciding(s) == ("governor_slot", p)
     s.apply("slot none")  # keep it in a normal slot: one card must go
-    assert s.frame == (F_DISCARD, p)
+    assert deciding(s) == ("discard", p)
     assert sorted(texts(s)) == ["discard FE/G", "discard NA/1"]
     s.apply("discard NA/1")
     assert pl.cards == [CARD["FE/G"]] and pl.gov == -1
@@ -173,7 +180,7 @@ def test_governor_slot_choice_among_several_governors() -> None:  # R18
     _influence(s, p, 2)  # Card Limit 2
     pl = s.players[p]
     _discard_phase(s, last=True)
-    assert s.frame == (F_GOVSLOT, p)
+    assert deciding(s) == ("governor_slot", p)
     assert sorted(texts(s)) == ["slot AF/G", "slot CA/G", "slot none"]
     s.apply("slot CA/G")
     assert pl.gov == CARD["CA/G"]
@@ -185,9 +192,8 @@ def test_governor_can_move_out_of_the_free_slot() -> None:  # R18
     s, p = _setup()
     give_card(s, p, "AF/G")
     give_card(s, p, "CA/G")
+    slot_governor(s, p, "AF/G")
     pl = s.players[p]
-    pl.cards.remove(CARD["AF/G"])
-    pl.gov = CARD["AF/G"]
     _influence(s, p, 2)
     _discard_phase(s, last=True)
     s.apply("slot CA/G")
@@ -219,7 +225,7 @@ def test_discarded_governor_leaves_the_game() -> None:  # R18
     pl = s.players[p]
     _discard_phase(s, last=True)
     s.apply("slot FE/G")
-    assert s.frame == (F_DISCARD, p)
+    assert deciding(s) == ("discard", p)
     s.apply("discard IN/G")
     assert CARD["IN/G"] in s.removed and CARD["IN/G"] not in s.pile
     assert pl.attr == [2 + 2, 1, 0, 0]  # NA/1 + FE/G left; IN/G's icons lost
@@ -259,8 +265,8 @@ def test_discard_order_from_the_crown_and_only_when_over() -> None:  # R5, R18
     give_card(s, (p + 1) % 4, "IN/3")  # 1 card: within the limit
     _discard_phase(s)
     seen = []
-    while s.frame is not None and s.frame[0] == F_DISCARD:
-        seen.append(s.frame[1])
+    while (d := deciding(s)) is not None and d[0] == "discard":
+        seen.append(d[1])
         s.apply(texts(s)[0])
     assert seen == [p, (p + 2) % 4, (p + 3) % 4]
     assert s.round == 2
@@ -276,7 +282,7 @@ def test_icons_lost_lower_the_card_limit() -> None:  # R18
     assert s.players[p].level(D.INFLUENCE) == 2  # Influence 2
     _discard_phase(s)
     s.apply("discard AF/1")  # Influence back to 1: limit 1, still one over
-    assert s.frame == (F_DISCARD, p)
+    assert deciding(s) == ("discard", p)
     s.apply("discard SA/1")
     assert _codes(s.players[p].cards) == ["NA/1"]
     check(s)
@@ -286,16 +292,14 @@ def test_before_the_last_round_a_governor_fills_the_empty_slot() -> None:  # P1
     # rearranging is free every Discard phase and only the last placement can score the
     # empty slot's 3 glory, so before round 7 an empty slot simply takes a Governor
     s, p = _setup()
-    for code in ("AF/G", "SA/1", "NA/1"):
+    for code in ("SA/1", "NA/1", "AF/G"):  # AF/G held in a normal slot
         give_card(s, p, code)
     pl = s.players[p]
-    pl.cards.remove(CARD["AF/G"])
-    pl.cards.append(CARD["AF/G"])  # held in a normal slot
     assert pl.gov == -1 and s.over_card_limit(p)  # Card Limit 1, three cards
     _discard_phase(s)
     assert pl.gov == CARD["AF/G"]
-    assert s.frame == (F_DISCARD, p)  # still one over: SA/1 + NA/1
+    assert deciding(s) == ("discard", p)  # still one over: SA/1 + NA/1
     assert sorted(texts(s)) == ["discard NA/1", "discard SA/1"]
     s.apply("discard SA/1")
-    assert s.frame == (F_BUILD, (p + 1) % 4)  # round 2, Crown passed on
+    assert deciding(s) == ("construction", (p + 1) % 4)  # round 2, Crown passed on
     check(s)

@@ -7,8 +7,17 @@ import pytest
 
 from endeavor import IllegalActionError
 from endeavor import data as D
-from endeavor.state import F_ACTION, F_BUILD, F_SALARY, PH_ACTIONS
-from scenario import check, fresh, give_building, give_discs, give_token, texts
+from scenario import (
+    check,
+    deciding,
+    decision_kind,
+    fresh,
+    give_building,
+    give_discs,
+    give_token,
+    payments_left,
+    texts,
+)
 
 B = D.BUILDING_INDEX
 # COMPONENTS §1: discs gained for a Culture score 0..15 (level + 1)
@@ -22,7 +31,7 @@ def _tokens(s, p: int, t: int, k: int) -> None:  # type: ignore[no-untyped-def]
 
 def _build_all(s, code: str = "workshop") -> None:  # type: ignore[no-untyped-def]
     """Every player builds ``code`` (no action, Industry only): Construction ends."""
-    while s.frame is not None and s.frame[0] == F_BUILD:
+    while decision_kind(s) == "construction":
         s.apply(f"build {code}")
 
 
@@ -42,7 +51,7 @@ def test_growth_is_level_plus_one(culture: int) -> None:
     assert pl.supply == 34 - GROWTH[culture]
     # the start disc was paid automatically (1 worker, Salary Level 1)
     assert pl.harbor == GROWTH[culture] + 1
-    assert s.phase == PH_ACTIONS
+    assert s.phase_name == "Actions"
     check(s)
 
 
@@ -97,7 +106,7 @@ def test_salary_pays_everyone_automatically_when_possible() -> None:  # R7
     give_building(s, p, "shipyard", staffed=True)
     _tokens(s, p, D.T_WEALTH, 4)  # Salary Level 3 >= 3 workers
     _build_all(s)
-    assert s.frame == (F_ACTION, p)  # no Salary decision for anyone
+    assert deciding(s) == ("action", p)  # no Salary decision for anyone
     assert s.players[p].occ == 0
     assert s.players[p].harbor == 2 + 3  # Growth + 3 paid workers
     check(s)
@@ -111,19 +120,19 @@ def test_salary_choice_when_more_workers_than_payments() -> None:  # R7
     give_building(s, p, "shipyard", staffed=True)
     _tokens(s, p, D.T_WEALTH, 2)
     _build_all(s)
-    assert s.frame == (F_SALARY, p, 2)
+    assert deciding(s) == ("salary", p) and payments_left(s) == 2
     assert sorted(texts(s)) == ["pay colonial-house", "pay market", "pay shipyard"]
     with pytest.raises(IllegalActionError):
         s.apply("pay barracks")  # not a building of p
     harbor = s.players[p].harbor
     s.apply("pay shipyard")
-    assert s.frame == (F_SALARY, p, 1)
+    assert deciding(s) == ("salary", p) and payments_left(s) == 1
     assert sorted(texts(s)) == ["pay colonial-house", "pay market"]
     s.apply("pay colonial-house")
     # two payments made, the third worker stays: Salary is over for p
     assert _staffed(s, p) == ["market"]
     assert s.players[p].harbor == harbor + 2
-    assert s.frame == (F_ACTION, p)
+    assert deciding(s) == ("action", p)
     check(s)
 
 
@@ -132,10 +141,10 @@ def test_salary_level_1_pays_exactly_one() -> None:  # R7
     p = s.current_player
     give_building(s, p, "market", staffed=True)
     _build_all(s)
-    assert s.frame == (F_SALARY, p, 1)
+    assert deciding(s) == ("salary", p) and payments_left(s) == 1
     s.apply("pay market")
     assert _staffed(s, p) == ["colonial-house"]
-    assert s.frame == (F_ACTION, p)
+    assert deciding(s) == ("action", p)
     check(s)
 
 
@@ -145,7 +154,7 @@ def test_salary_offers_each_building_type_once() -> None:
     for _ in range(3):
         give_building(s, p, "market", staffed=True)
     _build_all(s)
-    assert s.frame == (F_SALARY, p, 1)
+    assert deciding(s) == ("salary", p) and payments_left(s) == 1
     assert sorted(texts(s)) == ["pay colonial-house", "pay market"]
     s.apply("pay market")
     assert _staffed(s, p) == ["colonial-house", "market", "market"]
@@ -159,12 +168,12 @@ def test_salary_rest_paid_automatically_once_payments_cover_workers() -> None:
     give_building(s, p, "guild-hall", staffed=True)
     _tokens(s, p, D.T_WEALTH, 4)  # Salary Level 3, 4 workers
     _build_all(s)
-    assert s.frame == (F_SALARY, p, 3)
+    assert deciding(s) == ("salary", p) and payments_left(s) == 3
     s.apply("pay market")
     # 2 payments left, 3 workers: still a choice
-    assert s.frame == (F_SALARY, p, 2)
+    assert deciding(s) == ("salary", p) and payments_left(s) == 2
     s.apply("pay guild-hall")
-    assert s.frame == (F_SALARY, p, 1)
+    assert deciding(s) == ("salary", p) and payments_left(s) == 1
     s.apply("pay colonial-house")
     assert _staffed(s, p) == ["shipyard"]  # 3 paid, the limit
     check(s)
@@ -180,7 +189,7 @@ def test_no_payment_buildings_are_paid_in_the_salary_phase(code: str) -> None:  
     _build_all(s)
     level = s.players[p].level(D.WEALTH)
     assert level < 3
-    assert s.frame == (F_SALARY, p, level)
+    assert deciding(s) == ("salary", p) and payments_left(s) == level
     assert f"pay {code}" in texts(s)
     s.apply(f"pay {code}")
     assert code not in _staffed(s, p)
@@ -203,6 +212,6 @@ def test_salary_turn_order_from_the_crown() -> None:
         give_building(s, (crown + k) % 4, "market", staffed=True)
     _build_all(s)
     for k in range(4):
-        assert s.frame == (F_SALARY, (crown + k) % 4, 1)
+        assert deciding(s) == ("salary", (crown + k) % 4) and payments_left(s) == 1
         s.apply("pay market")
-    assert s.frame == (F_ACTION, crown)
+    assert deciding(s) == ("action", crown)

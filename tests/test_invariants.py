@@ -33,7 +33,6 @@ from endeavor import GameConfig, State, final_scores, new_game, replay
 from endeavor import actions as A
 from endeavor import data as D
 from endeavor.invariants import check_invariants
-from endeavor.state import F_EFFECT, F_SALARY, SECOND
 from scenario import check_position
 
 GAMES = 500
@@ -87,12 +86,12 @@ class Bots:
 
 
 def tally(before: State, action: A.Action, after: State, cov: Counter[str]) -> None:
-    """Count the rule events one action caused, from its verb, the frame it answered and
-    the state change it made."""
-    f = before.frame
-    assert f is not None
+    """Count the rule events one action caused, from its verb, the decision it answered
+    and the state change it made."""
+    d = before.decision()
+    assert d is not None
     v = action.verb
-    if f[0] == F_EFFECT and f[2] == SECOND:
+    if d.kind in ("second_action", "follow_up"):
         cov["second half done" if v != A.V_DONE else "second half declined"] += 1
     if v == A.V_START:
         cov["start tile"] += 1
@@ -101,7 +100,7 @@ def tally(before: State, action: A.Action, after: State, cov: Counter[str]) -> N
         if D.BUILDINGS[action.arg].level == 5:
             cov["level-5 building built"] += 1
     elif v == A.V_PAY:
-        cov["salary payment choice" if f[0] == F_SALARY else "payment action"] += 1
+        cov["salary payment choice" if d.kind == "salary" else "payment action"] += 1
     elif v == A.V_ACT:
         cov["building activated"] += 1
     elif v == A.V_USE:
@@ -142,7 +141,7 @@ def tally(before: State, action: A.Action, after: State, cov: Counter[str]) -> N
     if after.abolished and not before.abolished:
         cov["Abolition"] += 1
     if v in (A.V_DRAW, A.V_DRAWP) and \
-            after.players[f[1]].harbor > before.players[f[1]].harbor:
+            after.players[d.player].harbor > before.players[d.player].harbor:
         cov["bonus disc"] += 1  # R16
 
 

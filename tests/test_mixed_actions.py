@@ -8,11 +8,12 @@ import pytest
 import scenario as S
 from endeavor import IllegalActionError
 from endeavor import data as D
-from endeavor.state import F_ACTION, F_BUILD, F_EFFECT
 from scenario import (
     REGION,
     at_actions,
     check,
+    deciding,
+    decision_kind,
     fresh,
     give_building,
     give_card,
@@ -44,7 +45,7 @@ def _kinds(s) -> set[str]:  # type: ignore[no-untyped-def]
 
 
 def _open(s, region: str, owner: int) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(s.info.trk_len[REGION[region]]):
+    for _ in range(len(s.track(REGION[region]))):
         ship(s, owner, region)
 
 
@@ -54,11 +55,11 @@ def test_guild_hall_ship_or_draw() -> None:  # R8
     s.apply("act guild-hall")
     assert _kinds(s) == {"ship", "draw"}  # no "done": one action must be taken
     s.apply("draw EU")
-    assert s.frame == (F_ACTION, 1)  # only one of the two
+    assert deciding(s) == ("action", 1)  # only one of the two
     s = _actor("guild-hall")
     s.apply("act guild-hall")
     s.apply("ship AF")
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
 
 
 def test_fortress_occupy_or_attack() -> None:  # R8, R9
@@ -67,7 +68,7 @@ def test_fortress_occupy_or_attack() -> None:  # R8, R9
     s.apply("act fortress")
     assert _kinds(s) == {"occupy", "attack"}
     s.apply("attack EU1")
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     check(s)
 
 
@@ -85,7 +86,7 @@ def test_blue_tokens(token: int, kinds: set[str]) -> None:  # R9
     assert s.players[0].blue[token - 4] == 0  # spent, out of the game
     assert s.spent[token] == spent + 1
     s.apply(texts(s)[0])
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     check(s)
 
 
@@ -138,14 +139,14 @@ def test_no_legal_action_only_pass() -> None:  # R8
     with pytest.raises(IllegalActionError):
         s.apply("act colonial-house")
     s.apply("pass")
-    assert s.passed >> 0 & 1
+    assert s.has_passed(0)
 
 
 # ------------------------------------------------------------------ "+" sources
 def test_docks_first_action_either_kind_no_done() -> None:  # R8
     s = _actor("docks")
     s.apply("act docks")
-    assert s.frame is not None and s.frame[0] == F_EFFECT
+    assert decision_kind(s) == "effect"
     assert _kinds(s) == {"ship", "occupy"}
 
 
@@ -166,7 +167,7 @@ def test_docks_ship_then_occupy_anywhere() -> None:  # R23
                                                           "occupy AF3", "done"}
     s.apply("occupy AF2")
     assert s.site_owner[SITE["AF2"]] == 0 and s.track(FE)[0] == 0
-    assert s.frame == (F_ACTION, 1)  # both count as one turn
+    assert deciding(s) == ("action", 1)  # both count as one turn
     check(s)
 
 
@@ -181,7 +182,7 @@ def test_docks_ship_then_occupy_in_the_same_region_house_rule() -> None:  # R23,
     s.apply("occupy EU1")
     assert s.site_owner[SITE["EUT1"]] == 0 and s.site_owner[SITE["EU1"]] == 0
     assert s.players[0].harbor == 4 - 3
-    assert s.frame == (F_ACTION, 1)  # both count as one turn
+    assert deciding(s) == ("action", 1)  # both count as one turn
     check(s)
 
 
@@ -199,8 +200,8 @@ def test_docks_occupy_then_ship(options: dict[str, object]) -> None:  # R23, P5
         assert t == {"ship SA", "ship CA", "ship NA", "ship IN", "ship FE", "ship EUT1",
                      "ship EUT2", "ship EUT3", "ship AFT1", "sea AF", "done"}
     s.apply("sea AF")
-    assert s.sea[AF] == 2
-    assert s.frame == (F_ACTION, 1)
+    assert s.sea_discs(0, AF) == 2
+    assert deciding(s) == ("action", 1)
     check(s)
 
 
@@ -210,7 +211,7 @@ def test_docks_ship_to_a_closed_track(options: dict[str, object]) -> None:  # R2
     s.apply("act docks")
     s.apply("ship FE")  # Far East stays closed: nothing to occupy there
     if options:
-        assert s.frame == (F_ACTION, 1)  # skipped: no Occupy in the Far East (P5)
+        assert deciding(s) == ("action", 1)  # skipped: no Occupy in the Far East (P5)
     else:
         assert set(texts(s)) == {f"occupy EU{i}" for i in range(1, 11)} | {"done"}
 
@@ -237,9 +238,10 @@ def test_docks_done_declines_the_second_action() -> None:  # R8
     s.apply("act docks")
     s.apply("ship EUT2")
     s.apply("done")
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     assert s.players[0].harbor == 4 - 2
-    assert sum(1 for x in s.info.cities_in[0] if s.site_owner[x] == 0) == 0
+    assert not any(s.site_owner[x] == 0 for x, site in enumerate(D.SITES)
+                   if site.city and site.region == D.EUROPE)
     check(s)
 
 
@@ -247,7 +249,7 @@ def test_docks_second_action_needs_a_disc() -> None:  # R8, R9
     s = _actor("docks", harbor=2)
     s.apply("act docks")
     s.apply("ship EUT2")  # the last Harbor disc
-    assert s.frame == (F_ACTION, 1)  # nothing left for Occupy
+    assert deciding(s) == ("action", 1)  # nothing left for Occupy
 
 
 def test_done_only_in_the_second_half() -> None:  # R8
@@ -270,7 +272,7 @@ def test_cartographer_ship_twice(options: dict[str, object]) -> None:  # R8, R23
                                  "ship FE", "ship EUT1", "ship EUT2", "ship EUT3", "done"}
     s.apply("ship FE")
     assert s.track(FE)[:2] == [0, 0]
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     check(s)
 
 
@@ -307,7 +309,7 @@ def test_trade_office_draws_twice(options: dict[str, object]) -> None:  # R8, R2
         assert set(texts(s)) == {"draw EU", "draw SL", "draw AF", "done"}
     s.apply("draw EU")
     assert s.players[0].cards == [CARD["EU/0"], CARD["EU/1"]]
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     check(s)
 
 
@@ -318,7 +320,7 @@ def test_trade_office_second_draw(options: dict[str, object]) -> None:  # R8, R2
     s.apply("act trade-office")
     s.apply("draw AF")  # AF/1; AF/2 needs 2 discs
     if options:
-        assert s.frame == (F_ACTION, 1)  # nothing more from the same deck (P5)
+        assert deciding(s) == ("action", 1)  # nothing more from the same deck (P5)
     else:
         assert set(texts(s)) == {"draw EU", "draw SL", "done"}
 
@@ -349,32 +351,32 @@ def test_turn_order_skips_passed_players_and_passing_is_final() -> None:  # R8
     at_actions(s, 0)
     s.apply("act shipyard")
     s.apply("ship AF")
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     s.apply("pass")
-    assert s.frame == (F_ACTION, 2)
+    assert deciding(s) == ("action", 2)
     s.apply("pass")
-    assert s.frame == (F_ACTION, 3)
+    assert deciding(s) == ("action", 3)
     give_token(s, 3, D.T_SHIP_DRAW)
     s.apply("act shipyard")
     s.apply("ship SA")
-    assert s.frame == (F_ACTION, 0)  # 1 and 2 are skipped
+    assert deciding(s) == ("action", 0)  # 1 and 2 are skipped
     s.apply("pass")
-    assert s.frame == (F_ACTION, 3)  # alone: 3 plays on until passing
+    assert deciding(s) == ("action", 3)  # alone: 3 plays on until passing
     s.apply("use ship-draw")
     s.apply("ship CA")
-    assert s.frame == (F_ACTION, 3)
+    assert deciding(s) == ("action", 3)
     s.apply("pass")
     # nobody acts again this round: Discard (no one over the limit), then round 2
-    assert s.round == 2 and s.frame == (F_BUILD, (s.crown) % 4)
+    assert s.round == 2 and deciding(s) == ("construction", (s.crown) % 4)
     check(s)
 
 
 def test_action_phase_starts_with_the_crown() -> None:  # R8
     s = fresh()
     crown = s.crown
-    while s.frame is not None and s.frame[0] != F_ACTION:
+    while decision_kind(s) not in ("action", None):
         s.apply(texts(s)[0])
-    assert s.frame == (F_ACTION, crown)
+    assert deciding(s) == ("action", crown)
     assert s.round == 1
 
 
@@ -382,4 +384,4 @@ def test_pass_is_always_available_even_with_actions() -> None:  # R8
     s = _actor("shipyard")
     assert texts(s)[-1] == "pass"
     s.apply("pass")
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)

@@ -9,11 +9,11 @@ import scenario as S
 from endeavor import IllegalActionError
 from endeavor import data as D
 from endeavor.scoring import cities_and_links
-from endeavor.state import F_ACTION
 from scenario import (
     REGION,
     at_actions,
     check,
+    deciding,
     fresh,
     give_building,
     give_discs,
@@ -41,7 +41,7 @@ def _occupier(p: int = 0, harbor: int = 1):  # type: ignore[no-untyped-def]
 
 
 def _open(s, region: str, owner: int) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(s.info.trk_len[REGION[region]]):
+    for _ in range(len(s.track(REGION[region]))):
         ship(s, owner, region)
     assert s.is_open(REGION[region])
 
@@ -111,7 +111,6 @@ def test_no_occupy_in_a_closed_region_even_with_presence() -> None:  # R13
 def test_occupy_in_an_open_region_needs_presence() -> None:  # R12, R13
     s = _occupier()
     _open(s, "AF", 1)
-    s._legal = None
     s.apply("act colonial-house")
     assert _occupy_targets(s) == set(EU_CITIES)
     s = _occupier()
@@ -159,7 +158,7 @@ def test_link_token_not_taken_by_holding_one_end() -> None:  # R13
 def test_square_links_have_no_token_but_score() -> None:  # R13
     s = _occupier()
     li = link_index(s, "EU5", "EU6")
-    assert not s.info.board.link_circular[li]
+    assert not D.BOARDS[s.config.board].link_circular[li]
     assert s.link_token[li] == -1
     place(s, 0, "EU5")
     attr = s.players[0].attr[:]
@@ -205,7 +204,6 @@ def test_attack_can_win_the_first_control_of_a_link() -> None:  # R13
     place(s, 2, "EU8")
     place(s, 1, "AF1")
     sea(s, 2, "AF")
-    s._legal = None
     s.apply("act barracks")
     s.apply("attack AF1")
     assert s.link_token[li] == -1
@@ -229,7 +227,7 @@ def test_attack_costs_a_casualty_and_a_second_disc() -> None:  # R9, R13
     assert d.supply == dsupply + 1  # the defender's disc goes back to its supply
     assert s.site_owner[SITE["EU3"]] == 0
     assert s.presence(1, D.EUROPE) == 0 and s.presence(0, D.EUROPE) == 1
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     check(s)
 
 
@@ -281,7 +279,6 @@ def test_attack_in_an_open_region_needs_presence() -> None:  # R12, R13
     s = _attacker()
     _open(s, "AF", 1)
     place(s, 2, "AF2")
-    s._legal = None
     assert "act barracks" not in texts(s)  # no presence in Africa
     sea(s, 0, "AF")
     assert "act barracks" in texts(s)

@@ -49,7 +49,6 @@ def _to_pile(s, code: str) -> None:  # type: ignore[no-untyped-def]
     give_card(s, 3, code)
     S.discard_card(s, 3, code)
     assert CARD[code] in s.pile
-    s._legal = None
 
 
 # ------------------------------------------------------------------ Payment

@@ -15,7 +15,6 @@ from collections.abc import Callable
 import pytest
 
 from endeavor import GameConfig, State, new_game
-from endeavor.state import F_DISCARD, PH_ACTIONS, PH_DISCARD
 
 
 def perft(state: State, depth: int) -> int:
@@ -63,23 +62,28 @@ def bot_until(players: int, seed: int, bot_seed: int,
 
 
 def round3_actions() -> State:
-    return bot_until(4, 6, 0, lambda s: s.round == 3 and s.phase == PH_ACTIONS)
+    return bot_until(4, 6, 0, lambda s: s.round == 3 and s.phase_name == "Actions")
 
 
 def round5_actions() -> State:
-    return bot_until(5, 7, 0, lambda s: s.round == 5 and s.phase == PH_ACTIONS)
+    return bot_until(5, 7, 0, lambda s: s.round == 5 and s.phase_name == "Actions")
+
+
+def _discard_decision(s: State) -> bool:
+    """A Discard decision is pending (asked of :meth:`State.decision` in that phase only)."""
+    d = s.decision() if s.phase_name == "Discard" else None
+    return d is not None and d.kind == "discard"
 
 
 def last_discard() -> State:
     # reached with the classic "+" rule (the game the counts below were taken from, before
     # R23); the Discard tree itself does not depend on it
-    return bot_until(3, 8, 0, lambda s: s.frame is not None and s.frame[0] == F_DISCARD,
-                     plus_same_region=True)
+    return bot_until(3, 8, 0, _discard_decision, plus_same_region=True)
 
 
 # name -> (position, fingerprint (round, phase, player to act, actions so far),
 #          perft for depths 1, 2, ...)
-POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, int, int, int], list[int]]] = {
+POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, str, int, int], list[int]]] = {
     # 2 players, side A. d1: the Crown holder chooses one of the 2 start tiles (R3);
     # d2: then the other player, 2 x 2 = 4. d3: round 1 Construction with Industry 0
     # (Build Level 1): market, shipyard, workshop, 4 x 3 = 12; d4: the second player
@@ -88,17 +92,17 @@ POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, int, int, int], list[
     # (market Draws the value-0 Europe card, shipyard Ships; workshop has none) and
     # pass: 3 + 3 + 2 per start tile = 8 of the 2 x 3 own choices, x 6 of the other
     # player's: 8 x 2 x 6 = 96.
-    "initial 2p": (lambda: initial(2, 1), (0, 0, 0, 0),
+    "initial 2p": (lambda: initial(2, 1), (0, "Setup", 0, 0),
                    [2, 4, 12, 36, 96, 540, 1772, 7128, 13850, 40214]),
     # 3 players, side A: 2, 4, 8 start tiles, then x 3 builds each: 24, 72, 216.
-    "initial 3p": (lambda: initial(3, 2), (0, 0, 2, 0),
+    "initial 3p": (lambda: initial(3, 2), (0, "Setup", 2, 0),
                    [2, 4, 8, 24, 72, 216, 576, 3240, 10344, 49704]),
     # 4 players, side B: 2, 4, 8, 16 start tiles, then x 3 builds each: 48, 144, 432,
     # 1296.
-    "initial 4p": (lambda: initial(4, 3), (0, 0, 0, 0),
+    "initial 4p": (lambda: initial(4, 3), (0, "Setup", 0, 0),
                    [2, 4, 8, 16, 48, 144, 432, 1296]),
     # 5 players, side B: 2^5 = 32 start-tile sequences, then x 3 builds each.
-    "initial 5p": (lambda: initial(5, 4), (0, 0, 2, 0),
+    "initial 5p": (lambda: initial(5, 4), (0, "Setup", 2, 0),
                    [2, 4, 8, 16, 32, 96, 288, 864]),
     # d1: act shipyard, act merchant-dock (both Ship), pass = 3. d2: either Ship goes to
     # one of the 6 closed tracks (AF SA CA NA IN FE) or one of side A's 2 free Europe
@@ -107,17 +111,17 @@ POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, int, int, int], list[
     # each of the 16 Ships P2 has the same 2 choices (32); after P1's pass, P2's
     # merchant-dock Ships to 8 places, and after P2's pass P0 may act shipyard, act
     # colonial-house (Occupy a Europe city) or pass: 32 + 8 + 3 = 43.
-    "round 1 actions 3p": (round1_actions, (1, PH_ACTIONS, 1, 6),
+    "round 1 actions 3p": (round1_actions, (1, "Actions", 1, 6),
                            [3, 18, 43, 220, 858, 3032, 3622, 8577]),
     # 4 players, side B, round 3: P1 holds colonial-house (staffed), shipyard and two
     # markets, 4 discs in Harbor, 2 discs in Europe and 1 in India: d1 = act market
     # (duplicates are one choice), act shipyard, pass = 3; d2: the market Draws from the
     # Europe, India or Slavery deck (top value <= presence, R14) = 3; the shipyard
     # Ships to 6 closed tracks or the free route EUT2 = 7; after the pass P2 has 3: 13.
-    "round 3 actions 4p": (round3_actions, (3, PH_ACTIONS, 1, 49),
+    "round 3 actions 4p": (round3_actions, (3, "Actions", 1, 49),
                            [3, 13, 52, 293, 1230, 6284, 26346, 112175]),
     # 5 players, side B, round 5, Africa open.
-    "round 5 actions 5p": (round5_actions, (5, PH_ACTIONS, 2, 151),
+    "round 5 actions 5p": (round5_actions, (5, "Actions", 2, 151),
                            [4, 22, 96, 530, 2182, 9032, 34249, 160348]),
     # 3 players, round 7 Discard phase. P1 (Crown) answered "slot none" and holds 5
     # cards in normal slots (AF/1 NA/1 NA/G FE/2 AF/G) with Influence 8 (Card Limit 4,
@@ -126,7 +130,7 @@ POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, int, int, int], list[
     # within the limit and P2 (EU/0 EU/1 SL/1 SA/1 FE/1, Influence 6: Card Limit 3 plus
     # the Slavery exemption) is one over and discards among 5: 4 x 5 + 4 = 24. The game
     # ends within 5 plies.
-    "last discard 3p": (last_discard, (7, PH_DISCARD, 1, 180),
+    "last discard 3p": (last_discard, (7, "Discard", 1, 180),
                         [5, 24, 36, 16, 0, 0, 0]),
 }
 
@@ -135,7 +139,7 @@ POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, int, int, int], list[
 def test_perft(name: str) -> None:
     make, fingerprint, expected = POSITIONS[name]
     s = make()
-    assert (s.round, s.phase, s.current_player, s.nhist) == fingerprint
+    assert (s.round, s.phase_name, s.current_player, s.num_actions) == fingerprint
     before = s.to_json()
     got = [perft(s, d) for d in range(1, len(expected) + 1)]
     assert got == expected

@@ -145,3 +145,58 @@ def test_a_module_in_play_survives_json_and_replay(recorder: type[Recorder]) -> 
     assert replay(s.record()).to_json() == s.to_json()
     from endeavor import State
     assert State.from_json(s.to_json()).to_json() == s.to_json()
+
+
+# --------------------------------------------------------------------------- the tests
+#: fields of a State or a Player: a test never assigns to them (it builds positions with
+#: endeavor.testing or plays legal actions)
+STATE_FIELDS = {
+    "players", "site_owner", "site_token", "link_token", "trk_owner", "trk_tok", "filled",
+    "sea", "pres", "own", "occ_sites", "free_cities", "free_routes", "decks", "pile",
+    "removed", "gov_avail", "bsupply", "level5", "spent", "abolished", "round", "step",
+    "crown", "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "exd",
+    "smark", "lmark", "ev", "origin", "rules", "info", "ex", "config", "supply", "harbor",
+    "attr", "btok", "mem", "blue", "blds", "occ", "cards", "gov", "aside"}
+TEST_FILES = sorted(Path(__file__).parent.glob("*.py"))
+
+
+def _allowed_lines(tree: ast.AST) -> set[int]:
+    """Lines where a write is the point: inside ``with pytest.raises(...)`` (a frozen
+    object refuses it) or inside a class (a rule module written in a test owns its
+    data)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        body: list[ast.stmt] = []
+        if isinstance(node, ast.With) and any(
+                "raises" in ast.unparse(item.context_expr) for item in node.items):
+            body = node.body
+        elif isinstance(node, ast.ClassDef):
+            body = node.body
+        for stmt in body:
+            lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    return lines
+
+
+@pytest.mark.parametrize("path", TEST_FILES, ids=lambda p: p.stem)
+def test_tests_touch_no_private_member_of_the_engine(path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    allowed = _allowed_lines(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and \
+                not node.attr.startswith("__"):
+            raise AssertionError(f"{path.name}:{node.lineno} uses .{node.attr}")
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("endeavor"):
+            for a in node.names:
+                assert not a.name.startswith("_"), f"{path.name}: imports {a.name}"
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for t in targets:
+            if t.lineno in allowed:
+                continue
+            for leaf in ast.walk(t):
+                if isinstance(leaf, ast.Attribute) and leaf.attr in STATE_FIELDS:
+                    raise AssertionError(f"{path.name}:{leaf.lineno} writes "
+                                         f"{ast.unparse(t)}")

@@ -13,17 +13,9 @@ Seats in a 4-player game are named after the rulebook colours.
 from __future__ import annotations
 
 import scenario as S
+from endeavor import State
 from endeavor import data as D
 from endeavor.scoring import LINE_NAMES, final_scores
-from endeavor.state import (
-    F_BUILD,
-    F_DISCARD,
-    F_GOVSLOT,
-    F_SALARY,
-    PH_ACTIONS,
-    PH_DISCARD,
-    State,
-)
 
 RED, YELLOW, BLUE, PURPLE = 0, 1, 2, 3
 I, C, W, N = D.INDUSTRY, D.CULTURE, D.WEALTH, D.INFLUENCE
@@ -50,7 +42,7 @@ def build_all(s: State, choice: dict[int, str] | None = None,
               default: str = "build workshop") -> None:
     """Play the Construction phase: every player builds ``choice[p]`` or the default."""
     choice = choice or {}
-    while s.frame is not None and s.frame[0] == F_BUILD:
+    while S.decision_kind(s) == "construction":
         s.apply(choice.get(s.current_player, default))
 
 
@@ -58,7 +50,7 @@ def finish_game(s: State) -> None:
     """The last Discard phase for players the test does not care about: each keeps his
     Governor in the free slot (no forced discard is expected), then the game ends."""
     while not s.is_over:
-        assert s.frame is not None and s.frame[0] == F_GOVSLOT, s.frame
+        assert S.decision_kind(s) == "governor_slot", S.deciding(s)
         s.apply(S.texts(s)[0])
 
 
@@ -77,7 +69,7 @@ def test_construction_red_build_level_3_builds_theater() -> None:
     S.check(s)
     while s.current_player != RED:
         s.apply("build market")
-    assert s.frame == (F_BUILD, RED)
+    assert S.deciding(s) == ("construction", RED)
     red = s.players[RED]
     assert red.attr[I] == 5 and red.level(I) == 3
     offered = set(S.texts(s))
@@ -124,7 +116,7 @@ def test_growth_culture_3_and_2_gain_3_discs_and_short_supply() -> None:
     assert supply == [34, 34, 34, 2]
     build_all(s)  # Workshops: no Culture icons
     # Growth, then Salary (one worker each, always payable: R7) ran automatically
-    assert s.phase == PH_ACTIONS and s.round == 1
+    assert s.phase_name == "Actions" and s.round == 1
     assert [supply[p] - s.players[p].supply for p in range(4)] == [2, 3, 3, 2]
     assert s.players[PURPLE].supply == 0
     assert s.players[YELLOW].harbor == 3 + 1  # 3 grown + the paid start-tile worker
@@ -146,11 +138,12 @@ def test_salary_blue_wealth_2_pays_2_of_3_workers() -> None:
     blue = s.players[BLUE]
     assert blue.level(W) == 2 and bin(blue.occ).count("1") == 3
     build_all(s)
-    assert s.frame == (F_SALARY, BLUE, 2)  # more workers than payments: Blue chooses
+    # more workers than payments: Blue chooses
+    assert S.deciding(s) == ("salary", BLUE) and S.payments_left(s) == 2
     harbor = blue.harbor
     assert sorted(S.texts(s)) == ["pay colonial-house", "pay guild-hall", "pay market"]
     s.apply("pay market")
-    assert s.frame == (F_SALARY, BLUE, 1)
+    assert S.deciding(s) == ("salary", BLUE) and S.payments_left(s) == 1
     assert sorted(S.texts(s)) == ["pay colonial-house", "pay guild-hall"]
     s.apply("pay guild-hall")
     assert blue.harbor == harbor + 2
@@ -159,7 +152,7 @@ def test_salary_blue_wealth_2_pays_2_of_3_workers() -> None:
     # the other players' single workers were paid automatically (R7)
     for p in (RED, YELLOW, PURPLE):
         assert s.players[p].occ == 0
-    assert s.phase == PH_ACTIONS
+    assert s.phase_name == "Actions"
     S.check(s)
 
 
@@ -172,7 +165,7 @@ def test_far_east_third_space_then_final_space_opens_region_governor_tie() -> No
     token, fr), the Far East opens, and the Governor tie (Yellow 2, Purple 2) goes to the
     tied player whose disc is closest to the deck: Purple (R10, R11)."""
     s = S.fresh(4, board="B")
-    assert s.info.trk_len[FE] == 6
+    assert len(s.track(FE)) == 6
     S.set_track_token(s, "FE", 2, D.T_WEALTH)
     S.set_track_token(s, "FE", 5, D.T_INDUSTRY)
     S.ship(s, YELLOW, "FE")
@@ -288,7 +281,7 @@ def test_red_ships_to_the_open_sea_of_the_full_far_east() -> None:
     assert "sea FE" in offered and "ship FE" not in offered
     attr = red.attr[:]
     s.apply("sea FE")  # R10
-    assert s.sea[RED * 7 + FE] == 1 and s.sea[BLUE * 7 + FE] == 1
+    assert s.sea_discs(RED, FE) == 1 and s.sea_discs(BLUE, FE) == 1
     assert s.presence(RED, FE) == 1
     assert red.attr == attr  # the open sea holds no token
     assert s.track(FE).count(RED) == 0
@@ -557,9 +550,9 @@ def test_purple_discards_his_south_america_card() -> None:
     assert purple.attr[N] == 3 and purple.level(N) == 2
     s.apply("pass")  # everyone has passed: the Discard phase
     # before the last round the empty free slot simply takes the Governor (P1)
-    assert s.phase == PH_DISCARD and purple.gov == CARD["FE/G"]
+    assert s.phase_name == "Discard" and purple.gov == CARD["FE/G"]
     assert len(purple.cards) == 4  # 3 cards + 1 Slavery card in normal slots
-    assert s.frame == (F_DISCARD, PURPLE)
+    assert S.deciding(s) == ("discard", PURPLE)
     assert sorted(S.texts(s)) == sorted(
         f"discard {c}" for c in ("SA/1", "NA/1", "FE/1", "SL/0"))
     culture = purple.attr[C]
@@ -569,7 +562,7 @@ def test_purple_discards_his_south_america_card() -> None:
     assert sorted(purple.cards) == sorted(CARD[c] for c in ("NA/1", "FE/1", "SL/0"))
     assert purple.gov == CARD["FE/G"]
     assert not s.over_card_limit(PURPLE)
-    assert s.round == 2 and s.frame is not None and s.frame[0] == F_BUILD  # next round
+    assert s.round == 2 and S.decision_kind(s) == "construction"  # next round
     S.check(s)
 
 
@@ -577,21 +570,21 @@ def test_purple_governor_kept_in_a_normal_slot_costs_two_discards() -> None:
     """R18: a Governor in a normal slot counts toward the limit; only one Slavery card is
     exempt, and a discarded Slavery card is set aside, not put in the pile."""
     s = _purple_over_limit()
-    s.round = D.ROUNDS  # the slot is a real choice in the last round only (P1)
+    S.set_round(s, D.ROUNDS)  # the slot is a real choice in the last round only (P1)
     purple = s.players[PURPLE]
     s.apply("pass")
-    assert s.frame == (F_GOVSLOT, PURPLE)
+    assert S.deciding(s) == ("governor_slot", PURPLE)
     assert S.texts(s) == ["slot FE/G", "slot none"]
     s.apply("slot none")
     assert purple.gov == -1 and len(purple.cards) == 5
-    assert s.frame == (F_DISCARD, PURPLE)
+    assert S.deciding(s) == ("discard", PURPLE)
     assert "discard FE/G" in S.texts(s)
     s.apply("discard SL/0")  # the exemption is lost with it: still two over
     assert purple.aside == [CARD["SL/0"]] and s.pile == []
-    assert s.frame == (F_DISCARD, PURPLE)
+    assert S.deciding(s) == ("discard", PURPLE)
     s.apply("discard FE/G")  # a discarded Governor leaves the game
     assert CARD["FE/G"] in s.removed
-    assert s.frame == (F_DISCARD, PURPLE)
+    assert S.deciding(s) == ("discard", PURPLE)
     s.apply("discard NA/1")
     assert s.pile == [CARD["NA/1"]]
     assert not s.over_card_limit(PURPLE)
@@ -640,7 +633,7 @@ def test_red_final_score_69() -> None:
     # 5 discs left in the Harbor
     S.give_discs(s, RED, 5)
     # the last round's Action phase; everyone else has passed
-    s.round = 7
+    S.set_round(s, 7)
     S.at_actions(s, RED, passed=others(RED))
     S.check(s)
     assert len(red.blds) == 8 and len(red.cards) == 5 and red.gov == -1

@@ -11,7 +11,6 @@ from endeavor import scoring
 from endeavor.scoring import LINE_NAMES, cities_and_links, final_scores, score_lines
 from scenario import check, fresh, give_building, give_card, give_discs, give_token, place
 
-CARD = D.CARD_INDEX
 # COMPONENTS §1: glory after sliding down, Industry score 0..15
 GLORY = (0, 0, 2, 2, 4, 4, 4, 7, 7, 7, 10, 11, 12, 13, 14, 15)
 
@@ -109,9 +108,7 @@ def test_card_glory_including_governors() -> None:  # R19
     give_card(s, 0, "NA/5")  # 6 glory
     give_card(s, 0, "AF/G")  # 1 glory, in a normal slot
     give_card(s, 0, "FE/G")
-    pl = s.players[0]
-    pl.cards.remove(CARD["FE/G"])
-    pl.gov = CARD["FE/G"]  # 1 glory in the free slot
+    S.slot_governor(s, 0, "FE/G")  # 1 glory in the free slot
     lines = score_lines(s, 0)
     assert lines["Buildings & cards"] == 8
     assert lines["Governor slot"] == 0

@@ -9,16 +9,20 @@ import pytest
 
 from endeavor import GameConfig, IllegalActionError, new_game
 from endeavor import data as D
-from endeavor.state import F_BUILD, F_START, PH_CONSTRUCTION
-from scenario import check, fresh, texts
+from scenario import check, deciding, fresh, texts
 
 CONFIGS = [(2, "A"), (3, "A"), (4, "A"), (4, "B"), (5, "B"), (2, "B")]
 
 
+def _track_tokens(s) -> list[int]:  # type: ignore[no-untyped-def]
+    """The tokens on every track space, region by region."""
+    return [t for r in range(D.NREGIONS) for t in s.track_tokens(r)]
+
+
 def _deal(s) -> Counter[int]:  # type: ignore[no-untyped-def]
     c: Counter[int] = Counter()
-    c.update(t for t in s.trk_tok)
-    c.update(s.site_token[x] for x in s.info.sites)
+    c.update(_track_tokens(s))
+    c.update(s.site_token[x] for x in D.BOARDS[s.config.board].sites)
     c.update(t for t in s.link_token if t >= 0)
     return c
 
@@ -30,8 +34,8 @@ def test_95_tokens_one_per_circular_space(players: int, side: str,
     s = new_game(GameConfig(players=players, board=side, seed=seed))
     b = D.BOARDS[side]
     # every shipping track space holds a token
-    assert len(s.trk_tok) == sum(b.track_lengths)
-    assert all(t >= 0 for t in s.trk_tok)
+    assert len(_track_tokens(s)) == sum(b.track_lengths)
+    assert all(t >= 0 for t in _track_tokens(s))
     # every city and trade route of this side holds one; sites of the other side none
     for x in range(D.NSITES):
         if x in b.sites:
@@ -51,8 +55,9 @@ def test_95_tokens_one_per_circular_space(players: int, side: str,
 
 def test_track_lengths_per_side() -> None:
     # COMPONENTS §5.2: side A AF 5, SA/CA/NA/IN 6, FE 7; side B 6 everywhere
-    assert new_game(GameConfig(players=3)).info.trk_len == (0, 5, 6, 6, 6, 6, 7)
-    assert new_game(GameConfig(players=4)).info.trk_len == (0, 6, 6, 6, 6, 6, 6)
+    a, b = new_game(GameConfig(players=3)), new_game(GameConfig(players=4))
+    assert [len(a.track(r)) for r in range(7)] == [0, 5, 6, 6, 6, 6, 7]
+    assert [len(b.track(r)) for r in range(7)] == [0, 6, 6, 6, 6, 6, 6]
 
 
 def test_deal_is_random_by_seed_and_reproducible() -> None:  # R2
@@ -60,9 +65,9 @@ def test_deal_is_random_by_seed_and_reproducible() -> None:  # R2
     for seed in range(5):
         a = new_game(GameConfig(seed=seed))
         b = new_game(GameConfig(seed=seed))
-        assert (a.trk_tok, a.site_token, a.link_token) == (b.trk_tok, b.site_token,
-                                                           b.link_token)
-        deals.add((tuple(a.trk_tok), tuple(a.site_token), tuple(a.link_token)))
+        assert (_track_tokens(a), a.site_token, a.link_token) == (_track_tokens(b),
+                                                                  b.site_token, b.link_token)
+        deals.add((tuple(_track_tokens(a)), tuple(a.site_token), tuple(a.link_token)))
     assert len(deals) == 5
 
 
@@ -126,7 +131,7 @@ def test_first_player_random_by_seed(players: int) -> None:  # R2, RB "G La Cour
     for seed in range(40):
         s = new_game(GameConfig(players=players, seed=seed))
         assert 0 <= s.crown < players
-        assert s.frame == (F_START, s.crown)  # the Crown holder chooses first (R3)
+        assert deciding(s) == ("start_tile", s.crown)  # the Crown holder chooses first (R3)
         assert new_game(GameConfig(players=players, seed=seed)).crown == s.crown
         crowns.append(s.crown)
     assert set(crowns) == set(range(players))
@@ -151,8 +156,8 @@ def test_start_tile_chosen_in_turn_order_from_the_crown(players: int) -> None:  
         assert pl.supply == 34 and pl.harbor == 0  # ...taken from the supply
         check(s)
     # then round 1 begins with the Crown holder's Construction
-    assert s.round == 1 and s.phase == PH_CONSTRUCTION
-    assert s.frame == (F_BUILD, crown)
+    assert s.round == 1 and s.phase_name == "Construction"
+    assert deciding(s) == ("construction", crown)
 
 
 def test_merchant_dock_gives_one_wealth() -> None:  # R3
@@ -180,5 +185,5 @@ def test_players_start_with_35_discs_and_zero_tracks() -> None:
         assert pl.supply == 35 and pl.harbor == 0
         assert pl.attr == [0, 0, 0, 0]
         assert pl.blds == [] and pl.cards == [] and pl.gov == -1
-    assert s.filled == [0] * 7  # every region starts closed
+    assert all(o == -1 for r in range(7) for o in s.track(r))  # every track starts empty
     assert [s.is_open(r) for r in range(7)] == [True] + [False] * 6  # Europe is open

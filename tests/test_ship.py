@@ -6,11 +6,11 @@ import pytest
 
 from endeavor import IllegalActionError
 from endeavor import data as D
-from endeavor.state import F_ACTION
 from scenario import (
     REGION,
     at_actions,
     check,
+    deciding,
     fresh,
     give_building,
     give_discs,
@@ -38,11 +38,12 @@ def _fill(s, region: str, owners: list[int]) -> None:  # type: ignore[no-untyped
         ship(s, q, region)
 
 
-def _track_gain(s, p: int, i: int):  # type: ignore[no-untyped-def]
-    """Expected (attr, blue) of p after gaining the token on track space i."""
+def _track_gain(s, p: int, region: int, space: int):  # type: ignore[no-untyped-def]
+    """Expected (attr, blue) of p after gaining the token on ``space`` of the region's
+    track (0 = farthest from the deck)."""
     pl = s.players[p]
     attr, blue = pl.attr[:], pl.blue[:]
-    t = s.trk_tok[i]
+    t = s.track_tokens(region)[space]
     assert t >= 0
     if t < 4:
         attr[t] += 1
@@ -60,12 +61,11 @@ def test_ship_to_the_farthest_free_space_of_a_closed_track() -> None:  # R10
     assert {"ship AF", "ship SA", "ship CA", "ship NA", "ship IN", "ship FE"} <= set(t)
     assert {"ship EUT1", "ship EUT2", "ship EUT3"} <= set(t)
     assert not any(x.startswith("sea ") for x in t)
-    off = s.info.trk_off[FE]
-    attr, blue = _track_gain(s, 0, off)
+    attr, blue = _track_gain(s, 0, FE, 0)
     harbor = s.players[0].harbor
     s.apply("ship FE")
     assert s.track(FE) == [0, -1, -1, -1, -1, -1]
-    assert s.trk_tok[off] == -1  # the token was taken...
+    assert s.track_tokens(FE)[0] == -1  # the token was taken...
     assert (s.players[0].attr, s.players[0].blue) == (attr, blue)  # ...by the shipper
     assert s.players[0].harbor == harbor - 1
     assert s.presence(0, FE) == 1
@@ -76,8 +76,7 @@ def test_rulebook_example_third_space() -> None:
     # RB: Purple ships to the third space; the first two belong to Yellow and Blue
     s = _shipper(p=2)
     _fill(s, "FE", [0, 1])
-    off = s.info.trk_off[FE]
-    attr, blue = _track_gain(s, 2, off + 2)
+    attr, blue = _track_gain(s, 2, FE, 2)
     s.apply("act shipyard")
     s.apply("ship FE")
     assert s.track(FE)[:3] == [0, 1, 2]
@@ -159,7 +158,7 @@ def test_governor_goes_to_a_card_slot_when_the_free_slot_is_taken() -> None:  # 
     at_actions(s, 1)
     give_token(s, 1, D.T_SHIP_DRAW)
     _fill(s, "AF", [1, 1, 1, 1, 1])
-    attr, _ = _track_gain(s, 1, s.info.trk_off[AF] + 5)
+    attr, _ = _track_gain(s, 1, AF, 5)
     s.apply("use ship-draw")
     s.apply("ship AF")
     assert s.players[1].gov == CARD["CA/G"]
@@ -172,8 +171,7 @@ def test_governor_goes_to_a_card_slot_when_the_free_slot_is_taken() -> None:  # 
 def test_governor_icons_are_gained() -> None:  # R11
     s = _shipper(p=0)
     _fill(s, "FE", [0, 0, 0, 0, 0])
-    off = s.info.trk_off[FE]
-    attr, _ = _track_gain(s, 0, off + 5)
+    attr, _ = _track_gain(s, 0, FE, 5)
     s.apply("act shipyard")
     s.apply("ship FE")
     # RB: the Far East Governor gives 2 Industry, 1 Culture (and 1 Glory)
@@ -188,7 +186,6 @@ def test_open_region_track_is_full_trade_routes_and_open_sea() -> None:  # R10
     assert "ship AFT1" not in texts(s)  # closed region: no trade route
     assert "sea AF" not in texts(s)  # closed region: no open sea
     _fill(s, "AF", [0, 1, 2, 0, 1, 2])  # opened by helper moves
-    s._legal = None
     t = texts(s)
     assert "ship AF" not in t  # the track is full
     assert "ship AFT1" in t and "sea AF" in t
@@ -222,7 +219,6 @@ def test_trade_route_token_and_only_unoccupied_routes() -> None:  # R10
 def test_open_sea_only_in_open_regions_other_than_europe_and_unlimited() -> None:  # R10
     s = _shipper(p=0, harbor=8)
     _fill(s, "FE", [1, 1, 2, 2, 3, 3])
-    s._legal = None
     s.apply("act shipyard")
     t = texts(s)
     assert "sea FE" in t
@@ -230,7 +226,7 @@ def test_open_sea_only_in_open_regions_other_than_europe_and_unlimited() -> None
     assert "sea EU" not in t  # Europe has no open sea
     attr = s.players[0].attr[:]
     s.apply("sea FE")
-    assert s.sea[0 * 7 + FE] == 1
+    assert s.sea_discs(0, FE) == 1
     assert s.presence(0, FE) == 1
     assert s.players[0].attr == attr  # no token
     check(s)
@@ -244,7 +240,7 @@ def test_open_sea_only_in_open_regions_other_than_europe_and_unlimited() -> None
             s.apply("use ship-draw")
             assert "sea FE" in texts(s)
             s.apply("sea FE")
-    assert s.sea[0 * 7 + FE] == 4 and s.sea[1 * 7 + FE] == 2 and s.sea[2 * 7 + FE] == 1
+    assert [s.sea_discs(q, FE) for q in range(3)] == [4, 2, 1]
     check(s)
 
 
@@ -261,7 +257,7 @@ def test_ship_ends_the_turn() -> None:  # R8
     s = _shipper(p=0)
     s.apply("act shipyard")
     s.apply("ship NA")
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
 
 
 def _africa_open(how: str):  # type: ignore[no-untyped-def]

@@ -8,10 +8,11 @@ import pytest
 from endeavor import IllegalActionError
 from endeavor import data as D
 from endeavor.scoring import score_lines
-from endeavor.state import F_ACTION, F_BUILD, F_CASUALTY
 from scenario import (
     at_actions,
     check,
+    deciding,
+    decision_kind,
     fresh,
     give_building,
     give_discs,
@@ -43,7 +44,7 @@ def test_memorial_attacker_casualty_to_a_track(k: int) -> None:  # R9
     attr = pl.attr[:]
     s.apply("act barracks")
     s.apply("attack EU3")
-    assert s.frame == (F_CASUALTY, 0)
+    assert deciding(s) == ("casualty", 0)
     assert sorted(texts(s)) == sorted(CASUALTY)
     s.apply(CASUALTY[k])
     attr[k] += 1
@@ -51,7 +52,7 @@ def test_memorial_attacker_casualty_to_a_track(k: int) -> None:  # R9
     assert pl.mem[k] == 1
     assert pl.supply == supply  # the disc did not return to the supply
     assert s.site_owner[D.SITE_INDEX["EU3"]] == 0
-    assert s.frame == (F_ACTION, 1)  # then the turn ends
+    assert deciding(s) == ("action", 1)  # then the turn ends
     check(s)  # the disc stays counted among the 35
 
 
@@ -74,13 +75,13 @@ def test_memorial_defender_casualty() -> None:  # R9
     supply = d.supply
     s.apply("act barracks")
     s.apply("attack EU3")
-    assert s.frame == (F_CASUALTY, 1)  # the defender decides
+    assert deciding(s) == ("casualty", 1)  # the defender decides
     with pytest.raises(IllegalActionError):
         s.apply("pass")
     s.apply("casualty wealth")
     assert d.attr[D.WEALTH] == 1 and d.mem[D.WEALTH] == 1
     assert d.supply == supply
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     check(s)
 
 
@@ -89,7 +90,7 @@ def test_no_memorial_no_casualty_decision() -> None:
     supply0, supply1 = s.players[0].supply, s.players[1].supply
     s.apply("act barracks")
     s.apply("attack EU3")
-    assert s.frame == (F_ACTION, 1)
+    assert deciding(s) == ("action", 1)
     assert s.players[0].supply == supply0 + 1 and s.players[1].supply == supply1 + 1
 
 
@@ -108,7 +109,7 @@ def test_memorial_with_an_attack_token_and_fortress() -> None:
     at_actions(s, 0)
     s.apply("act fortress")
     s.apply("attack EU4")
-    assert s.frame == (F_CASUALTY, 0)
+    assert deciding(s) == ("casualty", 0)
     s.apply("casualty industry")
     assert s.players[0].mem[D.INDUSTRY] == 2
     assert s.players[0].attr[D.INDUSTRY] == 2
@@ -133,7 +134,7 @@ def test_memorial_casualty_survives_a_round() -> None:
     s.apply("act barracks")
     s.apply("attack EU3")
     s.apply("casualty culture")
-    while s.frame is not None and s.frame[0] != F_BUILD:
+    while decision_kind(s) not in ("construction", None):
         s.apply("pass")
     assert s.round == 2
     assert s.players[0].attr[D.CULTURE] == 1
@@ -169,7 +170,7 @@ def test_levels_stay_5_past_15() -> None:
     s.apply("build workshop")  # Industry 19
     assert pl.attr[D.INDUSTRY] == 19 and pl.level(D.INDUSTRY) == 5
     # Growth 6, Salary 5 (1 worker), then the Action phase
-    while s.frame is not None and s.frame[0] == F_BUILD:
+    while decision_kind(s) == "construction":
         s.apply("build market")
     assert pl.supply == 34 - 6
     check(s)

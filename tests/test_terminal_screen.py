@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import json
 import re
 from collections.abc import Iterable, Iterator
 
@@ -121,9 +122,9 @@ def test_a_bigger_terminal_shows_more() -> None:
 def test_the_final_screen_with_the_scores_fits() -> None:
     state = new_game(GameConfig(players=5, seed=9))
     RandomBot(9).play_out(state)
-    from endeavor.cli import _final_lines
+    from endeavor.cli import final_lines
 
-    view = S.View(human=0, log=[Event("info", None, "x")], extra=_final_lines(state, 100))
+    view = S.View(human=0, log=[Event("info", None, "x")], extra=final_lines(state, 100))
     lines = _text(state, view)
     assert len(lines) <= 39 and lines[0].startswith("Game over · Crown P")
     assert any(line.startswith("Winner") for line in lines)
@@ -308,3 +309,12 @@ def test_a_small_terminal_keeps_the_header_prompt_and_menu() -> None:
         assert len(lines) <= 23 and HEADER.match(lines[0])
         assert any(line.startswith("▶ P0 (you) · ") for line in lines)
         assert _menu_spots(lines, menu) == list(range(1, len(menu) + 1))
+
+
+def test_plus_same_region_house_rule_option(capsys: pytest.CaptureFixture[str]) -> None:
+    from endeavor.cli import main
+    assert main(["simulate", "--games", "2", "--plus-same-region", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert all(g["config"]["options"]["plus_same_region"] is True for g in lines)
+    assert main(["simulate", "--games", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["config"]["options"]["plus_same_region"] is False

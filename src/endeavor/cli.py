@@ -141,11 +141,19 @@ def _add_game_options(p: argparse.ArgumentParser, players: int | None,
                    help="by_phase (default): each early phase for everyone in turn; "
                         "by_player: each player does Construction, Growth and Salary "
                         "before the next")
+    p.add_argument("--plus-same-region", action="store_true",
+                   help="house rule: the second action of a '+' building must be in the "
+                        "first one's region (Draw + Draw: the same deck), as in the 2009 "
+                        "game; by default it may be anywhere (R23)")
 
 
 def _config(args: argparse.Namespace, seed: int) -> GameConfig:
     """The game configuration the common options describe (raises ConfigError)."""
-    options = {} if args.phase_order is None else {"phase_order": args.phase_order}
+    options: dict[str, object] = {}
+    if args.phase_order is not None:
+        options["phase_order"] = args.phase_order
+    if getattr(args, "plus_same_region", False):
+        options["plus_same_region"] = True
     return GameConfig(players=args.players, board=args.board, seed=seed, options=options,
                       exploits=args.exploits)
 
@@ -341,7 +349,7 @@ def _screen_size(out: Console) -> tuple[int, int]:
     return PIPE_WIDTH, PIPE_HEIGHT
 
 
-def _final_lines(state: State, width: int) -> list[Text]:
+def final_lines(state: State, width: int) -> list[Text]:
     """The score table and the winner line, as screen lines."""
     lines = S.renderable_lines(render.score_table(state), width)
     if state.is_over:
@@ -547,10 +555,10 @@ class PlaySession:
         if self.human is None:  # the demo printed the log already
             view = S.View(title="Final position")
             self.out.print(S.screen(self.state, view, width, height, reserve=0))
-            for line in _final_lines(self.state, width):
+            for line in final_lines(self.state, width):
                 self.out.print(line)
             return
-        self._draw(None, None, _final_lines(self.state, width))
+        self._draw(None, None, final_lines(self.state, width))
 
     def _say(self, message: str, style: str = "") -> None:
         """A message for the human: on a terminal shown above the prompt at the next
@@ -742,6 +750,8 @@ def _play(args: argparse.Namespace, out: Console) -> int:
         given = [f"--{name.replace('_', '-')}" for name in
                  ("players", "seed", "board", "phase_order", "exploits")
                  if getattr(args, name) is not None]
+        if args.plus_same_region:
+            given.append("--plus-same-region")
         if given:
             raise UsageError(f"{', '.join(given)} cannot be used with --load: the saved "
                              "game fixes its settings")
@@ -784,7 +794,7 @@ def _replay(args: argparse.Namespace, out: Console) -> int:
     log, _, _ = _history_log(final)
     extra: list[Text]
     if final.is_over:
-        extra = _final_lines(final, width)
+        extra = final_lines(final, width)
     else:
         extra = [Text(f"Position after {final.num_actions} actions: "
                       "the game is not finished.", style="bold")]

@@ -445,12 +445,219 @@ def is_module_action(c: int) -> bool:
 
 
 # ---------------------------------------------------------------- added: base rule tests
+def pool_level5(s: State, code: str) -> None:
+    """Make level-5 building ``code`` one of this game's three level-5 tiles (R2): the
+    first pool tile still in the supply leaves the game in its place (nothing changes
+    when ``code`` already is one)."""
+    b = D.BUILDING_INDEX[code]
+    assert D.BUILDINGS[b].level == 5, code
+    if b not in s.level5:
+        out = next(x for x in s.level5 if s.bsupply[x] == 1)
+        s.bsupply[out] = 0
+        s.level5 = tuple(sorted([x for x in s.level5 if x != out] + [b]))
+        s.bsupply[b] = 1
+    _touch(s)
+
+
+def sell_out(s: State, *codes: str) -> None:
+    """Every copy of the building types ``codes`` still in the supply leaves the game, to
+    ask what an exhausted supply offers (RB: the next level up). No rule removes
+    buildings, so :func:`check` then reports the missing copies."""
+    for code in codes:
+        s.bsupply[D.BUILDING_INDEX[code]] = 0
+    _touch(s)
+
+
+def slot_governor(s: State, p: int, code: str) -> None:
+    """``p`` moves Governor ``code`` from a normal card slot to the free Governor slot, as
+    in the Discard phase (P1); a Governor already there goes back to a normal slot."""
+    c = D.CARD_INDEX[code]
+    pl = s.players[p]
+    assert D.CARDS[c].governor and c in pl.cards, code
+    if pl.gov >= 0:
+        pl.cards.append(pl.gov)
+    pl.cards.remove(c)
+    pl.gov = c
+    _touch(s)
 
 
 # ---------------------------------------------------------------- added: Exploit tests 1-7
+def set_nassau(s: State, p: int) -> None:
+    """A disc of ``p`` from the supply takes Nassau (The Republic of Pirates); a disc
+    already there returns to its owner's supply. The Pirate does not move."""
+    d = s.exd[exploit(s, "republic_of_pirates")]
+    q = d[1]  # tile data: [Pirate location, Nassau owner, Governor-space owner]
+    if q >= 0:
+        s.players[q].supply += 1
+    s.players[p].supply -= 1
+    d[1] = p
+    _touch(s)
+
+
+def swap_track_disc(s: State, region: str | int, space: int, p: int) -> None:
+    """The disc on a claimed track space (0 = farthest from the deck) returns to its
+    owner's supply and a disc of ``p`` from the supply takes the space: no token, and
+    the Governor stays where it went."""
+    r = _region(region)
+    assert space < s.info.trk_len[r]
+    x = s.info.trk_off[r] + space
+    q = s.trk_owner[x]
+    assert q >= 0, "space not claimed"
+    s.trk_owner[x] = p
+    s.pres[q * 7 + r] -= 1
+    s.pres[p * 7 + r] += 1
+    s.players[q].supply += 1
+    s.players[p].supply -= 1
+    _touch(s)
+
+
+def saltpeter_tile_disc(s: State, p: int) -> None:
+    """A disc of ``p`` from the supply onto the Saltpeter Stockpiles tile, where its
+    Attack ability stores a casualty (``p`` has none there yet)."""
+    d = s.exd[exploit(s, "saltpeter_stockpiles")]
+    k = 1 + 2 * s.n + p  # tile data: [tile, held[n], cannon masks[n], disc on tile[n]]
+    assert d[k] == 0, "already a disc on the tile"
+    s.players[p].supply -= 1
+    d[k] = 1
+    _touch(s)
+
+
+def saltpeter_cannon_on(s: State, p: int, building: str) -> None:
+    """One of ``p``'s held Improved Cannons (Saltpeter Stockpiles) onto the leftmost
+    free circle of ``building``, as ``cannon <building>`` puts it there, without
+    resolving the building."""
+    from . import api
+
+    d = s.exd[exploit(s, "saltpeter_stockpiles")]
+    assert d[1 + p] > 0, "no cannon held"
+    k = api.take_circle(s, p, D.BUILDING_INDEX[building])
+    d[1 + s.n + p] |= 1 << k
+    d[1 + p] -= 1
+    _touch(s)
+
+
+def apply_ability(s: State, p: int, action: str) -> None:
+    """Exploit ability ``action`` (its notation: ``"fortify NA1"``, ``"blockade
+    IN3-FE2"``, ``"deic fortify BAT"``, ``"saltpeter cannon"``...) takes effect for
+    ``p`` at once, exactly as its module carries it out (its own costs, such as a
+    spent Trade token, are paid), without activating a source and whatever the Harbor,
+    the Shield or the turn. Only for abilities that ask no further decision."""
+    c = A.parse(action).code
+    assert is_module_action(c), action
+    i = next(k for k, e in enumerate(s.ex) if e.owns(c))
+    depth = len(s.stack)
+    s.ex[i].apply(s, i, p, c)
+    assert len(s.stack) == depth, f"{action} asks a further decision"
+    _touch(s)
 
 
 # ---------------------------------------------------------------- added: Exploit tests 8-15
+def swap_board_token(s: State, site: str, token: int) -> None:
+    """Exchange the Trade token on ``site`` with a token of type ``token`` lying elsewhere
+    on the board (looked for on the sites, then the track spaces, then the links); no
+    token enters or leaves the game."""
+    x = D.SITE_INDEX[site]
+    if s.site_token[x] != token:
+        for arr in (s.site_token, s.trk_tok, s.link_token):
+            k = next((k for k, v in enumerate(arr)
+                      if v == token and not (arr is s.site_token and k == x)), -1)
+            if k >= 0:
+                arr[k], s.site_token[x] = s.site_token[x], token
+                break
+        else:
+            raise ValueError(f"no {D.TOKEN_NAMES[token]} token on the board")
+    _touch(s)
+
+
+def mark_link(s: State, a: str, b: str, bit: int, on: bool = True) -> int:
+    """Set or clear an Exploit marker bit (``L_BLOCKADE``) on the link ``a``-``b``;
+    returns the link."""
+    li = link_index(s, a, b)
+    if on:
+        s.lmark[li] |= bit
+    else:
+        s.lmark[li] &= ~bit
+    _touch(s)
+    return li
+def remove_top_cards(s: State, deck: str, k: int = 1) -> None:
+    """The top ``k`` cards of ``deck`` ("EU", "AF", ..., "SL") leave the game one by one,
+    top first (as if drawn away)."""
+    d = D.DECK_CODES.index(deck)
+    assert len(s.decks[d]) >= k, f"the {deck} deck holds fewer than {k} cards"
+    for _ in range(k):
+        s.removed.append(s.decks[d].pop())
+    _touch(s)
+
+
+def remove_card(s: State, code: str) -> None:
+    """Card ``code`` leaves the game from wherever it is (its deck, the pile, the
+    Governors)."""
+    c = D.CARD_INDEX[code]
+    _take_card(s, c)
+    s.removed.append(c)
+    _touch(s)
+
+
+def insert_card(s: State, code: str, deck: str, index: int = 0) -> None:
+    """Move card ``code`` from wherever it is (a deck, the pile, the Governors, out of
+    the game) into ``deck`` at position ``index`` (0: the bottom; the top is the end),
+    as Globalisation returns a card into a region deck."""
+    c = D.CARD_INDEX[code]
+    _take_card(s, c)
+    s.decks[D.DECK_CODES.index(deck)].insert(index, c)
+    _touch(s)
+def set_tile(s: State, module_id: str, data: Iterable[int]) -> None:
+    """Replace a module's data (its tile) and move the components it counts the way its
+    own rules do: discs the tile gains come from their owners' supply (those it loses go
+    back there), the attribute tracks follow the icons of its components (Freedom or
+    Transit tokens...), Trade tokens appearing on it come from outside the game (those
+    leaving it leave the game), and cards appearing on it are taken from their deck, the
+    pile or the Governors (those leaving it leave the game). :func:`set_module_data`
+    changes the data alone."""
+    from collections import Counter
+
+    i = exploit(s, module_id)
+    e = s.ex[i]
+    discs = [e.tile_discs(s, i, p) for p in range(s.n)]
+    icons = [e.icons(s, i, p) for p in range(s.n)]
+    tokens = Counter(e.tile_tokens(s, i))
+    cards = Counter(e.tile_cards(s, i))
+    s.exd[i] = list(data)
+    for p, pl in enumerate(s.players):
+        k = e.tile_discs(s, i, p) - discs[p]
+        assert pl.supply >= k, f"player {p}: {k} discs needed, {pl.supply} in the supply"
+        pl.supply -= k
+        board.gain_icons(pl, icons[p], -1)
+        board.gain_icons(pl, e.icons(s, i, p), 1)
+    now = Counter(e.tile_tokens(s, i))
+    for t in range(8):
+        s.spent[t] -= now[t] - tokens[t]
+    held = Counter(e.tile_cards(s, i))
+    s.removed.extend((cards - held).elements())
+    for c in (held - cards).elements():
+        _take_card(s, c)
+    _touch(s)
+def to_salary(s: State) -> State:
+    """Jump to the start of the current round's Salary phase (round 1 at least) and let
+    the phase driver run it as the rules do (R7), from the Crown holder on: workers are
+    paid and the rule modules' Salary effects follow (Manila Galleons...); the game
+    stops at the first decision (a Salary choice, a module's Salary step, or the Action
+    phase). With ``phase_order="by_player"`` it starts at the Crown holder's Salary
+    step."""
+    from .frames import PH_SALARY
+    from .rules import turns
+
+    s.round = max(s.round, 1)
+    s.step = s.rules.schedule(s.round).index((PH_SALARY, 0))
+    s.phase = PH_SALARY
+    s.act_player = -1
+    s.passed = 0
+    s.turn = 0
+    s.stack = []
+    s._legal = None
+    turns.advance(s)
+    _touch(s)
+    return s
 
 
 #: every public function of this module, for ``from endeavor.testing import *``
