@@ -215,9 +215,11 @@ def exploit_ids() -> tuple[str, ...]:
 
 
 def register(module: RuleModule) -> RuleModule:
-    """Register a module instance under its id (once, at import)."""
+    """Register a module instance under its id (once, at import) and add its actions to
+    the global action catalogue."""
     assert module.id and module.id not in REGISTRY and module.number >= 1, module.id
     assert all(m.number != module.number for m in REGISTRY.values()), module.number
+    A.extend(module.catalogue())
     REGISTRY[module.id] = module
     return module
 
