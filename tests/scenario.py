@@ -9,10 +9,12 @@ Exploit suites.
 
 from __future__ import annotations
 
+import builtins
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from endeavor import GameConfig, IllegalActionError, State, final_scores, new_game, replay
 from endeavor import actions as A
@@ -20,6 +22,24 @@ from endeavor import data as D
 from endeavor.invariants import check_invariants
 from endeavor.testing import *  # noqa: F403  (the position builders)
 from endeavor.testing import REGION, check  # noqa: F401
+
+
+# ---------------------------------------------------------------- terminal input
+def feed_input(monkeypatch: Any, answers: Iterable[str]) -> list[str]:
+    """Answer ``input()`` with ``answers`` (EOF when they run out); return the prompts."""
+    prompts: list[str] = []
+    it: Iterator[str] = iter(answers)
+
+    def fake_input(prompt: str = "") -> str:
+        prompts.append(prompt)
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    return prompts
+
 
 # ---------------------------------------------------------------- random play for Exploits
 #: a bot: picks one of ``s.legal_codes()`` using only ``rng`` for chance

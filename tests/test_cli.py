@@ -12,7 +12,7 @@ import itertools
 import json
 import re
 import statistics
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from endeavor import testing as T
 from endeavor.bots import RandomBot
 from endeavor.cli import PlaySession, main
 from endeavor.exploits import EXPLOIT_IDS, REGISTRY
+from scenario import feed_input
 
 #: "random" draws from all 15 Exploits, so it needs every module built
 ALL_BUILT = pytest.mark.skipif(len(REGISTRY) < len(EXPLOIT_IDS),
@@ -41,18 +42,7 @@ def _random_game(config: GameConfig, pass_weight: float = 1.0) -> tuple[State, i
 
 def _feed(monkeypatch: pytest.MonkeyPatch, answers: Iterable[str]) -> list[str]:
     """Answer ``input()`` with ``answers`` (EOF when they run out); return the prompts."""
-    prompts: list[str] = []
-    it: Iterator[str] = iter(answers)
-
-    def fake_input(prompt: str = "") -> str:
-        prompts.append(prompt)
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr(builtins, "input", fake_input)
-    return prompts
+    return feed_input(monkeypatch, answers)
 
 
 def _no_input(monkeypatch: pytest.MonkeyPatch) -> None:

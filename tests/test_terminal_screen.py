@@ -6,7 +6,6 @@ ability first, then its target."""
 
 from __future__ import annotations
 
-import builtins
 import io
 import json
 import re
@@ -22,6 +21,7 @@ from endeavor.bots import RandomBot
 from endeavor.cli import PlaySession
 from endeavor.decision import Decision
 from endeavor.events import Event
+from scenario import feed_input
 
 HEADER = re.compile(r"^(Setup|Round [1-7]/7 · \w+|Game over)( · ▶ P\d( \(you\))? [\w ]+)?"
                     r" · Crown P\d")
@@ -227,18 +227,8 @@ def _deic_draw() -> State:
 
 
 def _feed(monkeypatch: pytest.MonkeyPatch, answers: Iterable[str]) -> list[str]:
-    prompts: list[str] = []
-    it = iter(answers)
-
-    def fake_input(prompt: str = "") -> str:
-        prompts.append(prompt)
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr(builtins, "input", fake_input)
-    return prompts
+    """Answer ``input()`` with ``answers`` (EOF when they run out); return the prompts."""
+    return feed_input(monkeypatch, answers)
 
 
 def _run(state: State, answers: Iterable[str],

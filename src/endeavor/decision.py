@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from . import actions as A
 from .actions import Action
 
 if TYPE_CHECKING:
@@ -68,6 +69,11 @@ class Decision:
     def __repr__(self) -> str:
         return (f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, "
                 f"{len(self.options)} options)")
+
+
+def not_now(action: Action) -> str:
+    """The refusal of an action whose verb this decision never takes."""
+    return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
 
 
 class DecisionType:

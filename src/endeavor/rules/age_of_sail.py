@@ -27,12 +27,12 @@ if TYPE_CHECKING:
 _BOARD_INFO: dict[tuple[str, bool], BoardInfo] = {}
 
 
-def board_info(side: str, tile_sites: bool) -> BoardInfo:
-    """The shared lookup tables of an Age of Sail board side."""
-    key = (side, tile_sites)
+def board_info(board: D.Board, tile_sites: bool) -> BoardInfo:
+    """The shared lookup tables of a board (with the Exploit tile cities or not)."""
+    key = (board.side, tile_sites)
     info = _BOARD_INFO.get(key)
     if info is None:
-        info = _BOARD_INFO[key] = BoardInfo(D.BOARDS[side], tile_sites)
+        info = _BOARD_INFO[key] = BoardInfo(board, tile_sites)
     return info
 
 
@@ -55,7 +55,8 @@ class AgeOfSail(Rules):
 
     def __init__(self, config: GameConfig, module_ids: tuple[str, ...]) -> None:
         super().__init__(config, module_ids)
-        self.board = board_info(str(config.board), any(m.tile_cities for m in self.modules))
+        self.board = board_info(self.boards[str(config.board)],
+                                any(m.tile_cities for m in self.modules))
         self.phase_order = config.options["phase_order"]
         self.discard_pile_bonus = bool(config.options["discard_pile_bonus"])
         self.plus_same_region = bool(config.options["plus_same_region"])
@@ -83,7 +84,7 @@ class AgeOfSail(Rules):
     def deal(cls, s: State, config: GameConfig, rng: Any) -> None:
         """Deal the 95 tokens onto the printed map (tracks, sites, circular links), order
         the decks, draw the level-5 pool, pick the first player (R2)."""
-        info = board_info(str(config.board), False)
+        info = board_info(cls.boards[str(config.board)], False)
         tokens = [t for t, k in enumerate(cls.token_counts) for _ in range(k)]
         rng.shuffle(tokens)
         it = iter(tokens)

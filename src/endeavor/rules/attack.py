@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import data as D
-from ..decision import DecisionType, Frame
-from ..frames import F_CASUALTY, FL_NO_EUROPE, PH_ACTIONS
+from ..decision import DecisionType, Frame, not_now
+from ..frames import F_CASUALTY, PH_ACTIONS
 from . import board
-from .kinds import ActionKind
+from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
 from .words import plural, site_words, word_player
 
@@ -25,9 +25,6 @@ if TYPE_CHECKING:
     from ..state import State
 
 _C = A.code
-_SITE_REGION = tuple(s.region for s in D.SITES)
-_ALL = tuple(range(D.NREGIONS))
-_REGIONS = tuple(range(1, D.NREGIONS))
 
 
 def cost(s: State, p: int, x: int) -> int:
@@ -105,11 +102,7 @@ class Attack(ActionKind):
         pres = s.pres
         filled = s.filled
         trk_len = info.trk_len
-        if region >= 0:
-            regions: tuple[int, ...] = (region,)
-        else:
-            regions = _REGIONS if flags & FL_NO_EUROPE else _ALL
-        for r in regions:
+        for r in target_regions(region, flags):
             if s.occ_sites[r] > s.own[base + r] and (
                     r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
                 for x in info.cities_in[r] + info.routes_in[r]:
@@ -126,13 +119,13 @@ class Attack(ActionKind):
     def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
         x = c & A.ARG
         attack(s, p, x)
-        return _SITE_REGION[x], -1
+        return SITE_REGION[x], -1
 
     def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
         x = c & A.ARG
         if x not in s.info.site_set:
             return f"{D.SITES[x].code} is not on board side {s.info.side}"
-        r = _SITE_REGION[x]
+        r = SITE_REGION[x]
         where = site_words(x)
         owner = s.site_owner[x]
         if owner < 0:
@@ -150,7 +143,7 @@ class Attack(ActionKind):
         need = 1 + cost(s, p, x)
         if harbor < need:
             return (f"attacking {where} needs {plural(need, 'disc')} in your Harbor "
-                    f"({plural(need - 1, 'casualty').replace('casualtys', 'casualties')}"
+                    f"({plural(need - 1, 'casualty')}"
                     " + 1 to occupy)")
         return "not allowed now"
 
@@ -164,7 +157,7 @@ class Attack(ActionKind):
         x = c & A.ARG
         k = cost(s, p, x)
         lost = "no casualty" if k == 0 else \
-            plural(k, "casualty").replace("casualtys", "casualties")
+            plural(k, "casualty")
         city = "trade route " if not D.SITES[x].city else ""
         return (f"Attack the {city}{site_words(x)} held by {word_player(s.site_owner[x])}: "
                 f"{lost} + 1 disc to occupy, {D.SITES[x].glory} glory at the end")
@@ -190,7 +183,7 @@ class Casualty(DecisionType):
             pl.attr[arg] += 1
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
-        return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+        return not_now(action)
 
     def prompt(self, s: State, f: Frame) -> str:
         return ("Your Memorial: place a casualty in your supply or "

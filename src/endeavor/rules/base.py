@@ -102,6 +102,9 @@ class Rules:
     level5_pool: ClassVar[tuple[int, ...]] = ()
     level5_available: ClassVar[int] = 0
     initial_decks: ClassVar[tuple[tuple[int, ...], ...]] = D.INITIAL_DECKS
+    #: per card: gaining it gives a disc from the supply (Age of Sail's value-1 region
+    #: cards, R16)
+    card_bonus: ClassVar[tuple[bool, ...]] = tuple(c.bonus_disc for c in D.CARDS)
     governors: ClassVar[tuple[int, ...]] = D.GOVERNORS
     #: the options this ruleset reads, name -> (allowed values, default)
     options: ClassVar[dict[str, tuple[tuple[Any, ...], Any]]] = {}
@@ -146,9 +149,6 @@ class Rules:
         default = getattr(RuleModule, hook)
         return tuple((i, m) for i, m in enumerate(self.modules)
                      if getattr(type(m), hook) is not default)
-
-    def option(self, name: str) -> Any:
-        return self.config.options[name]
 
     # ------------------------------------------------------------------ to override
     def schedule(self, rnd: int) -> tuple[tuple[int, int], ...]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import data as D
-from ..decision import DecisionType, Frame
+from ..decision import DecisionType, Frame, not_now
 from ..frames import F_BUILD, F_START, PH_CONSTRUCTION, PH_SETUP
 from .words import icons_words
 
@@ -98,7 +98,7 @@ class Build(DecisionType):
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
         if action.verb != A.V_BUILD:
-            return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+            return not_now(action)
         bd = D.BUILDINGS[action.arg]
         pl = s.players[f[1]]
         if not s.bsupply[action.arg]:
@@ -139,7 +139,7 @@ class StartTile(DecisionType):
             pl.attr[k] += icons[k]
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
-        return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+        return not_now(action)
 
     def prompt(self, s: State, f: Frame) -> str:
         return "Choose your start tile: it starts with a disc on its circle"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import data as D
-from ..decision import DecisionType, Frame
+from ..decision import DecisionType, Frame, not_now
 from ..frames import F_DISCARD, F_GOVSLOT, PH_DISCARD
 from .words import card_words, word_player
 
@@ -107,7 +107,7 @@ class Discard(DecisionType):
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
         if action.verb != A.V_DISCARD:
-            return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+            return not_now(action)
         return f"you hold no {D.CARDS[action.arg].code} in a normal card slot"
 
     def prompt(self, s: State, f: Frame) -> str:
@@ -157,7 +157,7 @@ class GovernorSlot(DecisionType):
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
         if action.verb != A.V_SLOT:
-            return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+            return not_now(action)
         return f"you hold no Governor {D.CARDS[action.arg].code}"
 
     def prompt(self, s: State, f: Frame) -> str:

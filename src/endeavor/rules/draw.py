@@ -52,7 +52,7 @@ def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
         if icons[k]:
             a[k] += icons[k]
     card = D.CARDS[c]
-    if card.bonus_disc and bonus_ok and pl.supply:  # R16
+    if bonus_ok and pl.supply and s.rules.card_bonus[c]:  # R16
         pl.supply -= 1
         pl.harbor += 1
         if s.ev is not None:

@@ -14,9 +14,24 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .. import actions as A
 from .. import data as D
+from ..frames import FL_NO_EUROPE
 
 if TYPE_CHECKING:
     from ..state import State
+
+#: region of each site
+SITE_REGION = tuple(s.region for s in D.SITES)
+ALL_REGIONS = tuple(range(D.NREGIONS))
+OVERSEAS = tuple(range(1, D.NREGIONS))
+
+
+def target_regions(region: int, flags: int) -> tuple[int, ...]:
+    """The regions a normal action may target: ``region`` alone when >= 0, else every
+    region, Europe left out under ``FL_NO_EUROPE`` (R24)."""
+    if region >= 0:
+        return (region,)
+    return OVERSEAS if flags & FL_NO_EUROPE else ALL_REGIONS
+
 
 #: the action kind of each normal-action verb
 VERB_KIND = {A.V_SHIP: D.SHIP, A.V_ROUTE: D.SHIP, A.V_SEA: D.SHIP, A.V_OCCUPY: D.OCCUPY,

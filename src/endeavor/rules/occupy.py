@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import data as D
-from ..frames import FL_NO_EUROPE, FL_NO_PRESENCE
+from ..frames import FL_NO_PRESENCE
 from . import board
-from .kinds import ActionKind
+from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
 from .words import site_words, token_words
 
@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from ..state import State
 
 _C = A.code
-_SITE_REGION = tuple(s.region for s in D.SITES)
-_ALL = tuple(range(D.NREGIONS))
-_REGIONS = tuple(range(1, D.NREGIONS))
 
 
 class Occupy(ActionKind):
@@ -56,11 +53,7 @@ class Occupy(ActionKind):
         pres = s.pres
         filled = s.filled
         trk_len = info.trk_len
-        if region >= 0:
-            regions: tuple[int, ...] = (region,)
-        else:
-            regions = _REGIONS if flags & FL_NO_EUROPE else _ALL
-        for r in regions:
+        for r in target_regions(region, flags):
             if s.free_cities[r] and (r == 0 or (
                     (anywhere or pres[base + r]) and filled[r] == trk_len[r])):
                 for x in info.cities_in[r]:
@@ -72,7 +65,7 @@ class Occupy(ActionKind):
         x = c & A.ARG
         s.players[p].harbor -= 1
         board.place(s, p, x)
-        return _SITE_REGION[x], -1
+        return SITE_REGION[x], -1
 
     def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
         x = c & A.ARG
@@ -80,7 +73,7 @@ class Occupy(ActionKind):
             return f"{D.SITES[x].code} is not on board side {s.info.side}"
         if harbor < 1:
             return "you need 1 disc in your Harbor"
-        r = _SITE_REGION[x]
+        r = SITE_REGION[x]
         if not s.is_open(r):
             return f"{D.REGION_NAMES[r]} is not open"
         if s.site_owner[x] >= 0:

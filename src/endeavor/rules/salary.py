@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import data as D
-from ..decision import DecisionType, Frame
+from ..decision import DecisionType, Frame, not_now
 from ..frames import F_SALARY, PH_SALARY
 from .words import plural, word_player
 
@@ -130,7 +130,7 @@ class Salary(DecisionType):
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
         if action.verb != A.V_PAY:
-            return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+            return not_now(action)
         return f"you have no worker on a {D.BUILDINGS[action.arg].name}"
 
     def prompt(self, s: State, f: Frame) -> str:

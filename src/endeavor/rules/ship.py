@@ -9,18 +9,14 @@ from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import data as D
-from ..frames import FL_NO_EUROPE
 from . import board
-from .kinds import ActionKind
+from .kinds import SITE_REGION, ActionKind, target_regions
 from .words import site_words, token_words
 
 if TYPE_CHECKING:
     from ..state import State
 
 _C = A.code
-_SITE_REGION = tuple(s.region for s in D.SITES)
-_ALL = tuple(range(D.NREGIONS))
-_REGIONS = tuple(range(1, D.NREGIONS))
 
 
 class Ship(ActionKind):
@@ -39,11 +35,7 @@ class Ship(ActionKind):
         owner = s.site_owner
         filled = s.filled
         trk_len = info.trk_len
-        if region >= 0:
-            regions: tuple[int, ...] = (region,)
-        else:
-            regions = _REGIONS if flags & FL_NO_EUROPE else _ALL
-        for r in regions:
+        for r in target_regions(region, flags):
             if r and filled[r] != trk_len[r]:
                 out.append(_C(A.V_SHIP, r))
             else:
@@ -65,7 +57,7 @@ class Ship(ActionKind):
         pl.harbor -= 1
         if verb == A.V_ROUTE:
             board.place(s, p, arg)
-            return _SITE_REGION[arg], -1
+            return SITE_REGION[arg], -1
         board.add_sea(s, p, arg)  # V_SEA
         return arg, -1
 
@@ -73,7 +65,7 @@ class Ship(ActionKind):
         verb, arg = c >> A.SHIFT, c & A.ARG
         if harbor < 1:
             return "you need 1 disc in your Harbor"
-        r = arg if verb != A.V_ROUTE else _SITE_REGION[arg]
+        r = arg if verb != A.V_ROUTE else SITE_REGION[arg]
         name = D.REGION_NAMES[r]
         if verb == A.V_SHIP:
             return f"the {name} track is full: ship to a trade route or the open sea (R10)"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import data as D
-from ..decision import DecisionType, Frame
+from ..decision import DecisionType, Frame, not_now
 from ..frames import (
     F_ACTION,
     F_EFFECT,
@@ -188,7 +188,7 @@ class ActionChoice(DecisionType):
         if A.V_EXPLOIT <= verb < A.V_DONE:
             return exploit_reason(s, f, action)
         if verb not in (A.V_ACT, A.V_USE, A.V_PASS):
-            return f"this is not the time for {A.VERB_NAMES[verb]!r}"
+            return not_now(action)
         pl = s.players[f[1]]
         if verb == A.V_ACT:
             name = D.BUILDINGS[arg].name
@@ -352,7 +352,7 @@ class Effect(DecisionType):
         if verb == A.V_DONE:
             return "only the second action of a '+' source may be declined"
         if verb not in VERB_KIND:
-            return f"this is not the time for {A.VERB_NAMES[verb]!r}"
+            return not_now(action)
         ek = VERB_KIND[verb]
         _, p, _, k1, k2, region, deck = f[:7]
         if ek not in (k1, k2):

@@ -37,5 +37,10 @@ def site_words(x: int) -> str:
 
 
 def plural(k: int, word: str) -> str:
-    """``plural(1, "disc")`` -> ``"1 disc"``, ``plural(2, "disc")`` -> ``"2 discs"``."""
-    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+    """``plural(1, "disc")`` -> ``"1 disc"``, ``plural(2, "disc")`` -> ``"2 discs"``,
+    ``plural(2, "casualty")`` -> ``"2 casualties"``."""
+    if k == 1:
+        return f"{k} {word}"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        return f"{k} {word[:-1]}ies"
+    return f"{k} {word}s"
