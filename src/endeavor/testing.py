@@ -444,7 +444,7 @@ def is_module_action(c: int) -> bool:
     return A.V_EXPLOIT <= c >> A.SHIFT < A.V_DONE
 
 
-# ---------------------------------------------------------------- added: base rule tests
+# --------------------------------------------------------------------------- supply, Governor slot
 def pool_level5(s: State, code: str) -> None:
     """Make level-5 building ``code`` one of this game's three level-5 tiles (R2): the
     first pool tile still in the supply leaves the game in its place (nothing changes
@@ -481,7 +481,7 @@ def slot_governor(s: State, p: int, code: str) -> None:
     _touch(s)
 
 
-# ---------------------------------------------------------------- added: Exploit tests 1-7
+# --------------------------------------------------------------------------- Exploit components
 def set_nassau(s: State, p: int) -> None:
     """A disc of ``p`` from the supply takes Nassau (The Republic of Pirates); a disc
     already there returns to its owner's supply. The Pirate does not move."""
@@ -551,7 +551,7 @@ def apply_ability(s: State, p: int, action: str) -> None:
     _touch(s)
 
 
-# ---------------------------------------------------------------- added: Exploit tests 8-15
+# --------------------------------------------------------------------------- board tokens, cards, tiles, phases
 def swap_board_token(s: State, site: str, token: int) -> None:
     """Exchange the Trade token on ``site`` with a token of type ``token`` lying elsewhere
     on the board (looked for on the sites, then the track spaces, then the links); no
