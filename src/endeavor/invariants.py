@@ -39,7 +39,18 @@ def check_invariants(s: State) -> list[str]:
         for i, b in enumerate(pl.blds):
             if pl.occ >> i & 1 and not D.BUILDINGS[b].activatable:
                 out.append(f"player {p}: disc on {D.BUILDINGS[b].name} (no circle)")
-        # derived presence counters
+    # neutral discs (the Silent Fleet): supply + board = discs per colour
+    owners = s.owners
+    if len(s.nsupply) != owners - n:
+        out.append(f"{len(s.nsupply)} neutral supplies for {owners - n} neutral colours")
+    for q in range(n, owners):
+        on_board = (sum(1 for x in info.sites if owner[x] == q) + s.trk_owner.count(q)
+                    + sum(s.sea[q * 7:q * 7 + 7]))
+        if q - n < len(s.nsupply) and on_board + s.nsupply[q - n] != s.rules.discs:
+            out.append(f"neutral colour {q}: {on_board + s.nsupply[q - n]} discs, not "
+                       f"{s.rules.discs}")
+    # derived presence counters, for every owner
+    for p in range(owners):
         for r in range(7):
             sites_r = sum(1 for x in info.sites if owner[x] == p and D.SITES[x].region == r)
             tile_r = sum(1 for x in D.TILE_SITE_IDS
@@ -51,7 +62,7 @@ def check_invariants(s: State) -> list[str]:
             if s.pres[p * 7 + r] != sites_r + trk_r + s.sea[p * 7 + r]:
                 out.append(f"player {p}: presence[{r}] counter wrong")
     for x in range(D.NSITES):
-        if owner[x] >= n or owner[x] < -1 or (owner[x] >= 0 and x not in info.sites):
+        if owner[x] >= owners or owner[x] < -1 or (owner[x] >= 0 and x not in info.sites):
             out.append(f"site {x}: bad owner {owner[x]}")
     for r in range(7):
         cities = info.cities_in[r]

@@ -129,7 +129,7 @@ def state_dict(s: State) -> dict[str, Any]:
             "aside": [card[c] for c in pl.aside]} for pl in s.players],
         "site_owner": s.site_owner, "site_token": s.site_token,
         "link_token": s.link_token, "trk_owner": s.trk_owner, "trk_tok": s.trk_tok,
-        "sea": s.sea,
+        "sea": s.sea, "neutral_supply": s.nsupply,
         "decks": [[card[c] for c in dk] for dk in s.decks],
         "pile": [card[c] for c in s.pile], "removed": [card[c] for c in s.removed],
         "gov_avail": [card[g] if g >= 0 else None for g in s.gov_avail],
@@ -200,6 +200,7 @@ def _migrate_state_v1(d: dict[str, Any]) -> dict[str, Any]:
     in_turn = (d.get("phase") == PH_ACTIONS and isinstance(stack, list) and bool(stack)
                and type(d.get("act_player")) is int and d["act_player"] >= 0)
     d["turn"] = TURN_OPEN if in_turn else 0
+    d["neutral_supply"] = []
     ids, exd, smark = d.get("modules"), d.get("exd"), d.get("smark")
     if (isinstance(ids, list) and isinstance(exd, list) and len(ids) == len(exd)
             and all(m in REGISTRY for m in ids) and isinstance(smark, list)):
@@ -321,12 +322,14 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
         if extra:
             raise RecordError(f"unknown player field(s): {', '.join(sorted(extra))}")
         s.players.append(pl)
-    s.site_owner = _ints(d, "site_owner", D.NSITES, -1, n - 1)
+    owners = n + rules.neutrals
+    s.site_owner = _ints(d, "site_owner", D.NSITES, -1, owners - 1)
     s.site_token = _ints(d, "site_token", D.NSITES, -1, 7)
     s.link_token = _ints(d, "link_token", info.nlinks, -1, 7)
-    s.trk_owner = _ints(d, "trk_owner", info.ntrack, -1, n - 1)
+    s.trk_owner = _ints(d, "trk_owner", info.ntrack, -1, owners - 1)
     s.trk_tok = _ints(d, "trk_tok", info.ntrack, -1, 7)
-    s.sea = _ints(d, "sea", 7 * n, 0, discs)
+    s.sea = _ints(d, "sea", 7 * owners, 0, discs)
+    s.nsupply = _ints(d, "neutral_supply", rules.neutrals, 0, discs)
     _derive_counters(s)
     decks = d.get("decks")
     if not isinstance(decks, list) or len(decks) != 8:
@@ -387,7 +390,8 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
         s.nhist += 1
     s._legal = None
     known = {"format", "version", "config", "built", "players", "site_owner", "site_token",
-             "link_token", "trk_owner", "trk_tok", "sea", "decks", "pile", "removed",
+             "link_token", "trk_owner", "trk_tok", "sea", "neutral_supply", "decks", "pile",
+             "removed",
              "gov_avail", "bsupply", "level5", "spent", "abolished", "round", "step",
              "crown", "act_player", "passed", "phase", "turn", "stack", "modules", "exd",
              "smark", "lmark", "history"}
@@ -406,8 +410,9 @@ def _derive_counters(s: State) -> None:
     n = s.n
     s.filled = [sum(1 for x in s.trk_owner[info.trk_off[r]:info.trk_off[r] + info.trk_len[r]]
                     if x >= 0) for r in range(7)]
-    s.pres = [0] * (7 * n)
-    s.own = [0] * (7 * n)
+    owners = n + s.rules.neutrals
+    s.pres = [0] * (7 * owners)
+    s.own = [0] * (7 * owners)
     s.occ_sites = [0] * 7
     s.free_cities = [0] * 7
     s.free_routes = [0] * 7
@@ -429,7 +434,7 @@ def _derive_counters(s: State) -> None:
         for i in range(info.trk_off[r], info.trk_off[r] + info.trk_len[r]):
             if s.trk_owner[i] >= 0:
                 s.pres[s.trk_owner[i] * 7 + r] += 1
-        for p in range(n):
+        for p in range(owners):
             s.pres[p * 7 + r] += s.sea[p * 7 + r]
 
 

@@ -121,7 +121,7 @@ class State:
         "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
         "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
         "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-        "ex", "exd", "smark", "lmark", "ev", "origin",
+        "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply",
     )
 
     config: GameConfig
@@ -166,6 +166,7 @@ class State:
     lmark: list[int]
     ev: list[Event] | None
     origin: State | None
+    nsupply: list[int]
 
     # ------------------------------------------------------------------ copy
     def copy(self) -> State:
@@ -213,6 +214,7 @@ class State:
         s.lmark = self.lmark[:]
         s.ev = None
         s.origin = self.origin  # an immutable snapshot, shared safely
+        s.nsupply = self.nsupply[:]
         return s
 
     __copy__ = copy
@@ -243,6 +245,13 @@ class State:
     def modules(self) -> tuple[RuleModule, ...]:
         """The rule modules in play (the Exploits, in the order drawn or named)."""
         return self.ex
+
+    @property
+    def owners(self) -> int:
+        """Disc owners on the board: the seats 0..n-1, then any neutral colours (the Silent
+        Fleet is owner ``n``). Neutral discs are never a seat's: they score nothing,
+        take no token and control no link."""
+        return self.n + self.rules.neutrals
 
     @property
     def num_actions(self) -> int:
@@ -314,7 +323,7 @@ class State:
         both of its regions; only Shield holders may use or score it."""
         r1, r2 = self.ex[i].regions
         base = player * 7
-        return (self.pres[base + r1] > 0 and self.pres[base + r2] > 0
+        return (player < self.n and self.pres[base + r1] > 0 and self.pres[base + r2] > 0
                 and self.is_open(r1) and self.is_open(r2))
 
     def exploit_index(self, exploit_id: str) -> int:
@@ -417,13 +426,9 @@ class State:
         origin = self.origin
         base_n = origin.nhist if origin is not None else 0
         if self.nhist <= base_n:
-            if origin is not None and origin.origin is _REWINDABLE:
-                self.origin = origin = _rewind_check(origin)
-                base_n = origin.nhist if origin is not None else 0
-            if self.nhist <= base_n:
-                raise UndoError("nothing to undo: " + ("this is the start of the game"
-                                                      if origin is None else
-                                                      "this position was built by hand"))
+            raise UndoError("nothing to undo: " + ("this is the start of the game"
+                                                  if origin is None else
+                                                  "this position was built by hand"))
         codes = []
         h = self.hist
         while h is not None:
@@ -535,29 +540,6 @@ def _who(p: int) -> str:
     return f"P{p}"
 
 
-#: marks a snapshot read from JSON whose history may replay from setup (see undo)
-_REWINDABLE = State.__new__(State)
-
-
-def _rewind_check(origin: State) -> State | None:
-    """A state read from JSON may be undone past its own start if its history replays
-    from setup to exactly that state; then undo starts from setup (None)."""
-    s = new_game(origin.config)
-    for a in origin.history():
-        try:
-            s.apply_code(a.code)
-        except IllegalActionError:
-            break
-    else:
-        snap = origin.copy()
-        snap.origin = None
-        if s.to_json() == snap.to_json():
-            return None
-    snap = origin.copy()
-    snap.origin = None
-    return snap
-
-
 def new_game(config: GameConfig | None = None) -> State:
     """Set up a game (R2): deal the tokens, order the decks, draw the level-5 pool, pick
     the first player, draw or place the Exploits; the first decision is the Crown
@@ -582,9 +564,11 @@ def new_game(config: GameConfig | None = None) -> State:
     s.link_token += [-1] * (info.nlinks - len(s.link_token))
     s.site_owner = [-1] * D.NSITES
     s.filled = [0] * 7
-    s.sea = [0] * (7 * n)
-    s.pres = [0] * (7 * n)
-    s.own = [0] * (7 * n)
+    owners = n + rules.neutrals
+    s.nsupply = [rules.discs] * rules.neutrals
+    s.sea = [0] * (7 * owners)
+    s.pres = [0] * (7 * owners)
+    s.own = [0] * (7 * owners)
     s.occ_sites = [0] * 7
     s.free_cities = [len(info.cities_in[r]) for r in range(7)]
     s.free_routes = [len(info.routes_in[r]) for r in range(7)]

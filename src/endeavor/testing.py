@@ -551,7 +551,7 @@ def apply_ability(s: State, p: int, action: str) -> None:
     _touch(s)
 
 
-# --------------------------------------------------------------------------- board tokens, cards, tiles, phases
+# -------------------------------------------------------------- board tokens, cards, tiles, phases
 def swap_board_token(s: State, site: str, token: int) -> None:
     """Exchange the Trade token on ``site`` with a token of type ``token`` lying elsewhere
     on the board (looked for on the sites, then the track spaces, then the links); no

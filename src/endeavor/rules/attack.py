@@ -51,7 +51,7 @@ def attack(s: State, p: int, x: int, casualties: int = -1) -> None:
     q = board.remove(s, x)
     board.place(s, p, x)
     stack = s.stack
-    if D.B_MEMORIAL in s.players[q].blds:
+    if q < s.n and D.B_MEMORIAL in s.players[q].blds:
         stack.append((F_CASUALTY, q))
     if D.B_MEMORIAL in pl.blds:
         stack.extend([(F_CASUALTY, p)] * casualties)

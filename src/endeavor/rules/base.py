@@ -111,6 +111,8 @@ class Rules:
 
     config: GameConfig
     n: int
+    #: neutral disc colours the modules in play bring (owners n .. n + neutrals - 1)
+    neutrals: int
     board: BoardInfo
     #: option values every ruleset answers (a ruleset sets them from its options)
     plus_same_region: bool = False
@@ -128,9 +130,10 @@ class Rules:
         self.modules = tuple(REGISTRY[m] for m in module_ids)
         self.exploits = tuple((i, m) for i, m in enumerate(self.modules) if m.is_exploit)
         self._hooks: dict[str, tuple[tuple[int, RuleModule], ...]] = {}
+        self.neutrals = sum(m.neutral_colours for m in self.modules)
         for name in ("draw_bonus", "build_bonus", "unpayable", "extra_sources",
                      "attack_cost", "salary", "on_turn_end", "on_round_end",
-                     "on_site_attacked", "on_abolish"):
+                     "on_site_attacked", "on_abolish", "on_action", "on_round_start"):
             self._hooks[name] = self.hooked(name)
         self.h_draw_bonus = self._hooks["draw_bonus"]
         self.h_build_bonus = self._hooks["build_bonus"]
@@ -142,6 +145,8 @@ class Rules:
         self.h_round_end = self._hooks["on_round_end"]
         self.h_site_attacked = self._hooks["on_site_attacked"]
         self.h_abolish = self._hooks["on_abolish"]
+        self.h_action = self._hooks["on_action"]
+        self.h_round_start = self._hooks["on_round_start"]
         self._schedules: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def hooked(self, hook: str) -> tuple[tuple[int, RuleModule], ...]:

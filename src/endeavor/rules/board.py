@@ -46,7 +46,8 @@ def gain_icons(pl: Player, icons: tuple[int, int, int, int], sign: int) -> None:
 # --------------------------------------------------------------------------- sites
 def place(s: State, p: int, x: int) -> None:
     """Put a disc of ``p`` (already taken from wherever it was) on free site ``x``: the
-    site's token is gained and links are claimed (R13)."""
+    site's token is gained and links are claimed (R13). A neutral disc (``p >= s.n``)
+    takes no token (it leaves the game) and claims no link."""
     r = _SITE_REGION[x]
     s.site_owner[x] = p
     s.pres[p * 7 + r] += 1
@@ -57,8 +58,13 @@ def place(s: State, p: int, x: int) -> None:
             s.free_cities[r] -= 1
         else:
             s.free_routes[r] -= 1
-    pl = s.players[p]
     t = s.site_token[x]
+    if p >= s.n:
+        if t >= 0:
+            s.site_token[x] = -1
+            s.spent[t] += 1
+        return
+    pl = s.players[p]
     if t >= 0:
         s.site_token[x] = -1
         gain_token(s, pl, t)
@@ -86,7 +92,10 @@ def remove(s: State, x: int) -> int:
     """Take the disc off site ``x`` back to its owner's supply; returns the owner."""
     q = s.site_owner[x]
     r = _SITE_REGION[x]
-    s.players[q].supply += 1
+    if q < s.n:
+        s.players[q].supply += 1
+    else:
+        s.nsupply[q - s.n] += 1
     s.pres[q * 7 + r] -= 1
     s.site_owner[x] = -1
     if not _SITE_TILE[x]:
@@ -107,18 +116,23 @@ def controls_link(s: State, p: int, li: int) -> bool:
 
 
 # --------------------------------------------------------------------------- tracks, seas
-def ship_track(s: State, p: int, pl: Player, r: int) -> None:
+def ship_track(s: State, p: int, pl: Player | None, r: int) -> None:
     """R10: a Harbor disc to the free space farthest from the deck; filling the last
-    space opens the region and awards its Governor (R11)."""
-    pl.harbor -= 1
+    space opens the region and awards its Governor (R11). A neutral disc (``pl`` None,
+    taken from its supply by the caller) takes no token: it leaves the game."""
     i = s.info.trk_off[r] + s.filled[r]
     s.trk_owner[i] = p
     t = s.trk_tok[i]
     s.trk_tok[i] = -1
     s.filled[r] += 1
     s.pres[p * 7 + r] += 1
-    if t >= 0:
-        gain_token(s, pl, t)
+    if pl is None:
+        if t >= 0:
+            s.spent[t] += 1
+    else:
+        pl.harbor -= 1
+        if t >= 0:
+            gain_token(s, pl, t)
     if s.filled[r] == s.info.trk_len[r]:
         open_region(s, r)
 
@@ -152,7 +166,7 @@ def governor_winner(s: State, r: int) -> int:
     to the deck. -1 if the track is empty."""
     o = s.info.trk_off[r]
     track = s.trk_owner[o:o + s.info.trk_len[r]]
-    counts = [0] * s.n
+    counts = [0] * (s.n + s.rules.neutrals)
     for q in track:
         if q >= 0:
             counts[q] += 1
@@ -177,6 +191,13 @@ def open_region(s: State, r: int) -> None:
     if w < 0:
         return
     s.gov_avail[r] = -1
+    if w >= s.n:  # a neutral colour wins it: the Governor leaves the game (R21)
+        s.removed.append(g)
+        if s.ev is not None:
+            s.emit("governor", None, f"The neutral fleet wins the {D.REGION_NAMES[r]} "
+                   f"Governor ({D.CARDS[g].code}), most discs on the track (R11): it "
+                   "leaves the game (R21)")
+        return
     pl = s.players[w]
     if pl.gov < 0:
         pl.gov = g

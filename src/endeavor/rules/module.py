@@ -57,6 +57,9 @@ class RuleModule:
     regions: ClassVar[tuple[int, int]] = (0, 0)
     #: its tile puts Batavia and Cape Town (``TILE_SITES``) and their link in play
     tile_cities: ClassVar[bool] = False
+    #: neutral disc colours it brings (the Silent Fleet: 1); their owners are numbered
+    #: after the seats (``State.owners``), their supplies are ``State.nsupply``
+    neutral_colours: ClassVar[int] = 0
 
     # ------------------------------------------------------------------ actions
     def verb(self, k: int) -> int:
@@ -159,6 +162,16 @@ class RuleModule:
         """``p``'s Action-phase turn just ended, every decision of it resolved; ``kinds``
         is the bitmask ``1 << kind`` of the action kinds it carried out (0 for a pass).
         May push steps (for ``p`` or anyone); the next turn waits for them."""
+
+    def on_action(self, s: State, i: int, p: int, kind: int, c: int, source: int,
+                  region: int) -> None:
+        """``p`` just carried out an action of ``kind`` (a normal one or an ability, code
+        ``c``) in an effect decision; ``source`` is what was activated (building index
+        + 1, ``SRC_TOKEN`` + token type, 0 for a follow-up) and ``region`` where it
+        happened (-1: no region, or an ability)."""
+
+    def on_round_start(self, s: State, i: int) -> None:
+        """Round ``s.round`` (1-7) begins, before its first phase (may push steps)."""
 
     def on_round_end(self, s: State, i: int) -> None:
         """The round's last phase is over, before the Crown passes (not after round 7's

@@ -342,6 +342,8 @@ class Effect(DecisionType):
             kind = VERB_KIND[verb]
             region, deck = s.rules.kinds[kind].apply(s, p, c)
         s.turn |= 1 << kind
+        for j, m in s.rules.h_action:
+            m.on_action(s, j, p, kind, c, f[7] >> SRC_SHIFT, region)
         if f[2] == D.BOTH:
             second_half(s, f, p, kind, region, deck, base)
 

@@ -136,3 +136,5 @@ def end_round(s: State) -> None:
     if s.ev is not None:
         s.emit("round", None, f"Round {s.round} of {s.rules.rounds} begins; "
                f"{word_player(s.crown)} holds the Crown")
+    for i, e in s.rules.h_round_start:  # may ask: advance() waits for the answers
+        e.on_round_start(s, i)
