@@ -24,9 +24,10 @@ RULESETS = ("age_of_sail", "classic")
 OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = AgeOfSail.options
 
 
-def default_board(players: int) -> str:
-    """R1: side A suits 2 and 3 players, side B 4 (loose) and 5."""
-    return "A" if players <= 3 else "B"
+def default_board(players: int, ruleset: str = "age_of_sail") -> str:
+    """The board a ruleset recommends for the player count (R1: Age of Sail side A for
+    2 and 3 players, side B for 4 (loose) and 5)."""
+    return _RULESET_CLASSES[ruleset].default_board(players)
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ class GameConfig:
     def __post_init__(self) -> None:
         if self.ruleset not in RULESETS:
             raise ConfigError(f"unknown ruleset {self.ruleset!r}; choose one of {RULESETS}")
-        if self.ruleset == "classic":
-            raise ConfigError("the classic 2009 ruleset is not built yet; "
+        if self.ruleset not in _RULESET_CLASSES:
+            raise ConfigError(f"the {self.ruleset} ruleset is not built yet; "
                               "use ruleset='age_of_sail'")
         rules = _RULESET_CLASSES[self.ruleset]
         if isinstance(self.players, bool) or not isinstance(self.players, int):
@@ -59,9 +60,10 @@ class GameConfig:
             lo, hi = min(rules.player_counts), max(rules.player_counts)
             raise ConfigError(f"{rules.title.split(': ')[-1]} is for {lo} to {hi} players, "
                               f"not {self.players}")
-        board = self.board if self.board is not None else default_board(self.players)
-        if board not in ("A", "B"):
-            raise ConfigError(f"board side must be 'A' or 'B', not {board!r}")
+        board = self.board if self.board is not None else rules.default_board(self.players)
+        if board not in rules.boards:
+            sides = " or ".join(repr(b) for b in rules.boards)
+            raise ConfigError(f"board side must be {sides}, not {board!r}")
         object.__setattr__(self, "board", board)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise ConfigError(f"seed must be an int, got {self.seed!r}")
@@ -103,6 +105,9 @@ class GameConfig:
         for name, (_, default) in allowed_options.items():
             opts.setdefault(name, default)
         object.__setattr__(self, "options", MappingProxyType(opts))
+        problem = rules.config_problem(self)
+        if problem:
+            raise ConfigError(problem)
 
     def option(self, name: str) -> Any:
         """The value of an option (defaults filled in)."""

@@ -26,6 +26,7 @@ from typing import Any
 from . import actions as A
 from . import data as D
 from . import exploits as _exploits  # noqa: F401  (registers the Exploits)
+from . import variants as _variants  # noqa: F401  (registers the variants)
 from .actions import Action
 from .config import GameConfig
 from .decision import Decision, Option

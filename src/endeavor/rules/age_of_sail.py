@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import data as D
 from ..frames import PH_CONSTRUCTION, PH_DISCARD, PH_GROWTH, PH_SALARY, PH_SETUP
-from . import construction, discard, growth, salary, turns
+from . import construction, discard, growth, salary, scoring, turns
 from .attack import Attack, Casualty
 from .base import BoardInfo, Rules, Step, register_ruleset
 from .construction import Build, StartTile
@@ -76,6 +76,19 @@ class AgeOfSail(Rules):
         n = config.players
         self._sched0 = turns.schedule(n, 0, self.phase_order)
         self._sched1 = turns.schedule(n, 1, self.phase_order)
+
+    def to_discards(self, s: State, c: int) -> None:
+        """R18 (Age of Sail): the face-up discard pile, drawable by anyone (R14)."""
+        s.pile.append(c)
+
+    def score_lines(self, s: State, p: int) -> dict[str, int]:
+        """R19: the Age of Sail score pad (Exploits first)."""
+        return scoring.score_lines(s, p)
+
+    @classmethod
+    def default_board(cls, players: int) -> str:
+        """R1: side A suits 2 and 3 players, side B 4 (loose) and 5."""
+        return "A" if players <= 3 else "B"
 
     def schedule(self, rnd: int) -> tuple[tuple[int, int], ...]:
         return self._sched1 if rnd else self._sched0

@@ -167,10 +167,33 @@ class Rules:
         raise NotImplementedError
 
     @classmethod
+    def default_board(cls, players: int) -> str:
+        """The board (side) for ``players`` when the config names none."""
+        return next(iter(cls.boards))
+
+    @classmethod
+    def config_problem(cls, config: GameConfig) -> str:
+        """Why a config (each field already valid on its own) is impossible for this
+        ruleset as a whole ("" if it is fine); raised as a ConfigError."""
+        return ""
+
+    @classmethod
     def module_ids(cls, config: GameConfig, exploit_ids: tuple[str, ...]) -> tuple[str, ...]:
         """The rule modules in play: the Exploits (drawn or named) and any module an
         option switches on."""
         return exploit_ids
+
+    # ------------------------------------------------------------------ rule seams
+    def after_pass(self, s: State, p: int) -> None:
+        """``p`` just passed in the Action phase (may ask decisions of ``p``)."""
+
+    def to_discards(self, s: State, c: int) -> None:
+        """Where a discarded card goes (not a Slavery card, not a Governor: R18)."""
+        raise NotImplementedError
+
+    def score_lines(self, s: State, p: int) -> dict[str, int]:
+        """``p``'s final score, line by line in the ruleset's score-pad order (R19)."""
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         ids = ",".join(m.id for m in self.modules) or "-"

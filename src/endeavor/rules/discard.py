@@ -69,7 +69,7 @@ def discard(s: State, p: int, c: int) -> None:
     elif _GOV[c]:
         s.removed.append(c)
     else:
-        s.pile.append(c)
+        s.rules.to_discards(s, c)
 
 
 def begin(s: State, p: int) -> None:

@@ -75,7 +75,7 @@ def score_lines(state: State, player: int) -> dict[str, int]:
 def final_scores(state: State) -> list[ScoreBreakdown]:
     """Breakdowns for every player (index = seat). Callable before the end, in which
     case it scores the position as if the game ended now."""
-    all_lines = [score_lines(state, p) for p in range(state.n)]
+    all_lines = [state.rules.score_lines(state, p) for p in range(state.n)]
     totals = [sum(ls.values()) for ls in all_lines]
     return [ScoreBreakdown(p, all_lines[p], totals[p],
                            1 + sum(1 for t in totals if t > totals[p]))

@@ -162,6 +162,7 @@ class ActionChoice(DecisionType):
         pl = s.players[p]
         if verb == A.V_PASS:
             s.passed |= 1 << p
+            s.rules.after_pass(s, p)
             return
         if verb >= A.V_EXPLOIT:  # a module's own source (e.g. an Improved Cannon)
             i = module_of(s, c)
