@@ -130,32 +130,69 @@ def _exploits_label(spec: str) -> str:
         e.strip() for e in spec.split(",") if e.strip())
 
 
+def _board_name(text: str) -> str:
+    return text.upper() if text.lower() in ("a", "b") else text.lower()
+
+
+#: command-line flags of the rules' on/off options: (flag, option, help)
+_RULE_FLAGS = (
+    ("--plus-same-region", "plus_same_region",
+     "Age of Sail house rule: the second action of a '+' building must be in the first "
+     "one's region (Draw + Draw: the same deck), as in the 2009 game; by default it may "
+     "be anywhere (R23)"),
+    ("--silent-fleet", "silent_fleet",
+     "the Silent Fleet 2-player variant (Age of Sail, 2 players): a neutral fleet reacts "
+     "after each turn (R21)"),
+    ("--limited-occupation", "limited_occupation",
+     "Silent Fleet optional rule: its Occupy only in the region you just occupied (R22)"),
+    ("--no-token-reaction", "no_token_reaction",
+     "Silent Fleet optional rule: no reaction to a turn played with a blue token (R22)"),
+    ("--building-shortage", "building_shortage",
+     "Silent Fleet optional rule: each round the player without the Crown discards a "
+     "building from the supply (R22)"),
+)
+
+
+def _add_rules_options(p: argparse.ArgumentParser) -> None:
+    """The ruleset and its options (shared by every command that plays games)."""
+    p.add_argument("--ruleset", choices=("age_of_sail", "classic"), default="age_of_sail",
+                   help="age_of_sail (default: Endeavor: Age of Sail, 2-5 players) or "
+                        "classic (the 2009 Endeavor, 3-5 players, its own board)")
+    p.add_argument("--phase-order", choices=OPTIONS["phase_order"][0],
+                   help="by_phase (default): each early phase for everyone in turn; "
+                        "by_player: each player does Construction, Growth and Salary "
+                        "before the next")
+    for flag, _, text in _RULE_FLAGS:
+        p.add_argument(flag, action="store_true", help=text)
+
+
 def _add_game_options(p: argparse.ArgumentParser, players: int | None,
                       seed_default: int | None, seed_help: str) -> None:
     p.add_argument("--players", type=_players, default=players, metavar="N",
                    help="number of players, 2 to 5 (default: 4)")
     p.add_argument("--seed", type=_seed, default=seed_default, metavar="S", help=seed_help)
-    p.add_argument("--board", type=str.upper, metavar="{A,B}",
-                   help="board side (default: A for 2-3 players, B for 4-5)")
-    p.add_argument("--phase-order", choices=OPTIONS["phase_order"][0],
-                   help="by_phase (default): each early phase for everyone in turn; "
-                        "by_player: each player does Construction, Growth and Salary "
-                        "before the next")
-    p.add_argument("--plus-same-region", action="store_true",
-                   help="house rule: the second action of a '+' building must be in the "
-                        "first one's region (Draw + Draw: the same deck), as in the 2009 "
-                        "game; by default it may be anywhere (R23)")
+    p.add_argument("--board", type=_board_name, metavar="{A,B,classic}",
+                   help="board side (default: A for 2-3 players, B for 4-5; the 2009 "
+                        "ruleset has its own board)")
+    _add_rules_options(p)
+
+
+def _options(args: argparse.Namespace) -> dict[str, object]:
+    """The config options the command-line flags ask for."""
+    options: dict[str, object] = {}
+    if getattr(args, "phase_order", None) is not None:
+        options["phase_order"] = args.phase_order
+    for _, name, _ in _RULE_FLAGS:
+        if getattr(args, name, False):
+            options[name] = True
+    return options
 
 
 def _config(args: argparse.Namespace, seed: int) -> GameConfig:
     """The game configuration the common options describe (raises ConfigError)."""
-    options: dict[str, object] = {}
-    if args.phase_order is not None:
-        options["phase_order"] = args.phase_order
-    if getattr(args, "plus_same_region", False):
-        options["plus_same_region"] = True
-    return GameConfig(players=args.players, board=args.board, seed=seed, options=options,
-                      exploits=args.exploits)
+    return GameConfig(players=args.players, ruleset=args.ruleset,
+                      board=getattr(args, "board", None), seed=seed,
+                      options=_options(args), exploits=args.exploits)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -252,6 +289,7 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", type=_players, default=4, metavar="N",
                        help="number of players, 2 to 5 (default: 4)")
     _add_exploits_option(bench)
+    _add_rules_options(bench)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=_bench)
     return parser
@@ -750,8 +788,9 @@ def _play(args: argparse.Namespace, out: Console) -> int:
         given = [f"--{name.replace('_', '-')}" for name in
                  ("players", "seed", "board", "phase_order", "exploits")
                  if getattr(args, name) is not None]
-        if args.plus_same_region:
-            given.append("--plus-same-region")
+        given += [flag for flag, name, _ in _RULE_FLAGS if getattr(args, name)]
+        if args.ruleset != "age_of_sail":
+            given.append("--ruleset")
         if given:
             raise UsageError(f"{', '.join(given)} cannot be used with --load: the saved "
                              "game fixes its settings")
@@ -829,13 +868,11 @@ def _step_through(final: State, out: Console) -> None:
 
 
 # --------------------------------------------------------------------------- bench
-def _bench_run(seed: int, seconds: float, players: int,
-               exploits: str = "none") -> dict[str, float]:
+def _bench_run(seed: int, seconds: float, config: Callable[[int], GameConfig]
+               ) -> dict[str, float]:
     """One run: random play for ``seconds`` (and until a game finishes), copies of a
-    mid-game state for ``seconds``, then state sizes over one random game. Every game
-    uses ``exploits`` (with "random", each game draws its own from its seed)."""
-    def config(seed: int) -> GameConfig:
-        return GameConfig(players=players, seed=seed, exploits=exploits)
+    mid-game state for ``seconds``, then state sizes over one random game. Game i
+    uses ``config(seed + i)`` (with random Exploits, each game draws its own)."""
 
     bot = RandomBot(seed)
     state = new_game(config(seed))
@@ -884,12 +921,15 @@ _BENCH_METRICS = (("steps_per_s", "decisions/s (random play)"),
 
 
 def _bench(args: argparse.Namespace, out: Console) -> int:
-    # fail on a bad player count or Exploit list (or one not built) before measuring
-    new_game(GameConfig(players=args.players, exploits=args.exploits))
-    runs = [_bench_run(run, args.seconds, args.players, args.exploits)
-            for run in range(args.runs)]
+    def config(seed: int) -> GameConfig:
+        return _config(args, seed)
+
+    # fail on a bad configuration (player count, Exploit list, options) before measuring
+    new_game(config(0))
+    runs = [_bench_run(run, args.seconds, config) for run in range(args.runs)]
     summary: dict[str, Any] = {"runs": args.runs, "seconds": args.seconds,
-                               "players": args.players, "exploits": args.exploits}
+                               "players": args.players, "exploits": args.exploits,
+                               "ruleset": args.ruleset, "options": _options(args)}
     for key, _ in _BENCH_METRICS:
         values = [r[key] for r in runs]
         summary[key] = {"median": statistics.median(values), "min": min(values),
@@ -906,8 +946,10 @@ def _bench(args: argparse.Namespace, out: Console) -> int:
     for key, label in _BENCH_METRICS:
         table.add_row(label, *[f"{summary[key][c]:,.0f}" for c in ("median", "min", "max")])
     ex = "" if args.exploits == "none" else f" · Exploits: {_exploits_label(args.exploits)}"
+    rules = "" if args.ruleset == "age_of_sail" else f" · {args.ruleset}"
+    flags = "".join(f" · {name}" for name in _options(args) if name != "phase_order")
     out.print(Text(f"endeavor bench · {args.runs} run(s) × {args.seconds:g} s · "
-                   f"{args.players} players{ex}", style="bold"))
+                   f"{args.players} players{rules}{flags}{ex}", style="bold"))
     out.print(table)
     out.print(f"Mean decisions per game: {summary['decisions_per_game']:.1f}")
     return EXIT_OK

@@ -75,6 +75,17 @@ def player_text(p: int) -> Text:
     return Text(player_name(p), style=player_style(p))
 
 
+NEUTRAL_STYLE = "bold white on grey23"
+
+
+def owner_text(state: State, p: int) -> Text:
+    """A disc owner: a seat in its colour, or a neutral colour (the Silent Fleet) as
+    ``SF``."""
+    if p >= state.n:
+        return Text("SF", style=NEUTRAL_STYLE)
+    return player_text(p)
+
+
 def token_style(t: int) -> str:
     return BROWN_STYLE if t < 4 else BLUE_STYLE
 
@@ -123,7 +134,7 @@ def occupant_text(state: State, s: int) -> Text:
     """The owner of site ``s``, else the token still on it, else a dot."""
     owner = state.site_owner[s]
     if owner >= 0:
-        return player_text(owner)
+        return owner_text(state, owner)
     token = state.site_token[s]
     return token_text(token) if token >= 0 else Text("·", style="dim")
 

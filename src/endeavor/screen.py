@@ -524,21 +524,22 @@ def board_lines(state: State, width: int, titles: bool = True) -> list[Text]:
                 gov.append("gov")
                 if winner >= 0:
                     gov.append("→")
-                    gov.append_text(R.player_text(winner))
+                    gov.append_text(R.owner_text(state, winner))
             line.append_text(_pad(gov, gov_w))
             owners = state.track(r)
             tokens = state.track_tokens(r)
             track = Text()
             for owner, token in zip(owners, tokens, strict=True):
-                cell = (R.player_text(owner) if owner >= 0 else
+                cell = (R.owner_text(state, owner) if owner >= 0 else
                         R.token_text(token) if token >= 0 else Text("·", style="dim"))
                 track.append_text(_pad(cell, 4))
             line.append_text(_pad(track, track_w))
             indent = label_w + deck_w + gov_w + track_w
-            sea = [Text.assemble(R.player_text(p), f"×{state.sea_discs(p, r)}")
-                   for p in range(len(state.players)) if state.sea_discs(p, r)]
-            if sea:
-                sites.append(Text.assemble(("sea ", "dim"), Text(" ").join(sea)))
+            sea = [Text.assemble(R.owner_text(state, p), f"×{state.sea_discs(p, r)}")
+                   for p in range(state.owners) if state.sea_discs(p, r)]
+            if sea:  # the 2009 board has no open sea: discs beside a full track
+                word = "beside " if state.config.ruleset == "classic" else "sea "
+                sites.append(Text.assemble((word, "dim"), Text(" ").join(sea)))
         out += [fit(t, width) for t in _pack(sites, width, line, indent, sep=" ")]
     return out
 
