@@ -10,6 +10,10 @@ import pytest
 
 from endeavor import ConfigError, GameConfig, new_game
 
+#: the Silent Fleet's options, all off by default (R21, R22)
+FLEET_OFF = {"silent_fleet": False, "limited_occupation": False, "no_token_reaction": False,
+             "building_shortage": False}
+
 
 def test_defaults() -> None:
     c = GameConfig()
@@ -19,7 +23,7 @@ def test_defaults() -> None:
     assert c.exploits == ()
     assert c.seed == 0
     assert dict(c.options) == {"phase_order": "by_phase", "discard_pile_bonus": True,
-                              "plus_same_region": False}
+                              "plus_same_region": False, **FLEET_OFF}
     assert c.option("phase_order") == "by_phase"  # R6 default
     assert c.option("discard_pile_bonus") is True  # R16 default (fr text)
 
@@ -42,10 +46,10 @@ def test_explicit_board_side_is_kept(players: int, side: str) -> None:
 def test_partial_options_are_filled_with_defaults() -> None:
     c = GameConfig(options={"phase_order": "by_player"})
     assert dict(c.options) == {"phase_order": "by_player", "discard_pile_bonus": True,
-                              "plus_same_region": False}
+                              "plus_same_region": False, **FLEET_OFF}
     c = GameConfig(options={"discard_pile_bonus": False})
     assert dict(c.options) == {"phase_order": "by_phase", "discard_pile_bonus": False,
-                              "plus_same_region": False}
+                              "plus_same_region": False, **FLEET_OFF}
 
 
 def test_config_is_frozen() -> None:
@@ -115,7 +119,7 @@ def test_to_dict_content() -> None:
     assert d == {"players": 3, "ruleset": "age_of_sail", "board": "A", "exploits": [],
                  "seed": 11,
                  "options": {"phase_order": "by_phase", "discard_pile_bonus": True,
-                             "plus_same_region": False}}
+                             "plus_same_region": False, **FLEET_OFF}}
 
 
 def test_from_dict_rejects_garbage() -> None:

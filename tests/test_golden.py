@@ -45,6 +45,10 @@ GAMES = {
     "age_of_sail_A_3p": (GameConfig(players=3, board="A", seed=2024), 1),
     "age_of_sail_B_4p": (GameConfig(players=4, board="B", seed=7,
                                     options={"phase_order": "by_player"}), 2),
+    # the 2009 ruleset: no start tiles, discards when passing (P71), beside the track (P73)
+    "classic_3p": (GameConfig(players=3, ruleset="classic", seed=2009), 3),
+    "classic_5p": (GameConfig(players=5, ruleset="classic", seed=11,
+                              options={"phase_order": "by_player"}), 4),
 }
 
 
@@ -59,7 +63,8 @@ def choose(rng: random.Random, legal: list[A.Action]) -> A.Action:
 
 def player_summary(s: State, p: int) -> str:
     pl = s.players[p]
-    tracks = " ".join(f"{k[:3]} {pl.attr[i]}" for i, k in enumerate(D.ATTRIBUTES))
+    names = s.rules.token_names  # Industry, Culture, Wealth / Finance, Influence / Politics
+    tracks = " ".join(f"{names[i][:3].lower()} {pl.attr[i]}" for i in range(4))
     blds = " ".join(D.BUILDINGS[b].code + ("*" if pl.occ >> i & 1 else "")
                     for i, b in enumerate(pl.blds)) or "-"
     cards = " ".join(D.CARDS[c].code for c in pl.cards) or "-"
@@ -84,12 +89,15 @@ def board_summary(s: State) -> str:
     tracks = " ".join(
         f"{D.REGION_CODES[r]} {_claimed(s, r)}/{len(s.track(r))}" + ("*" if s.is_open(r) else "")
         for r in range(1, D.NREGIONS))
-    on_board = D.BOARDS[s.config.board].sites
+    on_board = s.rules.boards[str(s.config.board)].sites
     sites = " ".join(f"{D.SITES[x].code}:P{s.site_owner[x]}" for x in on_board
                      if s.site_owner[x] >= 0) or "-"
     pile = " ".join(D.CARDS[c].code for c in s.pile) or "-"
+    beside = " ".join(f"{D.REGION_CODES[r]}:P{p}x{s.sea_discs(p, r)}"
+                      for r in range(1, D.NREGIONS) for p in range(s.n) if s.sea_discs(p, r))
+    more = f" | beside {beside}" if s.config.ruleset == "classic" and beside else ""
     return (f"  tracks {tracks} (* open) | abolished {'yes' if s.abolished else 'no'} | "
-            f"pile {pile}\n  sites {sites}")
+            f"pile {pile}{more}\n  sites {sites}")
 
 
 def round_header(s: State) -> list[str]:

@@ -81,6 +81,31 @@ def last_discard() -> State:
     return bot_until(3, 8, 0, _discard_decision, plus_same_region=True)
 
 
+def classic(players: int, seed: int) -> State:
+    """A new 2009 game (R1): no start tiles, round 1's Build phase (P70)."""
+    return new_game(GameConfig(players=players, ruleset="classic", seed=seed))
+
+
+def classic_until(players: int, seed: int, bot_seed: int,
+                  stop: Callable[[State], bool], **options: object) -> State:
+    """Like :func:`bot_until`, in a 2009 game."""
+    s = new_game(GameConfig(players=players, ruleset="classic", seed=seed, options=options))
+    rng = random.Random(bot_seed)
+    while not s.is_over and not stop(s):
+        legal = s.legal_actions()
+        if len(legal) > 1 and legal[-1].text == "pass":
+            legal = legal[:-1]
+        s.apply(rng.choice(legal))
+    return s
+
+
+def _decision_kind(kind: str) -> Callable[[State], bool]:
+    def stop(s: State) -> bool:
+        d = s.decision()
+        return d is not None and d.kind == kind
+    return stop
+
+
 # name -> (position, fingerprint (round, phase, player to act, actions so far),
 #          perft for depths 1, 2, ...)
 POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, str, int, int], list[int]]] = {
@@ -132,6 +157,42 @@ POSITIONS: dict[str, tuple[Callable[[], State], tuple[int, str, int, int], list[
     # ends within 5 plies.
     "last discard 3p": (last_discard, (7, "Discard", 1, 180),
                         [5, 24, 36, 16, 0, 0, 0]),
+    # The 2009 ruleset. 3 players: round 1 starts at once with the Build phase (P70):
+    # Build Level 1 offers market, shipyard, workshop: 3, 9, 27. d4: Growth (2 discs)
+    # and Salary (no worker) are automatic and the Crown holder (P0) acts: act
+    # colonial-house (Occupy a Europe city), pass, and act market (Draw EU/0 or SL/0) or
+    # act shipyard; the Workshop has no action: 9 x (3 + 3 + 2) = 72.
+    "classic initial 3p": (lambda: classic(3, 1), (1, "Build", 0, 0),
+                           [3, 9, 27, 72, 414, 1326, 6330, 20492]),
+    # 5 players: 3^5 builds, then the Crown holder acts with 3 choices after its own
+    # market or shipyard and 2 after its workshop: 3^4 x (3 + 3 + 2) = 648.
+    "classic initial 5p": (lambda: classic(5, 2), (1, "Build", 4, 0),
+                           [3, 9, 27, 81, 243, 648]),
+    # 4 players, round 1 Actions, P3 (Crown) with a Shipyard and 2 Harbor discs: act
+    # shipyard, act colonial-house, pass = 3. d2: the Shipyard ships to one of the six
+    # regions (Europe cannot be shipped to, P73) = 6, the Colonial House occupies one of
+    # the 10 Europe cities = 10, after the pass P0 has the same 3 choices: 19.
+    "classic round 1 actions 4p": (lambda: classic_until(4, 3, 0, lambda s: s.phase_name
+                                                         == "Actions"),
+                                   (1, "Actions", 3, 4),
+                                   [3, 19, 67, 357, 1253, 5228, 18464]),
+    "classic round 4 actions 4p": (lambda: classic_until(4, 5, 0, lambda s: s.round == 4
+                                                         and s.phase_name == "Actions"),
+                                   (4, "Actions", 2, 81),
+                                   [2, 8, 16, 36, 110, 324, 977, 2428]),
+    # 3 players, round 3: P2, the last to pass, holds EU/0, EU/1 and SL/1 with Politics 1
+    # (Card Limit 1 + the Slavery exemption, R18): d1 = 3 discards (P71). After EU/0 or
+    # EU/1 the limit holds and round 4's Build phase starts: P1, the new Crown holder,
+    # has 5 buildings to choose from (the Shipyards are gone); after SL/1 (set aside) P2
+    # is over the limit again and discards EU/0 or EU/1: 5 + 5 + 2 = 12.
+    "classic discard when passing 3p": (lambda: classic_until(3, 8, 0, _decision_kind(
+                                            "discard")), (3, "Actions", 2, 52),
+                                        [3, 12, 30, 180, 480, 968, 2892]),
+    # 5 players, round 7: P3 passes holding IN/G: slot IN/G or slot none (P71) = 2; then
+    # P4 acts (act shipyard or pass) either way: 4.
+    "classic last round slot 5p": (lambda: classic_until(5, 9, 0, _decision_kind(
+                                       "governor_slot")), (7, "Actions", 3, 231),
+                                   [2, 4, 16, 64, 176, 240, 540]),
 }
 
 
@@ -148,7 +209,8 @@ def test_perft(name: str) -> None:
 
 def test_perft_after_json_round_trip() -> None:
     """A position restored from JSON has the same tree as the original."""
-    for make in (round1_actions, round3_actions, last_discard):
+    for make in (round1_actions, round3_actions, last_discard,
+                 POSITIONS["classic discard when passing 3p"][0]):
         s = make()
         r = State.from_json(s.to_json())
         assert [perft(r, d) for d in range(1, 5)] == [perft(s, d) for d in range(1, 5)]

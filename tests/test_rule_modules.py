@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 EXPLOITS = Path(__file__).parent.parent / "src" / "endeavor" / "exploits"
 MODULE_FILES = sorted(p for p in EXPLOITS.glob("*.py") if p.name not in ("__init__.py", "base.py"))
+#: the option-driven rule modules (the Silent Fleet): the same API rules as the Exploits
+VARIANTS = EXPLOITS.parent / "variants"
+VARIANT_FILES = sorted(p for p in VARIANTS.glob("*.py") if p.name != "__init__.py")
+RULE_MODULE_FILES = MODULE_FILES + VARIANT_FILES
 ALLOWED_IMPORTS = {"__future__", "typing", "collections.abc", "dataclasses", "itertools",
                    "functools"}
 
@@ -33,7 +37,16 @@ def test_every_exploit_has_a_module_and_a_test_file() -> None:
         assert (tests / f"test_exploit_{e}.py").exists(), e
 
 
-@pytest.mark.parametrize("path", MODULE_FILES, ids=lambda p: p.stem)
+def test_every_variant_is_a_registered_rule_module_with_tests() -> None:
+    assert [p.stem for p in VARIANT_FILES] == ["silent_fleet"]
+    tests = Path(__file__).parent
+    for path in VARIANT_FILES:
+        m = REGISTRY[path.stem]
+        assert not m.is_exploit and m.number >= 16, path.stem
+        assert list(tests.glob(f"test_{path.stem}*.py")), path.stem
+
+
+@pytest.mark.parametrize("path", RULE_MODULE_FILES, ids=lambda p: p.stem)
 def test_exploit_modules_import_only_the_public_api(path: Path) -> None:
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
@@ -51,7 +64,7 @@ def test_exploit_modules_import_only_the_public_api(path: Path) -> None:
                 assert a.name in ALLOWED_IMPORTS, f"{path.name}: import {a.name}"
 
 
-@pytest.mark.parametrize("path", MODULE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", RULE_MODULE_FILES, ids=lambda p: p.stem)
 def test_exploit_modules_touch_no_private_member_and_write_only_their_data(
         path: Path) -> None:
     tree = ast.parse(path.read_text())
@@ -99,7 +112,7 @@ class Recorder(RuleModule):
     """Records every turn end (player, kinds) and round end in its own data."""
 
     id = "test_recorder"
-    number = 16
+    number = 18  # 16 is the Silent Fleet's, 17 the README's example Exploit
     name = "Recorder"
     turns: ClassVar[list[tuple[int, int, int]]] = []
     rounds: ClassVar[list[int]] = []

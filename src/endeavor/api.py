@@ -1,5 +1,5 @@
-"""The public API for rule modules: the Exploits, the coming Silent Fleet, and any rule a
-ruleset adds. A module imports only this module (a test checks it).
+"""The public API for rule modules: the Exploits, the Silent Fleet, and any rule a ruleset
+adds. A module imports only this module (a test checks it).
 
 A module subclasses :class:`RuleModule` (or :class:`Exploit`), overrides the hooks it
 needs (see :mod:`endeavor.rules.module` for each hook's contract) and registers an
@@ -23,7 +23,20 @@ from typing import TYPE_CHECKING
 
 from . import actions as _A
 from . import data as _D
-from .actions import ARG, BY_CODE, DONE, SHIFT, V_DONE, V_PAY, Action, code
+from .actions import (
+    ARG,
+    BY_CODE,
+    DONE,
+    SHIFT,
+    V_DONE,
+    V_OCCUPY,
+    V_PAY,
+    V_ROUTE,
+    V_SEA,
+    V_SHIP,
+    Action,
+    code,
+)
 from .data import (
     AFRICA,
     ATTACK,
@@ -72,10 +85,11 @@ from .data import (
     TOKEN_NAMES,
     WEALTH,
 )
-from .frames import F_EXPLOIT, FL_NO_EUROPE, FL_NO_PRESENCE, FL_NORMAL_ONLY
+from .frames import F_EXPLOIT, FL_NO_EUROPE, FL_NO_PRESENCE, FL_NORMAL_ONLY, SRC_TOKEN
 from .rules import abolition as _abolition
 from .rules import attack as _attack
 from .rules import board as _board
+from .rules import construction as _construction
 from .rules import draw as _draw
 from .rules import salary as _salary
 from .rules import sources as _sources
@@ -92,7 +106,15 @@ from .rules.module import (
     RuleModule,
     register,
 )
-from .rules.words import card_words, icons_words, plural, site_words, token_words, word_player
+from .rules.words import (
+    card_words,
+    icons_words,
+    owner_words,
+    plural,
+    site_words,
+    token_words,
+    word_player,
+)
 
 if TYPE_CHECKING:
     from .state import State
@@ -143,7 +165,10 @@ def building_possible(s: State, p: int, b: int, harbor: int) -> bool:
 def targets(s: State, p: int, kind: int, harbor: int, region: int = -1,
             flags: int = 0) -> list[int]:
     """The codes of every target of a normal action of ``kind`` for ``p`` with
-    ``harbor`` Harbor discs (optionally in ``region``), as the base rules offer them."""
+    ``harbor`` Harbor discs (optionally in ``region``), as the base rules offer them.
+    For Ship and Occupy ``p`` may be a neutral owner (:func:`neutral_owner`): its
+    presence counts as a player's would, so a neutral colour follows the normal rules
+    for its targets (markers such as the Pirate's city included)."""
     return s.rules.kinds[kind].codes(s, p, region, -1, harbor, flags)
 
 
@@ -156,6 +181,20 @@ def payment_codes(s: State, p: int, action_phase: bool = True) -> list[int]:
 def module_index(s: State, module_id: str) -> int:
     """Index of a module in play, or -1."""
     return s.exploit_index(module_id)
+
+
+def emit(s: State, kind: str, player: int | None, text: str) -> None:
+    """Raise an event for clients (``kind`` a short word, ``player`` the seat concerned
+    or None for the table, ``text`` in words); nothing while no client collects them
+    (bots, replays), so it costs them nothing."""
+    if s.ev is not None:
+        s.emit(kind, player, text)
+
+
+def build_level(s: State, p: int) -> int:
+    """``p``'s Build Level as the Construction phase counts it (Industry level plus the
+    modules' bonuses, at most 5)."""
+    return _construction.build_level(s, p)
 
 
 # =========================================================================== discs
@@ -248,6 +287,45 @@ def stock_disc(s: State, p: int, t: int) -> None:
     pl.attr[t] += 1
 
 
+# =========================================================================== neutral colours
+def neutral_owner(s: State, i: int, k: int = 0) -> int:
+    """The disc owner of module ``i``'s neutral colour ``k`` (its ``neutral_colours``):
+    owners ``0 .. n-1`` are the seats, the neutral colours follow in module order
+    (:attr:`State.owners`). Its discs sit in the usual board arrays."""
+    q = s.n
+    for m in s.rules.modules[:i]:
+        q += m.neutral_colours
+    assert 0 <= k < s.rules.modules[i].neutral_colours, (i, k)
+    return q + k
+
+
+def is_neutral(s: State, q: int) -> bool:
+    """Whether disc owner ``q`` is a neutral colour, not a seat (it has no mat: no
+    Harbor, tokens or cards; it never scores, holds a Shield or controls a link)."""
+    return q >= s.n
+
+
+def neutral_supply(s: State, q: int) -> int:
+    """Discs left in neutral colour ``q``'s supply."""
+    return s.nsupply[q - s.n]
+
+
+def place_neutral_disc(s: State, q: int, x: int) -> None:
+    """A disc of neutral colour ``q`` from its supply onto free site ``x``: the site's
+    Trade token leaves the game, no link is claimed (R21). The caller checks the supply."""
+    s.nsupply[q - s.n] -= 1
+    _board.place(s, q, x)
+
+
+def ship_neutral_disc(s: State, q: int, r: int) -> None:
+    """A disc of neutral colour ``q`` from its supply onto the next free space of closed
+    region ``r``'s track (the one farthest from the deck, R10): the space's Trade token
+    leaves the game; filling the last space opens the region, and a Governor the
+    neutral colour wins there leaves the game (R11, R21)."""
+    s.nsupply[q - s.n] -= 1
+    _board.ship_track(s, q, None, r)
+
+
 # =========================================================================== buildings
 def take_circle(s: State, p: int, b: int) -> int:
     """Mark the leftmost free circle of ``p``'s building type ``b`` taken (by a module's
@@ -273,6 +351,12 @@ def pay_worker(s: State, p: int, b: int) -> None:
 def workers(s: State, p: int) -> int:
     """Bitmask of ``p``'s building slots holding a worker (a disc)."""
     return _salary.workers(s, p)
+
+
+def discard_building(s: State, b: int) -> None:
+    """A copy of building type ``b`` leaves the supply; the module keeps count of it
+    (:meth:`RuleModule.tile_buildings`) so conservation still holds."""
+    s.bsupply[b] -= 1
 
 
 def replace_building(s: State, p: int, old: int, new: int) -> None:
@@ -399,6 +483,17 @@ def remove_card(s: State, c: int) -> None:
     s.removed.append(c)
 
 
+def discard_top_card(s: State, deck: int) -> int:
+    """The top card of ``deck`` (which must not be empty) leaves the game, as the Silent
+    Fleet's Draw discards it; if it is the Europe 5 card, Slavery is abolished (R17).
+    Returns the card."""
+    c = s.decks[deck].pop()
+    s.removed.append(c)
+    if CARDS[c].abolition:
+        _abolition.abolish(s)
+    return c
+
+
 def replace_in_deck(s: State, old: int, new: int) -> int:
     """Put card ``new`` at the exact position of ``old`` in a region deck; returns the
     deck (``old`` is then nowhere: the caller takes it)."""
@@ -486,21 +581,23 @@ __all__ = [
     "M_FORT_DEIC", "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "NCARDS", "NORTH_AMERICA",
     "NOWHERE", "NREGIONS", "NSITES", "OCCUPY", "PAYMENT", "PILE", "REGION_CODES",
     "REGION_NAMES", "REGISTRY", "RuleModule", "SHIFT", "SHIP", "SITES", "SITE_INDEX",
-    "SLAVERY_DECK", "SOUTH_AMERICA", "SUPPLY", "TILE_SITES", "TILE_SITE_IDS",
+    "SLAVERY_DECK", "SOUTH_AMERICA", "SRC_TOKEN", "SUPPLY", "TILE_SITES", "TILE_SITE_IDS",
     "TOKEN_ACTIONS", "TOKEN_CODES", "TOKEN_NAMES", "T_ATTACK", "T_CULTURE", "T_INDUSTRY",
-    "T_INFLUENCE", "T_WEALTH", "V_DONE", "V_PAY", "WEALTH", "Action", "abolish",
-    "add_icons", "add_sea_disc", "arg_of", "attack", "attack_cost", "building_possible",
-    "card_words", "casualty", "code", "controls_link", "discard_token", "draw_presence",
-    "free_circles", "gain_card", "gain_discs", "gain_token", "icons_words", "links",
-    "lose_card", "lose_token", "mark_link", "mark_site", "module_index", "neighbours",
-    "pay_worker", "payment_codes", "pending_steps", "place_disc", "plural",
-    "push_building", "push_followup", "push_step", "push_track_disc", "register",
-    "remove_card", "remove_disc", "remove_from_deck", "remove_sea_disc",
-    "replace_building", "replace_in_deck", "return_discs", "site_words", "sites_in_play",
-    "spend_token", "stock_disc", "swap_link_token", "swap_site_token", "swap_track_token",
-    "take_circle", "take_discs", "take_link_token", "take_site_token", "take_top_card",
-    "targets", "token_words", "track_length", "track_offset", "transfer_token", "verb_of",
-    "word_player", "workers",
+    "T_INFLUENCE", "T_WEALTH", "V_DONE", "V_OCCUPY", "V_PAY", "V_ROUTE", "V_SEA", "V_SHIP",
+    "WEALTH", "Action", "abolish", "add_icons", "add_sea_disc", "arg_of", "attack",
+    "attack_cost", "build_level", "building_possible", "card_words", "casualty", "code",
+    "controls_link", "discard_building", "discard_token", "discard_top_card",
+    "draw_presence", "emit", "free_circles", "gain_card", "gain_discs", "gain_token",
+    "icons_words", "is_neutral", "links", "lose_card", "lose_token", "mark_link",
+    "mark_site", "module_index", "neighbours", "neutral_owner", "neutral_supply",
+    "owner_words", "pay_worker", "payment_codes", "pending_steps", "place_disc",
+    "place_neutral_disc", "plural", "push_building", "push_followup", "push_step",
+    "push_track_disc", "register", "remove_card", "remove_disc", "remove_from_deck",
+    "remove_sea_disc", "replace_building", "replace_in_deck", "return_discs",
+    "ship_neutral_disc", "site_words", "sites_in_play", "spend_token", "stock_disc",
+    "swap_link_token", "swap_site_token", "swap_track_token", "take_circle", "take_discs",
+    "take_link_token", "take_site_token", "take_top_card", "targets", "token_words",
+    "track_length", "track_offset", "transfer_token", "verb_of", "word_player", "workers",
 ]
 
 #: the whole component and action tables, for modules that need more than the names above

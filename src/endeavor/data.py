@@ -310,8 +310,49 @@ BOARDS = {
 }
 
 
+# --------------------------------------------------------------------------- classic 2009
+# The 2009 Endeavor (RB classic; COMPONENTS §1-5.1). Cards, buildings of levels 1-5,
+# the status-track table and the token mix are the tables above; what differs is here.
+
+#: discs per player (RB classic: "all 30 Population Markers")
+CLASSIC_DISCS = 30
+#: the attributes as the 2009 game names them (RB classic): Finance for Wealth, Politics
+#: for Influence
+CLASSIC_ATTRIBUTE_NAMES = ("Industry", "Culture", "Finance", "Politics")
+CLASSIC_TOKEN_NAMES = CLASSIC_ATTRIBUTE_NAMES + TOKEN_NAMES[4:]
+#: the score a status marker shows and every effect reads: it never passes 15 (RB
+#: classic, "Track limit"); the score itself stays the icons held
+CLASSIC_TRACK_CAP = 15
+#: the Colonial House is printed on every mat, with no disc on it (RB classic, R3)
+CLASSIC_START_BUILDING = BUILDING_INDEX["colonial-house"]
+#: all three level-5 types, 1 copy each (RB classic, "Preparation" 4)
+CLASSIC_LEVEL5 = tuple(BUILDING_INDEX[c] for c in ("exchange", "museum", "parliament"))
+#: no card gives a disc when gained (the value-1 bonus is Age of Sail's, R16)
+CLASSIC_CARD_BONUS: tuple[bool, ...] = (False,) * NCARDS
+#: the decks are the tables above, with each region's Governor on top of its deck (RB
+#: classic, "Preparation" 3); it is awarded when the region opens (R11), never drawn, so
+#: the engine keeps it beside the deck (``State.gov_avail``) as in Age of Sail
+CLASSIC_DECK_PROVENANCE = "FI (cards); RB classic (order 5-4-3-2-1-Governor from the bottom)"
+
+
+def _classic_board() -> Board:
+    """The 2009 board (FI; totals RB): tracks AF 6, SA 6, CA 6, NA 7, IN 7, FE 8; the 29
+    cities (SA1 and FE4 worth 2 glory); the 26 links, each with a Trade token; no trade
+    routes, no open sea (a Ship to a full track goes beside it)."""
+    base = [c for c in _CITY_NAMES if c not in ("AF3", "NA4", "IN4")]
+    sites = tuple(sorted(SITE_INDEX[c] for c in base))
+    links = _links(_CLASSIC_LINKS)
+    return Board("classic", (0, 6, 6, 6, 7, 7, 8), sites, tuple(links),
+                 (True,) * len(links),
+                 "FI (tracks, cities, links; COMPONENTS §5.1); RB (95 spaces)")
+
+
+CLASSIC_BOARD = _classic_board()
+CLASSIC_BOARDS = {"classic": CLASSIC_BOARD}
+
+
 def _check_boards() -> None:
-    for b in BOARDS.values():
+    for b in (*BOARDS.values(), CLASSIC_BOARD):
         circ = sum(b.link_circular)
         spaces = sum(b.track_lengths) + len(b.sites) + circ
         assert spaces == NTOKENS, (b.side, spaces)

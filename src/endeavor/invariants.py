@@ -144,6 +144,8 @@ def check_invariants(s: State) -> list[str]:
         built.update(pl.blds)
         if sum(1 for b in pl.blds if D.BUILDINGS[b].level == 5) > 1:
             out.append("a player holds two level-5 buildings")
+    for i, e in enumerate(s.ex):  # kept or put out of the game by a module
+        built.update(e.tile_buildings(s, i))
     for b, bd in enumerate(D.BUILDINGS):
         if bd.level == 0:
             continue
@@ -152,6 +154,7 @@ def check_invariants(s: State) -> list[str]:
             out.append(f"building {bd.name}: {s.bsupply[b]} + {built[b]} != {copies}")
     for i, e in enumerate(s.ex):
         out += [f"{e.name}: {m}" for m in e.check(s, i)]
+    out += s.rules.problems(s)  # the ruleset's own facts (the 2009 game: no open sea...)
     if not s.is_over:
         legal = s.legal_codes()
         if not legal:

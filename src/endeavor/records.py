@@ -472,7 +472,8 @@ def _position_problems(s: State) -> list[str]:
     """Facts every reachable position shares that the conservation checks do not see."""
     out = []
     rules = s.rules
-    if (s.round == 0) != (s.phase == PH_SETUP):
+    # a round-start decision (on_round_start) of round 1 comes before its first phase
+    if (s.round == 0) != (s.phase == PH_SETUP) and not (s.round == 1 and s.step == 0):
         out.append(f"round {s.round} does not match phase {s.phase}")
     for r in range(1, 7):
         opened = s.filled[r] == s.info.trk_len[r]

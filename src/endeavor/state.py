@@ -233,8 +233,9 @@ class State:
     @property
     def phase_name(self) -> str:
         """``"Setup"``, ``"Construction"``, ``"Growth"``, ``"Salary"``, ``"Actions"``,
-        ``"Discard"`` or ``"Game over"``."""
-        return PHASE_NAMES[self.phase]
+        ``"Discard"`` or ``"Game over"``, as the ruleset names them (the 2009 game:
+        ``"Build"`` for Construction)."""
+        return self.rules.phase_names[self.phase]
 
     @property
     def frame(self) -> tuple[int, ...] | None:
@@ -248,6 +249,12 @@ class State:
         return self.ex
 
     @property
+    def exploits(self) -> tuple[tuple[int, RuleModule], ...]:
+        """(index, module) of the Exploits in play (the modules with two regions and
+        Shields; a variant such as the Silent Fleet is a module but no Exploit)."""
+        return self.rules.exploits
+
+    @property
     def owners(self) -> int:
         """Disc owners on the board: the seats 0..n-1, then any neutral colours (the Silent
         Fleet is owner ``n``). Neutral discs are never a seat's: they score nothing,
@@ -258,6 +265,11 @@ class State:
     def num_actions(self) -> int:
         """Number of actions applied since setup (the length of :meth:`history`)."""
         return self.nhist
+
+    def marker(self, player: int, attribute: int) -> int:
+        """Where ``player``'s status marker stands on a track: the icons held, at most
+        the ruleset's cap (the 2009 tracks stop at 15, P75; Age of Sail's go on)."""
+        return min(self.players[player].attr[attribute], self.rules.track_cap)
 
     def presence(self, player: int, region: int) -> int:
         """Discs of ``player`` in ``region`` (cities, trade routes, track, open sea)."""
@@ -316,16 +328,18 @@ class State:
     def exploit_active(self, i: int) -> bool:
         """Exploit ``i`` (index in :attr:`modules`) is active once both its regions are
         open (its Keys placed)."""
-        r1, r2 = self.ex[i].regions
-        return self.is_open(r1) and self.is_open(r2)
+        e = self.ex[i]
+        r1, r2 = e.regions
+        return e.is_exploit and self.is_open(r1) and self.is_open(r2)
 
     def has_shield(self, player: int, i: int) -> bool:
         """P13: a Shield while Exploit ``i`` is active and ``player`` has presence in
         both of its regions; only Shield holders may use or score it."""
-        r1, r2 = self.ex[i].regions
+        e = self.ex[i]
+        r1, r2 = e.regions
         base = player * 7
-        return (player < self.n and self.pres[base + r1] > 0 and self.pres[base + r2] > 0
-                and self.is_open(r1) and self.is_open(r2))
+        return (e.is_exploit and player < self.n and self.pres[base + r1] > 0
+                and self.pres[base + r2] > 0 and self.is_open(r1) and self.is_open(r2))
 
     def exploit_index(self, exploit_id: str) -> int:
         """Index in :attr:`modules` of a module in play, or -1."""
@@ -500,7 +514,7 @@ class State:
         reason = f"{reason}; " if reason else ""
         art = "an" if what[0] in "aeiou" else "a"
         return (f"{action} is illegal: {reason}player {f[1]} must make {art} {what} "
-                f"decision (round {self.round}, {PHASE_NAMES[self.phase]}); "
+                f"decision (round {self.round}, {self.phase_name}); "
                 f"legal: {sample}{more}")
 
     # ------------------------------------------------------------------ records
@@ -533,7 +547,7 @@ class State:
 
     def __repr__(self) -> str:
         cp = self.current_player
-        return (f"<State round {self.round} {PHASE_NAMES[self.phase]} "
+        return (f"<State round {self.round} {self.phase_name} "
                 f"player {cp} decides; {self.nhist} actions>")
 
 

@@ -57,12 +57,15 @@ def _region(region: str | int) -> int:
 
 def fresh(players: int = 4, board: str | None = None, seed: int = 0,
           starts: tuple[str, ...] | None = None, exploits: tuple[str, ...] = (),
-          **options: object) -> State:
+          ruleset: str = "age_of_sail", **options: object) -> State:
     """A new game after every start tile is chosen (default: Colonial House for all);
     the Crown holder is about to build in round 1. This is a real game position (no
-    hand-made change yet)."""
-    s = new_game(GameConfig(players=players, board=board, seed=seed, options=options,
-                            exploits=exploits))
+    hand-made change yet). A ruleset without start tiles (``"classic"``: the Colonial
+    House is printed on every mat) is already there after setup."""
+    s = new_game(GameConfig(players=players, ruleset=ruleset, board=board, seed=seed,
+                            options=options, exploits=exploits))
+    if not s.rules.start_buildings:
+        return s
     for i in range(players):
         code = "colonial-house" if starts is None else starts[i]
         s.apply(f"start {code}")
@@ -658,6 +661,65 @@ def to_salary(s: State) -> State:
     turns.advance(s)
     _touch(s)
     return s
+
+
+# ---- classic
+def beside(s: State, p: int, region: str | int, k: int = 1) -> None:
+    """The 2009 game (P73): ``k`` discs of ``p`` (from the supply) beside ``region``'s
+    track, which must be full (the discs give presence there and take no token)."""
+    r = _region(region)
+    assert s.is_open(r) and r != D.EUROPE, "only beside a full track"
+    sea(s, p, r, k)
+
+
+# ---- Silent Fleet
+def fleet_owner(s: State) -> int:
+    """The Silent Fleet's disc owner (``s.n``: the neutral colour after the seats,
+    R21); the game must have been set up with ``silent_fleet=True``."""
+    assert s.rules.neutrals, "no Silent Fleet in this game"
+    return s.n
+
+
+def fleet_supply(s: State) -> int:
+    """Discs left in the Silent Fleet's supply."""
+    return s.nsupply[fleet_owner(s) - s.n]
+
+
+def fleet_place(s: State, site: str, token: int | None = -1) -> None:
+    """A fleet disc from its supply on free ``site``, as its reactions place one (no link
+    is claimed). ``token=-1`` removes the site's token first; ``token=None`` leaves it
+    on the site, so that it leaves the game as the disc arrives."""
+    q = fleet_owner(s)
+    x = D.SITE_INDEX[site]
+    if token is not None:
+        _drop_site_token(s, x)
+    s.nsupply[q - s.n] -= 1
+    board.place(s, q, x)
+    _touch(s)
+
+
+def fleet_ship(s: State, region: str | int, k: int = 1) -> None:
+    """``k`` fleet discs from its supply onto ``region``'s track, one after another, as
+    its Ship reaction puts them (each space's token leaves the game; the last space
+    opens the region and its Governor goes to the winner, out of the game if it is the
+    fleet, R11)."""
+    q = fleet_owner(s)
+    r = _region(region)
+    for _ in range(k):
+        s.nsupply[q - s.n] -= 1
+        board.ship_track(s, q, None, r)
+    _touch(s)
+
+
+def fleet_sea(s: State, region: str | int, k: int = 1) -> None:
+    """``k`` fleet discs from its supply into ``region``'s open sea (presence there), as
+    Letters of Marque leaves one there; also a way to empty its supply."""
+    q = fleet_owner(s)
+    r = _region(region)
+    for _ in range(k):
+        s.nsupply[q - s.n] -= 1
+        board.add_sea(s, q, r)
+    _touch(s)
 
 
 #: every public function of this module, for ``from endeavor.testing import *``

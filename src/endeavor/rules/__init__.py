@@ -1,7 +1,8 @@
 """Rulesets and rule areas.
 
 :class:`~endeavor.rules.base.Rules` is the per-game rules object; each ruleset is a
-subclass over its own tables (:class:`~endeavor.rules.age_of_sail.AgeOfSail` first).
+subclass over its own tables (:class:`~endeavor.rules.age_of_sail.AgeOfSail`, and
+:class:`~endeavor.rules.classic.Classic` for the 2009 game).
 One module per rule area owns that rule's generator, effect, refusal reason and words:
 :mod:`.construction`, :mod:`.growth`, :mod:`.salary`, :mod:`.ship`, :mod:`.occupy`,
 :mod:`.attack`, :mod:`.payment`, :mod:`.draw`, :mod:`.discard`, :mod:`.abolition`,
@@ -15,5 +16,6 @@ from __future__ import annotations
 
 from .age_of_sail import AgeOfSail
 from .base import RULESETS, BoardInfo, Rules, rules_for
+from .classic import Classic
 
-__all__ = ["RULESETS", "AgeOfSail", "BoardInfo", "Rules", "rules_for"]
+__all__ = ["RULESETS", "AgeOfSail", "BoardInfo", "Classic", "Rules", "rules_for"]

@@ -51,7 +51,14 @@ class AgeOfSail(Rules):
         "phase_order": (("by_phase", "by_player"), "by_phase"),  # R6
         "discard_pile_bonus": ((True, False), True),  # R16
         "plus_same_region": ((True, False), False),  # R23 (True: the classic house rule)
+        # the Silent Fleet 2-player variant (R21) and its three optional rules (R22)
+        "silent_fleet": ((True, False), False),
+        "limited_occupation": ((True, False), False),
+        "no_token_reaction": ((True, False), False),
+        "building_shortage": ((True, False), False),
     }
+    #: the Silent Fleet's optional rules (R22): each needs ``silent_fleet``
+    fleet_options = ("limited_occupation", "no_token_reaction", "building_shortage")
 
     def __init__(self, config: GameConfig, module_ids: tuple[str, ...]) -> None:
         super().__init__(config, module_ids)
@@ -89,6 +96,28 @@ class AgeOfSail(Rules):
     def default_board(cls, players: int) -> str:
         """R1: side A suits 2 and 3 players, side B 4 (loose) and 5."""
         return "A" if players <= 3 else "B"
+
+    @classmethod
+    def config_problem(cls, config: GameConfig) -> str:
+        """R1, R21, R22: the Silent Fleet is a 2-player variant (either board side, with
+        or without Exploits); its optional rules need it."""
+        fleet = config.options["silent_fleet"]
+        if fleet and config.players != 2:
+            return (f"the Silent Fleet is a 2-player variant (R21): a neutral fleet stands "
+                    f"in for the missing players; this game has {config.players} players")
+        extra = [o for o in cls.fleet_options if config.options[o]]
+        if extra and not fleet:
+            what = (f"options {', '.join(extra)} are optional rules" if len(extra) > 1
+                    else f"option {extra[0]} is an optional rule")
+            return f"{what} of the Silent Fleet (R22): turn on silent_fleet too"
+        return ""
+
+    @classmethod
+    def module_ids(cls, config: GameConfig, exploit_ids: tuple[str, ...]) -> tuple[str, ...]:
+        """The Exploits, then the Silent Fleet when its option is on (R21)."""
+        if config.options["silent_fleet"]:
+            return (*exploit_ids, "silent_fleet")
+        return exploit_ids
 
     def schedule(self, rnd: int) -> tuple[tuple[int, int], ...]:
         return self._sched1 if rnd else self._sched0

@@ -18,7 +18,7 @@ from ..frames import F_CASUALTY, PH_ACTIONS
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import plural, site_words, word_player
+from .words import owner_words, plural, site_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -159,7 +159,7 @@ class Attack(ActionKind):
         lost = "no casualty" if k == 0 else \
             plural(k, "casualty")
         city = "trade route " if not D.SITES[x].city else ""
-        return (f"Attack the {city}{site_words(x)} held by {word_player(s.site_owner[x])}: "
+        return (f"Attack the {city}{site_words(x)} held by {owner_words(s, s.site_owner[x])}: "
                 f"{lost} + 1 disc to occupy, {D.SITES[x].glory} glory at the end")
 
 

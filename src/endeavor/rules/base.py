@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import data as D
 from ..decision import DecisionType
+from ..frames import PHASE_NAMES
 from .module import REGISTRY, RuleModule
 
 if TYPE_CHECKING:
@@ -106,6 +107,13 @@ class Rules:
     #: cards, R16)
     card_bonus: ClassVar[tuple[bool, ...]] = tuple(c.bonus_disc for c in D.CARDS)
     governors: ClassVar[tuple[int, ...]] = D.GOVERNORS
+    #: the words of the ruleset: the eight Trade token names, the first four being the
+    #: attribute names (Age of Sail: Wealth, Influence; the 2009 game: Finance,
+    #: Politics), and the phase names (:data:`~endeavor.frames.PHASE_NAMES` by index)
+    token_names: ClassVar[tuple[str, ...]] = D.TOKEN_NAMES
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
+    #: the highest space of a status track (Age of Sail: no cap, its extenders go on)
+    track_cap: ClassVar[int] = 1 << 30
     #: the options this ruleset reads, name -> (allowed values, default)
     options: ClassVar[dict[str, tuple[tuple[Any, ...], Any]]] = {}
 
@@ -194,6 +202,17 @@ class Rules:
     def score_lines(self, s: State, p: int) -> dict[str, int]:
         """``p``'s final score, line by line in the ruleset's score-pad order (R19)."""
         raise NotImplementedError
+
+    def governor_to_free_slot(self, s: State, p: int) -> bool:
+        """Whether a Governor ``p`` wins goes into the free Governor slot (else into a
+        normal slot). Default: when the slot is empty (P1)."""
+        return s.players[p].gov < 0
+
+    def problems(self, s: State) -> list[str]:
+        """Facts of this ruleset that a consistent position must show beyond the shared
+        conservation checks (:func:`~endeavor.invariants.check_invariants`); empty when
+        there is nothing wrong."""
+        return []
 
     def __repr__(self) -> str:
         ids = ",".join(m.id for m in self.modules) or "-"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .. import data as D
 from .module import L_BLOCKADE
-from .words import icons_words, word_player
+from .words import icons_words, owner_words, word_player
 
 if TYPE_CHECKING:
     from ..state import Player, State
@@ -85,7 +85,7 @@ def claim_links(s: State, p: int, pl: Player, x: int) -> None:
                 a, b = s.info.board.links[li]
                 s.emit("link", p, f"{word_player(p)} controls the link "
                        f"{D.SITES[a].code}-{D.SITES[b].code} first and gains its "
-                       f"{D.TOKEN_NAMES[t]} token")
+                       f"{s.rules.token_names[t]} token")
 
 
 def remove(s: State, x: int) -> int:
@@ -109,9 +109,10 @@ def remove(s: State, x: int) -> int:
 
 
 def controls_link(s: State, p: int, li: int) -> bool:
-    """Both ends held by ``p`` and the link not Blockaded (Imperialism)."""
+    """Both ends held by ``p`` and the link not Blockaded (Imperialism); a neutral
+    colour never controls a link (R21)."""
     x, y = s.info.board.links[li]
-    return (s.site_owner[x] == p and s.site_owner[y] == p
+    return (p < s.n and s.site_owner[x] == p and s.site_owner[y] == p
             and not s.lmark[li] & L_BLOCKADE)
 
 
@@ -194,12 +195,13 @@ def open_region(s: State, r: int) -> None:
     if w >= s.n:  # a neutral colour wins it: the Governor leaves the game (R21)
         s.removed.append(g)
         if s.ev is not None:
-            s.emit("governor", None, f"The neutral fleet wins the {D.REGION_NAMES[r]} "
-                   f"Governor ({D.CARDS[g].code}), most discs on the track (R11): it "
-                   "leaves the game (R21)")
+            who = owner_words(s, w)
+            s.emit("governor", None, f"{who[0].upper()}{who[1:]} wins the "
+                   f"{D.REGION_NAMES[r]} Governor ({D.CARDS[g].code}), most discs on the "
+                   "track (R11): it leaves the game (R21)")
         return
     pl = s.players[w]
-    if pl.gov < 0:
+    if s.rules.governor_to_free_slot(s, w):  # P1 (the 2009 game: P72)
         pl.gov = g
     else:
         pl.cards.append(g)
@@ -207,5 +209,5 @@ def open_region(s: State, r: int) -> None:
     if s.ev is not None:
         card = D.CARDS[g]
         s.emit("governor", w, f"{word_player(w)} wins the {D.REGION_NAMES[r]} Governor "
-               f"({card.code}: {icons_words(card.icons, card.glory)}), most discs on "
-               "the track (R11)")
+               f"({card.code}: {icons_words(card.icons, card.glory, s.rules.token_names)}"
+               "), most discs on the track (R11)")

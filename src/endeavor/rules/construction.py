@@ -71,8 +71,9 @@ def begin_setup(s: State, p: int) -> None:
     s.stack.append((F_START, p))
 
 
-def building_words(b: int) -> str:
-    """``"Docks (level 3): Ship + Occupy"``."""
+def building_words(b: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
+    """``"Docks (level 3): Ship + Occupy"``; ``names`` as for
+    :func:`~endeavor.rules.words.icons_words`."""
     bd = D.BUILDINGS[b]
     parts = []
     if bd.kind1 >= 0:
@@ -80,7 +81,7 @@ def building_words(b: int) -> str:
         parts.append(D.KIND_NAMES[bd.kind1] + (sep + D.KIND_NAMES[bd.kind2]
                                                if bd.kind2 >= 0 else ""))
     if any(bd.icons) or bd.glory:
-        parts.append(icons_words(bd.icons, bd.glory))
+        parts.append(icons_words(bd.icons, bd.glory, names))
     level = f" (level {bd.level})" if bd.level else ""
     return f"{bd.name}{level}: {'; '.join(parts) or 'no action'}"
 
@@ -114,7 +115,7 @@ class Build(DecisionType):
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         left = s.bsupply[action.arg]
-        return f"Build the {building_words(action.arg)} ({left} left)"
+        return f"Build the {building_words(action.arg, s.rules.token_names)} ({left} left)"
 
 
 class StartTile(DecisionType):

@@ -124,6 +124,7 @@ class Draw(ActionKind):
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAW:
             top = s.decks[arg][-1]
-            return (f"Draw {card_words(top)} from the {D.DECK_NAMES[arg]} deck "
+            return (f"Draw {card_words(top, s.rules.token_names)} from the "
+                    f"{D.DECK_NAMES[arg]} deck "
                     f"({len(s.decks[arg])} left)")
-        return f"Draw {card_words(arg)} from the discard pile"
+        return f"Draw {card_words(arg, s.rules.token_names)} from the discard pile"

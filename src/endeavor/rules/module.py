@@ -190,6 +190,11 @@ class RuleModule:
         """Trade tokens (types) lying on the tile."""
         return []
 
+    def tile_buildings(self, s: State, i: int) -> list[int]:
+        """Buildings (types, one entry per copy) the module took out of the supply and
+        keeps, or put out of the game (the Silent Fleet's building shortage)."""
+        return []
+
     def icons(self, s: State, i: int, p: int) -> tuple[int, int, int, int]:
         """Attribute icons ``p`` holds from this module's components (Freedom tokens...)."""
         return (0, 0, 0, 0)

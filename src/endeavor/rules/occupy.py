@@ -94,7 +94,7 @@ class Occupy(ActionKind):
         x = c & A.ARG
         t = s.site_token[x]
         glory = D.SITES[x].glory
-        gain = f", gain {token_words(t)}" if t >= 0 else ""
+        gain = f", gain {token_words(t, s.rules.token_names)}" if t >= 0 else ""
         links = self.links_completed(s, p, x)
         link = f"; completes the link{'s' if len(links) > 1 else ''} {', '.join(links)}" \
             if links else ""
@@ -108,5 +108,5 @@ class Occupy(ActionKind):
             if s.site_owner[other] == p and not s.lmark[li]:
                 t = s.link_token[li]
                 name = f"{D.SITES[x].code}-{D.SITES[other].code}"
-                out.append(f"{name} ({D.TOKEN_NAMES[t]} token)" if t >= 0 else name)
+                out.append(f"{name} ({s.rules.token_names[t]} token)" if t >= 0 else name)
         return out

@@ -432,7 +432,9 @@ class ModuleStep(DecisionType):
     frame = F_EXPLOIT
     kind = "exploit"
     length = 6
-    ranges = ((0, 2), (-1, 1 << 16), (-1, 1 << 16), (-1, 1 << 16))
+    #: module index (up to 3 Exploits and the option-driven modules; ``check`` then
+    #: asks for one in play), step, its two ints
+    ranges = ((0, 7), (-1, 1 << 16), (-1, 1 << 16), (-1, 1 << 16))
     phases = (PH_SETUP, PH_CONSTRUCTION, PH_GROWTH, PH_SALARY, PH_ACTIONS, PH_DISCARD)
     sort = True
 

@@ -22,7 +22,6 @@ from ..frames import (
     PH_GROWTH,
     PH_SALARY,
     PH_SETUP,
-    PHASE_NAMES,
 )
 from .words import word_player
 
@@ -72,7 +71,7 @@ def advance(s: State) -> None:
         if ph != s.phase:
             s.phase = ph
             if s.ev is not None:
-                s.emit("phase", None, f"{PHASE_NAMES[ph]} phase")
+                s.emit("phase", None, f"{rules.phase_names[ph]} phase")
         if ph == PH_ACTIONS:
             if next_turn(s):
                 return

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import data as D
+
+if TYPE_CHECKING:
+    from ..state import State
 
 
 def word_player(p: int) -> str:
@@ -10,24 +15,41 @@ def word_player(p: int) -> str:
     return f"P{p}"
 
 
-def icons_words(icons: tuple[int, int, int, int], glory: int = 0) -> str:
-    """``(0, 2, 0, 1)``, glory 1 -> ``"+2 Culture, +1 Influence, 1 glory"``."""
-    parts = [f"+{icons[k]} {D.ATTRIBUTES[k].capitalize()}" for k in range(4) if icons[k]]
+def owner_words(s: State, q: int) -> str:
+    """A disc owner mid-sentence: a seat ``"P2"``, or a neutral colour by the module
+    that brings it (``"the Silent Fleet"``)."""
+    if q < s.n:
+        return word_player(q)
+    k = q - s.n
+    for m in s.rules.modules:
+        if k < m.neutral_colours:
+            name = m.name
+            return "the " + name[4:] if name.startswith("The ") else name
+        k -= m.neutral_colours
+    return f"neutral colour {q}"  # pragma: no cover
+
+
+def icons_words(icons: tuple[int, int, int, int], glory: int = 0,
+                names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
+    """``(0, 2, 0, 1)``, glory 1 -> ``"+2 Culture, +1 Influence, 1 glory"``; ``names``
+    are the ruleset's token names (``rules.token_names``: the first four name the
+    attributes)."""
+    parts = [f"+{icons[k]} {names[k]}" for k in range(4) if icons[k]]
     if glory:
         parts.append(f"{glory} glory")
     return ", ".join(parts) or "nothing"
 
 
-def token_words(t: int) -> str:
+def token_words(t: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     """``"a Culture token"``, ``"an Influence token"``, ``"a Ship/Draw token"``."""
-    name = D.TOKEN_NAMES[t]
+    name = names[t]
     return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} token"
 
 
-def card_words(c: int) -> str:
+def card_words(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     """``"AF/3 (+2 Wealth, +2 Influence)"``."""
     card = D.CARDS[c]
-    return f"{card.code} ({icons_words(card.icons, card.glory)})"
+    return f"{card.code} ({icons_words(card.icons, card.glory, names)})"
 
 
 def site_words(x: int) -> str:

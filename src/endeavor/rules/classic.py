@@ -1,0 +1,462 @@
+"""Endeavor (2009), the classic ruleset (R1): 3-5 players, its own board, 30 discs.
+
+A second ruleset beside :class:`~endeavor.rules.age_of_sail.AgeOfSail`, over its own
+tables (``data.CLASSIC_*``) and its own rule-area classes where a rule differs; the
+shared rule code asks the rules object (``token_names``, ``phase_names``,
+``after_pass``, ``to_discards``, ``governor_to_free_slot``, ``score_lines``,
+``problems``), never the ruleset's name. What differs from Age of Sail, with the
+rulings (``docs/rulings.md``, "Classic 2009"):
+
+* setup: the Colonial House is printed on every mat, with no disc on it; nobody
+  chooses a start tile and round 1 starts at once (R3, P70); all three level-5
+  buildings (Exchange, Museum, Parliament) are in play, 1 copy each; no Exploits;
+* four phases, Build, Growth, Salary, Actions (R5; ``phase_order="by_player"`` as R6);
+  a player discards down to the card limit when passing (R18, P71, P72);
+* Ship: to a region's track, or beside it when it is full (presence, no token); no
+  trade routes, no open sea; Europe cannot be shipped to (R10, P73);
+* Draw: only from an open region (Europe always is); Europe's count is its cities
+  (the board has nothing else there) (R14);
+* Attack: cities only (the board has nothing else to attack) (R13);
+* a ``+`` building's two actions in the same region, Draw + Draw from the same deck
+  (R23: always, not an option);
+* Payment: a building may not use its own Payment on itself; no no-payment symbol
+  (R15, P74);
+* discarded cards go back into their own deck in value order, lowest on top; Slavery
+  set aside, Governors out (R18, P76); no value-1 bonus disc (R16 is Age of Sail's);
+* status tracks stop at 15: a score is the icons held, every effect reads at most 15
+  (P75); the score pad A-K, the University's 3 glory on line I (R19, P77);
+* the attributes are Industry, Culture, Finance and Politics.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import actions as A
+from .. import data as D
+from ..decision import DecisionType, Frame
+from ..frames import (
+    F_ACTION,
+    F_BUILD,
+    F_CASUALTY,
+    F_DISCARD,
+    F_EFFECT,
+    F_EXPLOIT,
+    F_GOVSLOT,
+    F_SALARY,
+    F_START,
+    NFRAMES,
+    PH_ACTIONS,
+    PH_CONSTRUCTION,
+    PH_GROWTH,
+    PH_SALARY,
+    SRC_SHIFT,
+)
+from . import construction, discard, growth, salary
+from .attack import Attack
+from .base import BoardInfo, Rules, Step, register_ruleset
+from .board import add_sea, controls_link, ship_track
+from .construction import Build, build_level
+from .discard import Discard, GovernorSlot, held_cards
+from .draw import Draw, presence
+from .kinds import target_regions
+from .occupy import Occupy
+from .payment import Payment
+from .salary import Salary, payment_codes, workers
+from .ship import Ship
+from .sources import ActionChoice, Effect
+from .words import card_words, token_words
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..config import GameConfig
+    from ..state import State
+
+_C = A.code
+_NB = len(D.BUILDINGS)
+_CARD_VALUE = tuple(c.value for c in D.CARDS)
+_CARD_DECK = tuple(c.deck for c in D.CARDS)
+_EU, _SL = D.EU_DECK, D.SLAVERY_DECK
+NAMES = D.CLASSIC_TOKEN_NAMES
+CAP = D.CLASSIC_TRACK_CAP
+#: the phases as the 2009 rulebook names them (by index, as ``frames.PHASE_NAMES``)
+PHASE_NAMES = ("Setup", "Build", "Growth", "Salary", "Actions", "Discard", "Game over")
+#: the 2009 score pad (RB classic, "Game end and victory"): line letter -> line name, in
+#: the order of ``final_scores(...).lines``
+SCORE_PAD = (("A", "Cities"), ("B", "Connections"), ("C", "Industry"), ("D", "Culture"),
+             ("E", "Finance"), ("F", "Politics"), ("G", "Cards"), ("H", "Governor space"),
+             ("I", "Universities"), ("J", "Extra population"), ("K", "Slavery"))
+LINE_NAMES = tuple(name for _, name in SCORE_PAD)
+
+BOARD_INFO = BoardInfo(D.CLASSIC_BOARD)
+
+
+def marker(s: State, p: int, attribute: int) -> int:
+    """Where ``p``'s status marker stands: the icons held, at most 15 (P75)."""
+    return s.marker(p, attribute)
+
+
+def limit_words(s: State, p: int) -> str:
+    """``"your limit is 2 (Politics 3)"``, with the Slavery exemption if it applies."""
+    pl = s.players[p]
+    limit = pl.level(D.INFLUENCE)
+    slavery = any(_CARD_DECK[c] == _SL for c in pl.cards)
+    extra = " + 1 Slavery card" if slavery and limit < D.MAX_CARDS else ""
+    most = f", at most {D.MAX_CARDS} in all" if extra else ""
+    return f"your limit is {limit}{extra} (Politics {marker(s, p, D.INFLUENCE)}){most}"
+
+
+# --------------------------------------------------------------------------- action kinds
+class ClassicShip(Ship):
+    """R10 (2009), P73: a Harbor disc to the farthest free space of a region's track
+    (gain its token; the disc that fills it opens the region, R11), or, when the track
+    is full, beside it: presence there, no token. Europe cannot be shipped to. The
+    notation is ``ship FE`` either way; the board has no trade routes and no open sea,
+    and a disc beside a track is kept in the open-sea counters (``State.sea_discs``)."""
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        return harbor >= 1  # six regions, each with a track or room beside it
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        if harbor < 1:
+            return []
+        return [_C(A.V_SHIP, r) for r in target_regions(region, flags) if r]
+
+    def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
+        r = c & A.ARG
+        pl = s.players[p]
+        if s.filled[r] == s.info.trk_len[r]:  # P73: beside the full track
+            pl.harbor -= 1
+            add_sea(s, p, r)
+        else:
+            ship_track(s, p, pl, r)
+        return r, -1
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        verb, arg = c >> A.SHIFT, c & A.ARG
+        if verb == A.V_ROUTE:
+            return "the 2009 board has no trade routes (R10)"
+        if verb == A.V_SEA:
+            code = D.REGION_CODES[arg]
+            return (f"the 2009 board has no open sea: 'ship {code}' puts a disc beside "
+                    "the track once it is full (P73)")
+        if harbor < 1:
+            return "you need 1 disc in your Harbor"
+        return "not allowed now"
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        return "Ship needs a disc in the Harbor"
+
+    def describe(self, s: State, p: int, c: int) -> str:
+        r = c & A.ARG
+        name = D.REGION_NAMES[r]
+        k = s.filled[r]
+        length = s.info.trk_len[r]
+        if k == length:
+            return f"Ship beside the full {name} track (presence, no token)"
+        t = s.trk_tok[s.info.trk_off[r] + k]
+        gain = f": gain {token_words(t, NAMES)}" if t >= 0 else ""
+        opens = f"; fills the track and opens {name}" if k + 1 == length else ""
+        return f"Ship to the {name} track, space {k + 1} of {length}{gain}{opens}"
+
+
+class ClassicDraw(Draw):
+    """R14 (2009): the top card of the Europe or Slavery deck, or of an open region's
+    deck, when your discs there reach its value; Europe counts its cities (the only
+    places a disc can be in Europe). No discard pile (P76), no bonus disc (R16)."""
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        return bool(self.codes(s, p, -1, -1, harbor))
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        out = []
+        for d, dk in enumerate(s.decks):
+            if (deck < 0 or deck == d) and dk and (d == _EU or d == _SL or s.is_open(d)) \
+                    and _CARD_VALUE[dk[-1]] <= presence(s, p, d, 0):
+                out.append(_C(A.V_DRAW, d))
+        return out
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        arg = c & A.ARG
+        if c >> A.SHIFT == A.V_DRAWP:
+            return ("the 2009 game has no discard pile: a discarded card goes back into "
+                    "its deck (P76)")
+        if arg not in (_EU, _SL) and s.decks[arg] and not s.is_open(arg):
+            return f"{D.REGION_NAMES[arg]} is not open: Draw needs an open region (R14)"
+        return super().why_not(s, p, c, harbor)
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        return ("no card within your presence in Europe or an open region (Draw Value "
+                "above your discs there)")
+
+
+class ClassicPayment(Payment):
+    """R15 (2009), P74: pay a worker on any of your buildings back to your Harbor,
+    except the building whose own Payment this is; the 2009 buildings have no
+    no-payment symbol."""
+
+    def possible(self, s: State, p: int, harbor: int) -> bool:
+        # asked before the source is staffed: any worker is one of another building
+        return bool(workers(s, p))
+
+    def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
+              flags: int = 0) -> list[int]:
+        out = payment_codes(s, p, False)
+        src = flags >> SRC_SHIFT
+        if 0 < src <= _NB:  # P74: not on itself (one copy of each Payment building)
+            own = _C(A.V_PAY, src - 1)
+            if own in out:
+                out.remove(own)
+        return out
+
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+        b = c & A.ARG
+        f = s.stack[-1] if s.stack else ()
+        if f and f[0] == F_EFFECT and f[7] >> SRC_SHIFT == b + 1:
+            return f"your {D.BUILDINGS[b].name} may not use its own Payment on itself (R15)"
+        return f"you have no worker on a {D.BUILDINGS[b].name}"
+
+    def unavailable(self, s: State, p: int, harbor: int) -> str:
+        return "Payment needs a worker on another of your buildings"
+
+
+# --------------------------------------------------------------------------- decisions
+class ClassicBuild(Build):
+    """The Build phase (RB classic; as Construction)."""
+
+    def prompt(self, s: State, f: Frame) -> str:
+        p = f[1]
+        return (f"Build phase: build one building of level {build_level(s, p)} (your Build "
+                f"Level, Industry {marker(s, p, D.INDUSTRY)}) or lower")
+
+
+class ClassicActionChoice(ActionChoice):
+    """The Action phase's choice; passing leads to the card limit (R18, P71)."""
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        if action.verb == A.V_PASS:
+            return ("Pass: you take no more actions this round, then keep at most your "
+                    f"card limit ({s.players[f[1]].level(D.INFLUENCE)}) in normal slots")
+        return super().option(s, f, action)
+
+
+class ClassicDiscard(Discard):
+    """R18, P71: after passing, discard one card at a time down to the limits."""
+
+    phases = (PH_ACTIONS,)
+
+    def prompt(self, s: State, f: Frame) -> str:
+        p = f[1]
+        pl = s.players[p]
+        n = len(pl.cards)
+        slavery = any(_CARD_DECK[c] == _SL for c in pl.cards)
+        keep = min(pl.level(D.INFLUENCE) + slavery, D.MAX_CARDS)
+        return (f"You passed: discard {n - keep} of {n} cards down to your card limit: "
+                f"{limit_words(s, p)}")
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        c = action.arg
+        card = D.CARDS[c]
+        if card.deck == _SL:
+            where = "set aside face down: -1 glory at the end (R18)"
+        elif card.governor:
+            where = "out of the game (R18)"
+        else:
+            where = (f"back into the {D.DECK_NAMES[card.deck]} deck in value order, "
+                     "lowest on top (P76)")
+        return f"Discard {card_words(c, NAMES)}: {where}"
+
+
+class ClassicGovernorSlot(GovernorSlot):
+    """P1, P71: passing in round 7, which Governor (or none) sits in the free slot."""
+
+    phases = (PH_ACTIONS,)
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return ("You passed in the last round: choose the Governor for the free Governor "
+                "slot, outside your card limit, or leave it empty for 3 glory "
+                f"({limit_words(s, f[1])})")
+
+    def option(self, s: State, f: Frame, action: Action) -> str:
+        if action.arg == A.NONE_ARG:
+            return ("Leave the Governor slot empty: +3 glory at the end; your Governors "
+                    "count against the card limit")
+        return (f"Put {card_words(action.arg, NAMES)} in the free Governor slot, outside "
+                "the card limit")
+
+
+class NotInThisRuleset(DecisionType):
+    """A decision the 2009 game never asks (start tiles, Memorial casualties, rule
+    modules): it can occur in no phase, so a state holding one is rejected."""
+
+    kind = "none"
+    phases = ()
+
+    def codes(self, s: State, f: Frame) -> list[int]:
+        return []
+
+    def apply(self, s: State, f: Frame, c: int) -> None:
+        raise AssertionError("not a decision of the 2009 game")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- the ruleset
+def _schedule(n: int, order: str) -> tuple[tuple[int, int], ...]:
+    """R5 (2009): Build, Growth and Salary (phase by phase, or each player in turn with
+    ``by_player``, R6), then the Action phase; no Discard phase (P71)."""
+    early = (PH_CONSTRUCTION, PH_GROWTH, PH_SALARY)
+    if order == "by_player":
+        steps = [(ph, i) for i in range(n) for ph in early]
+    else:
+        steps = [(ph, i) for ph in early for i in range(n)]
+    steps.append((PH_ACTIONS, 0))
+    return tuple(steps)
+
+
+@register_ruleset
+class Classic(Rules):
+    name = "classic"
+    title = "Endeavor (2009)"
+    player_counts = (3, 4, 5)  # RB classic: "3-5 Players"
+    discs = D.CLASSIC_DISCS
+    boards = D.CLASSIC_BOARDS
+    start_buildings = ()  # R3: the Colonial House is printed on the mat
+    level5_pool = D.CLASSIC_LEVEL5
+    level5_available = len(D.CLASSIC_LEVEL5)
+    card_bonus = D.CLASSIC_CARD_BONUS
+    token_names = NAMES
+    phase_names = PHASE_NAMES
+    track_cap = CAP  # P75
+    options = {"phase_order": (("by_phase", "by_player"), "by_phase")}  # R6
+    plus_same_region = True  # R23: the 2009 "+" rule, always
+    discard_pile_bonus = False
+
+    def __init__(self, config: GameConfig, module_ids: tuple[str, ...]) -> None:
+        super().__init__(config, module_ids)
+        self.board = BOARD_INFO
+        self.phase_order = config.options["phase_order"]
+        self.kinds = (ClassicShip(), Occupy(), Attack(), ClassicPayment(), ClassicDraw())
+        never = NotInThisRuleset()
+        decisions: list[DecisionType] = [never] * NFRAMES
+        for frame, t in ((F_BUILD, ClassicBuild()), (F_SALARY, Salary()),
+                         (F_ACTION, ClassicActionChoice()), (F_EFFECT, Effect()),
+                         (F_GOVSLOT, ClassicGovernorSlot()), (F_DISCARD, ClassicDiscard())):
+            decisions[frame] = t
+        assert all(decisions[k] is never for k in (F_START, F_CASUALTY, F_EXPLOIT))
+        self.decisions = tuple(decisions)
+        steps: list[Step | None] = [None] * 7
+        steps[PH_CONSTRUCTION] = construction.begin
+        steps[PH_GROWTH] = growth.grow
+        steps[PH_SALARY] = salary.begin
+        self.phase_steps = tuple(steps)
+        self._rounds = _schedule(config.players, self.phase_order)
+
+    @classmethod
+    def default_board(cls, players: int) -> str:
+        return "classic"
+
+    @classmethod
+    def config_problem(cls, config: GameConfig) -> str:
+        """R1, R4: the Exploits are an Age of Sail expansion."""
+        if config.exploits:
+            return ("Exploits are an Age of Sail expansion (R1, R4): the 2009 ruleset "
+                    "plays without them (exploits=())")
+        return ""
+
+    def schedule(self, rnd: int) -> tuple[tuple[int, int], ...]:
+        """Round 0 has no step (no start tile to choose, P70): round 1 starts at once."""
+        return self._rounds if rnd else ()
+
+    @classmethod
+    def deal(cls, s: State, config: GameConfig, rng: Any) -> None:
+        """R2: deal the 95 tokens onto the 2009 board (tracks, cities, links), stack the
+        decks, put the building supply (all three level-5 types) out and pick the first
+        player; every mat has the Colonial House printed on it, with no disc (P70)."""
+        info = BOARD_INFO
+        tokens = [t for t, k in enumerate(cls.token_counts) for _ in range(k)]
+        rng.shuffle(tokens)
+        it = iter(tokens)
+        s.trk_owner = [-1] * info.ntrack
+        s.trk_tok = [next(it) for _ in range(info.ntrack)]
+        s.site_token = [-1] * D.NSITES
+        for site in info.token_sites:
+            s.site_token[site] = next(it)
+        s.link_token = [next(it) for _ in range(info.nlinks)]
+        s.decks = [list(d) for d in cls.initial_decks]
+        s.gov_avail = list(cls.governors)  # the Governor on top of each deck (R11)
+        s.bsupply = [0] * len(cls.buildings)
+        for b in cls.base_supply:
+            s.bsupply[b] = cls.buildings[b].copies
+        s.level5 = tuple(sorted(cls.level5_pool))
+        for b in s.level5:
+            s.bsupply[b] = 1
+        s.crown = rng.randrange(config.players)
+        for pl in s.players:
+            pl.blds.append(D.CLASSIC_START_BUILDING)
+
+    # ------------------------------------------------------------------ rule seams
+    def after_pass(self, s: State, p: int) -> None:
+        """R18, P71: passing, ``p`` discards down to the card limit (P1: the free
+        Governor slot; round 7: which Governor sits there)."""
+        discard.begin(s, p)
+
+    def to_discards(self, s: State, c: int) -> None:
+        """R18, P76: a discarded card goes back into its own deck, which stays in value
+        order with the lowest value on top."""
+        deck = s.decks[_CARD_DECK[c]]
+        deck.append(c)
+        deck.sort(key=lambda x: -_CARD_VALUE[x])
+
+    def governor_to_free_slot(self, s: State, p: int) -> bool:
+        """P1; P72: in round 7 a player who has passed made the last placement, so a
+        Governor won afterwards goes into a normal slot."""
+        return s.players[p].gov < 0 and not (
+            s.round == self.rounds and s.passed >> p & 1)
+
+    def score_lines(self, s: State, p: int) -> dict[str, int]:
+        """R19, P77: the 2009 score pad, lines A to K (:data:`SCORE_PAD`); each track
+        scores its marker, at most 15 (P75)."""
+        pl = s.players[p]
+        owner = s.site_owner
+        info = s.info
+        lines = {
+            "Cities": sum(D.SITES[x].glory for x in info.sites if owner[x] == p),
+            "Connections": sum(1 for li in range(info.nlinks) if controls_link(s, p, li)),
+        }
+        for k in range(4):
+            lines[NAMES[k]] = D.track_glory(marker(s, p, k))
+        lines["Cards"] = sum(D.CARDS[c].glory for c in held_cards(s, p))
+        lines["Governor space"] = 3 if pl.gov < 0 else 0
+        lines["Universities"] = sum(D.BUILDINGS[b].glory for b in pl.blds)
+        lines["Extra population"] = pl.harbor // 3
+        lines["Slavery"] = -len(pl.aside)
+        return lines
+
+    def problems(self, s: State) -> list[str]:
+        """The 2009 facts: no discard pile; discs beside a track only once it is full,
+        never in Europe; the Colonial House first on every mat, no other start tile,
+        no Memorial casualty; all three level-5 buildings in play."""
+        out = []
+        if s.pile:
+            out.append("the 2009 game has no discard pile")
+        for r in range(D.NREGIONS):
+            for q in range(s.owners):
+                if s.sea[q * 7 + r] and (r == D.EUROPE or not s.is_open(r)):
+                    out.append(f"player {q}: discs beside the {D.REGION_NAMES[r]} track "
+                               "before it is full")
+        for p, pl in enumerate(s.players):
+            if pl.blds[:1] != [D.CLASSIC_START_BUILDING] or any(
+                    D.BUILDINGS[b].level == 0 for b in pl.blds[1:]):
+                out.append(f"player {p}: the Colonial House is not the first building "
+                           "of the mat, or a start tile was added")
+            if any(pl.mem):
+                out.append(f"player {p}: discs at a track base (no Memorial in 2009)")
+        if s.level5 != tuple(sorted(D.CLASSIC_LEVEL5)):
+            out.append("the 2009 game has Exchange, Museum and Parliament at level 5")
+        return out
+
+
+__all__ = ["LINE_NAMES", "PHASE_NAMES", "SCORE_PAD", "Classic", "ClassicActionChoice",
+           "ClassicBuild", "ClassicDiscard", "ClassicDraw", "ClassicGovernorSlot",
+           "ClassicPayment", "ClassicShip", "NotInThisRuleset", "limit_words", "marker"]

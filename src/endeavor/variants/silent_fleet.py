@@ -1,0 +1,453 @@
+"""The Silent Fleet: the 2-player variant of Age of Sail (R21, R22; rulebook fr,
+"La variante à 2 joueurs « Flotte silencieuse »"; rulings P80-P90).
+
+An unused colour's 35 discs form a neutral fleet (the neutral owner ``s.n``, whose
+supply is ``s.nsupply``). Once after each of a player's turns, every decision of the
+turn resolved (P17, P80), it reacts to the action the turn carried out; the acting
+player makes its choices as ordinary legal actions:
+
+* a turn that carried out several action kinds (a ``+`` building, a follow-up) first
+  picks the one that triggers it (``fleet react ship``); a pass causes nothing;
+* Ship: a fleet disc on the next free space of any track (a closed region's) or on a
+  free trade route in Europe or an open region (``fleet ship FE`` / ``fleet ship
+  EUT1``); the space's Trade token leaves the game; a Governor it wins leaves the game
+  (R11, P81);
+* Occupy: a fleet disc on an unoccupied city in Europe or in an open region where the
+  fleet has presence (``fleet occupy EU3``); the token leaves the game; it never
+  controls a link (P82);
+* Draw: the top card of a deck where the fleet's presence meets the card's Draw Value
+  leaves the game (``fleet draw AF``); the Europe 5 card abolishes Slavery (R17, P83);
+* Attack, Payment: nothing.
+
+No possible target: nothing; exactly one: applied at once; several: the acting player
+chooses (P84). Every reaction raises a ``fleet`` event in words. Exploit abilities
+count as the action kind they answer. The fleet never scores, holds no Shield, and is
+never a seat; its discs can be attacked like an opponent's (P86).
+
+Optional rules (config flags, R22): ``limited_occupation`` (its Occupy only in a region
+where the player just occupied a city, P88), ``no_token_reaction`` (no reaction to a
+turn played with a blue Action token, P89), ``building_shortage`` (at the start of each
+round the player without the Crown discards a building from the supply,
+``shortage discard theater``, P90).
+
+Module data ``exd[i]``: ``[regions where the acting player occupied a city this turn
+(bitmask), 1 while the turn was started with a blue token, Trade tokens the fleet sent
+out of the game, cards its Draws discarded, copies discarded by the building shortage
+per building type x19, cities each seat holds per region x7n (as of the last action,
+limited occupation only)]``.
+
+Steps: ``STEP_REACT`` (``f[4]`` the kinds performed, ``f[5]`` the occupied regions):
+which action triggers the reaction; ``STEP_SHIP`` / ``STEP_OCCUPY`` / ``STEP_DRAW``
+(``f[4]`` the occupied regions): where the reaction goes; ``STEP_SHORTAGE``: the
+building discarded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import api
+
+if TYPE_CHECKING:
+    from ..state import State
+
+REACT, TRACK, ROUTE, OCCUPY, DRAW, SHORTAGE = range(6)
+STEP_REACT, STEP_SHIP, STEP_OCCUPY, STEP_DRAW, STEP_SHORTAGE = range(5)
+#: the step asking where the reaction to each action kind goes (-1: it does nothing)
+STEP_OF = {api.SHIP: STEP_SHIP, api.OCCUPY: STEP_OCCUPY, api.DRAW: STEP_DRAW}
+KIND_OF = {v: k for k, v in STEP_OF.items()}
+# data offsets
+OCC, TOKEN, TOKENS_OUT, CARDS_OUT, BLD = range(5)
+NB = len(api.BUILDINGS)
+CITIES = BLD + NB
+NKINDS = len(api.KIND_NAMES)
+_SITE_REGION = tuple(x.region for x in api.SITES)
+_SITE_CITY = tuple(x.city for x in api.SITES)
+_CARD_VALUE = tuple(c.value for c in api.CARDS)
+_LEVEL = tuple(b.level for b in api.BUILDINGS)
+_EUROPE_DECKS = (api.EU_DECK, api.SLAVERY_DECK)
+FLEET = "The Silent Fleet"
+
+
+def _bits(mask: int) -> list[int]:
+    return [k for k in range(8) if mask >> k & 1]
+
+
+def _regions_words(mask: int) -> str:
+    return " or ".join(api.REGION_NAMES[r] for r in _bits(mask))
+
+
+class SilentFleet(api.RuleModule):
+    id = "silent_fleet"
+    number = 16
+    name = FLEET
+    neutral_colours = 1
+
+    def catalogue(self) -> list[tuple[int, str]]:
+        out = [(self.code(REACT, k), f"fleet react {api.KIND_NAMES[k].lower()}")
+               for k in range(NKINDS)]
+        out += [(self.code(TRACK, r), f"fleet ship {api.REGION_CODES[r]}")
+                for r in range(1, api.NREGIONS)]
+        out += [(self.code(ROUTE, x), f"fleet ship {site.code}")
+                for x, site in enumerate(api.SITES) if not site.city]
+        out += [(self.code(OCCUPY, x), f"fleet occupy {site.code}")
+                for x, site in enumerate(api.SITES)
+                if site.city and site.code not in api.TILE_SITES]
+        out += [(self.code(DRAW, d), f"fleet draw {api.DECK_CODES[d]}")
+                for d in range(len(api.DECK_CODES))]
+        out += [(self.code(SHORTAGE, b), f"shortage discard {bd.code}")
+                for b, bd in enumerate(api.BUILDINGS) if bd.level >= 1]
+        return out
+
+    def setup(self, s: State, i: int) -> list[int]:
+        return [0] * (CITIES + 7 * s.n)
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _on(s: State, option: str) -> bool:
+        return bool(s.config.option(option))
+
+    @staticmethod
+    def owner(s: State, i: int) -> int:
+        """The fleet's disc owner (``s.n``: after the seats)."""
+        return api.neutral_owner(s, i)
+
+    @staticmethod
+    def _cities(s: State, p: int) -> list[int]:
+        """Cities ``p`` holds per region (tile cities included)."""
+        out = [0] * api.NREGIONS
+        owner = s.site_owner
+        for x in api.sites_in_play(s):
+            if owner[x] == p and _SITE_CITY[x]:
+                out[_SITE_REGION[x]] += 1
+        return out
+
+    def _snapshot(self, s: State, i: int) -> None:
+        """Remember every seat's cities per region (limited occupation, P88)."""
+        d = s.exd[i]
+        for p in range(s.n):
+            d[CITIES + 7 * p:CITIES + 7 * p + 7] = self._cities(s, p)
+
+    def targets(self, s: State, i: int, kind: int, occ: int) -> list[int]:
+        """The codes of every place a reaction to ``kind`` can go now (sorted); ``occ``
+        the regions where the player occupied a city this turn (limited occupation)."""
+        q = self.owner(s, i)
+        out: list[int] = []
+        if kind == api.DRAW:  # P83: the eight decks, never the discard pile
+            for d, deck in enumerate(s.decks):
+                r = api.EUROPE if d in _EUROPE_DECKS else d
+                if deck and _CARD_VALUE[deck[-1]] <= s.presence(q, r):
+                    out.append(self.code(DRAW, d))
+            return out
+        if kind not in (api.SHIP, api.OCCUPY) or not api.neutral_supply(s, q):
+            return out  # P85: an empty supply places nothing
+        if kind == api.SHIP:  # P81: a track space or a free trade route, no open sea
+            for c in api.targets(s, q, api.SHIP, 1):
+                verb = api.verb_of(c)
+                if verb == api.V_SHIP:
+                    out.append(self.code(TRACK, api.arg_of(c)))
+                elif verb == api.V_ROUTE:
+                    out.append(self.code(ROUTE, api.arg_of(c)))
+            return sorted(out)
+        regions = _bits(occ) if self._on(s, "limited_occupation") else [-1]
+        for r in regions:  # P82, P88: the normal Occupy targets for the fleet's presence
+            out += [self.code(OCCUPY, api.arg_of(c)) for c in api.targets(s, q, api.OCCUPY, 1, r)]
+        return sorted(out)
+
+    # ------------------------------------------------------------------ hooks
+    def on_action(self, s: State, i: int, p: int, kind: int, c: int, source: int,
+                  region: int) -> None:
+        d = s.exd[i]
+        if source >= api.SRC_TOKEN and self._on(s, "no_token_reaction"):
+            d[TOKEN] = 1  # P89: the turn was taken with a blue Action token
+        if not self._on(s, "limited_occupation"):
+            return
+        if kind == api.OCCUPY:  # P88: where the player just occupied a city
+            if region >= 0:
+                d[OCC] |= 1 << region
+            else:  # an ability: the regions where p holds more cities than before
+                now = self._cities(s, p)
+                base = CITIES + 7 * p
+                for r in range(api.NREGIONS):
+                    if now[r] > d[base + r]:
+                        d[OCC] |= 1 << r
+        self._snapshot(s, i)
+
+    def on_turn_end(self, s: State, i: int, p: int, kinds: int) -> None:
+        d = s.exd[i]
+        occ, token = d[OCC], d[TOKEN]
+        d[OCC] = d[TOKEN] = 0
+        if self._on(s, "limited_occupation"):
+            self._snapshot(s, i)
+        if not kinds:
+            return  # a pass causes nothing (R21)
+        if token:
+            api.emit(s, "fleet", None, f"{FLEET} does not react: the turn was played with a "
+                     "blue Action token (no token reaction, R22, P89)")
+            return
+        performed = _bits(kinds)
+        if len(performed) == 1:
+            self._react(s, i, p, performed[0], occ)
+        elif not any(self.targets(s, i, k, occ) for k in performed):
+            names = " or ".join(api.KIND_NAMES[k] for k in performed)
+            api.emit(s, "fleet", None, f"{FLEET} could react to your {names}, but none of "
+                     "them gives it anything to do: nothing happens (P84)")
+        else:  # P80: the acting player picks the action that triggers it
+            api.push_step(s, i, p, STEP_REACT, kinds, occ)
+
+    def on_round_start(self, s: State, i: int) -> None:
+        if not self._on(s, "building_shortage"):
+            return
+        p = (s.crown + 1) % s.n  # the player without the Crown (2 players)
+        codes = self._shortage_codes(s, p)
+        if len(codes) > 1:
+            api.push_step(s, i, p, STEP_SHORTAGE)
+        elif codes:
+            self._discard_building(s, i, p, api.arg_of(codes[0]))
+        else:
+            api.emit(s, "fleet", p, f"Building shortage: no building of level "
+                     f"{api.build_level(s, p)} or lower is left in the supply, so "
+                     f"{api.word_player(p)} discards nothing (P90)")
+
+    # ------------------------------------------------------------------ reactions
+    def _react(self, s: State, i: int, p: int, kind: int, occ: int) -> None:
+        """The reaction to ``kind``: nothing, the only target at once, or a decision."""
+        what = api.KIND_NAMES[kind]
+        if kind not in STEP_OF:
+            art = "an" if what[0] in "AEIOU" else "a"
+            api.emit(s, "fleet", None, f"{FLEET} does nothing after {art} {what} (R21)")
+            return
+        codes = self.targets(s, i, kind, occ)
+        if len(codes) > 1:
+            api.push_step(s, i, p, STEP_OF[kind], occ)
+        elif codes:
+            self._do(s, i, codes[0])
+        else:
+            api.emit(s, "fleet", None, f"{FLEET} reacts to your {what} but "
+                     f"{self._nothing(s, i, kind, occ)}: nothing happens (P84)")
+
+    def _nothing(self, s: State, i: int, kind: int, occ: int) -> str:
+        """Why a reaction to ``kind`` has no target, in words."""
+        q = self.owner(s, i)
+        if kind == api.DRAW:
+            return "no deck's top card is within its presence"
+        if not api.neutral_supply(s, q):
+            return "its supply is empty (P85)"
+        if kind == api.SHIP:
+            return "there is no free track space or trade route"
+        if self._on(s, "limited_occupation"):
+            where = _regions_words(occ)
+            return (f"there is no city it may occupy in {where} (limited occupation, P88)"
+                    if where else "you occupied no city of the map (limited occupation, P88)")
+        return "there is no unoccupied city in Europe or in an open region where it is present"
+
+    def _do(self, s: State, i: int, c: int) -> None:
+        """Carry out reaction code ``c`` (the events first, then what follows: a region
+        opening, its Governor, Abolition)."""
+        d = s.exd[i]
+        q = self.owner(s, i)
+        verb, arg = self.local_verb(c), api.arg_of(c)
+        if verb == TRACK:
+            k = s.filled[arg]
+            t = s.track_tokens(arg)[k]
+            d[TOKENS_OUT] += int(t >= 0)
+            api.emit(s, "fleet", None, f"{FLEET} ships to the {api.REGION_NAMES[arg]} "
+                     f"track, space {k + 1} of {api.track_length(s, arg)}"
+                     f"{self._token_out(t)}")
+            api.ship_neutral_disc(s, q, arg)
+        elif verb in (ROUTE, OCCUPY):
+            t = s.site_token[arg]
+            d[TOKENS_OUT] += int(t >= 0)
+            how = "ships to the trade route" if verb == ROUTE else "occupies"
+            api.emit(s, "fleet", None, f"{FLEET} {how} {api.site_words(arg)}"
+                     f"{self._token_out(t)}")
+            api.place_neutral_disc(s, q, arg)
+        else:  # DRAW
+            card = s.decks[arg][-1]
+            d[CARDS_OUT] += 1
+            api.emit(s, "fleet", None, f"{FLEET} discards the top card of the "
+                     f"{api.DECK_NAMES[arg]} deck, {api.card_words(card)}: it leaves "
+                     "the game")
+            api.discard_top_card(s, arg)  # the Europe 5 card abolishes Slavery (R17)
+
+    @staticmethod
+    def _token_out(t: int) -> str:
+        return f"; the {api.TOKEN_NAMES[t]} token there leaves the game" if t >= 0 else ""
+
+    # ------------------------------------------------------------------ building shortage
+    def _shortage_codes(self, s: State, p: int) -> list[int]:
+        """P90: a building type left in the supply, level 1 up to ``p``'s Build Level."""
+        bl = api.build_level(s, p)
+        return [self.code(SHORTAGE, b) for b in range(NB)
+                if s.bsupply[b] and 1 <= _LEVEL[b] <= bl]
+
+    def _discard_building(self, s: State, i: int, p: int, b: int) -> None:
+        bd = api.BUILDINGS[b]
+        api.emit(s, "fleet", p, f"Building shortage: {api.word_player(p)} (without the "
+                 f"Crown) discards a {bd.name} (level {bd.level}) from the supply; it "
+                 "leaves the game (R22, P90)")
+        api.discard_building(s, b)
+        s.exd[i][BLD + b] += 1
+
+    # ------------------------------------------------------------------ own steps
+    def step_codes(self, s: State, i: int, f: api.Frame) -> list[int]:
+        step = f[3]
+        if step == STEP_REACT:
+            return [self.code(REACT, k) for k in _bits(f[4]) if k < NKINDS]
+        if step == STEP_SHORTAGE:
+            return self._shortage_codes(s, f[1])
+        if step in KIND_OF:
+            return self.targets(s, i, KIND_OF[step], f[4])
+        return []
+
+    def step_apply(self, s: State, i: int, f: api.Frame, c: int) -> None:
+        verb, arg = self.local_verb(c), api.arg_of(c)
+        if verb == REACT:
+            self._react(s, i, f[1], arg, f[5])
+        elif verb == SHORTAGE:
+            self._discard_building(s, i, f[1], arg)
+        else:
+            self._do(s, i, c)
+
+    def step_kind(self, s: State, i: int, f: api.Frame) -> str:
+        return ("fleet_react", "fleet_ship", "fleet_occupy", "fleet_draw",
+                "building_shortage")[f[3]]
+
+    def step_prompt(self, s: State, i: int, f: api.Frame) -> str:
+        step = f[3]
+        if step == STEP_REACT:
+            names = ", ".join(api.KIND_NAMES[k] for k in _bits(f[4]))
+            return (f"{FLEET} reacts once to your turn: choose which of your actions "
+                    f"triggers it ({names})")
+        if step == STEP_SHIP:
+            return (f"{FLEET} reacts to your Ship: choose where its disc goes (a track "
+                    "space or a free trade route; the Trade token there leaves the game)")
+        if step == STEP_OCCUPY:
+            where = (f" in {_regions_words(f[4])}" if self._on(s, "limited_occupation")
+                     else "")
+            return (f"{FLEET} reacts to your Occupy: choose the city its disc occupies"
+                    f"{where} (its Trade token leaves the game)")
+        if step == STEP_DRAW:
+            return (f"{FLEET} reacts to your Draw: choose the deck whose top card leaves "
+                    "the game")
+        bl = api.build_level(s, f[1])
+        return ("Building shortage (Silent Fleet, R22): you do not hold the Crown, so discard "
+                f"a building of level {bl} or lower (your Build Level) from the supply; it "
+                "leaves the game")
+
+    def describe_action(self, s: State, i: int, c: int) -> str:
+        verb, arg = self.local_verb(c), api.arg_of(c)
+        if verb == REACT:
+            return self._react_words(s, i, arg)
+        if verb == TRACK:
+            return self._track_words(s, i, arg)
+        if verb in (ROUTE, OCCUPY):
+            t = s.site_token[arg]
+            gone = f": its {api.TOKEN_NAMES[t]} token leaves the game" if t >= 0 else ""
+            if verb == ROUTE:
+                return f"The fleet's disc to the trade route {api.site_words(arg)}{gone}"
+            return f"The fleet's disc occupies {api.site_words(arg)}{gone}"
+        if verb == DRAW:
+            deck = s.decks[arg]
+            if not deck:
+                return f"The top card of the {api.DECK_NAMES[arg]} deck leaves the game"
+            card = api.CARDS[deck[-1]]
+            abol = ("; it is the Europe 5 card: Slavery is abolished (R17)"
+                    if card.abolition and not s.abolished else "")
+            return (f"The top card of the {api.DECK_NAMES[arg]} deck, "
+                    f"{api.card_words(deck[-1])}, leaves the game{abol}")
+        bd = api.BUILDINGS[arg]
+        return (f"Discard a {bd.name} (level {bd.level}) from the supply: it leaves the "
+                f"game ({s.bsupply[arg] - 1} left)")
+
+    def _react_words(self, s: State, i: int, kind: int) -> str:
+        what = api.KIND_NAMES[kind]
+        head = f"Your {what} triggers it: "
+        if kind not in STEP_OF:
+            return head + "the fleet does nothing"
+        f = s.frame
+        occ = f[5] if f is not None and len(f) == 6 and f[2] == i else 0
+        codes = self.targets(s, i, kind, occ)
+        if not codes:
+            return head + f"nothing happens ({self._nothing(s, i, kind, occ)})"
+        if len(codes) == 1:
+            text = self.describe_action(s, i, codes[0])
+            return head + text[0].lower() + text[1:]
+        noun = "decks" if kind == api.DRAW else "places"
+        return head + f"you then choose among {len(codes)} {noun}"
+
+    def _track_words(self, s: State, i: int, r: int) -> str:
+        region = api.REGION_NAMES[r]
+        k = s.filled[r]
+        n = api.track_length(s, r)
+        t = s.track_tokens(r)[k]
+        text = f"The fleet's disc to the {region} track, space {k + 1} of {n}"
+        if t >= 0:
+            text += f": the {api.TOKEN_NAMES[t]} token there leaves the game"
+        if k + 1 == n:
+            text += f"; fills the track and opens {region}"
+            if s.gov_avail[r] >= 0:
+                track = s.track(r)
+                track[k] = self.owner(s, i)
+                w = _winner(track)
+                text += (": the Governor goes to the fleet and leaves the game (R11)"
+                         if api.is_neutral(s, w) else
+                         f": {api.word_player(w)} wins its Governor (R11)")
+        return text
+
+    # ------------------------------------------------------------------ accounting, display
+    def tile_buildings(self, s: State, i: int) -> list[int]:
+        d = s.exd[i]
+        return [b for b in range(NB) for _ in range(d[BLD + b])]
+
+    def check(self, s: State, i: int) -> list[str]:
+        d = s.exd[i]
+        if len(d) != CITIES + 7 * s.n:
+            return [f"module data has {len(d)} ints, not {CITIES + 7 * s.n}"]
+        out = []
+        if min(d) < 0:
+            out.append("a negative count")
+        if d[OCC] >> api.NREGIONS or d[TOKEN] > 1:
+            out.append("bad turn record")
+        if not s.turn and (d[OCC] or d[TOKEN]):
+            out.append("a turn record outside a turn")
+        if d[OCC] and not self._on(s, "limited_occupation"):
+            out.append("occupied regions recorded without limited occupation")
+        if d[TOKEN] and not self._on(s, "no_token_reaction"):
+            out.append("a token turn recorded without no token reaction")
+        if any(d[BLD:CITIES]) and not self._on(s, "building_shortage"):
+            out.append("buildings discarded without the building shortage")
+        if any(d[CITIES:]) and not self._on(s, "limited_occupation"):
+            out.append("cities recorded without limited occupation")
+        if d[CARDS_OUT] > len(s.removed) or d[TOKENS_OUT] > sum(s.spent):
+            out.append("more cards or tokens sent out of the game than are out of it")
+        return out
+
+    def describe(self, s: State, i: int) -> str:
+        d = s.exd[i]
+        q = self.owner(s, i)
+        board = sum(s.presence(q, r) for r in range(api.NREGIONS))
+        text = (f"{api.neutral_supply(s, q)} discs in its supply, {board} on the board; "
+                f"{api.plural(d[TOKENS_OUT], 'Trade token')} and "
+                f"{api.plural(d[CARDS_OUT], 'card')} sent out of the game")
+        gone = [api.BUILDINGS[b].name for b in self.tile_buildings(s, i)]
+        if gone:
+            text += f"; buildings discarded: {', '.join(gone)}"
+        rules = [o.replace("_", " ") for o in ("limited_occupation", "no_token_reaction",
+                                               "building_shortage") if self._on(s, o)]
+        if rules:
+            text += f"; optional rules: {', '.join(rules)}"
+        return text
+
+
+def _winner(track: list[int]) -> int:
+    """R11 on a full track: most discs, ties to the tied owner closest to the deck."""
+    counts: dict[int, int] = {}
+    for q in track:
+        if q >= 0:
+            counts[q] = counts.get(q, 0) + 1
+    best = max(counts.values())
+    return next(q for q in reversed(track) if q >= 0 and counts[q] == best)
+
+
+api.register(SilentFleet())
