@@ -695,3 +695,63 @@ def test_random_exploits_differ_per_game(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["bench", "--runs", "1", "--seconds", "0.2", "--exploits", "random",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["exploits"] == "random"
+
+
+# --------------------------------------------------------------------------- rulesets
+def test_simulate_classic_and_the_silent_fleet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--ruleset", "classic", "--players", "3", "--games", "2",
+                 "--json"]) == 0
+    games = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [g["config"]["ruleset"] for g in games] == ["classic", "classic"]
+    assert all(g["config"]["board"] == "classic" for g in games)
+    for g in games:  # the numbers are the engine's own
+        state = replay({"format": "endeavor-record", "version": 2, "config": g["config"],
+                        "actions": []})
+        assert state.rules.discs == 30
+    assert main(["simulate", "--players", "2", "--silent-fleet", "--no-token-reaction",
+                 "--games", "1", "--json"]) == 0
+    options = json.loads(capsys.readouterr().out)["config"]["options"]
+    assert options["silent_fleet"] is True and options["no_token_reaction"] is True
+    assert options["limited_occupation"] is False
+
+
+@pytest.mark.parametrize("argv, reason", [
+    (["simulate", "--ruleset", "classic", "--players", "2"], "3 to 5 players, not 2"),
+    (["simulate", "--ruleset", "classic", "--players", "3", "--exploits", "random"],
+     "Exploit"),
+    (["simulate", "--silent-fleet"], "2-player variant"),
+    (["simulate", "--players", "2", "--limited-occupation"], "silent_fleet"),
+    (["bench", "--ruleset", "classic", "--players", "2"], "3 to 5 players"),
+    (["simulate", "--ruleset", "classic", "--players", "3", "--board", "A"],
+     "board side must be 'classic'"),
+])
+def test_ruleset_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                     reason: str) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("endeavor: error: ") and reason in err[0]
+
+
+def test_play_auto_classic_and_fleet(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    _no_input(monkeypatch)
+    assert main(["play", "--auto", "--ruleset", "classic", "--players", "3",
+                 "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Build phase" in out and "Game over" in out and "Universities" in out
+    assert main(["play", "--auto", "--players", "2", "--silent-fleet", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "The Silent Fleet" in out and "Game over" in out
+
+
+def test_bench_and_replay_classic(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--ruleset", "classic", "--players", "3", "--runs", "1",
+                 "--seconds", "0.05", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["ruleset"] == "classic" and summary["steps_per_s"]["median"] > 0
+    state, _ = _random_game(GameConfig(players=3, ruleset="classic", seed=5))
+    path = tmp_path / "classic.json"
+    path.write_text(json.dumps(state.record()))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Final score" in out and "Connections" in out

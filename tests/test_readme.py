@@ -64,3 +64,16 @@ def test_write_an_exploit(tmp_path: Path) -> None:
                          timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok ['lighthouse']"
+
+
+def test_ruleset_configs_run() -> None:
+    code = next(b for b in BLOCKS if b.startswith("GameConfig(players=4, exploits="))
+    driver = "from endeavor import GameConfig, new_game\nconfigs = [\n" + "\n".join(
+        f"    {line.split('#')[0].strip()}" if line.startswith("GameConfig") else f"    {line}"
+        for line in code.strip().splitlines()) + "\n]\n"
+    driver = driver.replace(")\n    ", "),\n    ")
+    driver += "for c in configs:\n    new_game(c)\nprint(len(configs))\n"
+    out = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr + driver
+    assert out.stdout.strip() == "3"

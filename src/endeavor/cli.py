@@ -398,8 +398,11 @@ def final_lines(state: State, width: int) -> list[Text]:
 def _new_game_event(state: State) -> Event:
     config = state.config
     text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
-    if state.modules:
-        text += f"; Exploits: {', '.join(e.name for e in state.modules)}"
+    if state.exploits:
+        text += f"; Exploits: {', '.join(e.name for _, e in state.exploits)}"
+    for e in state.modules:
+        if not e.is_exploit:
+            text += f"; with {e.name}"
     return Event("info", None, text)
 
 
@@ -445,14 +448,14 @@ def _simulate(args: argparse.Namespace, out: Console) -> int:
             state = new_game(config)
             made = RandomBot(seed, args.pass_weight).play_out(state)
             scores = final_scores(state)
-            for i, e in enumerate(state.modules):
+            for i, e in state.exploits:
                 tally = exploits.setdefault(e.id, [0, 0, 0])
                 tally[0] += 1
                 tally[1] += state.exploit_active(i)
                 tally[2] += sum(s.lines[e.name] for s in scores)
             if args.json:
                 print(json.dumps({"seed": seed, "config": config.to_dict(),
-                                  "exploits": [e.id for e in state.modules],
+                                  "exploits": [e.id for _, e in state.exploits],
                                   "totals": [s.total for s in scores],
                                   "ranks": [s.rank for s in scores], "decisions": made}))
             totals.append([s.total for s in scores])

@@ -165,7 +165,7 @@ def score_table(state: State) -> RenderableType:
         if s.rank == 1:
             head.append(" ★")
         table.add_column(head, justify="right")
-    exploit_lines = len(state.modules)  # one line per Exploit comes first (R19)
+    exploit_lines = len(state.exploits)  # one line per Exploit comes first (R19)
     for k, line in enumerate(scores[0].lines):
         table.add_row(line, *[str(s.lines[line]) for s in scores],
                       end_section=k == exploit_lines - 1)

@@ -43,7 +43,7 @@ from . import render as R
 from .actions import Action
 from .decision import Decision, Option
 from .events import Event
-from .frames import PHASE_NAMES
+from .frames import PH_ACTIONS
 from .state import State
 
 WIDTH, HEIGHT = 100, 40  # the screen when stdout is not a terminal
@@ -427,7 +427,7 @@ def header_line(state: State, width: int, human: int | None = None,
     elif state.round == 0:
         out.append("Setup", style="bold")
     else:
-        out.append(f"Round {state.round}/{D.ROUNDS} · {PHASE_NAMES[state.phase]}",
+        out.append(f"Round {state.round}/{state.rules.rounds} · {state.phase_name}",
                    style="bold")
     player = state.current_player
     if player is not None:
@@ -439,9 +439,9 @@ def header_line(state: State, width: int, human: int | None = None,
             out.append(f" {decision.kind.replace('_', ' ')}")
     out.append(" · Crown ")
     out.append_text(R.player_text(state.crown))
-    if state.modules:
-        active = sum(state.exploit_active(i) for i in range(len(state.modules)))
-        out.append(f" · Exploits {active}/{len(state.modules)} active")
+    if state.exploits:
+        active = sum(state.exploit_active(i) for i, _ in state.exploits)
+        out.append(f" · Exploits {active}/{len(state.exploits)} active")
     config = state.config
     out.append(f" · {len(state.players)} players, board {config.board}, seed {config.seed}",
                style="dim")
@@ -494,7 +494,8 @@ def board_lines(state: State, width: int, titles: bool = True) -> list[Text]:
         head.append(_pad(Text("deck"), deck_w))
         head.append(_pad(Text("gov"), gov_w))
         head.append(_pad(Text("track: far → near"), track_w))
-        head.append("cities · trade routes · sea")
+        head.append("cities · beside the track" if state.config.ruleset == "classic"
+                    else "cities · trade routes · sea")
         head.stylize("dim")
         out.append(fit(head, width))
     for r in range(D.NREGIONS):
@@ -615,6 +616,11 @@ def exploit_lines(state: State, width: int, level: int = 0) -> list[Text]:
     up to 2 lines; level 1: cut on the same line)."""
     out: list[Text] = []
     for i, e in enumerate(state.modules):
+        if not e.is_exploit:  # a variant (the Silent Fleet): its own one-line summary
+            out.append(fit(Text.assemble((e.name, "bold"), "  ",
+                                         (" ".join(e.describe(state, i).split()), "dim")),
+                           width))
+            continue
         line = Text.assemble((e.name, "bold"))
         line.append("  ")
         for k, r in enumerate(e.regions):
@@ -657,7 +663,7 @@ def _mat_head(state: State, p: int, human: int | None) -> Text:
         head.append(" you", style="bold")
     if p == state.crown:
         head.append(" ♛", style="bold yellow")
-    if PHASE_NAMES[state.phase] == "Actions" and state.has_passed(p):
+    if state.phase == PH_ACTIONS and state.has_passed(p):
         head.append(" passed", style="dim")
     return head
 
@@ -710,11 +716,13 @@ def mat_lines(state: State, width: int, human: int | None = None,
         head = _pad(_mat_head(state, p, human), 17)
         if level == 0:
             tracks = Text("  ").join(
-                Text.assemble((R.TRACK_ABBREVS[k], "bold"), f" {pl.attr[k]} ",
+                Text.assemble((state.rules.token_names[k][:3], "bold"),
+                              f" {state.marker(p, k)} ",
                               (f"L{pl.level(k)}", "dim")) for k in range(4))
         else:
             tracks = Text(" ").join(
-                Text(f"{R.ICON_LETTERS[k]}{pl.attr[k]}/{pl.level(k)}") for k in range(4))
+                Text(f"{R.ICON_LETTERS[k]}{state.marker(p, k)}/{pl.level(k)}")
+                for k in range(4))
         line1 = Text.assemble(head, tracks)
         discs = (f"  harbor {pl.harbor} · supply {pl.supply}" if level == 0
                  else f" h{pl.harbor} s{pl.supply}")
