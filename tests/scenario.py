@@ -14,7 +14,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from endeavor import GameConfig, IllegalActionError, State, final_scores, new_game, replay
 from endeavor import actions as A
@@ -256,3 +256,108 @@ def check_position(s: State, step: int) -> None:
         else:
             raise AssertionError(f"illegal {x} was applied")
     assert s.to_json() == before
+
+
+# ---------------------------------------------------------------- seeded invariant suites
+class ChooseBots(Protocol):
+    def choose(self, state: State, legal: list[A.Action]) -> A.Action: ...
+
+
+class Suite:
+    """A seeded random-play invariant suite (the Age of Sail and the 2009 ones): games
+    ``seed`` in ``range(games)``, in ``chunks`` test chunks; ``config(seed)`` gives a
+    game's config, ``bots(seed, players)`` its seat bots; after every action
+    ``check_step(state)`` and ``tally(before, action, after, coverage)``; every
+    ``sample_every`` steps and at the end :func:`check_position`; at the end
+    ``check_end(state, seed)``. :meth:`coverage` asserts that the suite as a whole
+    reached every rule event named."""
+
+    def __init__(self, label: str, games: int, chunks: int, sample_every: int,
+                 config: Callable[[int], GameConfig],
+                 bots: Callable[[int, int], ChooseBots],
+                 check_step: Callable[[State], None],
+                 tally: Callable[[State, A.Action, State, Counter[str]], None],
+                 check_end: Callable[[State, int], None]) -> None:
+        self.label = label
+        self.games = games
+        self.chunks = chunks
+        self.per_chunk = games // chunks
+        self.sample_every = sample_every
+        self.config = config
+        self.bots = bots
+        self.check_step = check_step
+        self.tally = tally
+        self.check_end = check_end
+        self.covered: dict[int, Counter[str]] = {}
+
+    def seeds(self, chunk: int) -> range:
+        return range(chunk * self.per_chunk, (chunk + 1) * self.per_chunk)
+
+    def play_fast(self, seed: int) -> State:
+        """The game of ``seed``, unchecked (for determinism)."""
+        cfg = self.config(seed)
+        s = new_game(cfg)
+        bots = self.bots(seed, cfg.players)
+        while not s.is_over:
+            s.apply_code(bots.choose(s, s.legal_actions()).code)
+        return s
+
+    def play_checked(self, seed: int, cov: Counter[str]) -> State:
+        cfg = self.config(seed)
+        s = new_game(cfg)
+        bots = self.bots(seed, cfg.players)
+        self.check_step(s)
+        check_position(s, 0)
+        step = 0
+        while not s.is_over:
+            a = bots.choose(s, s.legal_actions())
+            prev = s.copy()
+            s.apply(a)
+            step += 1
+            self.check_step(s)
+            self.tally(prev, a, s, cov)
+            if step % self.sample_every == 0:
+                check_position(s, step)
+        check_position(s, step)
+        self.check_end(s, seed)
+        cov["games"] += 1
+        cov["steps"] += step
+        return s
+
+    def run_chunk(self, chunk: int) -> Counter[str]:
+        """Play and check the games of ``chunk``; a failure names its game."""
+        cov: Counter[str] = Counter()
+        for seed in self.seeds(chunk):
+            try:
+                self.play_checked(seed, cov)
+            except Exception as e:  # name the game, whatever failed (engine errors too)
+                cfg = self.config(seed)
+                raise AssertionError(
+                    f"seed {seed} ({cfg.players} players, board {cfg.board}, "
+                    f"{cfg.options['phase_order']}): {type(e).__name__}: {e}") from e
+        self.covered[chunk] = cov
+        return cov
+
+    def coverage(self, covered: Sequence[str]) -> None:
+        """Assert that the suite reached every event of ``covered`` (chunks not run in
+        this session are replayed here, tallied without the checks)."""
+        total: Counter[str] = Counter()
+        for chunk in range(self.chunks):
+            cov = self.covered.get(chunk)
+            if cov is None:
+                cov = Counter()
+                for seed in self.seeds(chunk):
+                    cfg = self.config(seed)
+                    s = new_game(cfg)
+                    bots = self.bots(seed, cfg.players)
+                    while not s.is_over:
+                        a = bots.choose(s, s.legal_actions())
+                        prev = s.copy()
+                        s.apply(a)
+                        self.tally(prev, a, s, cov)
+                self.covered[chunk] = cov
+            total += cov
+        report = ", ".join(f"{k} {total[k]}" for k in covered)
+        print(f"\ncoverage over {self.games} {self.label}: {report}")
+        missing = [k for k in covered if total[k] <= 0]
+        assert not missing, f"never exercised: {missing} ({report})"

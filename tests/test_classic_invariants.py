@@ -29,12 +29,12 @@ from collections import Counter
 
 import pytest
 
-from endeavor import GameConfig, State, final_scores, new_game, replay
+from endeavor import GameConfig, State, final_scores, replay
 from endeavor import actions as A
 from endeavor import data as D
 from endeavor.invariants import check_invariants
 from endeavor.rules.classic import LINE_NAMES
-from scenario import check_position
+from scenario import Suite
 
 GAMES = 300
 CHUNKS = 10
@@ -46,7 +46,6 @@ EAGER_SHIP = 0.5
 EAGER_INDUSTRY = 0.6
 _VALUE = tuple(c.value for c in D.CARDS)
 
-_COVERAGE: dict[int, Counter[str]] = {}
 
 
 def game_config(seed: int) -> GameConfig:
@@ -217,52 +216,6 @@ def check_end(s: State, seed: int) -> None:
         assert len(pl.blds) <= 1 + 7, "the Colonial House and one building a round"
 
 
-def play_fast(seed: int) -> State:
-    cfg = game_config(seed)
-    s = new_game(cfg)
-    bots = Bots(seed, cfg.players)
-    while not s.is_over:
-        s.apply_code(bots.choose(s, s.legal_actions()).code)
-    return s
-
-
-def play_checked(seed: int, cov: Counter[str]) -> None:
-    cfg = game_config(seed)
-    s = new_game(cfg)
-    bots = Bots(seed, cfg.players)
-    check_step(s)
-    check_position(s, 0)
-    step = 0
-    while not s.is_over:
-        a = bots.choose(s, s.legal_actions())
-        prev = s.copy()
-        s.apply(a)
-        step += 1
-        check_step(s)
-        tally(prev, a, s, cov)
-        if step % SAMPLE_EVERY == 0:
-            check_position(s, step)
-    check_position(s, step)
-    check_end(s, seed)
-    cov["games"] += 1
-    cov["steps"] += step
-    cov["sea discs at the end"] += sum(s.sea)
-
-
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_classic_random_games(chunk: int) -> None:
-    cov: Counter[str] = Counter()
-    for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
-        try:
-            play_checked(seed, cov)
-        except Exception as e:  # name the game, whatever failed
-            cfg = game_config(seed)
-            raise AssertionError(f"seed {seed} ({cfg.players} players, "
-                                 f"{cfg.options['phase_order']}): "
-                                 f"{type(e).__name__}: {e}") from e
-    _COVERAGE[chunk] = cov
-
-
 COVERED = (
     "ship to track", "ship beside a full track", "occupy", "attack", "payment action",
     "salary payment choice", "draw from deck", "draw from Slavery deck", "region opened",
@@ -273,26 +226,19 @@ COVERED = (
 )
 
 
+SUITE = Suite("classic games", GAMES, CHUNKS, SAMPLE_EVERY, game_config, Bots, check_step, tally,
+              check_end)
+
+
+def play_fast(seed: int) -> State:
+    return SUITE.play_fast(seed)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_classic_random_games(chunk: int) -> None:
+    SUITE.run_chunk(chunk)
+
+
 def test_classic_coverage() -> None:
-    """The suite as a whole reaches every rule event of :data:`COVERED` (chunks not run
-    in this session are replayed here, tallied without the checks)."""
-    total: Counter[str] = Counter()
-    for chunk in range(CHUNKS):
-        cov = _COVERAGE.get(chunk)
-        if cov is None:
-            cov = Counter()
-            for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
-                cfg = game_config(seed)
-                s = new_game(cfg)
-                bots = Bots(seed, cfg.players)
-                while not s.is_over:
-                    a = bots.choose(s, s.legal_actions())
-                    prev = s.copy()
-                    s.apply(a)
-                    tally(prev, a, s, cov)
-            _COVERAGE[chunk] = cov
-        total += cov
-    report = ", ".join(f"{k} {total[k]}" for k in COVERED)
-    print(f"\ncoverage over {GAMES} classic games: {report}")
-    missing = [k for k in COVERED if total[k] <= 0]
-    assert not missing, f"never exercised: {missing} ({report})"
+    """The suite as a whole reaches every rule event listed in :data:`COVERED`."""
+    SUITE.coverage(COVERED)

@@ -29,11 +29,11 @@ from collections import Counter
 
 import pytest
 
-from endeavor import GameConfig, State, final_scores, new_game, replay
+from endeavor import GameConfig, State, final_scores, replay
 from endeavor import actions as A
 from endeavor import data as D
 from endeavor.invariants import check_invariants
-from scenario import check_position
+from scenario import Suite
 
 GAMES = 500
 CHUNKS = 10
@@ -46,7 +46,6 @@ EAGER_DECLINE = 0.3
 EAGER_INDUSTRY = 0.6
 
 #: chunk index -> coverage counts of the games of that chunk
-_COVERAGE: dict[int, Counter[str]] = {}
 
 
 def game_config(seed: int) -> GameConfig:
@@ -87,7 +86,9 @@ class Bots:
 
 def tally(before: State, action: A.Action, after: State, cov: Counter[str]) -> None:
     """Count the rule events one action caused, from its verb, the decision it answered
-    and the state change it made."""
+    and the state change it made; after a Discard phase, check the card limits (R18)."""
+    if after.round != before.round or after.is_over:  # R18: the Discard phase enforced them
+        assert not any(after.over_card_limit(p) for p in range(after.n))
     d = before.decision()
     assert d is not None
     v = action.verb
@@ -192,53 +193,6 @@ def check_end(s: State, seed: int) -> None:
         assert len(s.players[p].blds) <= 1 + D.ROUNDS, "at most one building per round"
 
 
-def play_fast(seed: int) -> State:
-    cfg = game_config(seed)
-    s = new_game(cfg)
-    bots = Bots(seed, cfg.players)
-    while not s.is_over:
-        s.apply(bots.choose(s, s.legal_actions()))
-    return s
-
-
-def play_checked(seed: int, cov: Counter[str]) -> None:
-    cfg = game_config(seed)
-    s = new_game(cfg)
-    bots = Bots(seed, cfg.players)
-    check_step(s)
-    check_position(s, 0)
-    step = 0
-    while not s.is_over:
-        a = bots.choose(s, s.legal_actions())
-        prev = s.copy()
-        s.apply(a)
-        step += 1
-        check_step(s)
-        tally(prev, a, s, cov)
-        if s.round != prev.round or s.is_over:  # R18: the Discard phase enforced limits
-            assert not any(s.over_card_limit(p) for p in range(s.n))
-        if step % SAMPLE_EVERY == 0:
-            check_position(s, step)
-    check_position(s, step)
-    check_end(s, seed)
-    cov["games"] += 1
-    cov["steps"] += step
-
-
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_random_games(chunk: int) -> None:
-    cov: Counter[str] = Counter()
-    for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
-        try:
-            play_checked(seed, cov)
-        except Exception as e:  # name the game, whatever failed (engine errors too)
-            cfg = game_config(seed)
-            raise AssertionError(f"seed {seed} ({cfg.players} players, board "
-                                 f"{cfg.board}, {cfg.options['phase_order']}): "
-                                 f"{type(e).__name__}: {e}") from e
-    _COVERAGE[chunk] = cov
-
-
 COVERED = (
     "ship to track", "ship to trade route", "ship to open sea", "occupy", "attack city",
     "attack trade route", "payment action", "salary payment choice", "draw from deck",
@@ -249,26 +203,19 @@ COVERED = (
 )
 
 
+SUITE = Suite("games", GAMES, CHUNKS, SAMPLE_EVERY, game_config, Bots, check_step, tally,
+              check_end)
+
+
+def play_fast(seed: int) -> State:
+    return SUITE.play_fast(seed)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games(chunk: int) -> None:
+    SUITE.run_chunk(chunk)
+
+
 def test_coverage() -> None:
-    """The suite as a whole reaches every rule event listed in :data:`COVERED`. Chunks
-    deselected in this run are replayed here (tallied, without the checks)."""
-    total: Counter[str] = Counter()
-    for chunk in range(CHUNKS):
-        cov = _COVERAGE.get(chunk)
-        if cov is None:
-            cov = Counter()
-            for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
-                cfg = game_config(seed)
-                s = new_game(cfg)
-                bots = Bots(seed, cfg.players)
-                while not s.is_over:
-                    a = bots.choose(s, s.legal_actions())
-                    prev = s.copy()
-                    s.apply(a)
-                    tally(prev, a, s, cov)
-            _COVERAGE[chunk] = cov
-        total += cov
-    report = ", ".join(f"{k} {total[k]}" for k in COVERED)
-    print(f"\ncoverage over {GAMES} games: {report}")
-    missing = [k for k in COVERED if total[k] <= 0]
-    assert not missing, f"never exercised: {missing} ({report})"
+    """The suite as a whole reaches every rule event listed in :data:`COVERED`."""
+    SUITE.coverage(COVERED)
