@@ -279,13 +279,6 @@ class ClassicGovernorSlot(GovernorSlot):
                 "slot, outside your card limit, or leave it empty for 3 glory "
                 f"({limit_words(s, f[1])})")
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
-        if action.arg == A.NONE_ARG:
-            return ("Leave the Governor slot empty: +3 glory at the end; your Governors "
-                    "count against the card limit")
-        return (f"Put {card_words(action.arg, NAMES)} in the free Governor slot, outside "
-                "the card limit")
-
 
 class NotInThisRuleset(DecisionType):
     """A decision the 2009 game never asks (start tiles, Memorial casualties, rule

@@ -170,5 +170,5 @@ class GovernorSlot(DecisionType):
         if action.arg == A.NONE_ARG:
             return ("Leave the Governor slot empty: +3 glory at the end; your Governors "
                     "count against the card limit")
-        return (f"Put {card_words(action.arg)} in the free Governor slot, outside the card "
-                "limit")
+        return (f"Put {card_words(action.arg, s.rules.token_names)} in the free Governor "
+                "slot, outside the card limit")
