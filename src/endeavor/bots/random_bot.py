@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
-from . import actions as A
-from .actions import Action
-from .state import State
+from .. import actions as A
+from ..actions import Action
+from ..state import State
+from .base import Rated
 
 _PASS = A.PASS.code
 
@@ -22,7 +23,9 @@ class RandomBot:
     on its own generator, so the same seed and the same states give the same game.
     """
 
-    def __init__(self, seed: int, pass_weight: float = 1.0) -> None:
+    name = "random"
+
+    def __init__(self, seed: int = 0, pass_weight: float = 1.0) -> None:
         if not 0.0 <= pass_weight <= 1.0:
             raise ValueError(f"pass_weight must be between 0 and 1, not {pass_weight}")
         self.rng = random.Random(seed)
@@ -50,3 +53,7 @@ class RandomBot:
             state.apply_code(self.choose_code(state))
             decisions += 1
         return decisions
+
+    def analyse(self, state: State, top: int = 3) -> list[Rated]:
+        """Every legal action is as good as any other to a random bot."""
+        return [Rated(a, 0.0, 0, "random choice") for a in state.legal_actions()[:top]]
