@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Bot, Rated
+from .greedy import GreedyBot
+from .mcts import MCTSBot, make_mcts
 from .random_bot import RandomBot
 
 #: bot kinds, then difficulty levels (each level is a kind with a budget)
-KINDS = ("random",)
+KINDS = ("random", "greedy", "mcts")
 LEVELS: tuple[str, ...] = ()
 NAMES = KINDS + LEVELS
 
@@ -26,7 +28,11 @@ def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     key = name.strip().lower()
     if key == "random":
         return RandomBot(seed, **budget)
+    if key == "greedy":
+        return GreedyBot(seed, **budget)
+    if key == "mcts":
+        return make_mcts(seed, **budget)
     raise ValueError(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
 
 
-__all__ = ["NAMES", "KINDS", "LEVELS", "Bot", "RandomBot", "Rated", "make"]
+__all__ = ["NAMES", "KINDS", "LEVELS", "Bot", "GreedyBot", "MCTSBot", "RandomBot", "Rated", "make"]
