@@ -16,7 +16,15 @@ from .random_bot import RandomBot
 
 #: bot kinds, then difficulty levels (each level is a kind with a budget)
 KINDS = ("random", "greedy", "mcts")
-LEVELS: tuple[str, ...] = ()
+LEVELS = ("easy", "medium", "hard", "expert")
+#: what each difficulty level is: a bot kind and its settings (the budget of ``hard`` and
+#: ``expert`` may be overridden with ``seconds=`` or ``iterations=``)
+LEVEL_SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
+    "easy": ("greedy", {"noise": 2.0, "depth": 1}),
+    "medium": ("greedy", {}),
+    "hard": ("mcts", {"seconds": 1.0}),
+    "expert": ("mcts", {"seconds": 4.0}),
+}
 NAMES = KINDS + LEVELS
 
 
@@ -32,7 +40,18 @@ def make(name: str, seed: int = 0, **budget: Any) -> Bot:
         return GreedyBot(seed, **budget)
     if key == "mcts":
         return make_mcts(seed, **budget)
+    if key in LEVEL_SETTINGS:
+        kind, settings = LEVEL_SETTINGS[key]
+        if kind == "greedy":
+            if budget:
+                raise ValueError(f"the {key} level takes no budget (it is a one-ply bot), "
+                                 f"not {', '.join(sorted(budget))}")
+            return GreedyBot(seed, **settings)
+        if "seconds" in budget or "iterations" in budget:
+            settings = {k: v for k, v in settings.items() if k != "seconds"}
+        return make_mcts(seed, **settings, **budget)
     raise ValueError(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
 
 
-__all__ = ["NAMES", "KINDS", "LEVELS", "Bot", "GreedyBot", "MCTSBot", "RandomBot", "Rated", "make"]
+__all__ = ["NAMES", "KINDS", "LEVELS", "LEVEL_SETTINGS", "Bot", "GreedyBot", "MCTSBot", "RandomBot",
+           "Rated", "make"]
