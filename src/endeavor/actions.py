@@ -58,17 +58,21 @@ class Action:
     arg: int
     text: str
 
-    def __new__(cls, text: str) -> Action:
-        return parse(text)
+    def __new__(cls, text: object, _code: int = -1) -> Action:
+        if _code < 0:
+            return parse(text)  # NotationError for unknown notation or a non-string
+        # a new action, for the catalogue only (``_make``); built here because mypyc
+        # compiles ``object.__new__(cls)`` only inside ``__new__``
+        self = object.__new__(cls)
+        self.code = _code
+        self.verb = _code >> SHIFT
+        self.arg = _code & ARG
+        self.text = str(text)
+        return self
 
     @classmethod
     def _make(cls, code: int, text: str) -> Action:
-        self = object.__new__(cls)
-        self.code = code
-        self.verb = code >> SHIFT
-        self.arg = code & ARG
-        self.text = text
-        return self
+        return cls(text, code)
 
     def __str__(self) -> str:
         return self.text
@@ -148,8 +152,9 @@ def code(verb: int, arg: int = 0) -> int:
     return (verb << SHIFT) | arg
 
 
-def parse(text: str) -> Action:
-    """Parse notation into the interned action; raise :class:`NotationError` if unknown."""
+def parse(text: object) -> Action:
+    """Parse notation into the interned action; raise :class:`NotationError` if unknown
+    or not a string (typed ``object``: a compiled build checks it here, not at the call)."""
     if not isinstance(text, str):
         raise NotationError(f"notation must be a string, got {type(text).__name__}")
     key = " ".join(text.split()).lower()

@@ -111,19 +111,23 @@ class Player:
         return _LEVEL[s] if s < 16 else 5
 
 
+#: every field of a State (its ``__slots__``); :meth:`State.undo` sets them all
+_FIELDS = (
+    "config", "rules", "n", "info", "players", "site_owner", "site_token",
+    "link_token", "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
+    "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
+    "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
+    "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
+    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply",
+)
+
+
 class State:
     """A position in a game. Create with :func:`new_game` (or :meth:`from_json`,
     :func:`~endeavor.records.replay`); change it only with :meth:`apply` and
     :meth:`undo`."""
 
-    __slots__ = (
-        "config", "rules", "n", "info", "players", "site_owner", "site_token",
-        "link_token", "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
-        "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
-        "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
-        "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-        "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply",
-    )
+    __slots__ = _FIELDS
 
     config: GameConfig
     rules: Rules
@@ -218,7 +222,9 @@ class State:
         s.nsupply = self.nsupply[:]
         return s
 
-    __copy__ = copy
+    def __copy__(self) -> State:
+        """``copy.copy(state)`` is :meth:`copy`."""
+        return self.copy()
 
     # ------------------------------------------------------------------ queries
     @property
@@ -385,8 +391,9 @@ class State:
         return Decision(f[1], t.kind_of(self, f), t.prompt(self, f), options)
 
     # ------------------------------------------------------------------ apply, undo
-    def parse_action(self, text: str) -> Action:
-        """Parse notation (raises :class:`NotationError`); legality is checked by apply."""
+    def parse_action(self, text: object) -> Action:
+        """Parse notation (raises :class:`NotationError`, also for a non-string);
+        legality is checked by apply."""
         return A.parse(text)
 
     def apply(self, action: Action | str) -> list[Event]:
@@ -457,7 +464,7 @@ class State:
             s.origin = origin
         for c in codes[base_n:self.nhist - 1]:
             s.apply_code(c)
-        for name in State.__slots__:
+        for name in _FIELDS:
             setattr(self, name, getattr(s, name))
 
     # ------------------------------------------------------------------ events
@@ -539,9 +546,10 @@ class State:
         return state_to_json(self)
 
     @staticmethod
-    def from_json(text: str) -> State:
-        """Rebuild a state from :meth:`to_json` output (or an older version's, migrated);
-        raises :class:`RecordError` naming the problem."""
+    def from_json(text: object) -> State:
+        """Rebuild a state from :meth:`to_json` output (``str`` or ``bytes``, or an older
+        version's, migrated); raises :class:`RecordError` naming the problem (also for
+        anything but text)."""
         from .records import state_from_json
         return state_from_json(text)
 

@@ -307,7 +307,6 @@ def _schedule(n: int, order: str) -> tuple[tuple[int, int], ...]:
     return tuple(steps)
 
 
-@register_ruleset
 class Classic(Rules):
     name = "classic"
     title = "Endeavor (2009)"
@@ -448,6 +447,11 @@ class Classic(Rules):
         if s.level5 != tuple(sorted(D.CLASSIC_LEVEL5)):
             out.append("the 2009 game has Exchange, Museum and Parliament at level 5")
         return out
+
+
+# registered by a call: with a class decorator (other than a dataclass), mypyc would not
+# compile the class to a native class
+register_ruleset(Classic)
 
 
 __all__ = ["LINE_NAMES", "PHASE_NAMES", "SCORE_PAD", "Classic", "ClassicActionChoice",

@@ -22,13 +22,19 @@ presence in both regions (P13). Only Shield holders may use its abilities or sco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import actions as A
 from .. import data as D
 
 if TYPE_CHECKING:
     from ..state import State
+
+try:  # the compiled build: let interpreted code (tests, new Exploits) subclass the bases
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pure Python (stdlib only); a compiled module never calls it
+    def mypyc_attr(*attrs: str, **kwattrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 Frame = tuple[int, ...]
 
@@ -43,6 +49,7 @@ M_NO_ATTACK = M_MISSIONARY | M_PIRATE
 L_BLOCKADE = 1  # a Blockaded link can't be claimed, controlled or used in any way
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RuleModule:
     """Base class: neutral hooks. Subclasses set the class attributes."""
 
@@ -217,6 +224,7 @@ class RuleModule:
         return ""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Exploit(RuleModule):
     """An Exploit tile: two regions (its Keys), abilities for Shield holders, scoring."""
 
