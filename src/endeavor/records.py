@@ -19,7 +19,7 @@ it was played with (P5, before R23), so old records replay to the same game.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from . import actions as A
 from . import data as D
@@ -31,12 +31,12 @@ from .rules.module import REGISTRY
 from .rules.turns import TURN_OPEN
 from .state import Player, State, new_game
 
-RECORD_FORMAT = "endeavor-record"
-STATE_FORMAT = "endeavor-state"
-VERSION = 2
+RECORD_FORMAT: Final = "endeavor-record"
+STATE_FORMAT: Final = "endeavor-state"
+VERSION: Final = 2
 #: versions this engine reads (older ones are migrated)
-READS = (1, 2)
-CONFIG_FIELDS = ("players", "ruleset", "board", "exploits", "seed", "options")
+READS: Final = (1, 2)
+CONFIG_FIELDS: Final = ("players", "ruleset", "board", "exploits", "seed", "options")
 
 
 def make_record(state: State) -> dict[str, Any]:

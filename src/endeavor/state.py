@@ -21,7 +21,7 @@ never write them.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from . import actions as A
 from . import data as D
@@ -62,7 +62,7 @@ from .rules.base import BoardInfo, Rules, rules_for
 from .rules.construction import build_options as _build_options
 from .rules.module import RuleModule, exploit_ids
 
-_LEVEL = D.TRACK_LEVEL
+_LEVEL: Final = D.TRACK_LEVEL
 
 
 class Player:
@@ -112,7 +112,7 @@ class Player:
 
 
 #: every field of a State (its ``__slots__``); :meth:`State.undo` sets them all
-_FIELDS = (
+_FIELDS: Final = (
     "config", "rules", "n", "info", "players", "site_owner", "site_token",
     "link_token", "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
     "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",

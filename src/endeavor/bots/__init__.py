@@ -7,15 +7,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .base import Bot, Rated
 from .random_bot import RandomBot
 
 #: bot kinds, then difficulty levels (each level is a kind with a budget)
-KINDS = ("random",)
+KINDS: Final = ("random",)
 LEVELS: tuple[str, ...] = ()
-NAMES = KINDS + LEVELS
+NAMES: Final = KINDS + LEVELS
 
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:

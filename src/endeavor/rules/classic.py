@@ -30,7 +30,7 @@ rulings (``docs/rulings.md``, "Classic 2009"):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import actions as A
 from .. import data as D
@@ -72,23 +72,24 @@ if TYPE_CHECKING:
     from ..config import GameConfig
     from ..state import State
 
-_C = A.code
-_NB = len(D.BUILDINGS)
-_CARD_VALUE = tuple(c.value for c in D.CARDS)
-_CARD_DECK = tuple(c.deck for c in D.CARDS)
-_EU, _SL = D.EU_DECK, D.SLAVERY_DECK
-NAMES = D.CLASSIC_TOKEN_NAMES
-CAP = D.CLASSIC_TRACK_CAP
+_C: Final = A.code
+_NB: Final = len(D.BUILDINGS)
+_CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
+_CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
+_EU: Final = D.EU_DECK
+_SL: Final = D.SLAVERY_DECK
+NAMES: Final = D.CLASSIC_TOKEN_NAMES
+CAP: Final = D.CLASSIC_TRACK_CAP
 #: the phases as the 2009 rulebook names them (by index, as ``frames.PHASE_NAMES``)
-PHASE_NAMES = ("Setup", "Build", "Growth", "Salary", "Actions", "Discard", "Game over")
+PHASE_NAMES: Final = ("Setup", "Build", "Growth", "Salary", "Actions", "Discard", "Game over")
 #: the 2009 score pad (RB classic, "Game end and victory"): line letter -> line name, in
 #: the order of ``final_scores(...).lines``
-SCORE_PAD = (("A", "Cities"), ("B", "Connections"), ("C", "Industry"), ("D", "Culture"),
-             ("E", "Finance"), ("F", "Politics"), ("G", "Cards"), ("H", "Governor space"),
-             ("I", "Universities"), ("J", "Extra population"), ("K", "Slavery"))
-LINE_NAMES = tuple(name for _, name in SCORE_PAD)
+SCORE_PAD: Final = (("A", "Cities"), ("B", "Connections"), ("C", "Industry"), ("D", "Culture"),
+                    ("E", "Finance"), ("F", "Politics"), ("G", "Cards"), ("H", "Governor space"),
+                    ("I", "Universities"), ("J", "Extra population"), ("K", "Slavery"))
+LINE_NAMES: Final = tuple(name for _, name in SCORE_PAD)
 
-BOARD_INFO = BoardInfo(D.CLASSIC_BOARD)
+BOARD_INFO: Final = BoardInfo(D.CLASSIC_BOARD)
 
 
 def marker(s: State, p: int, attribute: int) -> int:

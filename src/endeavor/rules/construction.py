@@ -8,7 +8,7 @@ player chooses a start tile, which comes with a disc on its circle (R3).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..state import State
 
-_C = A.code
-_NB = len(D.BUILDINGS)
-_B_LEVEL = tuple(b.level for b in D.BUILDINGS)
+_C: Final = A.code
+_NB: Final = len(D.BUILDINGS)
+_B_LEVEL: Final = tuple(b.level for b in D.BUILDINGS)
 
 
 def build_level(s: State, p: int) -> int:

@@ -4,7 +4,7 @@ a Draw is counted; :func:`gain_card` the one place a card joins a hand."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -15,10 +15,12 @@ from .words import card_words, word_player
 if TYPE_CHECKING:
     from ..state import State
 
-_C = A.code
-_CARD_VALUE = tuple(c.value for c in D.CARDS)
-_CARD_ICONS = tuple(c.icons for c in D.CARDS)
-_EU, _SL, _PILE = D.EU_DECK, D.SLAVERY_DECK, D.PILE
+_C: Final = A.code
+_CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
+_CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
+_EU: Final = D.EU_DECK
+_SL: Final = D.SLAVERY_DECK
+_PILE: Final = D.PILE
 
 
 def draw_bonus(s: State, p: int) -> int:

@@ -16,7 +16,7 @@ resolving its action(s), and the rule modules' own steps.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -44,11 +44,11 @@ if TYPE_CHECKING:
     from ..state import State
     from .module import RuleModule
 
-_C = A.code
-_DONE = A.code(A.V_DONE)
-_PASS = A.code(A.V_PASS)
-_B_SPEC = tuple((b.mode, b.kind1, b.kind2) for b in D.BUILDINGS)
-_B_ACT = tuple(b.activatable for b in D.BUILDINGS)
+_C: Final = A.code
+_DONE: Final = A.code(A.V_DONE)
+_PASS: Final = A.code(A.V_PASS)
+_B_SPEC: Final = tuple((b.mode, b.kind1, b.kind2) for b in D.BUILDINGS)
+_B_ACT: Final = tuple(b.activatable for b in D.BUILDINGS)
 
 
 # --------------------------------------------------------------------------- sources
