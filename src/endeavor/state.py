@@ -396,12 +396,14 @@ class State:
         legality is checked by apply."""
         return A.parse(text)
 
-    def apply(self, action: Action | str) -> list[Event]:
-        """Perform one legal action and return the events it caused: the action itself,
-        then every automatic step (growth, salary, Governors, region openings,
-        Abolition, Exploit activation and Shields, phases, rounds, game end). Raises
-        :class:`IllegalActionError` (reason included) or :class:`NotationError` and
-        leaves the state untouched; accepts notation text too."""
+    def apply(self, action: Action | str | object) -> list[Event]:
+        """Perform one legal action (an :class:`Action` or its notation) and return the
+        events it caused: the action itself, then every automatic step (growth, salary,
+        Governors, region openings, Abolition, Exploit activation and Shields, phases,
+        rounds, game end). Raises :class:`IllegalActionError` (reason included) or
+        :class:`NotationError` (also for anything but an Action or a string) and leaves
+        the state untouched. (Typed ``object`` too: a compiled build would otherwise
+        reject a wrong type with a ``TypeError`` before this check.)"""
         if not isinstance(action, Action):
             action = A.parse(action)  # NotationError for bad text or a non-string
         c = action.code
