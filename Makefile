@@ -34,9 +34,12 @@ $(CBIN)/python:
 	$(PY) -m venv $(CVENV)
 	$(CBIN)/pip install -q --upgrade pip
 
-# the compiled engine, rebuilt when a source file changes; ENDEAVOR_MYPYC=1 makes the
-# build fail instead of falling back to pure Python
+# the compiled engine, rebuilt when a source file changes (from scratch: setuptools'
+# build/ could otherwise keep a module that is no longer compiled); ENDEAVOR_MYPYC=1
+# makes the build fail instead of falling back to pure Python
 $(COMPILED_STAMP): $(BUILD_FILES) $(ENGINE_SRC) | $(CBIN)/python
+	rm -rf build
+	$(CBIN)/pip uninstall -q -y endeavor 2>/dev/null || true
 	ENDEAVOR_MYPYC=1 $(CBIN)/pip install -q '.[test]'
 	touch $(COMPILED_STAMP)
 
@@ -58,12 +61,12 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
-# lint and types first, then the suite on both builds side by side (one core each; the
-# compiled build compiles while the pure suite runs); -O prints each suite when it ends
-test: $(DEV_STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/mypy src/endeavor
-	$(MAKE) --no-print-directory -j2 -O test-pure test-compiled
+# two lanes (one core each): compile the mypyc build and run the suite on it; meanwhile
+# ruff, mypy and the suite on the pure-Python build. -O prints each step when it ends.
+test:
+	@echo "make test: building and testing the compiled engine beside ruff, mypy and the"
+	@echo "pure-Python suite; each step prints its output when it ends (a few minutes)"
+	$(MAKE) --no-print-directory -j2 -O test-compiled lint typecheck test-pure
 
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
