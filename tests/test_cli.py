@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from endeavor import GameConfig, State, final_scores, new_game, render, replay
+from endeavor import GameConfig, State, cli, final_scores, new_game, render, replay
 from endeavor import data as D
 from endeavor import testing as T
 from endeavor.bots import RandomBot
@@ -43,6 +43,13 @@ def _random_game(config: GameConfig, pass_weight: float = 1.0) -> tuple[State, i
 def _feed(monkeypatch: pytest.MonkeyPatch, answers: Iterable[str]) -> list[str]:
     """Answer ``input()`` with ``answers`` (EOF when they run out); return the prompts."""
     return feed_input(monkeypatch, answers)
+
+
+@pytest.fixture(autouse=True)
+def _random_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play tests play whole games: against random bots (fast), whatever the
+    default opponent is (the bots' own tests are in test_play_bots.py)."""
+    monkeypatch.setattr(cli, "DEFAULT_OPPONENT", "random")
 
 
 def _no_input(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,7 +91,7 @@ def _session(state: State, answers: Iterable[str], monkeypatch: pytest.MonkeyPat
     (["simulate"], ["--players", "--games", "--seed", "--board", "--json", "--phase-order",
                     "--pass-weight", "--exploits", "random", "spanish_main"]),
     (["play"], ["--seat", "--bot-seed", "--auto", "--load", "save FILE", "undo", "log",
-                "--exploits", "random"]),
+                "--exploits", "random", "--opponents", "hint", "--hint-budget"]),
     (["replay"], ["FILE", "--step"]),
     (["bench"], ["--runs", "--seconds", "--players", "--json", "--exploits", "random"]),
 ])
@@ -279,7 +286,8 @@ def test_play_a_whole_game_from_typed_input(tmp_path: Path, monkeypatch: pytest.
     assert "Commands: help · board (redraw) · log" in out
     assert before.read_text() == after.read_text()
     assert json.loads(before.read_text())["play"] == {"seat": 1, "bot_seed": 9,
-                                                      "pass_weight": 0.1}
+                                                      "pass_weight": 0.1,
+                                                      "opponents": ["random"]}
     game_prompts = [p for p in prompts if p.startswith("P")]
     assert all(p.startswith("P1 [") for p in game_prompts)
 
@@ -364,7 +372,8 @@ def test_quit_offers_to_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert "Saved the game (" in out and f"endeavor play --load {path}" in out
     assert "Game left unfinished." in out
     record = json.loads(path.read_text())
-    assert record["play"] == {"seat": 0, "bot_seed": 1, "pass_weight": 0.1}
+    assert record["play"] == {"seat": 0, "bot_seed": 1, "pass_weight": 0.1,
+                              "opponents": ["random"]}
     state = replay(record)
     assert state.current_player == 0 and not state.is_over
 
@@ -401,7 +410,8 @@ def test_save_and_load_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert main(argv) == 0
     capsys.readouterr()
     record = json.loads(path.read_text())
-    assert record["play"] == {"seat": 2, "bot_seed": 4, "pass_weight": 0.3}
+    assert record["play"] == {"seat": 2, "bot_seed": 4, "pass_weight": 0.3,
+                              "opponents": ["random"]}
     saved = replay(record)
     assert saved.current_player == 2
 
@@ -423,7 +433,8 @@ def test_save_and_load_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     _feed(monkeypatch, ["1", "1", f"save {third}", "quit", ""])
     assert main(["play", "--load", str(path), "--seat", "0", "--pass-weight", "1"]) == 0
     assert json.loads(third.read_text())["play"] == {"seat": 0, "bot_seed": 4,
-                                                     "pass_weight": 1.0}
+                                                     "pass_weight": 1.0,
+                                                     "opponents": ["random"]}
 
     # a plain engine record (no "play" object) loads too: seat 0, bots seeded by the game
     plain = tmp_path / "plain.json"
@@ -431,7 +442,7 @@ def test_save_and_load_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     prompts = _feed(monkeypatch, [f"save {tmp_path / 'p2.json'}", "quit", ""])
     assert main(["play", "--load", str(plain)]) == 0
     assert json.loads((tmp_path / "p2.json").read_text())["play"] == {
-        "seat": 0, "bot_seed": 8, "pass_weight": 0.1}
+        "seat": 0, "bot_seed": 8, "pass_weight": 0.1, "opponents": ["random"]}
 
     # a finished game loads to its final screen
     done = tmp_path / "done.json"
@@ -497,7 +508,14 @@ def test_play_auto_is_the_bot_game(monkeypatch: pytest.MonkeyPatch,
     _no_input(monkeypatch)
     assert main(["play", "--auto", "--players", "2", "--seed", "3", "--pass-weight", "1"]) == 0
     out = capsys.readouterr().out
-    state, made = _random_game(GameConfig(players=2, seed=3))
+    # every seat is a random bot of its own, seat K's seeded with the bot seed (the game
+    # seed, 3) plus K
+    state = new_game(GameConfig(players=2, seed=3))
+    seats = [RandomBot(3 + p) for p in range(2)]
+    made = 0
+    while not state.is_over:
+        state.apply(seats[state.current_player or 0].choose(state))
+        made += 1
     best = max(s.total for s in final_scores(state))
     assert f"with {best} glory" in out
     actions = [line for line in out.splitlines() if line.startswith(("P0: ", "P1: "))]

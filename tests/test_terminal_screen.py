@@ -308,3 +308,30 @@ def test_plus_same_region_house_rule_option(capsys: pytest.CaptureFixture[str]) 
     assert all(g["config"]["options"]["plus_same_region"] is True for g in lines)
     assert main(["simulate", "--games", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["config"]["options"]["plus_same_region"] is False
+
+
+def test_bots_names_on_the_mats_and_in_the_header() -> None:
+    names = {1: "medium", 2: "expert", 3: "random", 4: "greedy"}
+    state = new_game(GameConfig(players=5, seed=5, exploits=CONFIGS[4].exploits))
+    bot = RandomBot(5, 0.1)
+    checked = 0
+    while not state.is_over:
+        p = state.current_player
+        if state.num_actions % 9 == 0 and p is not None:
+            view = S.View(human=0, log=[Event("info", None, "x")], names=names,
+                          decision=state.decision())
+            lines = _text(state, view)
+            assert len(lines) <= 39 and all(len(line) <= 100 for line in lines)
+            assert HEADER.match(lines[0]) or p != 0
+            who = "(you)" if p == 0 else f"({names[p]})"
+            assert f"▶ P{p} {who}" in lines[0]
+            mats = {int(m.group(1)): m.group(2) for line in lines
+                    if (m := re.match(r"^[▶ ] P(\d) (\w+)", line))}
+            assert mats == {0: "you", **names}
+            # the glory (at the end of a two-line mat's first line) is never cut
+            firsts = [line for line in lines if re.match(r"^[▶ ] P\d \w", line)]
+            assert len(firsts) == 5
+            assert all(re.search(r"(glory|\bg)-? ?\d+", line) for line in firsts)
+            checked += 1
+        state.apply(bot.choose(state))
+    assert checked > 20

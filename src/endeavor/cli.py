@@ -1,4 +1,5 @@
-"""The ``endeavor`` command line: ``simulate``, ``play``, ``replay`` and ``bench``.
+"""The ``endeavor`` command line: ``simulate``, ``play``, ``replay``, ``bench`` and
+``tournament``.
 
 An adapter over the engine's public API. :func:`main` parses ``argv``, runs one
 subcommand and returns its exit status: 0 on success (and for ``--help``), 2 when the
@@ -9,7 +10,9 @@ input is read with the builtin :func:`input` (with :mod:`readline` history when 
 a terminal), so it can come from a terminal, a pipe or a test.
 
 ``play`` draws the screen of :mod:`endeavor.screen` at each of the human's decisions:
-redrawn in place on a terminal (its size is used), printed at 100×40 otherwise.
+redrawn in place on a terminal (its size is used), printed at 100×40 otherwise. The
+other seats are played by bots of :mod:`endeavor.bots` (``--opponents``), and ``hint``
+asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import secrets
 import statistics
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -32,6 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import BUILD, __version__, render
+from . import bots as B
 from . import data as D
 from . import screen as S
 from .actions import Action
@@ -58,6 +64,13 @@ MAX_GAMES = 1_000_000
 MAX_RUNS = 1_000
 MAX_SECONDS = 3_600.0
 DEFAULT_PASS_WEIGHT = 0.1  # the opponents in play keep playing rather than pass early
+#: the bot of every other seat in ``play`` when --opponents is not given
+DEFAULT_OPPONENT = "medium" if "medium" in B.NAMES else "random"
+#: the bots asked for a hint, strongest first: the first one that exists answers
+HINT_BOTS = ("hard", "mcts", "medium", "greedy", "easy", "random")
+HINT_SECONDS = 1.0  # a hint's search budget when --hint-budget is not given
+HINT_TOP = 3  # how many actions a hint ranks
+THINKING_AFTER = 0.3  # a bot thinking longer than this many seconds says so (terminal)
 _N = TypeVar("_N", int, float)
 
 
@@ -113,6 +126,38 @@ _fraction = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
 _seed = _ranged(int, lambda v: 0 <= v <= MAX_SEED, f"0 to {MAX_SEED}")
 _players = _ranged(int, lambda v: True, "an integer")
 _seat = _ranged(int, lambda v: 0 <= v <= 4, "a seat number, 0 to 4")
+
+
+def _opponent_names(text: str) -> list[str]:
+    """An argparse ``type`` for ``play --opponents``: comma-separated bot names, each
+    one of :data:`endeavor.bots.NAMES` (case and spaces ignored)."""
+    names = [name.strip().lower() for name in text.split(",")]
+    for name in names:
+        if name not in B.NAMES:
+            what = f"unknown bot {name!r}" if name else f"a bot name is missing in {text!r}"
+            raise argparse.ArgumentTypeError(f"{what}: choose from {', '.join(B.NAMES)}")
+    return names
+
+
+def _hint_budget(text: str) -> dict[str, float | int]:
+    """An argparse ``type`` for ``play --hint-budget``: seconds (``1.5`` or ``1.5s``)
+    or a number of search iterations (``800it``), as keyword arguments for
+    :func:`endeavor.bots.make`."""
+    plain = text.strip().lower()
+    try:
+        if plain.endswith("it"):
+            iterations = int(plain[:-2])
+            if 1 <= iterations <= 10_000_000:
+                return {"iterations": iterations}
+        else:
+            seconds = float(plain.removesuffix("s"))
+            if math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS:
+                return {"seconds": seconds}
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(
+        f"must be seconds (e.g. 1 or 0.5s, at most {MAX_SECONDS:g}) or iterations "
+        f"(e.g. 800it, at most 10000000), not {text!r}")
 EXPLOITS_HELP = ("Exploits in play: 'none', 'random' (3 drawn for each game from its seed, "
                  "R4) or up to 3 comma-separated ids, e.g. spanish_main,imperialism "
                  f"(ids: {', '.join(EXPLOIT_IDS)})")
@@ -199,7 +244,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="endeavor",
         description="Endeavor: Age of Sail - play against bots, simulate random games, "
-                    "replay game records and benchmark the rules engine.",
+                    "replay game records, benchmark the rules engine and run "
+                    "tournaments between bots.",
         epilog="Run 'endeavor COMMAND --help' for the options of a command.")
     parser.add_argument("--version", action="version", version=f"endeavor {__version__} ({BUILD})",
                         help="print the version and which build of the engine runs "
@@ -228,32 +274,49 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     play = sub.add_parser(
-        "play", help="play a game in the terminal against random bots",
-        description="Play one seat against random bots. The screen (redrawn at each of "
+        "play", help="play a game in the terminal against bots of your choice",
+        description="Play one seat against bots (--opponents picks them and their "
+                    "difficulty). The screen (redrawn at each of "
                     "your decisions; 100x40 or your terminal's size) shows the header, the "
-                    "board, the Exploits in play, every player's mat, the log of what "
+                    "board, the Exploits in play, every player's mat (a bot's with its "
+                    "name), the log of what "
                     "happened since your last decision and the menu of your options, "
                     "grouped by kind with their effect in words. Choose by menu number "
                     "or type an action's notation (e.g. 'act docks', 'ship FE'). "
-                    "Commands: help, board (redraw), log (the whole game), undo (back to "
+                    "Commands: help, hint (the strongest bot's top actions for your "
+                    "decision, with their menu numbers), board (redraw), log (the whole "
+                    "game), undo (back to "
                     "your previous decision), save FILE, back (leave a sub-menu), quit. "
                     "End of input leaves the game.",
-        epilog="example: endeavor play --players 3 --seat 1 --seed 42 --exploits random; "
-               "endeavor play --load game.json")
+        epilog="example: endeavor play --players 4 --opponents hard,medium,easy "
+               "--seed 42 --exploits random; endeavor play --load game.json")
     _add_game_options(play, None, None,
                       "game seed (default: a random one, shown on screen)")
     _add_exploits_option(play, None, "; try 'random' for 3 random Exploits")
     play.add_argument("--seat", type=_seat, metavar="K",
                       help="your seat, 0 to N-1 (default: 0, or the saved one)")
+    play.add_argument("--opponents", type=_opponent_names, metavar="BOT[,BOT...]",
+                      help="the bots of the other seats, in seat order after yours (N-1 "
+                           "names), or one name for all of them; with --auto, N names "
+                           "give every seat from seat 0 (N-1: yours plays the default). "
+                           f"Bots: {', '.join(B.NAMES)} "
+                           f"(default: {DEFAULT_OPPONENT}, or the saved ones)")
     play.add_argument("--bot-seed", type=_seed, metavar="B",
-                      help="seed of the bots' random choices (default: the game seed, or "
-                           "the saved one)")
+                      help="seed of the bots: seat K's bot is seeded with B+K (default: "
+                           "the game seed, or the saved one)")
     play.add_argument("--pass-weight", type=_fraction, metavar="W",
-                      help="chance, 0 to 1, that a bot keeps 'pass' among its choices when "
+                      help="chance, 0 to 1, that a random bot keeps 'pass' among its "
+                           "choices when "
                            f"it has other actions (default: {DEFAULT_PASS_WEIGHT}, bots "
                            "that keep playing; or the saved one)")
+    play.add_argument("--hint-budget", type=_hint_budget, metavar="T",
+                      help="the search budget of a hint: seconds (e.g. 2 or 0.5s) or "
+                           f"iterations (e.g. 800it) (default: {HINT_SECONDS:g}s; a bot "
+                           "that does not search ignores it). Hints come from the first "
+                           f"of {', '.join(HINT_BOTS)} that exists: {hint_bot_name()}")
     play.add_argument("--load", metavar="FILE",
-                      help="resume a game saved with 'save FILE': its seat, bot seed and "
+                      help="resume a game saved with 'save FILE': its seat, opponents, "
+                           "bot seed and "
                            "pass weight are restored unless given here (a plain engine "
                            "record, state.record(), loads too); the game's own settings "
                            "come from the file")
@@ -273,6 +336,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="show the position after every action with what it caused; on a "
                           "terminal, press Enter for the next one (q stops)")
     rep.set_defaults(run=_replay)
+    _add_tournament_parser(sub)
 
     bench = sub.add_parser(
         "bench", help="measure the speed of the rules engine",
@@ -355,7 +419,8 @@ def _read_record(path: str) -> tuple[State, dict[str, Any]]:
 
 
 def _play_settings(record: dict[str, Any], path: str) -> dict[str, Any]:
-    """The ``"play"`` object of a saved game (seat, bot seed, pass weight), checked."""
+    """The ``"play"`` object of a saved game (seat, bot seed, pass weight, opponents),
+    checked."""
     play = record.get("play", {})
     if not isinstance(play, dict):
         raise RecordError(f"{path}: 'play' must be an object")
@@ -379,6 +444,19 @@ def _play_settings(record: dict[str, Any], path: str) -> dict[str, Any]:
             raise RecordError(f"{path}: 'play' pass_weight must be between 0 and 1, "
                               f"not {weight!r}")
         out["pass_weight"] = float(weight)
+    opponents = play.get("opponents")
+    if opponents is not None:
+        if (not isinstance(opponents, list) or len(opponents) not in (1, players - 1)
+                or not all(isinstance(x, str) for x in opponents)):
+            shown = repr(opponents)
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+            raise RecordError(f"{path}: 'play' opponents must be a list of 1 or "
+                              f"{players - 1} bot names, not {shown}")
+        unknown = [x for x in opponents if x not in B.NAMES]
+        if unknown:
+            raise RecordError(f"{path}: 'play' opponents: unknown bot {unknown[0][:40]!r}: "
+                              f"choose from {', '.join(B.NAMES)}")
+        out["opponents"] = list(opponents)
     return out
 
 
@@ -517,7 +595,9 @@ Exploit actions are typed as shown in the menu, e.g. fortify NA1, spanish-main p
 A long menu offers the ability first: an entry ending in '…' opens its targets; 'back'
 returns. Typing a whole notation works at any level.
 Commands: help · board (redraw) · log (the whole game's log) · undo (back to your
-previous decision, with the bots' moves after it) · save FILE · back · quit"""
+previous decision, with the bots' moves after it) · save FILE · back · quit ·
+hint (what the strongest bot would play here: its top actions with their menu numbers
+and its evaluation in words; the game is not changed)"""
 
 #: answers that confirm an overwrite
 _YES = ("y", "yes")
@@ -527,24 +607,103 @@ class _Quit(Exception):
     """The human leaves the game (quit, or the end of input)."""
 
 
+class _Thinking:
+    """A context manager: on a terminal, a note (e.g. "P1 (hard) is thinking…") shown
+    when the work inside takes longer than ``after`` seconds (default
+    :data:`THINKING_AFTER`) and erased when it is done; a quick bot never shows it (no
+    flicker). Elsewhere (a pipe) it does nothing."""
+
+    def __init__(self, out: Console, text: str, after: float | None = None) -> None:
+        self.out = out
+        self.text = text
+        self.after = THINKING_AFTER if after is None else after
+        self.lock = threading.Lock()
+        self.done = False
+        self.shown = False
+        self.timer: threading.Timer | None = None
+
+    def __enter__(self) -> _Thinking:
+        if self.out.is_terminal:
+            self.timer = threading.Timer(self.after, self._show)
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def _write(self, text: str) -> None:
+        file = self.out.file
+        file.write(text)
+        file.flush()
+
+    def _show(self) -> None:
+        with self.lock:
+            if self.done:
+                return
+            dim, plain = ("\x1b[2m", "\x1b[0m") if self.out.color_system else ("", "")
+            self._write(f"\r\x1b[2K{dim}{self.text}{plain}")
+            self.shown = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        with self.lock:
+            self.done = True
+            if self.shown:
+                self._write("\r\x1b[2K")
+
+
+def hint_bot_name() -> str:
+    """The bot that gives hints: the first of :data:`HINT_BOTS` that exists."""
+    return next((name for name in HINT_BOTS if name in B.NAMES), "random")
+
+
+def _menu_spot(menu: S.Menu, action: Action) -> str:
+    """Where ``action`` is in ``menu``: `` [menu 3]``, `` [menu 3 …]`` (in that entry's
+    sub-menu), or nothing (not in this sub-menu: its notation still works)."""
+    for e in menu.entries:
+        if e.action == action:
+            return f" [menu {e.number}]"
+        if e.action is None and action.text.startswith(e.notation.removesuffix("…")):
+            return f" [menu {e.number} …]"
+    return ""
+
+
 class PlaySession:
     """One game in the terminal: ``human`` (a seat, or None for all bots) answers
-    prompts read with :func:`input`; every other decision is the bot's, applied with
-    :meth:`State.apply` so that its events make the log."""
+    prompts read with :func:`input`; every other decision is a bot's, applied with
+    :meth:`State.apply` so that its events make the log.
 
-    def __init__(self, state: State, out: Console, human: int | None, bot: RandomBot,
-                 settings: dict[str, Any]) -> None:
+    ``bots`` is one bot for every other seat, or a bot per seat (a mapping that covers
+    every seat but the human's); ``names`` (seat -> the bot's name) are shown on the
+    screen. ``hint_budget`` (e.g. ``{"seconds": 1.0}`` or ``{"iterations": 500}``) is
+    passed to the bot that answers ``hint`` (see :data:`HINT_BOTS`); ``hint_bot``, if
+    given, answers instead."""
+
+    def __init__(self, state: State, out: Console, human: int | None,
+                 bots: B.Bot | Mapping[int, B.Bot], settings: dict[str, Any],
+                 names: Mapping[int, str] | None = None,
+                 hint_budget: Mapping[str, float | int] | None = None,
+                 hint_bot: B.Bot | None = None) -> None:
         self.state = state
         self.out = out
         self.human = human
-        self.bot = bot
+        if isinstance(bots, Mapping):
+            self.bots = dict(bots)
+        else:
+            self.bots = {p: bots for p in range(state.n) if p != human}
+        missing = [p for p in range(state.n) if p != human and p not in self.bots]
+        if missing:
+            raise ValueError(f"no bot for seat(s) {missing}")
+        self.names = dict(names or {})
+        self.hint_budget = dict(hint_budget if hint_budget is not None
+                                else {"seconds": HINT_SECONDS})
+        self.hint_bot = hint_bot
         self.settings = settings  # the "play" object of a save: seat, bot seed, weight
         self.terminal = out.is_terminal
         # the log (events of the whole game), the log length before each action, the
         # action counts at which the human decided (for undo), and the bots' generator
-        # state at each decision taken in this session (so undo replays the same bots)
+        # states at each decision taken in this session (so undo replays the same bots)
         self.log, self.marks, self.points = _history_log(state, human)
-        self.rng: dict[int, object] = {}
+        self.rng: dict[int, list[tuple[Any, ...]]] = {}
         self.messages: list[Text] = []
         self.played = False  # whether an action was taken in this session
 
@@ -557,13 +716,35 @@ class PlaySession:
                 if state.current_player == self.human:
                     self._human_turn()
                 else:
-                    self._apply(self.bot.choose(state))
+                    self._apply(self._bot_choice())
         except _Quit:
             return EXIT_OK
         self._draw_final()
         if self.human is not None and self.played:
             self._offer_save("The game is over. Save it?")
         return EXIT_OK
+
+    def _label(self, p: int) -> str:
+        """A seat for the human to read: ``P1 (hard)``, ``P0 (you)``."""
+        who = "you" if p == self.human else self.names.get(p)
+        return f"P{p} ({who})" if who else f"P{p}"
+
+    def _bot_choice(self) -> Action:
+        """The choice of the bot of the player to move (a note on a terminal when it
+        thinks for long)."""
+        p = self.state.current_player
+        assert p is not None
+        with _Thinking(self.out, f"{self._label(p)} is thinking…"):
+            return self.bots[p].choose(self.state)
+
+    def _generators(self) -> list[random.Random]:
+        """The bots' own random generators (each bot once), for undo."""
+        seen: dict[int, random.Random] = {}
+        for bot in self.bots.values():
+            rng = getattr(bot, "rng", None)
+            if isinstance(rng, random.Random):
+                seen.setdefault(id(rng), rng)
+        return list(seen.values())
 
     def _apply(self, action: Action | str) -> list[Event]:
         """Apply a legal action and log its events (printed as they come in --auto)."""
@@ -588,7 +769,8 @@ class PlaySession:
               extra: Sequence[Text] = ()) -> None:
         width, height = _screen_size(self.out)
         view = S.View(human=self.human, log=self.log, new_from=self._new_from(),
-                      decision=decision, menu=menu, extra=extra, messages=self.messages)
+                      decision=decision, menu=menu, extra=extra, messages=self.messages,
+                      names=self.names)
         self.messages = []
         if self.terminal:
             self.out.clear()
@@ -597,7 +779,7 @@ class PlaySession:
     def _draw_final(self) -> None:
         width, height = _screen_size(self.out)
         if self.human is None:  # the demo printed the log already
-            view = S.View(title="Final position")
+            view = S.View(title="Final position", names=self.names)
             self.out.print(S.screen(self.state, view, width, height, reserve=0))
             for line in final_lines(self.state, width):
                 self.out.print(line)
@@ -646,7 +828,7 @@ class PlaySession:
                 self._draw(decision, menu)
                 redraw = False
             back = ", back" if prefixes else ""
-            line = self._ask(f"P{self.human} [1-{len(menu)}{back}, notation, help]> ")
+            line = self._ask(f"P{self.human} [1-{len(menu)}{back}, notation, hint, help]> ")
             if not line:
                 continue
             command, _, rest = line.partition(" ")
@@ -658,6 +840,8 @@ class PlaySession:
                 redraw = self.terminal
             elif command == "board" and not rest:
                 redraw = True
+            elif command == "hint" and not rest:
+                self._hint(menu)
             elif command == "log" and not rest:
                 width, _ = _screen_size(self.out)
                 self._page([x.text for x in S.log_lines(self.log, width, self._new_from())])
@@ -695,11 +879,42 @@ class PlaySession:
                 else:
                     return
 
+    def _hint(self, menu: S.Menu) -> None:
+        """Show what the hint bot would play at the human's decision: its top actions
+        with their menu numbers (in ``menu``, the menu on screen) and its evaluation in
+        words. The bot analyses a copy: the game and its undo history are unchanged."""
+        state = self.state
+        bot = self.hint_bot
+        budget = ""
+        name = bot.name if bot is not None else hint_bot_name()
+        if bot is None:
+            seed = int(self.settings.get("bot_seed", 0)) + state.num_actions
+            try:
+                bot = B.make(name, seed=seed, **self.hint_budget)
+                budget = " (" + ", ".join(f"{v:g}s" if k == "seconds" else f"{v} {k}"
+                                          for k, v in self.hint_budget.items()) + ")"
+            except (TypeError, ValueError):  # a bot that does not search
+                bot = B.make(name, seed=seed)
+        try:
+            with _Thinking(self.out, f"Asking the {name} bot for a hint…", 0.0):
+                rated = bot.analyse(state.copy(), HINT_TOP)
+        except Exception as e:  # a bot's failure must not end the human's game
+            self._say(f"No hint: the {name} bot failed ({type(e).__name__}: {e}).", "red")
+            return
+        if not rated:
+            self._say(f"No hint: the {name} bot has no suggestion here.", "red")
+            return
+        self._say(f"Hint from the {name} bot{budget}, its best actions for you first "
+                  "(type the menu number or the notation):", "bold")
+        for k, r in enumerate(rated, 1):
+            where = _menu_spot(menu, r.action)
+            self._say(f"  {k}. {r.action.text}{where} - {r.text}")
+
     def _human_apply(self, action: Action) -> None:
         """Apply the human's action (raises, changing nothing, if it is illegal) and
         remember the decision for undo."""
         k = self.state.num_actions
-        rng = self.bot.rng.getstate()
+        rng = [g.getstate() for g in self._generators()]
         self._apply(action)
         self.points.append(k)
         self.rng[k] = rng
@@ -732,7 +947,8 @@ class PlaySession:
             return n < len(history)
         saved = self.rng.pop(target, None)
         if saved is not None:
-            self.bot.rng.setstate(saved)  # type: ignore[arg-type]
+            for generator, rng in zip(self._generators(), saved, strict=True):
+                generator.setstate(rng)
         bots = len(undone) - 1
         detail = "; ".join(undone[:8]) + (f"; … {len(undone) - 8} more" if bots > 7 else "")
         self._say(f"Undone: your move and {bots} later move(s) of the bots: {detail}. "
@@ -818,15 +1034,49 @@ def _play(args: argparse.Namespace, out: Console) -> int:
                 else settings.get("bot_seed", config.seed))
     weight = (args.pass_weight if args.pass_weight is not None
               else settings.get("pass_weight", DEFAULT_PASS_WEIGHT))
-    bot = RandomBot(bot_seed, weight)
+    opponents = (args.opponents if args.opponents is not None
+                 else settings.get("opponents", [DEFAULT_OPPONENT]))
+    names = _seat_bots(opponents, config.players, seat, args.auto)
+    bots: dict[int, B.Bot] = {}
+    for p, name in names.items():
+        options = {"pass_weight": weight} if name == "random" else {}
+        bots[p] = B.make(name, seed=bot_seed + p, **options)
     human = None if args.auto else seat
     if human is not None and sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (arrow keys and history for input())
         except ImportError:  # pragma: no cover - platforms without readline
             pass
-    play = {"seat": seat, "bot_seed": bot_seed, "pass_weight": weight}
-    return PlaySession(state, out, human, bot, play).run()
+    play = {"seat": seat, "bot_seed": bot_seed, "pass_weight": weight,
+            "opponents": list(opponents)}
+    return PlaySession(state, out, human, bots, play, names, args.hint_budget).run()
+
+
+def _seat_bots(opponents: Sequence[str], players: int, seat: int,
+               auto: bool) -> dict[int, str]:
+    """Seat -> bot name: one name for every other seat, or players-1 names for the
+    seats after ``seat`` in order; with ``auto`` (bots play ``seat`` too) one name is
+    every seat, players names are seats 0.. in order, and with players-1 names
+    ``seat`` gets :data:`DEFAULT_OPPONENT`."""
+    n = len(opponents)
+    if n == 1:
+        return {p: opponents[0] for p in range(players) if auto or p != seat}
+    if n == players - 1:
+        out = {(seat + 1 + k) % players: name for k, name in enumerate(opponents)}
+        if auto:
+            out[seat] = DEFAULT_OPPONENT
+        return dict(sorted(out.items()))
+    if auto and n == players:
+        return dict(enumerate(opponents))
+    if players == 2 and not auto:
+        need = "1 bot name"
+    else:
+        need = f"{players - 1} bot names (one for each other seat, after yours) or one name for all"
+        if auto:
+            need = (f"{players} bot names (every seat from seat 0), {players - 1} (the "
+                    "seats after yours) or one name for all")
+    raise UsageError(f"--opponents: {players} players need {need}, not {n}: "
+                     f"{','.join(opponents)}")
 
 
 # --------------------------------------------------------------------------- replay
@@ -960,3 +1210,228 @@ def _bench(args: argparse.Namespace, out: Console) -> int:
     out.print(table)
     out.print(f"Mean decisions per game: {summary['decisions_per_game']:.1f}")
     return EXIT_OK
+
+
+# --------------------------------------------------------------------------- tournament
+MAX_WORKERS = 1_024
+_workers = _ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}")
+
+
+def _budget(text: str) -> str:
+    """An argparse ``type``: a budget ``endeavor.tournament.parse_budget`` reads."""
+    from .tournament import TournamentError, parse_budget
+    try:
+        parse_budget(text)
+    except TournamentError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def _add_tournament_parser(sub: Any) -> None:
+    """The ``tournament`` subcommand's options."""
+    from .tournament import BACKENDS
+    t = sub.add_parser(
+        "tournament", help="play bots against each other and rate them",
+        description="Play K games between bots, one bot per seat. Games come in blocks of "
+                    "N (the number of players) sharing one deal, config seed S+block; the "
+                    "bot list is rotated by one seat per game of the block, so every bot "
+                    "sits in every seat equally often and plays each deal from every seat "
+                    "(K is rounded up to a multiple of N). Each bot's seed derives from S, "
+                    "the game and the seat: the same settings with iteration budgets give "
+                    "the same games whatever the workers or the backend. Prints per bot: "
+                    "seat-games, wins (a first place shared by k seats counts 1/k each; "
+                    "wins add up to K), win share with its 95% Wilson interval, mean "
+                    "score and rank, a rating (Bradley-Terry fitted to the pairwise "
+                    "results within each game, Elo scale, mean 1500) and the thinking time "
+                    "per move.",
+        epilog="example: endeavor tournament --bots mcts,greedy,greedy,greedy --games 200 "
+               "--seed 1 --budget 0.5s --out results.json --plot results.png")
+    t.add_argument("--bots", required=True, metavar="B1,B2,...",
+                   help="one bot per seat, comma-separated (e.g. mcts,greedy,greedy,greedy), "
+                        "or one bot with --players N for self-play; a bot is a name "
+                        f"({', '.join(B.NAMES)}) optionally with its own budget, "
+                        "e.g. mcts:800 or mcts:0.5s")
+    t.add_argument("--games", type=_games, default=100, metavar="K",
+                   help=f"number of games, 1 to {MAX_GAMES:,}, rounded up to a multiple of "
+                        "the number of players (default: 100)")
+    t.add_argument("--seed", type=_seed, default=0, metavar="S",
+                   help=f"seed of the first deal, 0 to {MAX_SEED}; block b deals with seed "
+                        "S+b (default: 0)")
+    t.add_argument("--players", type=_players, metavar="N",
+                   help="number of players, 2 to 5 (3 to 5 in the 2009 ruleset; default: "
+                        "the number of bots)")
+    t.add_argument("--board", type=_board_name, metavar="{A,B,classic}",
+                   help="board side (default: A for 2-3 players, B for 4-5; the 2009 "
+                        "ruleset has its own board)")
+    _add_exploits_option(t)
+    _add_rules_options(t)
+    t.add_argument("--budget", type=_budget, metavar="B",
+                   help="search budget for the bots that take one (mcts and the levels "
+                        "built on it): seconds per move like 0.5s, or iterations per move "
+                        "like 800 or 800it (iterations give reproducible games); bots that "
+                        "take no budget (random, greedy) play without it. A bot's own "
+                        "budget (mcts:800) wins over this one")
+    t.add_argument("--workers", type=_workers, metavar="N",
+                   help="parallel worker processes (with --backend ray: the CPUs of the "
+                        "local Ray instance); 1 plays in this process (default: the number "
+                        "of cores)")
+    t.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="local (default): worker processes on this machine; ray: Ray tasks "
+                        "on a local Ray instance or on the cluster at --address (needs "
+                        "pip install 'endeavor[ray]', and endeavor installed on each node)")
+    t.add_argument("--address", metavar="HOST:PORT",
+                   help="the Ray cluster to use with --backend ray (default: start a local "
+                        "one)")
+    t.add_argument("--out", metavar="FILE",
+                   help="write the settings, the table, the pairwise results and every game "
+                        "(index, seed, seating, scores, ranks, decisions, record) as JSON; "
+                        "a game's 'record' is what 'endeavor replay' reads")
+    t.add_argument("--plot", metavar="FILE.png",
+                   help="draw the win shares with their intervals and the score "
+                        "distributions per bot (needs pip install 'endeavor[plot]'; the "
+                        "suffix picks the format: png, svg, pdf...)")
+    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.set_defaults(run=_tournament)
+
+
+def _check_output(path: str, flag: str) -> None:
+    """Fail before playing if ``path`` cannot be written."""
+    import os
+    target = Path(path).expanduser()
+    try:
+        if target.is_dir():
+            raise UsageError(f"{flag} {path}: is a directory")
+        parent = target.parent
+        if not parent.is_dir():
+            raise UsageError(f"{flag} {path}: there is no directory {str(parent)!r}")
+        if not os.access(parent, os.W_OK) or (target.exists()
+                                              and not os.access(target, os.W_OK)):
+            raise UsageError(f"{flag} {path}: permission denied")
+    except (OSError, ValueError) as e:
+        raise UsageError(f"{flag} {path!r}: {e}") from None
+
+
+def _tournament(args: argparse.Namespace, out: Console) -> int:
+    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+
+    from . import tournament as T
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address needs --backend ray")
+    if args.out is not None:
+        _check_output(args.out, "--out")
+    if args.plot is not None:
+        formats = T.plot_formats()
+        suffix = Path(args.plot).suffix.lower().lstrip(".")
+        if suffix not in formats:
+            raise UsageError(f"--plot {args.plot}: the file name must end in one of "
+                             f"{', '.join('.' + f for f in sorted(formats))} (e.g. .png)")
+        _check_output(args.plot, "--plot")
+        if args.out is not None and Path(args.out).resolve() == Path(args.plot).resolve():
+            raise UsageError("--out and --plot name the same file")
+    bots = [b.strip() for b in args.bots.split(",")]
+    if len(bots) == 1 and args.players is None:
+        raise UsageError("one bot plays every seat: say how many with --players N")
+    err = Console(stderr=True)
+    progress = Progress(TextColumn("tournament"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("games ·"), TimeElapsedColumn(), TextColumn("· ETA"),
+                        TimeRemainingColumn(), console=err, transient=True,
+                        disable=args.quiet or not err.is_terminal)
+    task = progress.add_task("games", total=None)
+
+    def on_start(total: int) -> None:
+        if total != args.games:
+            n = args.players if args.players is not None else len(bots)
+            err.print(f"endeavor: playing {total} games rather than {args.games}: whole "
+                      f"blocks of {n}, so that every bot sits in every seat equally often",
+                      markup=False, highlight=False, soft_wrap=True)
+        progress.update(task, total=total)
+        progress.start()
+
+    try:
+        result = T.run_tournament(
+            bots, args.games, args.seed, players=args.players, ruleset=args.ruleset,
+            board=args.board, exploits=args.exploits, options=_options(args),
+            budget=args.budget, workers=args.workers, backend=args.backend,
+            address=args.address, on_start=on_start,
+            on_game=lambda _: progress.advance(task))
+    finally:
+        progress.stop()
+    out.print(_tournament_summary(result, args))
+    if args.out is not None:
+        result.write_json(args.out)
+        out.print(f"Saved the table and {len(result.games)} games to {args.out}")
+    if args.plot is not None:
+        T.plot(result, args.plot)
+        out.print(f"Saved the plot to {args.plot}")
+    return EXIT_OK
+
+
+def _duration(seconds: float) -> str:
+    """A short time: ``1.25s``, ``12ms``, ``<1ms``."""
+    if seconds >= 1:
+        return f"{seconds:.2f}s"
+    return f"{seconds * 1000:.0f}ms" if seconds >= 0.001 else "<1ms"
+
+
+def _tournament_summary(result: Any, args: argparse.Namespace) -> Group:
+    """The tournament's header, table, pairwise results and notes."""
+    settings = result.settings
+    n = settings["players"]
+    config = settings["config"]
+    rows = result.table
+    deals = "1 deal" if settings["blocks"] == 1 else f"{settings['blocks']} deals"
+    head = (f"endeavor tournament · {settings['games']} games ({deals} × "
+            f"{n} seatings) · {n} players · {config['ruleset']} · board {config['board']} · "
+            f"seeds {settings['seeds'][0]}-{settings['seeds'][1]}")
+    if config["exploits"]:
+        head += f" · Exploits: {_exploits_label(args.exploits)}"
+    flags = [name for name in _options(args) if name != "phase_order"]
+    if "phase_order" in _options(args):
+        flags.append(f"phase order {args.phase_order}")
+    head += "".join(f" · {f}" for f in flags)
+    where = ("1 process" if settings["workers"] == 1 and settings["backend"] == "local"
+             else f"{settings['workers']} workers" if settings["backend"] == "local"
+             else f"Ray at {settings['address']}" if settings["address"]
+             else f"Ray, {settings['workers']} CPUs")
+    head += f" · {result.elapsed:.1f} s, {where}"
+    # the Budget column only when some bot's label does not show its budget already
+    budgets = any(r.budget and ":" not in r.bot for r in rows)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for column in ("Bot", "Budget", "Games", "Wins", "Share", "95% CI", "Score", "Rank",
+                   "Rating", "t/move"):
+        text = column in ("Bot", "Budget")  # these wrap on a narrow terminal, not numbers
+        if column != "Budget" or budgets:
+            table.add_column(column, justify="left" if text else "right", no_wrap=not text)
+    for r in rows:
+        wins = f"{r.wins:g}" if r.wins == int(r.wins) else f"{r.wins:.2f}"
+        cells = [r.bot] + ([r.budget or "-"] if budgets else []) + [
+            str(r.games), wins, f"{r.win_share:.1%}",
+            f"{100 * r.ci_low:.1f}-{100 * r.ci_high:.1f}", f"{r.mean_score:.1f}",
+            f"{r.mean_rank:.2f}", f"{r.rating:.0f}", _duration(r.seconds_per_move)]
+        table.add_row(*cells)
+    parts: list[Any] = [Text(head, style="bold"), table]
+    if len(rows) > 2:
+        pairs = result.pairs
+        grid = Table(box=box.SIMPLE_HEAD, collapse_padding=True)
+        grid.add_column("")
+        for r in rows:
+            grid.add_column(r.bot, justify="right")
+        for a in rows:
+            cells = []
+            for b in rows:
+                wins_ab, games_ab = pairs.get(a.bot, {}).get(b.bot, (0.0, 0.0))
+                cells.append("-" if not games_ab else f"{wins_ab / games_ab:.0%}")
+            grid.add_row(a.bot, *cells)
+        parts += [Text("Pairwise: how often the row's bot finished above the column's in "
+                       "the same game"), grid]
+    seats = " · ".join(f"{r.bot} {'/'.join(map(str, r.seats))}" for r in rows)
+    every = [s for g in result.games for s in g.scores]
+    decisions = statistics.mean(g.decisions for g in result.games)
+    parts += [
+        Text(f"Seat-games per seat: {seats}. Mean score of all seats "
+             f"{statistics.mean(every):.1f}; {decisions:.0f} decisions per game."),
+        Text(f"Wins: a first place shared by k seats counts 1/k. Share: wins per seat-game "
+             f"(parity {1 / n:.0%}), with its 95% Wilson interval in %. Score, Rank: means. "
+             "Rating: Bradley-Terry fitted to the pairwise results within each game, Elo "
+             "scale, mean 1500. t/move: thinking time per decision.", style="dim")]
+    return Group(*parts)

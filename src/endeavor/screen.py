@@ -9,8 +9,8 @@ its first line. For a 100-column, 40-line terminal it holds, top to bottom:
   Governor now, the shipping track far to near, cities and trade routes, open-sea discs);
 * the building supply and the discard pile, the links (their tokens or controller);
 * the Exploits in play (regions, dormant / active, Shields, the module's tile state);
-* every player's mat (2 lines each: tracks and levels, Harbor, supply, glory now;
-  buildings, cards, Governor slot, tokens);
+* every player's mat (2 lines each: who plays it, "you" or the bot's name; tracks and
+  levels, Harbor, supply, glory now; buildings, cards, Governor slot, tokens);
 * the log: what happened since the human's last decision (marked ``»``), in order, with
   every automatic step, built from the engine's events; older lines fill spare room;
 * the decision's prompt and the menu, grouped by kind and numbered left to right, top to
@@ -32,7 +32,7 @@ from __future__ import annotations
 import io
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rich.console import Console, Group, RenderableType
@@ -416,9 +416,10 @@ def menu_layout(menu: Menu, width: int, budget: int, squeeze: bool = False) -> l
 
 # =========================================================================== sections
 def header_line(state: State, width: int, human: int | None = None,
-                title: str = "") -> Text:
-    """Round, phase, whose decision, the Crown, the Exploits and the game's settings, on
-    one line (the settings are cut first when the line is too long)."""
+                title: str = "", names: Mapping[int, str] | None = None) -> Text:
+    """Round, phase, whose decision (``names``: seat -> bot name, shown after a bot's
+    seat), the Crown, the Exploits and the game's settings, on one line (the settings
+    are cut first when the line is too long)."""
     out = Text()
     if title:
         out.append(title + " · ", style="bold")
@@ -433,7 +434,10 @@ def header_line(state: State, width: int, human: int | None = None,
     if player is not None:
         out.append(" · ▶ ")
         out.append_text(R.player_text(player))
-        out.append(" (you)" if player == human else "")
+        if player == human:
+            out.append(" (you)")
+        elif names and player in names:
+            out.append(f" ({names[player]})")
         decision = state.decision()
         if decision is not None:
             out.append(f" {decision.kind.replace('_', ' ')}")
@@ -656,11 +660,14 @@ def _tokens(values: Sequence[int], first_type: int) -> list[Text]:
             for k, v in enumerate(values) if v]
 
 
-def _mat_head(state: State, p: int, human: int | None) -> Text:
+def _mat_head(state: State, p: int, human: int | None,
+              names: Mapping[int, str] | None = None) -> Text:
     head = Text.assemble(("▶ " if state.current_player == p else "  ", "bold"))
     head.append_text(R.player_text(p))
     if p == human:
         head.append(" you", style="bold")
+    elif names and p in names:
+        head.append(f" {names[p]}", style="dim")
     if p == state.crown:
         head.append(" ♛", style="bold yellow")
     if state.phase == PH_ACTIONS and state.has_passed(p):
@@ -704,16 +711,19 @@ def _mat_parts(state: State, p: int, width: int, short: bool) -> list[Text]:
 
 
 def mat_lines(state: State, width: int, human: int | None = None,
-              level: int = 0) -> list[Text]:
+              level: int = 0, names: Mapping[int, str] | None = None) -> list[Text]:
     """Every player's mat: level 0 two lines each (the tracks with their levels, Harbor,
     supply and glory if the game ended now; buildings, cards, Governor slot, tokens,
-    set-aside cards), level 1 one line each."""
+    set-aside cards), level 1 one line each. ``names`` (seat -> bot name) labels the
+    bots' mats, as "you" labels the human's."""
     from .scoring import final_scores
 
     glory = {s.player: s.total for s in final_scores(state)}
+    heads = [_mat_head(state, p, human, names) for p in range(len(state.players))]
+    head_w = max([17] + [h.cell_len + 1 for h in heads])
     out: list[Text] = []
     for p, pl in enumerate(state.players):
-        head = _pad(_mat_head(state, p, human), 17)
+        head = _pad(heads[p], head_w)
         if level == 0:
             tracks = Text("  ").join(
                 Text.assemble((state.rules.token_names[k][:3], "bold"),
@@ -761,8 +771,9 @@ def prompt_lines(decision: Decision, width: int, human: int | None,
 class View:
     """What one screen shows besides the state: the human's seat, the log (events of
     the whole game) and where its new part starts, a title for the header, the
-    decision's menu, lines shown instead of the menu (e.g. the score table) and
-    messages (an error, a confirmation) above the input line."""
+    decision's menu, lines shown instead of the menu (e.g. the score table),
+    messages (an error, a confirmation, a hint) above the input line and the bots'
+    names."""
 
     human: int | None = None
     log: Sequence[Event] = ()
@@ -773,6 +784,8 @@ class View:
     extra: Sequence[Text] = ()
     messages: Sequence[Text] = ()
     log_title: str = ("Log · » new since your last decision · 'log' shows the whole game")
+    #: the bots' names by seat (e.g. {1: "hard"}), shown on their mats and in the header
+    names: Mapping[int, str] = field(default_factory=dict)
 
 
 _DEGRADE = (("supply", 1), ("exploits", 1), ("links", 1), ("logrule", 1),
@@ -795,7 +808,7 @@ def compose(state: State, view: View, width: int = WIDTH, height: int = HEIGHT,
             "supply": supply_lines(state, width, levels["supply"]),
             "links": links_lines(state, width, levels["links"]),
             "exploits": exploit_lines(state, width, levels["exploits"]),
-            "mats": mat_lines(state, width, view.human, levels["mats"]),
+            "mats": mat_lines(state, width, view.human, levels["mats"], view.names),
             "prompt": [],
         }
         if decision is not None:
@@ -865,7 +878,7 @@ def compose(state: State, view: View, width: int = WIDTH, height: int = HEIGHT,
             while tail and not tail[0].first:  # no paragraph cut in the middle
                 tail = tail[1:]
             shown = [line.text for line in tail]
-    top: list[Text] = [header_line(state, width, view.human, view.title)]
+    top: list[Text] = [header_line(state, width, view.human, view.title, view.names)]
     top += parts["board"] + parts["supply"] + parts["links"] + parts["exploits"]
     top += parts["mats"]
     middle: list[Text] = []

@@ -94,15 +94,15 @@ class Player:
         q = Player.__new__(Player)
         q.supply = self.supply
         q.harbor = self.harbor
-        q.attr = self.attr[:]
-        q.btok = self.btok[:]
-        q.mem = self.mem[:]
-        q.blue = self.blue[:]
-        q.blds = self.blds[:]
+        q.attr = self.attr.copy()
+        q.btok = self.btok.copy()
+        q.mem = self.mem.copy()
+        q.blue = self.blue.copy()
+        q.blds = self.blds.copy()
         q.occ = self.occ
-        q.cards = self.cards[:]
+        q.cards = self.cards.copy()
         q.gov = self.gov
-        q.aside = self.aside[:]
+        q.aside = self.aside.copy()
         return q
 
     def level(self, attribute: int) -> int:
@@ -182,25 +182,25 @@ class State:
         s.n = self.n
         s.info = self.info
         s.players = [p.copy() for p in self.players]
-        s.site_owner = self.site_owner[:]
-        s.site_token = self.site_token[:]
-        s.link_token = self.link_token[:]
-        s.trk_owner = self.trk_owner[:]
-        s.trk_tok = self.trk_tok[:]
-        s.filled = self.filled[:]
-        s.sea = self.sea[:]
-        s.pres = self.pres[:]
-        s.own = self.own[:]
-        s.occ_sites = self.occ_sites[:]
-        s.free_cities = self.free_cities[:]
-        s.free_routes = self.free_routes[:]
-        s.decks = [d[:] for d in self.decks]
-        s.pile = self.pile[:]
-        s.removed = self.removed[:]
-        s.gov_avail = self.gov_avail[:]
-        s.bsupply = self.bsupply[:]
+        s.site_owner = self.site_owner.copy()
+        s.site_token = self.site_token.copy()
+        s.link_token = self.link_token.copy()
+        s.trk_owner = self.trk_owner.copy()
+        s.trk_tok = self.trk_tok.copy()
+        s.filled = self.filled.copy()
+        s.sea = self.sea.copy()
+        s.pres = self.pres.copy()
+        s.own = self.own.copy()
+        s.occ_sites = self.occ_sites.copy()
+        s.free_cities = self.free_cities.copy()
+        s.free_routes = self.free_routes.copy()
+        s.decks = [*map(list.copy, self.decks)]
+        s.pile = self.pile.copy()
+        s.removed = self.removed.copy()
+        s.gov_avail = self.gov_avail.copy()
+        s.bsupply = self.bsupply.copy()
         s.level5 = self.level5
-        s.spent = self.spent[:]
+        s.spent = self.spent.copy()
         s.abolished = self.abolished
         s.round = self.round
         s.step = self.step
@@ -209,17 +209,17 @@ class State:
         s.passed = self.passed
         s.phase = self.phase
         s.turn = self.turn
-        s.stack = self.stack[:]
+        s.stack = self.stack.copy()
         s.hist = self.hist  # immutable cons list, shared safely
         s.nhist = self.nhist
         s._legal = self._legal  # never mutated in place, shared safely
         s.ex = self.ex
-        s.exd = [d[:] for d in self.exd]
-        s.smark = self.smark[:]
-        s.lmark = self.lmark[:]
+        s.exd = [*map(list.copy, self.exd)]
+        s.smark = self.smark.copy()
+        s.lmark = self.lmark.copy()
         s.ev = None
         s.origin = self.origin  # an immutable snapshot, shared safely
-        s.nsupply = self.nsupply[:]
+        s.nsupply = self.nsupply.copy()
         return s
 
     def __copy__(self) -> State:
@@ -342,10 +342,15 @@ class State:
         """P13: a Shield while Exploit ``i`` is active and ``player`` has presence in
         both of its regions; only Shield holders may use or score it."""
         e = self.ex[i]
+        if not e.is_exploit or player >= self.n:
+            return False
         r1, r2 = e.regions
+        filled = self.filled  # is_open(r1) and is_open(r2), inlined (Europe is open)
+        length = self.info.trk_len
+        if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
+            return False
         base = player * 7
-        return (e.is_exploit and player < self.n and self.pres[base + r1] > 0
-                and self.pres[base + r2] > 0 and self.is_open(r1) and self.is_open(r2))
+        return self.pres[base + r1] > 0 and self.pres[base + r2] > 0
 
     def exploit_index(self, exploit_id: str) -> int:
         """Index in :attr:`modules` of a module in play, or -1."""
@@ -367,7 +372,16 @@ class State:
         """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""
         codes = self._legal
         if codes is None:
-            codes = self._legal = self._gen()
+            stack = self.stack  # the body of _gen, inlined: every search asks this
+            if not stack:
+                codes = self._legal = []
+                return codes
+            f = stack[-1]
+            t = self.rules.decisions[f[0]]
+            codes = t.codes(self, f)
+            if t.sort:
+                codes = sorted(set(codes))
+            self._legal = codes
         return codes
 
     def _gen(self) -> list[int]:
@@ -433,15 +447,25 @@ class State:
             if c not in A.BY_CODE:
                 raise IllegalActionError(f"unknown action code {c!r}")
             raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes))
-        self._step(c)
-
-    def _step(self, c: int) -> None:
+        # the body of _step, inlined: this is the hot path of every search
         self._legal = None
-        f = self.stack.pop()
+        stack = self.stack
+        f = stack.pop()
         self.rules.decisions[f[0]].apply(self, f, c)
         self.hist = (c, self.hist)
         self.nhist += 1
-        turns.advance(self)
+        if not stack:  # the phase driver has work only when no decision is pending
+            turns.advance(self)
+
+    def _step(self, c: int) -> None:
+        self._legal = None
+        stack = self.stack
+        f = stack.pop()
+        self.rules.decisions[f[0]].apply(self, f, c)
+        self.hist = (c, self.hist)
+        self.nhist += 1
+        if not stack:
+            turns.advance(self)
 
     def undo(self) -> None:
         """Restore the state before the last decision, exactly (its JSON included). Can

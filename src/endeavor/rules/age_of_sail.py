@@ -4,6 +4,7 @@ pool, value-1 region cards give a disc (R16), up to 3 Exploits."""
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import data as D
@@ -127,11 +128,13 @@ class AgeOfSail(Rules):
         """Deal the 95 tokens onto the printed map (tracks, sites, circular links), order
         the decks, draw the level-5 pool, pick the first player (R2)."""
         info = board_info(cls.boards[str(config.board)], False)
-        tokens = [t for t, k in enumerate(cls.token_counts) for _ in range(k)]
+        tokens: list[int] = []
+        for t, k in enumerate(cls.token_counts):
+            tokens += [t] * k
         rng.shuffle(tokens)
         it = iter(tokens)
         s.trk_owner = [-1] * info.ntrack
-        s.trk_tok = [next(it) for _ in range(info.ntrack)]
+        s.trk_tok = list(islice(it, info.ntrack))
         s.site_token = [-1] * D.NSITES
         for site in info.token_sites:  # the printed map only: tile cities carry no token
             s.site_token[site] = next(it)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 _C: Final = A.code
+_ATTACK: Final = A.code(A.V_ATTACK)
 
 
 def cost(s: State, p: int, x: int) -> int:
@@ -82,7 +83,7 @@ class Attack(ActionKind):
         for r in range(7):
             if occs[r] > own[base + r] and (
                     r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
-                if not s.ex or not any(s.smark):
+                if not s.ex or s.smark.count(0) == len(s.smark):  # no marker anywhere
                     return True
                 # markers (Missionaries, the Pirate, fortifications): ask the targets
                 return bool(self.codes(s, p, -1, -1, harbor))
@@ -102,10 +103,13 @@ class Attack(ActionKind):
         pres = s.pres
         filled = s.filled
         trk_len = info.trk_len
+        occ_sites = s.occ_sites
+        own = s.own
+        sites_in = info.sites_in
         for r in target_regions(region, flags):
-            if s.occ_sites[r] > s.own[base + r] and (
+            if occ_sites[r] > own[base + r] and (
                     r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
-                for x in info.cities_in[r] + info.routes_in[r]:
+                for x in sites_in[r]:
                     o = owner[x]
                     if o >= 0 and o != p:
                         # cost hooks only lower the cost (1, or 2 if fortified)
@@ -113,7 +117,7 @@ class Attack(ActionKind):
                                 (h < 2 or mark[x] & M_FORTIFIED and h < 3)
                                 and h < 1 + cost(s, p, x))):
                             continue
-                        out.append(_C(A.V_ATTACK, x))
+                        out.append(_ATTACK | x)
         return out
 
     def apply(self, s: State, p: int, c: int) -> tuple[int, int]:

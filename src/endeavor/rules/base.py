@@ -37,8 +37,9 @@ _SITE_TILE: Final = tuple(s.code in D.TILE_SITES for s in D.SITES)
 class BoardInfo:
     """Static lookup tables of one board side (optionally with the Exploit tile cities)."""
 
-    __slots__ = ("board", "side", "sites", "site_set", "cities_in", "routes_in", "adj",
-                 "trk_off", "trk_len", "ntrack", "nlinks", "circular_links", "token_sites")
+    __slots__ = ("board", "side", "sites", "site_set", "cities_in", "routes_in", "sites_in",
+                 "adj", "trk_off", "trk_len", "ntrack", "nlinks", "circular_links",
+                 "token_sites")
 
     def __init__(self, board: D.Board, tile_sites: bool = False) -> None:
         b = board
@@ -56,6 +57,8 @@ class BoardInfo:
                                for r in range(D.NREGIONS))
         self.routes_in = tuple(tuple(s for s in b.sites if _SITE_REGION[s] == r and
                                      not _SITE_CITY[s]) for r in range(D.NREGIONS))
+        #: per region: its cities, then its trade routes (what an Attack may target)
+        self.sites_in = tuple(c + t for c, t in zip(self.cities_in, self.routes_in, strict=True))
         adj: list[list[tuple[int, int]]] = [[] for _ in range(D.NSITES)]
         for li, (x, y) in enumerate(b.links):
             adj[x].append((li, y))
@@ -128,6 +131,7 @@ class Rules:
     phase_order: str = "by_phase"
     modules: tuple[RuleModule, ...]
     exploits: tuple[tuple[int, RuleModule], ...]
+    exploit_keys: tuple[tuple[int, RuleModule, int, int], ...]
     kinds: tuple[ActionKind, ...]
     decisions: tuple[DecisionType, ...]
     phase_steps: tuple[Step | None, ...]
@@ -137,6 +141,9 @@ class Rules:
         self.n = config.players
         self.modules = tuple(REGISTRY[m] for m in module_ids)
         self.exploits = tuple((i, m) for i, m in enumerate(self.modules) if m.is_exploit)
+        #: (index, module, region 1, region 2) of each Exploit in play, for the hot loops
+        #: that skip a dormant one before asking for Shields
+        self.exploit_keys = tuple((i, m, m.regions[0], m.regions[1]) for i, m in self.exploits)
         self._hooks: dict[str, tuple[tuple[int, RuleModule], ...]] = {}
         self.neutrals = sum(m.neutral_colours for m in self.modules)
         for name in ("draw_bonus", "build_bonus", "unpayable", "extra_sources",

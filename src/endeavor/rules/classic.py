@@ -30,6 +30,7 @@ rulings (``docs/rulings.md``, "Classic 2009"):
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import actions as A
@@ -58,7 +59,7 @@ from .base import BoardInfo, Rules, Step, register_ruleset
 from .board import add_sea, controls_link, ship_track
 from .construction import Build, build_level
 from .discard import Discard, GovernorSlot, held_cards
-from .draw import Draw, presence
+from .draw import Draw
 from .kinds import target_regions
 from .occupy import Occupy
 from .payment import Payment
@@ -78,6 +79,8 @@ _CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
 _CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
 _EU: Final = D.EU_DECK
 _SL: Final = D.SLAVERY_DECK
+_SHIP: Final = A.code(A.V_SHIP)
+_DRAW: Final = A.code(A.V_DRAW)
 NAMES: Final = D.CLASSIC_TOKEN_NAMES
 CAP: Final = D.CLASSIC_TRACK_CAP
 #: the phases as the 2009 rulebook names them (by index, as ``frames.PHASE_NAMES``)
@@ -122,7 +125,7 @@ class ClassicShip(Ship):
               flags: int = 0) -> list[int]:
         if harbor < 1:
             return []
-        return [_C(A.V_SHIP, r) for r in target_regions(region, flags) if r]
+        return [_SHIP | r for r in target_regions(region, flags) if r]
 
     def apply(self, s: State, p: int, c: int) -> tuple[int, int]:
         r = c & A.ARG
@@ -173,10 +176,21 @@ class ClassicDraw(Draw):
     def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
               flags: int = 0) -> list[int]:
         out = []
+        pres = s.pres
+        base = p * 7
+        filled = s.filled
+        length = s.info.trk_len
         for d, dk in enumerate(s.decks):
-            if (deck < 0 or deck == d) and dk and (d == _EU or d == _SL or s.is_open(d)) \
-                    and _CARD_VALUE[dk[-1]] <= presence(s, p, d, 0):
-                out.append(_C(A.V_DRAW, d))
+            if dk and (deck < 0 or deck == d):
+                # is_open(d) and presence(s, p, d, 0), inlined
+                if d == _EU or d == _SL:
+                    have = pres[base]
+                elif filled[d] == length[d]:
+                    have = pres[base + d]
+                else:
+                    continue
+                if _CARD_VALUE[dk[-1]] <= have:
+                    out.append(_DRAW | d)
         return out
 
     def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
@@ -367,11 +381,13 @@ class Classic(Rules):
         decks, put the building supply (all three level-5 types) out and pick the first
         player; every mat has the Colonial House printed on it, with no disc (P70)."""
         info = BOARD_INFO
-        tokens = [t for t, k in enumerate(cls.token_counts) for _ in range(k)]
+        tokens: list[int] = []
+        for t, k in enumerate(cls.token_counts):
+            tokens += [t] * k
         rng.shuffle(tokens)
         it = iter(tokens)
         s.trk_owner = [-1] * info.ntrack
-        s.trk_tok = [next(it) for _ in range(info.ntrack)]
+        s.trk_tok = list(islice(it, info.ntrack))
         s.site_token = [-1] * D.NSITES
         for site in info.token_sites:
             s.site_token[site] = next(it)

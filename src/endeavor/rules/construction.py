@@ -23,11 +23,20 @@ if TYPE_CHECKING:
 _C: Final = A.code
 _NB: Final = len(D.BUILDINGS)
 _B_LEVEL: Final = tuple(b.level for b in D.BUILDINGS)
+_BUILD: Final = A.code(A.V_BUILD)
+_LEVEL: Final = D.TRACK_LEVEL
+#: building types of level 5
+_LEVEL5: Final = frozenset(b for b in range(_NB) if _B_LEVEL[b] == 5)
+#: by Build Level 0-5: the building types of that level or lower (with level-5 types,
+#: then without them), in type order
+_UP_TO: Final = tuple(tuple(b for b in range(_NB) if _B_LEVEL[b] <= bl) for bl in range(6))
+_UP_TO_NO5: Final = tuple(tuple(b for b in types if _B_LEVEL[b] != 5) for types in _UP_TO)
 
 
 def build_level(s: State, p: int) -> int:
     """``p``'s Build Level: the Industry level plus the modules' bonuses, at most 5."""
-    bl = s.players[p].level(D.INDUSTRY)
+    a = s.players[p].attr[D.INDUSTRY]
+    bl = _LEVEL[a] if a < 16 else 5
     for i, e in s.rules.h_build_bonus:
         bl += e.build_bonus(s, i, p)
     return min(bl, 5)
@@ -36,14 +45,22 @@ def build_level(s: State, p: int) -> int:
 def build_options(s: State, p: int) -> list[int]:
     """Building types ``p`` may construct: Build Level or lower; if none remains, the
     next level up; never a second level-5 building (RB, P3). Sorted."""
+    return _options(s, p, 0)
+
+
+def _options(s: State, p: int, verb: int) -> list[int]:
+    """:func:`build_options`, each type ``b`` given as ``verb | b`` (``verb`` 0: the
+    types; ``_BUILD``: the ``build`` codes)."""
     pl = s.players[p]
     bl = build_level(s, p)
-    has5 = any(_B_LEVEL[b] == 5 for b in pl.blds)
+    has5 = not _LEVEL5.isdisjoint(pl.blds)
     sup = s.bsupply
-    opts = [b for b in range(_NB) if sup[b] and _B_LEVEL[b] <= bl
-            and not (has5 and _B_LEVEL[b] == 5)]
+    if bl >= 0:
+        opts = [verb | b for b in (_UP_TO_NO5 if has5 else _UP_TO)[bl] if sup[b]]
+    else:  # pragma: no cover  (no rule lowers the Build Level below 0)
+        opts = []
     if not opts and bl < 5:
-        opts = [b for b in range(_NB) if sup[b] and _B_LEVEL[b] == bl + 1
+        opts = [verb | b for b in range(_NB) if sup[b] and _B_LEVEL[b] == bl + 1
                 and not (has5 and bl + 1 == 5)]
     return opts
 
@@ -61,9 +78,13 @@ def build(s: State, p: int, b: int) -> None:
 
 
 def begin(s: State, p: int) -> None:
-    """``p``'s Construction step: ask, unless nothing can be built (P3)."""
-    if build_options(s, p):
+    """``p``'s Construction step: ask, unless nothing can be built (P3). The options
+    found are the legal actions of the decision pushed: the state keeps them, so they
+    are not worked out a second time."""
+    codes = _options(s, p, _BUILD)
+    if codes:
         s.stack.append((F_BUILD, p))
+        s._legal = codes
 
 
 def begin_setup(s: State, p: int) -> None:
@@ -92,7 +113,7 @@ class Build(DecisionType):
     phases = (PH_CONSTRUCTION,)
 
     def codes(self, s: State, f: Frame) -> list[int]:
-        return [_C(A.V_BUILD, b) for b in build_options(s, f[1])]
+        return _options(s, f[1], _BUILD)
 
     def apply(self, s: State, f: Frame, c: int) -> None:
         build(s, f[1], c & A.ARG)

@@ -26,6 +26,10 @@ _C: Final = A.code
 _CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
 _CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 _GOV: Final = tuple(c.governor for c in D.CARDS)
+_LEVEL: Final = D.TRACK_LEVEL
+#: the Slavery cards and the Governors
+_SLAVERY: Final = frozenset(c for c in range(D.NCARDS) if _CARD_DECK[c] == D.SLAVERY_DECK)
+_GOVERNORS: Final = frozenset(c for c in range(D.NCARDS) if _GOV[c])
 
 
 def held_cards(s: State, p: int) -> list[int]:
@@ -38,11 +42,15 @@ def over_card_limit(s: State, p: int) -> bool:
     """R18: more than 5 cards in normal slots, or more than the Card Limit of them once
     1 Slavery card is exempted."""
     pl = s.players[p]
-    n = len(pl.cards)
+    cards = pl.cards
+    n = len(cards)
     if n > s.rules.max_cards:
         return True
-    slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
-    return n - slavery > pl.level(D.INFLUENCE)
+    a = pl.attr[D.INFLUENCE]
+    limit = _LEVEL[a] if a < 16 else 5  # pl.level(INFLUENCE), inlined
+    if n <= limit:
+        return False
+    return n - (not _SLAVERY.isdisjoint(cards)) > limit
 
 
 def limit_words(s: State, p: int) -> str:
@@ -78,8 +86,8 @@ def begin(s: State, p: int) -> None:
     if s.round == s.rules.rounds and any(_GOV[c] for c in held_cards(s, p)):
         s.stack.append((F_GOVSLOT, p))  # P1: only the last placement can score
         return
-    if pl.gov < 0:  # P1: an empty free slot takes a Governor, never worse
-        for c in pl.cards:
+    if pl.gov < 0 and not _GOVERNORS.isdisjoint(pl.cards):  # P1: an empty free slot
+        for c in pl.cards:  # takes a Governor, never worse
             if _GOV[c]:
                 pl.cards.remove(c)
                 pl.gov = c

@@ -21,6 +21,13 @@ _CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 _EU: Final = D.EU_DECK
 _SL: Final = D.SLAVERY_DECK
 _PILE: Final = D.PILE
+_DRAW: Final = A.code(A.V_DRAW)
+_DRAWP: Final = A.code(A.V_DRAWP)
+#: the decks 0-7; the region decks 1-6, whose Draws count the region's discs and the
+#: modules' Draw bonuses (the Europe and Slavery decks count Europe's discs, P14)
+_ALL_DECKS: Final = tuple(range(8))
+_REGION_DECKS: Final = tuple(d for d in _ALL_DECKS if d not in (_EU, _SL))
+_DECK_BONUS: Final = tuple(d in _REGION_DECKS for d in _ALL_DECKS)
 
 
 def draw_bonus(s: State, p: int) -> int:
@@ -69,30 +76,46 @@ class Draw(ActionKind):
     name = "Draw"
 
     def possible(self, s: State, p: int, harbor: int) -> bool:
-        bonus = draw_bonus(s, p)
-        for d, deck in enumerate(s.decks):
-            if deck and _CARD_VALUE[deck[-1]] <= presence(s, p, d, bonus):
+        pres = s.pres
+        base = p * 7
+        value = _CARD_VALUE
+        decks = s.decks
+        eu = pres[base]  # presence(s, p, d, bonus) for each deck, inlined (R14, P14)
+        dk = decks[_EU]
+        if dk and value[dk[-1]] <= eu:
+            return True
+        bonus = draw_bonus(s, p) if s.rules.h_draw_bonus else 0
+        for d in _REGION_DECKS:
+            dk = decks[d]
+            if dk and value[dk[-1]] <= pres[base + d] + bonus:
                 return True
-        eu = presence(s, p, _PILE)
+        dk = decks[_SL]
+        if dk and value[dk[-1]] <= eu:
+            return True
         for c in s.pile:
-            if _CARD_VALUE[c] <= eu:
+            if value[c] <= eu:
                 return True
         return False
 
     def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
               flags: int = 0) -> list[int]:
         out: list[int] = []
+        pres = s.pres
+        base = p * 7
+        value = _CARD_VALUE
+        eu = pres[base]
         if deck != _PILE:
-            bonus = draw_bonus(s, p)
-            for d, dk in enumerate(s.decks):
-                if (deck < 0 or deck == d) and dk and \
-                        _CARD_VALUE[dk[-1]] <= presence(s, p, d, bonus):
-                    out.append(_C(A.V_DRAW, d))
+            decks = s.decks
+            bonus = draw_bonus(s, p) if s.rules.h_draw_bonus else 0
+            # presence(s, p, d, bonus) for each deck, inlined (R14, P14), in deck order
+            for d in (_ALL_DECKS if deck < 0 else (deck,)):
+                dk = decks[d]
+                if dk and value[dk[-1]] <= (pres[base + d] + bonus if _DECK_BONUS[d] else eu):
+                    out.append(_DRAW | d)
         if deck < 0 or deck == _PILE:
-            eu = presence(s, p, _PILE)
             for c in s.pile:
-                if _CARD_VALUE[c] <= eu:
-                    out.append(_C(A.V_DRAWP, c))
+                if value[c] <= eu:
+                    out.append(_DRAWP | c)
         return out
 
     def apply(self, s: State, p: int, c: int) -> tuple[int, int]:

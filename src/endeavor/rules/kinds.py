@@ -23,14 +23,15 @@ if TYPE_CHECKING:
 SITE_REGION: Final = tuple(s.region for s in D.SITES)
 ALL_REGIONS: Final = tuple(range(D.NREGIONS))
 OVERSEAS: Final = tuple(range(1, D.NREGIONS))
+_ONE: Final = tuple((r,) for r in range(D.NREGIONS))
 
 
 def target_regions(region: int, flags: int) -> tuple[int, ...]:
     """The regions a normal action may target: ``region`` alone when >= 0, else every
     region, Europe left out under ``FL_NO_EUROPE`` (R24)."""
-    if region >= 0:
-        return (region,)
-    return OVERSEAS if flags & FL_NO_EUROPE else ALL_REGIONS
+    if region < 0:
+        return OVERSEAS if flags & FL_NO_EUROPE else ALL_REGIONS
+    return _ONE[region] if region < D.NREGIONS else (region,)
 
 
 #: the action kind of each normal-action verb

@@ -45,6 +45,10 @@ M_FORTIFIED: Final = M_FORT | M_FORT_DEIC
 M_MISSIONARY: Final = 4  # a city with a Missionary may never be Attacked
 M_PIRATE: Final = 8  # the Pirate's city: counts as unoccupied, never Occupied or Attacked
 M_NO_ATTACK: Final = M_MISSIONARY | M_PIRATE
+#: the verb block of module number n starts at ``_VERB0 + _NVERBS * n``
+_NVERBS: Final = A.EXPLOIT_VERBS
+_VERB0: Final = A.V_EXPLOIT - A.EXPLOIT_VERBS
+_SHIFT: Final = A.SHIFT
 #: link markers (``State.lmark``)
 L_BLOCKADE: Final = 1  # a Blockaded link can't be claimed, controlled or used in any way
 
@@ -71,20 +75,21 @@ class RuleModule:
     # ------------------------------------------------------------------ actions
     def verb(self, k: int) -> int:
         """The global verb number of this module's local verb ``k`` (0-7)."""
-        assert 0 <= k < A.EXPLOIT_VERBS
-        return A.V_EXPLOIT + A.EXPLOIT_VERBS * (self.number - 1) + k
+        assert 0 <= k < _NVERBS
+        return _VERB0 + _NVERBS * self.number + k
 
     def code(self, k: int, arg: int = 0) -> int:
         """The action code of local verb ``k`` with argument ``arg``."""
-        return A.code(self.verb(k), arg)
+        assert 0 <= k < _NVERBS  # self.verb(k), inlined: modules build many codes
+        return ((_VERB0 + _NVERBS * self.number + k) << _SHIFT) | arg
 
     def local_verb(self, c: int) -> int:
         """The local verb (0-7) of one of this module's codes."""
-        return (c >> A.SHIFT) - self.verb(0)
+        return (c >> _SHIFT) - _VERB0 - _NVERBS * self.number
 
     def owns(self, c: int) -> bool:
         """Whether action code ``c`` is one of this module's."""
-        return 0 <= (c >> A.SHIFT) - self.verb(0) < A.EXPLOIT_VERBS
+        return 0 <= (c >> _SHIFT) - _VERB0 - _NVERBS * self.number < _NVERBS
 
     def ability_kind(self, c: int) -> int:
         """The action kind an ability code answers (for "+" sources and turn records)."""

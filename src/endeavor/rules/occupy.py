@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 _C: Final = A.code
+_OCCUPY: Final = A.code(A.V_OCCUPY)
 
 
 class Occupy(ActionKind):
@@ -34,7 +35,7 @@ class Occupy(ActionKind):
         trk_len = s.info.trk_len
         for r in range(7):
             if fc[r] and (r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
-                if not s.ex or not any(s.smark):
+                if not s.ex or s.smark.count(0) == len(s.smark):  # no marker anywhere
                     return True
                 # a marker (the Pirate's city) may leave no free city: ask the targets
                 return bool(self.codes(s, p, -1, -1, harbor))
@@ -53,12 +54,14 @@ class Occupy(ActionKind):
         pres = s.pres
         filled = s.filled
         trk_len = info.trk_len
+        free_cities = s.free_cities
+        cities_in = info.cities_in
         for r in target_regions(region, flags):
-            if s.free_cities[r] and (r == 0 or (
+            if free_cities[r] and (r == 0 or (
                     (anywhere or pres[base + r]) and filled[r] == trk_len[r])):
-                for x in info.cities_in[r]:
+                for x in cities_in[r]:
                     if owner[x] < 0 and not mark[x] & M_PIRATE:
-                        out.append(_C(A.V_OCCUPY, x))
+                        out.append(_OCCUPY | x)
         return out
 
     def apply(self, s: State, p: int, c: int) -> tuple[int, int]:

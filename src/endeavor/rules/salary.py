@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 _C: Final = A.code
 _B_NOPAY: Final = tuple(b.no_payment for b in D.BUILDINGS)
+_LEVEL: Final = D.TRACK_LEVEL
+_PAY: Final = A.code(A.V_PAY)
 
 
 def unpayable(s: State, p: int) -> int:
@@ -56,7 +58,7 @@ def payment_codes(s: State, p: int, action_phase: bool) -> list[int]:
             if action_phase and _B_NOPAY[b]:  # R15
                 continue
             seen |= 1 << b
-            out.append(_C(A.V_PAY, b))
+            out.append(_PAY | b)
     out.sort()
     return out
 
@@ -77,7 +79,7 @@ def pay_all(s: State, p: int) -> int:
     """Pay every worker of ``p``; returns how many."""
     pl = s.players[p]
     w = workers(s, p)
-    k = bin(w).count("1")
+    k = w.bit_count()
     pl.harbor += k
     pl.occ &= ~w
     return k
@@ -91,9 +93,10 @@ def done(s: State, p: int) -> None:
 
 def begin(s: State, p: int) -> None:
     """``p``'s Salary step: pay everyone if possible (P2), else ask."""
-    level = s.players[p].level(D.WEALTH)
+    a = s.players[p].attr[D.WEALTH]
+    level = _LEVEL[a] if a < 16 else 5  # Player.level(WEALTH), inlined
     w = workers(s, p)
-    count = bin(w).count("1")
+    count = w.bit_count()
     if count <= level:  # R7: everyone can be paid (P2)
         pay_all(s, p)
         if s.ev is not None and count:
@@ -120,7 +123,7 @@ class Salary(DecisionType):
         p = f[1]
         pay_worker(s, p, c & A.ARG)
         left = f[2] - 1
-        count = bin(workers(s, p)).count("1")
+        count = workers(s, p).bit_count()
         if 0 < left < count:
             s.stack.append((F_SALARY, p, left))
         else:
@@ -135,7 +138,7 @@ class Salary(DecisionType):
 
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
-        count = bin(workers(s, p)).count("1")
+        count = workers(s, p).bit_count()
         return (f"Salary: pay {plural(f[2], 'worker')} back to your "
                 f"Harbor ({count} working, Salary Level {s.players[p].level(D.WEALTH)}); "
                 "the others stay on their buildings")

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from ..state import State
 
 _C: Final = A.code
+_SHIP: Final = A.code(A.V_SHIP)
+_ROUTE: Final = A.code(A.V_ROUTE)
+_SEA: Final = A.code(A.V_SEA)
 
 
 class Ship(ActionKind):
@@ -35,16 +38,18 @@ class Ship(ActionKind):
         owner = s.site_owner
         filled = s.filled
         trk_len = info.trk_len
+        free_routes = s.free_routes
+        routes_in = info.routes_in
         for r in target_regions(region, flags):
             if r and filled[r] != trk_len[r]:
-                out.append(_C(A.V_SHIP, r))
+                out.append(_SHIP | r)
             else:
-                if s.free_routes[r]:
-                    for x in info.routes_in[r]:
+                if free_routes[r]:
+                    for x in routes_in[r]:
                         if owner[x] < 0:
-                            out.append(_C(A.V_ROUTE, x))
+                            out.append(_ROUTE | x)
                 if r:
-                    out.append(_C(A.V_SEA, r))
+                    out.append(_SEA | r)
         return out
 
     def apply(self, s: State, p: int, c: int) -> tuple[int, int]:

@@ -47,8 +47,33 @@ if TYPE_CHECKING:
 _C: Final = A.code
 _DONE: Final = A.code(A.V_DONE)
 _PASS: Final = A.code(A.V_PASS)
+_ACT: Final = A.code(A.V_ACT)
 _B_SPEC: Final = tuple((b.mode, b.kind1, b.kind2) for b in D.BUILDINGS)
+_BOTH: Final = D.BOTH
 _B_ACT: Final = tuple(b.activatable for b in D.BUILDINGS)
+#: per building type: bitmask ``1 << kind`` of the action kinds its activation offers
+#: (0: it cannot be activated)
+_B_KINDS: Final = tuple(((1 << b.kind1 if b.kind1 >= 0 else 0)
+                         | (1 << b.kind2 if b.kind2 >= 0 else 0))
+                        if b.activatable else 0 for b in D.BUILDINGS)
+#: per blue token type - 4: the bitmask of its action kinds, and its ``use`` code
+_T_KINDS: Final = tuple((1 << k1 if k1 >= 0 else 0) | (1 << k2 if k2 >= 0 else 0)
+                        for _, k1, k2 in D.TOKEN_ACTIONS)
+_USE: Final = tuple(A.code(A.V_USE, t + 4) for t in range(4))
+#: per seat and building type: the effect frame its activation pushes (frames are
+#: immutable, so one tuple serves every game)
+_B_FRAME: Final = tuple(tuple((F_EFFECT, p, mode, k1, k2, -1, -1, (b + 1) << SRC_SHIFT)
+                              for b, (mode, k1, k2) in enumerate(_B_SPEC)) for p in range(8))
+_SHIFT: Final = A.SHIFT
+_ARG: Final = A.ARG
+_V_ACT: Final = A.V_ACT
+_V_PASS: Final = A.V_PASS
+_V_DONE: Final = A.V_DONE
+_V_EXPLOIT: Final = A.V_EXPLOIT
+#: the action kind of each normal-action verb (-1: none), by verb
+_VERB_KIND: Final = tuple(VERB_KIND.get(v, -1) for v in range(A.V_EXPLOIT))
+#: the action kind of a one-bit mask ``1 << kind``
+_KIND_OF_BIT: Final = tuple(max(m.bit_length() - 1, 0) for m in range(1 << (D.DRAW + 1)))
 
 
 # --------------------------------------------------------------------------- sources
@@ -57,11 +82,36 @@ def kind_possible(s: State, p: int, kind: int, harbor: int) -> bool:
     normal action or as an ability of an Exploit they hold a Shield on?"""
     if s.rules.kinds[kind].possible(s, p, harbor):
         return True
-    if s.ex:
-        for i, e in s.rules.exploits:
-            if s.has_shield(p, i) and e.abilities(s, i, p, kind, harbor):
-                return True
+    return bool(s.ex) and ability_possible(s, p, kind, harbor)
+
+
+def ability_possible(s: State, p: int, kind: int, harbor: int) -> bool:
+    """Does an Exploit ``p`` holds a Shield on offer an ability answering ``kind`` with
+    ``harbor`` discs left?"""
+    filled = s.filled
+    length = s.info.trk_len
+    for i, e, r1, r2 in s.rules.exploit_keys:
+        if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
+            continue  # dormant (a region is closed): no Shield
+        if s.has_shield(p, i) and e.abilities(s, i, p, kind, harbor):
+            return True
     return False
+
+
+def possible_kinds(s: State, p: int, harbor: int, wanted: int, known: int,
+                   able: int) -> tuple[int, int]:
+    """:func:`kind_possible` for the kinds in the bitmask ``wanted`` (``1 << kind``
+    bits) not yet in ``known``, lowest first, until one is possible; returns the updated
+    (``known``, ``able``) bitmasks, ``able`` holding the kinds found possible. Lets one
+    decision ask each kind at most once."""
+    rest = wanted & ~known
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        known |= low
+        if kind_possible(s, p, _KIND_OF_BIT[low], harbor):
+            return known, able | low
+    return known, able
 
 
 def source_possible(s: State, p: int, k1: int, k2: int, harbor: int) -> bool:
@@ -128,21 +178,42 @@ class ActionChoice(DecisionType):
         pl = s.players[p]
         h = pl.harbor
         out = []
+        kinds_of = s.rules.kinds
+        ex = s.ex
         if h >= 1:
+            hh = h - 1
             occ = pl.occ
-            seen = 0
+            seen = known = able = 0  # types seen; kinds asked / found possible (R8)
             for i, b in enumerate(pl.blds):
-                if not (occ >> i & 1) and _B_ACT[b] and not (seen >> b & 1):
-                    seen |= 1 << b
-                    _, k1, k2 = _B_SPEC[b]
-                    if source_possible(s, p, k1, k2, h - 1):
-                        out.append(_C(A.V_ACT, b))
-            out.sort()
-        for t in range(4):
-            if pl.blue[t]:
-                _, k1, k2 = D.TOKEN_ACTIONS[t]
-                if source_possible(s, p, k1, k2, h):
-                    out.append(_C(A.V_USE, t + 4))
+                if occ >> i & 1 or seen >> b & 1:
+                    continue
+                seen |= 1 << b
+                kinds = _B_KINDS[b]  # 0: not activatable
+                if kinds and not kinds & able:
+                    rest = kinds & ~known
+                    while rest:  # kind_possible for each kind not asked yet, inlined
+                        low = rest & -rest
+                        rest ^= low
+                        known |= low
+                        k = _KIND_OF_BIT[low]
+                        if kinds_of[k].possible(s, p, hh) or (
+                                ex and ability_possible(s, p, k, hh)):
+                            able |= low
+                            break
+                if kinds & able:
+                    out.append(_ACT | b)
+            if len(out) > 1:
+                out.sort()
+        blue = pl.blue
+        if blue[0] or blue[1] or blue[2] or blue[3]:
+            known = able = 0  # now with h Harbor discs
+            for t in range(4):
+                if blue[t]:
+                    kinds = _T_KINDS[t]
+                    if not kinds & able and kinds & ~known:
+                        known, able = possible_kinds(s, p, h, kinds, known, able)
+                    if kinds & able:
+                        out.append(_USE[t])
         if s.rules.h_extra_sources:
             extra = False
             for i, e in s.rules.h_extra_sources:
@@ -157,31 +228,31 @@ class ActionChoice(DecisionType):
 
     def apply(self, s: State, f: Frame, c: int) -> None:
         p = f[1]
-        verb = c >> A.SHIFT
-        arg = c & A.ARG
+        verb = c >> _SHIFT
+        arg = c & _ARG
         pl = s.players[p]
-        if verb == A.V_PASS:
+        if verb == _V_PASS:
             s.passed |= 1 << p
             s.rules.after_pass(s, p)
             return
-        if verb >= A.V_EXPLOIT:  # a module's own source (e.g. an Improved Cannon)
+        if verb >= _V_EXPLOIT:  # a module's own source (e.g. an Improved Cannon)
             i = module_of(s, c)
             s.ex[i].apply(s, i, p, c)
             return
-        if verb == A.V_ACT:
+        if verb == _V_ACT:
             occ = pl.occ
             for i, b in enumerate(pl.blds):
                 if b == arg and not (occ >> i & 1):
                     pl.occ = occ | (1 << i)
                     break
             pl.harbor -= 1
-            mode, k1, k2 = _B_SPEC[arg]
-            src = arg + 1
-        else:  # V_USE
-            pl.blue[arg - 4] -= 1
-            s.spent[arg] += 1
-            mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
-            src = SRC_TOKEN + arg
+            s.stack.append(_B_FRAME[p][arg])
+            return
+        # V_USE
+        pl.blue[arg - 4] -= 1
+        s.spent[arg] += 1
+        mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
+        src = SRC_TOKEN + arg
         s.stack.append((F_EFFECT, p, mode, k1, k2, -1, -1, src << SRC_SHIFT))
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
@@ -274,7 +345,11 @@ def effect_codes(s: State, f: Frame) -> list[int]:
     if k2 >= 0 and k2 != k1:
         out += kinds[k2].codes(s, p, region, deck, h, flags)
     if s.ex and not flags & FL_NORMAL_ONLY:
-        for i, e in s.rules.exploits:
+        filled = s.filled
+        length = s.info.trk_len
+        for i, e, r1, r2 in s.rules.exploit_keys:
+            if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
+                continue  # dormant (a region is closed): no Shield
             if s.has_shield(p, i):
                 out += e.abilities(s, i, p, k1, h)
                 if k2 >= 0 and k2 != k1:
@@ -293,8 +368,14 @@ def second_half(s: State, f: Frame, p: int, kind: int, region: int, deck: int,
     if not s.rules.plus_same_region:
         region = deck = -1
     frame = (F_EFFECT, p, SECOND, rest, -1, region, deck, f[7] & ~FL_MASK)
-    if effect_codes(s, frame) != [_DONE]:
-        s.stack.insert(base, frame)
+    codes = effect_codes(s, frame)
+    if codes != [_DONE]:
+        stack = s.stack
+        if base == len(stack):  # on top: its codes are the next legal actions
+            stack.append(frame)
+            s._legal = codes
+        else:
+            stack.insert(base, frame)
 
 
 def exploit_reason(s: State, f: Frame, action: Action) -> str:
@@ -328,24 +409,26 @@ class Effect(DecisionType):
         return effect_codes(s, f)
 
     def apply(self, s: State, f: Frame, c: int) -> None:
-        verb = c >> A.SHIFT
-        if verb == A.V_DONE:
+        verb = c >> _SHIFT
+        if verb == _V_DONE:
             return
         p = f[1]
         base = len(s.stack)
-        if verb >= A.V_EXPLOIT:  # an ability replaces the normal action (P15)
+        rules = s.rules
+        if verb >= _V_EXPLOIT:  # an ability replaces the normal action (P15)
             i = module_of(s, c)
             e = s.ex[i]
             e.apply(s, i, p, c)
             kind = e.ability_kind(c)
             region = deck = -1
         else:
-            kind = VERB_KIND[verb]
-            region, deck = s.rules.kinds[kind].apply(s, p, c)
+            kind = _VERB_KIND[verb]
+            region, deck = rules.kinds[kind].apply(s, p, c)
         s.turn |= 1 << kind
-        for j, m in s.rules.h_action:
-            m.on_action(s, j, p, kind, c, f[7] >> SRC_SHIFT, region)
-        if f[2] == D.BOTH:
+        if rules.h_action:
+            for j, m in rules.h_action:
+                m.on_action(s, j, p, kind, c, f[7] >> SRC_SHIFT, region)
+        if f[2] == _BOTH:
             second_half(s, f, p, kind, region, deck, base)
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:

@@ -52,51 +52,56 @@ def advance(s: State) -> None:
     """Run automatic steps until a decision is needed or the game ends (R5, R6)."""
     stack = s.stack
     rules = s.rules
-    steps = rules.phase_steps
-    n = s.n
+    sched: tuple[tuple[int, int], ...] | None = None  # this round's steps, once asked
     while not stack:
-        if s.phase == PH_END:
+        phase = s.phase
+        if phase == PH_END:
             return
         if s.turn:  # a turn just ended: its decisions are all resolved
             kinds = s.turn & KINDS_MASK
             s.turn = 0
-            for i, e in rules.h_turn_end:
-                e.on_turn_end(s, i, s.act_player, kinds)
-            continue
-        sched = rules.schedule(s.round)
-        if s.step >= len(sched):
+            if rules.h_turn_end:
+                for i, e in rules.h_turn_end:
+                    e.on_turn_end(s, i, s.act_player, kinds)
+                continue  # the hooks may have asked for decisions
+        if sched is None:
+            sched = rules.schedule(s.round)
+        step = s.step
+        if step >= len(sched):
             end_round(s)
+            sched = None  # a new round
             continue
-        ph, off = sched[s.step]
-        if ph != s.phase:
+        ph, off = sched[step]
+        if ph != phase:
             s.phase = ph
             if s.ev is not None:
                 s.emit("phase", None, f"{rules.phase_names[ph]} phase")
         if ph == PH_ACTIONS:
             if next_turn(s):
                 return
-            s.step += 1
+            s.step = step + 1
             continue
-        s.step += 1
-        step = steps[ph]
-        if step is not None:
-            step(s, (s.crown + off) % n)
+        s.step = step + 1
+        handler = rules.phase_steps[ph]
+        if handler is not None:
+            handler(s, (s.crown + off) % s.n)
 
 
 def next_turn(s: State) -> bool:
     """R8: push the next non-passed player's action decision; False when all passed."""
     n = s.n
-    full = (1 << n) - 1
-    if s.passed == full:
+    passed = s.passed
+    if passed == (1 << n) - 1:
         s.act_player = -1
         return False
-    if s.act_player < 0:
+    p = s.act_player
+    if p < 0:
         p = s.crown
     else:
-        p = s.act_player
+        a = p
         for k in range(1, n + 1):
-            p = (s.act_player + k) % n
-            if not (s.passed >> p & 1):
+            p = (a + k) % n
+            if not (passed >> p & 1):
                 break
     s.act_player = p
     s.turn = TURN_OPEN

@@ -80,6 +80,11 @@ _CARD_VALUE: Final = tuple(c.value for c in api.CARDS)
 _LEVEL: Final = tuple(b.level for b in api.BUILDINGS)
 _EUROPE_DECKS: Final = (api.EU_DECK, api.SLAVERY_DECK)
 FLEET: Final = "The Silent Fleet"
+_SHIFT: Final = api.SHIFT
+_ARG: Final = api.ARG
+_V_SHIP: Final = api.V_SHIP
+_V_ROUTE: Final = api.V_ROUTE
+_ANY_REGION: Final = (-1,)
 
 
 def _bits(mask: int) -> list[int]:
@@ -147,24 +152,29 @@ class SilentFleet(api.RuleModule):
         q = self.owner(s, i)
         out: list[int] = []
         if kind == api.DRAW:  # P83: the eight decks, never the discard pile
+            pres = s.pres
+            base = q * 7
+            draw = self.code(DRAW)
             for d, deck in enumerate(s.decks):
                 r = api.EUROPE if d in _EUROPE_DECKS else d
-                if deck and _CARD_VALUE[deck[-1]] <= s.presence(q, r):
-                    out.append(self.code(DRAW, d))
+                if deck and _CARD_VALUE[deck[-1]] <= pres[base + r]:  # s.presence(q, r)
+                    out.append(draw | d)
             return out
         if kind not in (api.SHIP, api.OCCUPY) or not api.neutral_supply(s, q):
             return out  # P85: an empty supply places nothing
         if kind == api.SHIP:  # P81: a track space or a free trade route, no open sea
+            track, route = self.code(TRACK), self.code(ROUTE)
             for c in api.targets(s, q, api.SHIP, 1):
-                verb = api.verb_of(c)
-                if verb == api.V_SHIP:
-                    out.append(self.code(TRACK, api.arg_of(c)))
-                elif verb == api.V_ROUTE:
-                    out.append(self.code(ROUTE, api.arg_of(c)))
+                verb = c >> _SHIFT
+                if verb == _V_SHIP:
+                    out.append(track | c & _ARG)
+                elif verb == _V_ROUTE:
+                    out.append(route | c & _ARG)
             return sorted(out)
-        regions = _bits(occ) if self._on(s, "limited_occupation") else [-1]
+        regions = _bits(occ) if self._on(s, "limited_occupation") else _ANY_REGION
+        occupy = self.code(OCCUPY)
         for r in regions:  # P82, P88: the normal Occupy targets for the fleet's presence
-            out += [self.code(OCCUPY, api.arg_of(c)) for c in api.targets(s, q, api.OCCUPY, 1, r)]
+            out += [occupy | c & _ARG for c in api.targets(s, q, api.OCCUPY, 1, r)]
         return sorted(out)
 
     # ------------------------------------------------------------------ hooks
