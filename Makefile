@@ -2,7 +2,10 @@
 # `make play` only what playing needs (the engine and Rich), `make test` the dev tools too.
 # .venv is an editable install and always pure Python, so an edit of src/ takes effect
 # at once. `make test` also builds the engine compiled with mypyc (a wheel from the same
-# source, into .venv-mypyc, with pytest but no mypy) and runs the suite on both builds.
+# source, into .venv-mypyc, with the test tools but no mypy) and runs the suite on both
+# builds. `make play` stays pure Python: playing starts in seconds instead of after
+# minutes of compiling, and bots on a time budget simply search less; `make
+# play-compiled` (and `make compiled`, `make bench-compiled`) use the compiled engine.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
