@@ -1,32 +1,62 @@
 # One command to play, one to test. Both create .venv and install the project into it:
 # `make play` only what playing needs (the engine and Rich), `make test` the dev tools too.
+# .venv is an editable install and always pure Python, so an edit of src/ takes effect
+# at once. `make test` also builds the engine compiled with mypyc (a wheel from the same
+# source, into .venv-mypyc, with the test tools but no mypy) and runs the suite on both
+# builds. `make play` stays pure Python: playing starts in seconds instead of after
+# minutes of compiling, and bots on a time budget simply search less; `make
+# play-compiled` (and `make compiled`, `make bench-compiled`) use the compiled engine.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+CVENV := .venv-mypyc
+CBIN := $(CVENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
+COMPILED_STAMP := $(CVENV)/.installed-compiled
+BUILD_FILES := pyproject.toml setup.py build_backend/endeavor_build.py
+ENGINE_SRC := $(shell find src/endeavor -name '*.py')
 ARGS ?=
 
-.PHONY: play test lint typecheck bench install dev clean golden
+.PHONY: play play-compiled test test-pure test-compiled compiled lint typecheck bench \
+	bench-compiled install dev clean golden
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+$(PLAY_STAMP): $(BUILD_FILES) | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $(PLAY_STAMP)
 
-$(DEV_STAMP): pyproject.toml | $(BIN)/python
+$(DEV_STAMP): $(BUILD_FILES) | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(PLAY_STAMP) $(DEV_STAMP)
+
+$(CBIN)/python:
+	$(PY) -m venv $(CVENV)
+	$(CBIN)/pip install -q --upgrade pip
+
+# the compiled engine, rebuilt when a source file changes (from scratch: setuptools'
+# build/ could otherwise keep a module that is no longer compiled); ENDEAVOR_MYPYC=1
+# makes the build fail instead of falling back to pure Python
+$(COMPILED_STAMP): $(BUILD_FILES) $(ENGINE_SRC) | $(CBIN)/python
+	rm -rf build
+	$(CBIN)/pip uninstall -q -y endeavor 2>/dev/null || true
+	ENDEAVOR_MYPYC=1 $(CBIN)/pip install -q '.[test]'
+	touch $(COMPILED_STAMP)
 
 install: $(PLAY_STAMP)
 
 dev: $(DEV_STAMP)
 
+compiled: $(COMPILED_STAMP)
+
 play: $(PLAY_STAMP)
 	$(BIN)/endeavor play $(ARGS)
+
+play-compiled: $(COMPILED_STAMP)
+	$(CBIN)/endeavor play $(ARGS)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests
@@ -34,16 +64,31 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
-test: $(DEV_STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/mypy src/endeavor
-	$(BIN)/pytest
+# two lanes (one core each): compile the mypyc build and run the suite on it; meanwhile
+# ruff, mypy and the suite on the pure-Python build. -O prints each step when it ends.
+test:
+	@echo "make test: building and testing the compiled engine beside ruff, mypy and the"
+	@echo "pure-Python suite; each step prints its output when it ends (a few minutes)"
+	$(MAKE) --no-print-directory -j2 -O test-compiled lint typecheck test-pure
+
+test-pure: $(DEV_STAMP)
+	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
+		echo "compiled modules in src/ would shadow the sources; delete them"; exit 1; fi
+	@echo "== pytest, pure Python (editable install in $(VENV))"
+	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest
+
+test-compiled: $(COMPILED_STAMP)
+	@echo "== pytest, compiled with mypyc (wheel installed in $(CVENV))"
+	ENDEAVOR_EXPECT_BUILD=mypyc $(CBIN)/pytest
 
 bench: $(PLAY_STAMP)
 	$(BIN)/endeavor bench $(ARGS)
+
+bench-compiled: $(COMPILED_STAMP)
+	$(CBIN)/endeavor bench $(ARGS)
 
 golden: $(DEV_STAMP)
 	ENDEAVOR_REGEN_GOLDEN=1 $(BIN)/pytest tests/test_golden.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

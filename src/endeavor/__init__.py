@@ -1,4 +1,5 @@
-"""endeavor: a rules engine for Endeavor: Age of Sail (pure Python, stdlib only).
+"""endeavor: a rules engine for Endeavor: Age of Sail (stdlib only; optionally compiled
+with mypyc from the same source, see :data:`COMPILED`).
 
 Quick start::
 
@@ -8,6 +9,9 @@ Quick start::
         state.apply(state.legal_actions()[0])
     print([s.total for s in final_scores(state)])
 """
+
+import sys as _sys
+from importlib import machinery as _machinery
 
 from .actions import Action
 from .config import GameConfig
@@ -27,8 +31,15 @@ from .state import State, new_game
 
 __version__ = "0.1.0"
 
+#: whether the engine running is the mypyc-compiled build of this source (``pip install``
+#: builds it where a C compiler exists) or pure Python
+COMPILED: bool = str(getattr(_sys.modules[__name__ + ".state"], "__file__", "")).endswith(
+    tuple(_machinery.EXTENSION_SUFFIXES))
+#: the build in words, as ``endeavor --version`` and ``endeavor bench`` print it
+BUILD: str = "compiled with mypyc" if COMPILED else "pure Python"
+
 __all__ = [
-    "Action", "ConfigError", "Decision", "EndeavorError", "Event", "GameConfig",
-    "IllegalActionError", "NotationError", "Option", "RecordError", "ScoreBreakdown",
+    "BUILD", "COMPILED", "Action", "ConfigError", "Decision", "EndeavorError", "Event",
+    "GameConfig", "IllegalActionError", "NotationError", "Option", "RecordError", "ScoreBreakdown",
     "State", "UndoError", "final_scores", "new_game", "replay", "__version__",
 ]

@@ -22,28 +22,44 @@ Notation (verbs lower case, ids as printed; parsing ignores case and extra space
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import data as D
 from .errors import NotationError
 
 # verbs, in menu order (codes sort by verb first)
-(V_START, V_BUILD, V_PAY, V_ACT, V_USE, V_SHIP, V_ROUTE, V_SEA, V_OCCUPY, V_ATTACK,
- V_DRAW, V_DRAWP, V_CASUALTY, V_SLOT, V_DISCARD) = range(1, 16)
+V_START: Final = 1
+V_BUILD: Final = 2
+V_PAY: Final = 3
+V_ACT: Final = 4
+V_USE: Final = 5
+V_SHIP: Final = 6
+V_ROUTE: Final = 7
+V_SEA: Final = 8
+V_OCCUPY: Final = 9
+V_ATTACK: Final = 10
+V_DRAW: Final = 11
+V_DRAWP: Final = 12
+V_CASUALTY: Final = 13
+V_SLOT: Final = 14
+V_DISCARD: Final = 15
 #: Exploit actions: Exploit number n (1-15) owns verbs V_EXPLOIT + 8 * (n - 1) .. + 7
-V_EXPLOIT = 32
-EXPLOIT_VERBS = 8
-V_DONE, V_PASS = 254, 255  # sort last in every menu
-SHIFT = 16  # arg holds up to two 8-bit ids (room for Exploit actions)
-ARG = (1 << SHIFT) - 1
+V_EXPLOIT: Final = 32
+EXPLOIT_VERBS: Final = 8
+V_DONE: Final = 254  # sort last in every menu
+V_PASS: Final = 255
+SHIFT: Final = 16  # arg holds up to two 8-bit ids (room for Exploit actions)
+ARG: Final = (1 << SHIFT) - 1
 #: "slot none" argument
-NONE_ARG = 255
+NONE_ARG: Final = 255
 #: "casualty supply" argument (0-3 are the attribute tracks)
-SUPPLY_ARG = 4
+SUPPLY_ARG: Final = 4
 
-VERB_NAMES = {V_START: "start", V_BUILD: "build", V_PAY: "pay", V_ACT: "act",
-              V_USE: "use", V_SHIP: "ship", V_ROUTE: "ship", V_SEA: "sea",
-              V_OCCUPY: "occupy", V_ATTACK: "attack", V_DRAW: "draw", V_DRAWP: "draw",
-              V_CASUALTY: "casualty", V_SLOT: "slot", V_DISCARD: "discard",
-              V_DONE: "done", V_PASS: "pass"}
+VERB_NAMES: Final = {V_START: "start", V_BUILD: "build", V_PAY: "pay", V_ACT: "act",
+                     V_USE: "use", V_SHIP: "ship", V_ROUTE: "ship", V_SEA: "sea",
+                     V_OCCUPY: "occupy", V_ATTACK: "attack", V_DRAW: "draw", V_DRAWP: "draw",
+                     V_CASUALTY: "casualty", V_SLOT: "slot", V_DISCARD: "discard",
+                     V_DONE: "done", V_PASS: "pass"}
 
 
 class Action:
@@ -58,17 +74,21 @@ class Action:
     arg: int
     text: str
 
-    def __new__(cls, text: str) -> Action:
-        return parse(text)
+    def __new__(cls, text: object, _code: int = -1) -> Action:
+        if _code < 0:
+            return parse(text)  # NotationError for unknown notation or a non-string
+        # a new action, for the catalogue only (``_make``); built here because mypyc
+        # compiles ``object.__new__(cls)`` only inside ``__new__``
+        self = object.__new__(cls)
+        self.code = _code
+        self.verb = _code >> SHIFT
+        self.arg = _code & ARG
+        self.text = str(text)
+        return self
 
     @classmethod
     def _make(cls, code: int, text: str) -> Action:
-        self = object.__new__(cls)
-        self.code = code
-        self.verb = code >> SHIFT
-        self.arg = code & ARG
-        self.text = text
-        return self
+        return cls(text, code)
 
     def __str__(self) -> str:
         return self.text
@@ -140,16 +160,17 @@ CATALOGUE: tuple[Action, ...] = tuple(BY_CODE.values())
 INDEX_OF: dict[int, int] = {a.code: i for i, a in enumerate(CATALOGUE)}
 _BY_TEXT: dict[str, Action] = {a.text.lower(): a for a in CATALOGUE}
 
-PASS = BY_CODE[V_PASS << SHIFT]
-DONE = BY_CODE[V_DONE << SHIFT]
+PASS: Final = BY_CODE[V_PASS << SHIFT]
+DONE: Final = BY_CODE[V_DONE << SHIFT]
 
 
 def code(verb: int, arg: int = 0) -> int:
     return (verb << SHIFT) | arg
 
 
-def parse(text: str) -> Action:
-    """Parse notation into the interned action; raise :class:`NotationError` if unknown."""
+def parse(text: object) -> Action:
+    """Parse notation into the interned action; raise :class:`NotationError` if unknown
+    or not a string (typed ``object``: a compiled build checks it here, not at the call)."""
     if not isinstance(text, str):
         raise NotationError(f"notation must be a string, got {type(text).__name__}")
     key = " ".join(text.split()).lower()

@@ -19,7 +19,7 @@ boards) are re-exported here from :mod:`endeavor.data` and :mod:`endeavor.action
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import actions as _A
 from . import data as _D
@@ -122,9 +122,11 @@ if TYPE_CHECKING:
 Frame = tuple[int, ...]
 
 #: where a disc comes from or goes to
-HARBOR, SUPPLY, NOWHERE = 0, 1, 2
+HARBOR: Final = 0
+SUPPLY: Final = 1
+NOWHERE: Final = 2
 #: the code of ``done`` (decline a follow-up, stop a multi-step ability)
-DONE_CODE = DONE.code
+DONE_CODE: Final = DONE.code
 
 
 # =========================================================================== decisions

@@ -36,9 +36,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from . import BUILD, __version__, render
 from . import bots as B
 from . import data as D
-from . import render
 from . import screen as S
 from .actions import Action
 from .bots import RandomBot
@@ -247,6 +247,9 @@ def _build_parser() -> argparse.ArgumentParser:
                     "replay game records, benchmark the rules engine and run "
                     "tournaments between bots.",
         epilog="Run 'endeavor COMMAND --help' for the options of a command.")
+    parser.add_argument("--version", action="version", version=f"endeavor {__version__} ({BUILD})",
+                        help="print the version and which build of the engine runs "
+                             "(compiled with mypyc, or pure Python), then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     sim = sub.add_parser(
@@ -1180,7 +1183,7 @@ def _bench(args: argparse.Namespace, out: Console) -> int:
     # fail on a bad configuration (player count, Exploit list, options) before measuring
     new_game(config(0))
     runs = [_bench_run(run, args.seconds, config) for run in range(args.runs)]
-    summary: dict[str, Any] = {"runs": args.runs, "seconds": args.seconds,
+    summary: dict[str, Any] = {"build": BUILD, "runs": args.runs, "seconds": args.seconds,
                                "players": args.players, "exploits": args.exploits,
                                "ruleset": args.ruleset, "options": _options(args)}
     for key, _ in _BENCH_METRICS:
@@ -1203,6 +1206,7 @@ def _bench(args: argparse.Namespace, out: Console) -> int:
     flags = "".join(f" · {name}" for name in _options(args) if name != "phase_order")
     out.print(Text(f"endeavor bench · {args.runs} run(s) × {args.seconds:g} s · "
                    f"{args.players} players{rules}{flags}{ex}", style="bold"))
+    out.print(f"endeavor {__version__}, engine {BUILD}")
     out.print(table)
     out.print(f"Mean decisions per game: {summary['decisions_per_game']:.1f}")
     return EXIT_OK

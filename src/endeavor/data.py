@@ -13,17 +13,20 @@ Tables are plain tuples built once at import; the engine indexes them by small i
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # --------------------------------------------------------------------------- attributes
-INDUSTRY, CULTURE, WEALTH, INFLUENCE = 0, 1, 2, 3
-ATTRIBUTES = ("industry", "culture", "wealth", "influence")
+INDUSTRY: Final = 0
+CULTURE: Final = 1
+WEALTH: Final = 2
+INFLUENCE: Final = 3
+ATTRIBUTES: Final = ("industry", "culture", "wealth", "influence")
 
 #: level (Build Level, Salary payments, Card Limit) for a track score 0..15 (FI)
-TRACK_LEVEL = (1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 5, 5)
+TRACK_LEVEL: Final = (1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 5, 5)
 #: glory printed on track spaces 0..15 (FI); spaces without a symbol slide down
-TRACK_GLORY = (0, 0, 2, 2, 4, 4, 4, 7, 7, 7, 10, 11, 12, 13, 14, 15)
-TRACK_PROVENANCE = "FI (levels and symbols); extender spaces past 15: REC"
+TRACK_GLORY: Final = (0, 0, 2, 2, 4, 4, 4, 7, 7, 7, 10, 11, 12, 13, 14, 15)
+TRACK_PROVENANCE: Final = "FI (levels and symbols); extender spaces past 15: REC"
 
 
 def track_level(score: int) -> int:
@@ -44,40 +47,58 @@ def growth_level(score: int) -> int:
     return track_level(score) + 1
 
 
-DISCS_PER_PLAYER = 35  # RB (Age of Sail)
-ROUNDS = 7  # RB
-MAX_CARDS = 5  # RB: card slots on a mat
+DISCS_PER_PLAYER: Final = 35  # RB (Age of Sail)
+ROUNDS: Final = 7  # RB
+MAX_CARDS: Final = 5  # RB: card slots on a mat
 
 # --------------------------------------------------------------------------- regions
-EUROPE, AFRICA, SOUTH_AMERICA, CARIBBEAN, NORTH_AMERICA, INDIA, FAR_EAST = range(7)
-REGION_CODES = ("EU", "AF", "SA", "CA", "NA", "IN", "FE")
-REGION_NAMES = ("Europe", "Africa", "South America", "Caribbean", "North America",
-                "India", "Far East")
-NREGIONS = 7
+EUROPE: Final = 0
+AFRICA: Final = 1
+SOUTH_AMERICA: Final = 2
+CARIBBEAN: Final = 3
+NORTH_AMERICA: Final = 4
+INDIA: Final = 5
+FAR_EAST: Final = 6
+REGION_CODES: Final = ("EU", "AF", "SA", "CA", "NA", "IN", "FE")
+REGION_NAMES: Final = ("Europe", "Africa", "South America", "Caribbean", "North America",
+                       "India", "Far East")
+NREGIONS: Final = 7
 
 # --------------------------------------------------------------------------- action kinds
-SHIP, OCCUPY, ATTACK, PAYMENT, DRAW = range(5)
-KIND_NAMES = ("Ship", "Occupy", "Attack", "Payment", "Draw")
+SHIP: Final = 0
+OCCUPY: Final = 1
+ATTACK: Final = 2
+PAYMENT: Final = 3
+DRAW: Final = 4
+KIND_NAMES: Final = ("Ship", "Occupy", "Attack", "Payment", "Draw")
 
 # Source modes: a single action, a choice "/" or a "+" pair (one or both, either order,
 # same region; Draw + Draw from the same deck).
-SINGLE, CHOICE, BOTH = 0, 1, 2
+SINGLE: Final = 0
+CHOICE: Final = 1
+BOTH: Final = 2
 
 # --------------------------------------------------------------------------- trade tokens
 # 0-3 brown (attribute) tokens, 4-7 blue (action) tokens.
-T_INDUSTRY, T_CULTURE, T_WEALTH, T_INFLUENCE = 0, 1, 2, 3
-T_SHIP_DRAW, T_OCCUPY_DRAW, T_PAYMENT, T_ATTACK = 4, 5, 6, 7
-TOKEN_CODES = ("industry", "culture", "wealth", "influence",
-               "ship-draw", "occupy-draw", "payment", "attack")
-TOKEN_NAMES = ("Industry", "Culture", "Wealth", "Influence",
-               "Ship/Draw", "Occupy/Draw", "Payment", "Attack")
+T_INDUSTRY: Final = 0
+T_CULTURE: Final = 1
+T_WEALTH: Final = 2
+T_INFLUENCE: Final = 3
+T_SHIP_DRAW: Final = 4
+T_OCCUPY_DRAW: Final = 5
+T_PAYMENT: Final = 6
+T_ATTACK: Final = 7
+TOKEN_CODES: Final = ("industry", "culture", "wealth", "influence",
+                      "ship-draw", "occupy-draw", "payment", "attack")
+TOKEN_NAMES: Final = ("Industry", "Culture", "Wealth", "Influence",
+                      "Ship/Draw", "Occupy/Draw", "Payment", "Attack")
 #: copies of each token type (FI; 95 in all, RB)
-TOKEN_COUNTS = (17, 20, 17, 25, 6, 6, 2, 2)
-TOKEN_PROVENANCE = "FI (counts), RB (total 95)"
+TOKEN_COUNTS: Final = (17, 20, 17, 25, 6, 6, 2, 2)
+TOKEN_PROVENANCE: Final = "FI (counts), RB (total 95)"
 #: (mode, kind1, kind2) of each blue token, indexed by token type - 4
-TOKEN_ACTIONS = ((CHOICE, SHIP, DRAW), (CHOICE, OCCUPY, DRAW),
-                 (SINGLE, PAYMENT, -1), (SINGLE, ATTACK, -1))
-NTOKENS = 95
+TOKEN_ACTIONS: Final = ((CHOICE, SHIP, DRAW), (CHOICE, OCCUPY, DRAW),
+                        (SINGLE, PAYMENT, -1), (SINGLE, ATTACK, -1))
+NTOKENS: Final = 95
 
 
 # --------------------------------------------------------------------------- buildings
@@ -105,7 +126,7 @@ def _b(code: str, name: str, level: int, copies: int, icons: tuple[int, int, int
                     k1 == PAYMENT, draws, prov)
 
 
-_N = (0, 0, 0, 0)
+_N: Final = (0, 0, 0, 0)
 BUILDINGS: tuple[Building, ...] = (
     _b("market", "Market", 1, 5, _N, 0, SINGLE, DRAW, -1, "FI"),
     _b("shipyard", "Shipyard", 1, 5, (0, 1, 0, 0), 0, SINGLE, SHIP, -1, "FI"),
@@ -130,24 +151,26 @@ BUILDINGS: tuple[Building, ...] = (
     _b("merchant-dock", "Merchant Dock", 0, 0, (0, 0, 1, 0), 0, SINGLE, SHIP, -1,
        "RB fr (+1 Wealth); REC (Ship action)"),
 )
-BUILDING_INDEX = {b.code: i for i, b in enumerate(BUILDINGS)}
-B_MEMORIAL = BUILDING_INDEX["memorial"]
-B_TOWN_HALL = BUILDING_INDEX["town-hall"]
-START_BUILDINGS = (BUILDING_INDEX["colonial-house"], BUILDING_INDEX["merchant-dock"])
+BUILDING_INDEX: Final = {b.code: i for i, b in enumerate(BUILDINGS)}
+B_MEMORIAL: Final = BUILDING_INDEX["memorial"]
+B_TOWN_HALL: Final = BUILDING_INDEX["town-hall"]
+START_BUILDINGS: Final = (BUILDING_INDEX["colonial-house"], BUILDING_INDEX["merchant-dock"])
 #: the level-5 tile types whose faces are known; 3 are drawn for each game (RB fr).
 #: Two more printed types are unknown and left out (COMPONENTS §2).
-LEVEL5_POOL = tuple(BUILDING_INDEX[c] for c in
-                    ("exchange", "museum", "parliament", "memorial", "town-hall"))
-LEVEL5_AVAILABLE = 3
+LEVEL5_POOL: Final = tuple(BUILDING_INDEX[c] for c in
+                           ("exchange", "museum", "parliament", "memorial", "town-hall"))
+LEVEL5_AVAILABLE: Final = 3
 #: buildings always in the supply (levels 1-4)
-BASE_SUPPLY = tuple(i for i, b in enumerate(BUILDINGS) if 1 <= b.level <= 4)
+BASE_SUPPLY: Final = tuple(i for i, b in enumerate(BUILDINGS) if 1 <= b.level <= 4)
 
 # --------------------------------------------------------------------------- asset cards
-EU_DECK, SLAVERY_DECK, PILE = 0, 7, 8  # deck ids: 0 Europe, 1-6 regions, 7 Slavery
-DECK_CODES = ("EU", "AF", "SA", "CA", "NA", "IN", "FE", "SL")
-DECK_NAMES = ("Europe", "Africa", "South America", "Caribbean", "North America", "India",
-              "Far East", "Slavery")
-GOVERNOR_VALUE = 9  # sentinel: Governors are never drawn in Age of Sail
+EU_DECK: Final = 0  # deck ids: 0 Europe, 1-6 regions, 7 Slavery
+SLAVERY_DECK: Final = 7
+PILE: Final = 8
+DECK_CODES: Final = ("EU", "AF", "SA", "CA", "NA", "IN", "FE", "SL")
+DECK_NAMES: Final = ("Europe", "Africa", "South America", "Caribbean", "North America", "India",
+                     "Far East", "Slavery")
+GOVERNOR_VALUE: Final = 9  # sentinel: Governors are never drawn in Age of Sail
 
 
 class Card(NamedTuple):
@@ -181,7 +204,7 @@ _CARD_TABLE: dict[str, tuple[_Row | None, list[_Row | None]]] = {
     "FE": ((2, 1, 0, 0, 1), [None, (1, 0, 1, 0, 0), (2, 0, 1, 0, 0), (2, 0, 2, 0, 0),
                              (1, 1, 1, 1, 1), (0, 0, 0, 3, 3)]),
 }
-CARD_PROVENANCE = "FI (icons and glory; same in both editions, INF)"
+CARD_PROVENANCE: Final = "FI (icons and glory; same in both editions, INF)"
 
 
 def _build_cards() -> tuple[Card, ...]:
@@ -201,8 +224,8 @@ def _build_cards() -> tuple[Card, ...]:
 
 
 CARDS: tuple[Card, ...] = _build_cards()
-CARD_INDEX = {c.code: i for i, c in enumerate(CARDS)}
-NCARDS = len(CARDS)  # 42 Asset cards + 6 Governors
+CARD_INDEX: Final = {c.code: i for i, c in enumerate(CARDS)}
+NCARDS: Final = len(CARDS)  # 42 Asset cards + 6 Governors
 #: initial deck contents, bottom first (top = last element): 5-4-3-2-1(-0)
 INITIAL_DECKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted((i for i, c in enumerate(CARDS) if c.deck == d and not c.governor),
@@ -212,7 +235,7 @@ INITIAL_DECKS: tuple[tuple[int, ...], ...] = tuple(
 GOVERNORS: tuple[int, ...] = tuple(
     next((i for i, c in enumerate(CARDS) if c.deck == r and c.governor), -1)
     for r in range(NREGIONS))
-ABOLITION_CARD = CARD_INDEX["EU/5"]
+ABOLITION_CARD: Final = CARD_INDEX["EU/5"]
 
 
 # --------------------------------------------------------------------------- boards
@@ -224,7 +247,7 @@ class Site(NamedTuple):
     city: bool
 
 
-_CITY_NAMES = {
+_CITY_NAMES: Final = {
     "EU1": "London", "EU2": "Lisbon", "EU3": "Cadiz", "EU4": "Bordeaux",
     "EU5": "Amsterdam", "EU6": "Hamburg", "EU7": "Venice", "EU8": "Nantes",
     "EU9": "Genoa", "EU10": "Marseille", "AF1": "Elmina", "AF2": "Algiers",
@@ -234,8 +257,8 @@ _CITY_NAMES = {
     "IN2": "Goa", "IN3": "Calcutta", "IN4": "Madras", "FE1": "Malacca", "FE2": "Canton",
     "FE3": "Nagasaki", "FE4": "Macau", "FE5": "Edo",
 }
-_TWO_GLORY = {"SA1", "FE4"}
-_ROUTE_NAMES = {
+_TWO_GLORY: Final = {"SA1", "FE4"}
+_ROUTE_NAMES: Final = {
     "EUT1": "English Channel", "EUT2": "Strait of Gibraltar", "EUT3": "Baltic Sea",
     "AFT1": "Gulf of Guinea", "SAT1": "River Plate", "CAT1": "Windward Passage",
     "NAT1": "Grand Banks", "INT1": "Bay of Bengal", "FET1": "Strait of Malacca",
@@ -248,7 +271,7 @@ def _region_of(code: str) -> int:
 
 #: cities printed on Exploit tiles, in play only with their Exploit (The Dutch East India
 #: Company: Batavia, Far East, 2 glory; Cape Town, Africa, 1 glory; REC)
-TILE_SITES = {"BAT": ("Batavia", FAR_EAST, 2), "CPT": ("Cape Town", AFRICA, 1)}
+TILE_SITES: Final = {"BAT": ("Batavia", FAR_EAST, 2), "CPT": ("Cape Town", AFRICA, 1)}
 
 #: every site of every board (one global numbering, so action codes are board-free)
 SITES: tuple[Site, ...] = tuple(
@@ -256,11 +279,11 @@ SITES: tuple[Site, ...] = tuple(
      for c, n in _CITY_NAMES.items()]
     + [Site(c, n, _region_of(c), 0, False) for c, n in _ROUTE_NAMES.items()]
     + [Site(c, n, r, g, True) for c, (n, r, g) in TILE_SITES.items()])
-SITE_INDEX = {s.code: i for i, s in enumerate(SITES)}
-NSITES = len(SITES)
-TILE_SITE_IDS = tuple(SITE_INDEX[c] for c in TILE_SITES)
+SITE_INDEX: Final = {s.code: i for i, s in enumerate(SITES)}
+NSITES: Final = len(SITES)
+TILE_SITE_IDS: Final = tuple(SITE_INDEX[c] for c in TILE_SITES)
 #: Batavia - Cape Town: a square link worth 1 glory (REC)
-TILE_LINKS = ((SITE_INDEX["BAT"], SITE_INDEX["CPT"]),)
+TILE_LINKS: Final = ((SITE_INDEX["BAT"], SITE_INDEX["CPT"]),)
 
 
 class Board(NamedTuple):
@@ -272,9 +295,9 @@ class Board(NamedTuple):
     provenance: str
 
 
-_CLASSIC_LINKS = ("FE3-FE5 IN3-FE2 IN3-FE1 EU2-FE1 EU7-FE2 EU2-IN2 IN1-IN2 EU1-IN1 NA2-NA3 "
-                  "EU1-NA3 EU5-NA2 CA1-NA1 EU8-NA1 EU4-CA1 CA1-CA3 EU3-CA3 SA2-CA2 EU3-SA2 "
-                  "EU4-SA3 EU8-AF1 AF1-AF2 EU10-AF2 EU9-EU10 EU7-EU10 EU6-EU7 EU5-EU6")
+_CLASSIC_LINKS: Final = ("FE3-FE5 IN3-FE2 IN3-FE1 EU2-FE1 EU7-FE2 EU2-IN2 IN1-IN2 EU1-IN1 NA2-NA3 "
+                         "EU1-NA3 EU5-NA2 CA1-NA1 EU8-NA1 EU4-CA1 CA1-CA3 EU3-CA3 SA2-CA2 EU3-SA2 "
+                         "EU4-SA3 EU8-AF1 AF1-AF2 EU10-AF2 EU9-EU10 EU7-EU10 EU6-EU7 EU5-EU6")
 
 
 def _links(text: str) -> list[tuple[int, int]]:
@@ -296,7 +319,7 @@ def _board(side: str, tracks: tuple[int, ...], extra_cities: str, routes: str,
                  "REC (the printed Age of Sail maps are unknown; COMPONENTS §5.2)")
 
 
-BOARDS = {
+BOARDS: Final = {
     "A": _board("A", (5, 6, 6, 6, 6, 7), "", "EUT1 EUT2 CAT1 FET1", _CLASSIC_LINKS,
                 "EUT1-EU1 EUT1-EU5 EUT2-EU3 EUT2-EU10 CAT1-CA1 CAT1-CA3 FET1-FE1"),
     "B": _board("B", (6, 6, 6, 6, 6, 6), "AF3 NA4 IN4",
@@ -315,24 +338,24 @@ BOARDS = {
 # the status-track table and the token mix are the tables above; what differs is here.
 
 #: discs per player (RB classic: "all 30 Population Markers")
-CLASSIC_DISCS = 30
+CLASSIC_DISCS: Final = 30
 #: the attributes as the 2009 game names them (RB classic): Finance for Wealth, Politics
 #: for Influence
-CLASSIC_ATTRIBUTE_NAMES = ("Industry", "Culture", "Finance", "Politics")
-CLASSIC_TOKEN_NAMES = CLASSIC_ATTRIBUTE_NAMES + TOKEN_NAMES[4:]
+CLASSIC_ATTRIBUTE_NAMES: Final = ("Industry", "Culture", "Finance", "Politics")
+CLASSIC_TOKEN_NAMES: Final = CLASSIC_ATTRIBUTE_NAMES + TOKEN_NAMES[4:]
 #: the score a status marker shows and every effect reads: it never passes 15 (RB
 #: classic, "Track limit"); the score itself stays the icons held
-CLASSIC_TRACK_CAP = 15
+CLASSIC_TRACK_CAP: Final = 15
 #: the Colonial House is printed on every mat, with no disc on it (RB classic, R3)
-CLASSIC_START_BUILDING = BUILDING_INDEX["colonial-house"]
+CLASSIC_START_BUILDING: Final = BUILDING_INDEX["colonial-house"]
 #: all three level-5 types, 1 copy each (RB classic, "Preparation" 4)
-CLASSIC_LEVEL5 = tuple(BUILDING_INDEX[c] for c in ("exchange", "museum", "parliament"))
+CLASSIC_LEVEL5: Final = tuple(BUILDING_INDEX[c] for c in ("exchange", "museum", "parliament"))
 #: no card gives a disc when gained (the value-1 bonus is Age of Sail's, R16)
 CLASSIC_CARD_BONUS: tuple[bool, ...] = (False,) * NCARDS
 #: the decks are the tables above, with each region's Governor on top of its deck (RB
 #: classic, "Preparation" 3); it is awarded when the region opens (R11), never drawn, so
 #: the engine keeps it beside the deck (``State.gov_avail``) as in Age of Sail
-CLASSIC_DECK_PROVENANCE = "FI (cards); RB classic (order 5-4-3-2-1-Governor from the bottom)"
+CLASSIC_DECK_PROVENANCE: Final = "FI (cards); RB classic (order 5-4-3-2-1-Governor from the bottom)"
 
 
 def _classic_board() -> Board:
@@ -347,8 +370,8 @@ def _classic_board() -> Board:
                  "FI (tracks, cities, links; COMPONENTS §5.1); RB (95 spaces)")
 
 
-CLASSIC_BOARD = _classic_board()
-CLASSIC_BOARDS = {"classic": CLASSIC_BOARD}
+CLASSIC_BOARD: Final = _classic_board()
+CLASSIC_BOARDS: Final = {"classic": CLASSIC_BOARD}
 
 
 def _check_boards() -> None:

@@ -29,10 +29,10 @@ Kinds (``Event.kind``):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-KINDS = ("action", "growth", "salary", "governor", "region", "card", "bonus", "link",
-         "slot", "abolition", "exploit", "shield", "turn", "phase", "round", "game_end")
+KINDS: Final = ("action", "growth", "salary", "governor", "region", "card", "bonus", "link",
+                "slot", "abolition", "exploit", "shield", "turn", "phase", "round", "game_end")
 
 
 class Event:

@@ -26,27 +26,42 @@ Layouts::
 
 from __future__ import annotations
 
+from typing import Final
+
 from .data import BOTH, CHOICE, SINGLE
 
-(F_START, F_BUILD, F_SALARY, F_ACTION, F_EFFECT, F_CASUALTY, F_GOVSLOT, F_DISCARD,
- F_EXPLOIT) = range(9)
-NFRAMES = 9
-FRAME_NAMES = ("start tile", "construction", "salary", "action", "effect", "casualty",
-               "governor slot", "discard", "exploit")
-SECOND = 3  # F_EFFECT mode: second half of a "+" source, or a follow-up action
+F_START: Final = 0
+F_BUILD: Final = 1
+F_SALARY: Final = 2
+F_ACTION: Final = 3
+F_EFFECT: Final = 4
+F_CASUALTY: Final = 5
+F_GOVSLOT: Final = 6
+F_DISCARD: Final = 7
+F_EXPLOIT: Final = 8
+NFRAMES: Final = 9
+FRAME_NAMES: Final = ("start tile", "construction", "salary", "action", "effect", "casualty",
+                      "governor slot", "discard", "exploit")
+SECOND: Final = 3  # F_EFFECT mode: second half of a "+" source, or a follow-up action
 #: F_EFFECT flags (low bits)
-FL_NO_PRESENCE = 1  # Occupy without presence (The Sun Never Sets)
-FL_NORMAL_ONLY = 2  # a "normal" action: no Exploit ability may replace it
-FL_NO_EUROPE = 4  # "any region": Europe is not a region (R24, The Sun Never Sets)
-FL_MASK = 0xFF
+FL_NO_PRESENCE: Final = 1  # Occupy without presence (The Sun Never Sets)
+FL_NORMAL_ONLY: Final = 2  # a "normal" action: no Exploit ability may replace it
+FL_NO_EUROPE: Final = 4  # "any region": Europe is not a region (R24, The Sun Never Sets)
+FL_MASK: Final = 0xFF
 #: F_EFFECT flags, high bits: the source that was activated, for prompts only
 #: (building index + 1, or SRC_TOKEN + blue token type; 0 unknown)
-SRC_SHIFT = 8
-SRC_TOKEN = 64
+SRC_SHIFT: Final = 8
+SRC_TOKEN: Final = 64
 
-PH_SETUP, PH_CONSTRUCTION, PH_GROWTH, PH_SALARY, PH_ACTIONS, PH_DISCARD, PH_END = range(7)
-PHASE_NAMES = ("Setup", "Construction", "Growth", "Salary", "Actions", "Discard",
-               "Game over")
+PH_SETUP: Final = 0
+PH_CONSTRUCTION: Final = 1
+PH_GROWTH: Final = 2
+PH_SALARY: Final = 3
+PH_ACTIONS: Final = 4
+PH_DISCARD: Final = 5
+PH_END: Final = 6
+PHASE_NAMES: Final = ("Setup", "Construction", "Growth", "Salary", "Actions", "Discard",
+                      "Game over")
 
 __all__ = [
     "BOTH", "CHOICE", "FL_MASK", "FL_NORMAL_ONLY", "FL_NO_EUROPE", "FL_NO_PRESENCE",

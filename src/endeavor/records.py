@@ -19,7 +19,7 @@ it was played with (P5, before R23), so old records replay to the same game.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from . import actions as A
 from . import data as D
@@ -31,12 +31,12 @@ from .rules.module import REGISTRY
 from .rules.turns import TURN_OPEN
 from .state import Player, State, new_game
 
-RECORD_FORMAT = "endeavor-record"
-STATE_FORMAT = "endeavor-state"
-VERSION = 2
+RECORD_FORMAT: Final = "endeavor-record"
+STATE_FORMAT: Final = "endeavor-state"
+VERSION: Final = 2
 #: versions this engine reads (older ones are migrated)
-READS = (1, 2)
-CONFIG_FIELDS = ("players", "ruleset", "board", "exploits", "seed", "options")
+READS: Final = (1, 2)
+CONFIG_FIELDS: Final = ("players", "ruleset", "board", "exploits", "seed", "options")
 
 
 def make_record(state: State) -> dict[str, Any]:
@@ -80,9 +80,10 @@ def _migrate_config_v1(cfg: Any) -> Any:
     return cfg
 
 
-def replay(record: dict[str, Any] | str | bytes, upto: int | None = None) -> State:
-    """Rebuild the state a record describes (optionally only its first ``upto``
-    actions). Raises :class:`RecordError` with the reason if the record is corrupt."""
+def replay(record: object, upto: int | None = None) -> State:
+    """Rebuild the state a record describes (a dict, or its JSON as ``str`` or ``bytes``;
+    optionally only its first ``upto`` actions). Raises :class:`RecordError` with the
+    reason if the record is corrupt or not a record at all."""
     if isinstance(record, (str, bytes)):
         record = _loads(record, "record")
     if not isinstance(record, dict):
@@ -210,7 +211,7 @@ def _migrate_state_v1(d: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
-def state_from_json(text: str) -> State:
+def state_from_json(text: object) -> State:
     from .invariants import check_invariants
     d = _loads(text, "state")
     if not isinstance(d, dict) or d.get("format") != STATE_FORMAT:
@@ -379,15 +380,17 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     hist = d.get("history")
     if not isinstance(hist, list):
         raise RecordError("field 'history' must be a list of action notations")
-    s.hist = None
-    s.nhist = 0
+    # built in a local: mypyc mis-types ``s.hist = (code, s.hist)`` in a loop (it checks
+    # the attribute against mypy's narrowed type, a fixed depth of nested tuples)
+    linked: tuple[Any, ...] | None = None
     for text in hist:
         try:
             a = A.parse(text)
         except NotationError as e:
             raise RecordError(f"history: {e}") from None
-        s.hist = (a.code, s.hist)
-        s.nhist += 1
+        linked = (a.code, linked)
+    s.hist = linked
+    s.nhist = len(hist)
     s._legal = None
     known = {"format", "version", "config", "built", "players", "site_owner", "site_token",
              "link_token", "trk_owner", "trk_tok", "sea", "neutral_supply", "decks", "pile",

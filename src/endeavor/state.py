@@ -21,7 +21,7 @@ never write them.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from . import actions as A
 from . import data as D
@@ -62,7 +62,7 @@ from .rules.base import BoardInfo, Rules, rules_for
 from .rules.construction import build_options as _build_options
 from .rules.module import RuleModule, exploit_ids
 
-_LEVEL = D.TRACK_LEVEL
+_LEVEL: Final = D.TRACK_LEVEL
 
 
 class Player:
@@ -111,19 +111,23 @@ class Player:
         return _LEVEL[s] if s < 16 else 5
 
 
+#: every field of a State (its ``__slots__``); :meth:`State.undo` sets them all
+_FIELDS: Final = (
+    "config", "rules", "n", "info", "players", "site_owner", "site_token",
+    "link_token", "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
+    "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
+    "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
+    "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
+    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply",
+)
+
+
 class State:
     """A position in a game. Create with :func:`new_game` (or :meth:`from_json`,
     :func:`~endeavor.records.replay`); change it only with :meth:`apply` and
     :meth:`undo`."""
 
-    __slots__ = (
-        "config", "rules", "n", "info", "players", "site_owner", "site_token",
-        "link_token", "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
-        "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
-        "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
-        "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-        "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply",
-    )
+    __slots__ = _FIELDS
 
     config: GameConfig
     rules: Rules
@@ -218,7 +222,9 @@ class State:
         s.nsupply = self.nsupply.copy()
         return s
 
-    __copy__ = copy
+    def __copy__(self) -> State:
+        """``copy.copy(state)`` is :meth:`copy`."""
+        return self.copy()
 
     # ------------------------------------------------------------------ queries
     @property
@@ -399,16 +405,19 @@ class State:
         return Decision(f[1], t.kind_of(self, f), t.prompt(self, f), options)
 
     # ------------------------------------------------------------------ apply, undo
-    def parse_action(self, text: str) -> Action:
-        """Parse notation (raises :class:`NotationError`); legality is checked by apply."""
+    def parse_action(self, text: object) -> Action:
+        """Parse notation (raises :class:`NotationError`, also for a non-string);
+        legality is checked by apply."""
         return A.parse(text)
 
-    def apply(self, action: Action | str) -> list[Event]:
-        """Perform one legal action and return the events it caused: the action itself,
-        then every automatic step (growth, salary, Governors, region openings,
-        Abolition, Exploit activation and Shields, phases, rounds, game end). Raises
-        :class:`IllegalActionError` (reason included) or :class:`NotationError` and
-        leaves the state untouched; accepts notation text too."""
+    def apply(self, action: Action | str | object) -> list[Event]:
+        """Perform one legal action (an :class:`Action` or its notation) and return the
+        events it caused: the action itself, then every automatic step (growth, salary,
+        Governors, region openings, Abolition, Exploit activation and Shields, phases,
+        rounds, game end). Raises :class:`IllegalActionError` (reason included) or
+        :class:`NotationError` (also for anything but an Action or a string) and leaves
+        the state untouched. (Typed ``object`` too: a compiled build would otherwise
+        reject a wrong type with a ``TypeError`` before this check.)"""
         if not isinstance(action, Action):
             action = A.parse(action)  # NotationError for bad text or a non-string
         c = action.code
@@ -481,7 +490,7 @@ class State:
             s.origin = origin
         for c in codes[base_n:self.nhist - 1]:
             s.apply_code(c)
-        for name in State.__slots__:
+        for name in _FIELDS:
             setattr(self, name, getattr(s, name))
 
     # ------------------------------------------------------------------ events
@@ -563,9 +572,10 @@ class State:
         return state_to_json(self)
 
     @staticmethod
-    def from_json(text: str) -> State:
-        """Rebuild a state from :meth:`to_json` output (or an older version's, migrated);
-        raises :class:`RecordError` naming the problem."""
+    def from_json(text: object) -> State:
+        """Rebuild a state from :meth:`to_json` output (``str`` or ``bytes``, or an older
+        version's, migrated); raises :class:`RecordError` naming the problem (also for
+        anything but text)."""
         from .records import state_from_json
         return state_from_json(text)
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .base import Bot, Rated
 from .greedy import GreedyBot
@@ -15,8 +15,8 @@ from .mcts import MCTSBot, make_mcts
 from .random_bot import RandomBot
 
 #: bot kinds, then difficulty levels (each level is a kind with a budget)
-KINDS = ("random", "greedy", "mcts")
-LEVELS = ("easy", "medium", "hard", "expert")
+KINDS: Final = ("random", "greedy", "mcts")
+LEVELS: Final = ("easy", "medium", "hard", "expert")
 #: what each difficulty level is: a bot kind and its settings (the budget of ``hard`` and
 #: ``expert`` may be overridden with ``seconds=`` or ``iterations=``)
 LEVEL_SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -25,7 +25,7 @@ LEVEL_SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard": ("mcts", {"seconds": 1.0}),
     "expert": ("mcts", {"seconds": 4.0}),
 }
-NAMES = KINDS + LEVELS
+NAMES: Final = KINDS + LEVELS
 
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:

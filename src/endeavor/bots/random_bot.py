@@ -4,13 +4,14 @@ re-derives legality and never touches the global :mod:`random` generator."""
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from .. import actions as A
 from ..actions import Action
 from ..state import State
 from .base import Rated
 
-_PASS = A.PASS.code
+_PASS: Final = A.PASS.code
 
 
 class RandomBot:

@@ -4,7 +4,7 @@ the end) and the Slavery deck leaves the game."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 from .words import word_player
@@ -12,8 +12,8 @@ from .words import word_player
 if TYPE_CHECKING:
     from ..state import State
 
-_CARD_DECK = tuple(c.deck for c in D.CARDS)
-_CARD_ICONS = tuple(c.icons for c in D.CARDS)
+_CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
+_CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 
 
 def abolish(s: State) -> None:

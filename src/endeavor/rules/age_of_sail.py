@@ -5,7 +5,7 @@ pool, value-1 region cards give a disc (R16), up to 3 Exploits."""
 from __future__ import annotations
 
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import data as D
 from ..frames import PH_CONSTRUCTION, PH_DISCARD, PH_GROWTH, PH_SALARY, PH_SETUP
@@ -37,7 +37,6 @@ def board_info(board: D.Board, tile_sites: bool) -> BoardInfo:
     return info
 
 
-@register_ruleset
 class AgeOfSail(Rules):
     name = "age_of_sail"
     title = "Endeavor: Age of Sail"
@@ -59,7 +58,8 @@ class AgeOfSail(Rules):
         "building_shortage": ((True, False), False),
     }
     #: the Silent Fleet's optional rules (R22): each needs ``silent_fleet``
-    fleet_options = ("limited_occupation", "no_token_reaction", "building_shortage")
+    fleet_options: ClassVar[tuple[str, ...]] = (
+        "limited_occupation", "no_token_reaction", "building_shortage")
 
     def __init__(self, config: GameConfig, module_ids: tuple[str, ...]) -> None:
         super().__init__(config, module_ids)
@@ -150,3 +150,8 @@ class AgeOfSail(Rules):
         for b in s.level5:
             s.bsupply[b] = 1
         s.crown = rng.randrange(config.players)
+
+
+# registered by a call: with a class decorator (other than a dataclass), mypyc would not
+# compile the class to a native class
+register_ruleset(AgeOfSail)

@@ -9,7 +9,7 @@ A Memorial owner decides where each of its casualties goes (P7): the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..state import State
 
-_C = A.code
-_ATTACK = A.code(A.V_ATTACK)
+_C: Final = A.code
+_ATTACK: Final = A.code(A.V_ATTACK)
 
 
 def cost(s: State, p: int, x: int) -> int:

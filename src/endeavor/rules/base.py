@@ -17,7 +17,7 @@ every state of that setting; it is immutable after construction.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .. import data as D
 from ..decision import DecisionType
@@ -29,9 +29,9 @@ if TYPE_CHECKING:
     from ..state import State
     from .kinds import ActionKind
 
-_SITE_REGION = tuple(s.region for s in D.SITES)
-_SITE_CITY = tuple(s.city for s in D.SITES)
-_SITE_TILE = tuple(s.code in D.TILE_SITES for s in D.SITES)
+_SITE_REGION: Final = tuple(s.region for s in D.SITES)
+_SITE_CITY: Final = tuple(s.city for s in D.SITES)
+_SITE_TILE: Final = tuple(s.code in D.TILE_SITES for s in D.SITES)
 
 
 class BoardInfo:

@@ -10,7 +10,7 @@ fields.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 from .module import L_BLOCKADE
@@ -19,10 +19,10 @@ from .words import icons_words, owner_words, word_player
 if TYPE_CHECKING:
     from ..state import Player, State
 
-_SITE_REGION = tuple(s.region for s in D.SITES)
-_SITE_CITY = tuple(s.city for s in D.SITES)
-_SITE_TILE = tuple(s.code in D.TILE_SITES for s in D.SITES)
-_CARD_ICONS = tuple(c.icons for c in D.CARDS)
+_SITE_REGION: Final = tuple(s.region for s in D.SITES)
+_SITE_CITY: Final = tuple(s.city for s in D.SITES)
+_SITE_TILE: Final = tuple(s.code in D.TILE_SITES for s in D.SITES)
+_CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 
 
 # --------------------------------------------------------------------------- tokens, icons

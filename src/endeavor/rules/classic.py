@@ -31,7 +31,7 @@ rulings (``docs/rulings.md``, "Classic 2009"):
 from __future__ import annotations
 
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import actions as A
 from .. import data as D
@@ -73,25 +73,26 @@ if TYPE_CHECKING:
     from ..config import GameConfig
     from ..state import State
 
-_C = A.code
-_NB = len(D.BUILDINGS)
-_CARD_VALUE = tuple(c.value for c in D.CARDS)
-_CARD_DECK = tuple(c.deck for c in D.CARDS)
-_EU, _SL = D.EU_DECK, D.SLAVERY_DECK
-_SHIP = A.code(A.V_SHIP)
-_DRAW = A.code(A.V_DRAW)
-NAMES = D.CLASSIC_TOKEN_NAMES
-CAP = D.CLASSIC_TRACK_CAP
+_C: Final = A.code
+_NB: Final = len(D.BUILDINGS)
+_CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
+_CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
+_EU: Final = D.EU_DECK
+_SL: Final = D.SLAVERY_DECK
+_SHIP: Final = A.code(A.V_SHIP)
+_DRAW: Final = A.code(A.V_DRAW)
+NAMES: Final = D.CLASSIC_TOKEN_NAMES
+CAP: Final = D.CLASSIC_TRACK_CAP
 #: the phases as the 2009 rulebook names them (by index, as ``frames.PHASE_NAMES``)
-PHASE_NAMES = ("Setup", "Build", "Growth", "Salary", "Actions", "Discard", "Game over")
+PHASE_NAMES: Final = ("Setup", "Build", "Growth", "Salary", "Actions", "Discard", "Game over")
 #: the 2009 score pad (RB classic, "Game end and victory"): line letter -> line name, in
 #: the order of ``final_scores(...).lines``
-SCORE_PAD = (("A", "Cities"), ("B", "Connections"), ("C", "Industry"), ("D", "Culture"),
-             ("E", "Finance"), ("F", "Politics"), ("G", "Cards"), ("H", "Governor space"),
-             ("I", "Universities"), ("J", "Extra population"), ("K", "Slavery"))
-LINE_NAMES = tuple(name for _, name in SCORE_PAD)
+SCORE_PAD: Final = (("A", "Cities"), ("B", "Connections"), ("C", "Industry"), ("D", "Culture"),
+                    ("E", "Finance"), ("F", "Politics"), ("G", "Cards"), ("H", "Governor space"),
+                    ("I", "Universities"), ("J", "Extra population"), ("K", "Slavery"))
+LINE_NAMES: Final = tuple(name for _, name in SCORE_PAD)
 
-BOARD_INFO = BoardInfo(D.CLASSIC_BOARD)
+BOARD_INFO: Final = BoardInfo(D.CLASSIC_BOARD)
 
 
 def marker(s: State, p: int, attribute: int) -> int:
@@ -321,7 +322,6 @@ def _schedule(n: int, order: str) -> tuple[tuple[int, int], ...]:
     return tuple(steps)
 
 
-@register_ruleset
 class Classic(Rules):
     name = "classic"
     title = "Endeavor (2009)"
@@ -464,6 +464,11 @@ class Classic(Rules):
         if s.level5 != tuple(sorted(D.CLASSIC_LEVEL5)):
             out.append("the 2009 game has Exchange, Museum and Parliament at level 5")
         return out
+
+
+# registered by a call: with a class decorator (other than a dataclass), mypyc would not
+# compile the class to a native class
+register_ruleset(Classic)
 
 
 __all__ = ["LINE_NAMES", "PHASE_NAMES", "SCORE_PAD", "Classic", "ClassicActionChoice",

@@ -8,7 +8,7 @@ player chooses a start tile, which comes with a disc on its circle (R3).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -20,17 +20,17 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..state import State
 
-_C = A.code
-_NB = len(D.BUILDINGS)
-_B_LEVEL = tuple(b.level for b in D.BUILDINGS)
-_BUILD = A.code(A.V_BUILD)
-_LEVEL = D.TRACK_LEVEL
+_C: Final = A.code
+_NB: Final = len(D.BUILDINGS)
+_B_LEVEL: Final = tuple(b.level for b in D.BUILDINGS)
+_BUILD: Final = A.code(A.V_BUILD)
+_LEVEL: Final = D.TRACK_LEVEL
 #: building types of level 5
-_LEVEL5 = frozenset(b for b in range(_NB) if _B_LEVEL[b] == 5)
+_LEVEL5: Final = frozenset(b for b in range(_NB) if _B_LEVEL[b] == 5)
 #: by Build Level 0-5: the building types of that level or lower (with level-5 types,
 #: then without them), in type order
-_UP_TO = tuple(tuple(b for b in range(_NB) if _B_LEVEL[b] <= bl) for bl in range(6))
-_UP_TO_NO5 = tuple(tuple(b for b in types if _B_LEVEL[b] != 5) for types in _UP_TO)
+_UP_TO: Final = tuple(tuple(b for b in range(_NB) if _B_LEVEL[b] <= bl) for bl in range(6))
+_UP_TO_NO5: Final = tuple(tuple(b for b in types if _B_LEVEL[b] != 5) for types in _UP_TO)
 
 
 def build_level(s: State, p: int) -> int:

@@ -10,7 +10,7 @@ none) sits there, since that placement scores.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -22,14 +22,14 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..state import State
 
-_C = A.code
-_CARD_DECK = tuple(c.deck for c in D.CARDS)
-_CARD_ICONS = tuple(c.icons for c in D.CARDS)
-_GOV = tuple(c.governor for c in D.CARDS)
-_LEVEL = D.TRACK_LEVEL
+_C: Final = A.code
+_CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
+_CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
+_GOV: Final = tuple(c.governor for c in D.CARDS)
+_LEVEL: Final = D.TRACK_LEVEL
 #: the Slavery cards and the Governors
-_SLAVERY = frozenset(c for c in range(D.NCARDS) if _CARD_DECK[c] == D.SLAVERY_DECK)
-_GOVERNORS = frozenset(c for c in range(D.NCARDS) if _GOV[c])
+_SLAVERY: Final = frozenset(c for c in range(D.NCARDS) if _CARD_DECK[c] == D.SLAVERY_DECK)
+_GOVERNORS: Final = frozenset(c for c in range(D.NCARDS) if _GOV[c])
 
 
 def held_cards(s: State, p: int) -> list[int]:

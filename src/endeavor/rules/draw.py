@@ -4,7 +4,7 @@ a Draw is counted; :func:`gain_card` the one place a card joins a hand."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -15,17 +15,19 @@ from .words import card_words, word_player
 if TYPE_CHECKING:
     from ..state import State
 
-_C = A.code
-_CARD_VALUE = tuple(c.value for c in D.CARDS)
-_CARD_ICONS = tuple(c.icons for c in D.CARDS)
-_EU, _SL, _PILE = D.EU_DECK, D.SLAVERY_DECK, D.PILE
-_DRAW = A.code(A.V_DRAW)
-_DRAWP = A.code(A.V_DRAWP)
+_C: Final = A.code
+_CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
+_CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
+_EU: Final = D.EU_DECK
+_SL: Final = D.SLAVERY_DECK
+_PILE: Final = D.PILE
+_DRAW: Final = A.code(A.V_DRAW)
+_DRAWP: Final = A.code(A.V_DRAWP)
 #: the decks 0-7; the region decks 1-6, whose Draws count the region's discs and the
 #: modules' Draw bonuses (the Europe and Slavery decks count Europe's discs, P14)
-_ALL_DECKS = tuple(range(8))
-_REGION_DECKS = tuple(d for d in _ALL_DECKS if d not in (_EU, _SL))
-_DECK_BONUS = tuple(d in _REGION_DECKS for d in _ALL_DECKS)
+_ALL_DECKS: Final = tuple(range(8))
+_REGION_DECKS: Final = tuple(d for d in _ALL_DECKS if d not in (_EU, _SL))
+_DECK_BONUS: Final = tuple(d in _REGION_DECKS for d in _ALL_DECKS)
 
 
 def draw_bonus(s: State, p: int) -> int:

@@ -10,7 +10,7 @@ words. The rules object holds one instance per kind in ``rules.kinds`` (indexed 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from .. import actions as A
 from .. import data as D
@@ -20,10 +20,10 @@ if TYPE_CHECKING:
     from ..state import State
 
 #: region of each site
-SITE_REGION = tuple(s.region for s in D.SITES)
-ALL_REGIONS = tuple(range(D.NREGIONS))
-OVERSEAS = tuple(range(1, D.NREGIONS))
-_ONE = tuple((r,) for r in range(D.NREGIONS))
+SITE_REGION: Final = tuple(s.region for s in D.SITES)
+ALL_REGIONS: Final = tuple(range(D.NREGIONS))
+OVERSEAS: Final = tuple(range(1, D.NREGIONS))
+_ONE: Final = tuple((r,) for r in range(D.NREGIONS))
 
 
 def target_regions(region: int, flags: int) -> tuple[int, ...]:
@@ -35,9 +35,9 @@ def target_regions(region: int, flags: int) -> tuple[int, ...]:
 
 
 #: the action kind of each normal-action verb
-VERB_KIND = {A.V_SHIP: D.SHIP, A.V_ROUTE: D.SHIP, A.V_SEA: D.SHIP, A.V_OCCUPY: D.OCCUPY,
-             A.V_ATTACK: D.ATTACK, A.V_PAY: D.PAYMENT, A.V_DRAW: D.DRAW,
-             A.V_DRAWP: D.DRAW}
+VERB_KIND: Final = {A.V_SHIP: D.SHIP, A.V_ROUTE: D.SHIP, A.V_SEA: D.SHIP, A.V_OCCUPY: D.OCCUPY,
+                    A.V_ATTACK: D.ATTACK, A.V_PAY: D.PAYMENT, A.V_DRAW: D.DRAW,
+                    A.V_DRAWP: D.DRAW}
 
 
 class ActionKind:

@@ -22,7 +22,7 @@ presence in both regions (P13). Only Shield holders may use its abilities or sco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .. import actions as A
 from .. import data as D
@@ -30,23 +30,30 @@ from .. import data as D
 if TYPE_CHECKING:
     from ..state import State
 
+try:  # the compiled build: let interpreted code (tests, new Exploits) subclass the bases
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pure Python (stdlib only); a compiled module never calls it
+    def mypyc_attr(*attrs: str, **kwattrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 Frame = tuple[int, ...]
 
 #: site markers (``State.smark``), set and cleared with ``api.mark_site``
-M_FORT = 1  # Spanish Main fortification
-M_FORT_DEIC = 2  # Dutch East India Company fortification
-M_FORTIFIED = M_FORT | M_FORT_DEIC
-M_MISSIONARY = 4  # a city with a Missionary may never be Attacked
-M_PIRATE = 8  # the Pirate's city: counts as unoccupied, never Occupied or Attacked
-M_NO_ATTACK = M_MISSIONARY | M_PIRATE
+M_FORT: Final = 1  # Spanish Main fortification
+M_FORT_DEIC: Final = 2  # Dutch East India Company fortification
+M_FORTIFIED: Final = M_FORT | M_FORT_DEIC
+M_MISSIONARY: Final = 4  # a city with a Missionary may never be Attacked
+M_PIRATE: Final = 8  # the Pirate's city: counts as unoccupied, never Occupied or Attacked
+M_NO_ATTACK: Final = M_MISSIONARY | M_PIRATE
 #: the verb block of module number n starts at ``_VERB0 + _NVERBS * n``
-_NVERBS = A.EXPLOIT_VERBS
-_VERB0 = A.V_EXPLOIT - A.EXPLOIT_VERBS
-_SHIFT = A.SHIFT
+_NVERBS: Final = A.EXPLOIT_VERBS
+_VERB0: Final = A.V_EXPLOIT - A.EXPLOIT_VERBS
+_SHIFT: Final = A.SHIFT
 #: link markers (``State.lmark``)
-L_BLOCKADE = 1  # a Blockaded link can't be claimed, controlled or used in any way
+L_BLOCKADE: Final = 1  # a Blockaded link can't be claimed, controlled or used in any way
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RuleModule:
     """Base class: neutral hooks. Subclasses set the class attributes."""
 
@@ -222,6 +229,7 @@ class RuleModule:
         return ""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Exploit(RuleModule):
     """An Exploit tile: two regions (its Keys), abilities for Shield holders, scoring."""
 

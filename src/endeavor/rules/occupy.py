@@ -4,7 +4,7 @@ city's token and any link token you are the first to control."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -17,8 +17,8 @@ from .words import site_words, token_words
 if TYPE_CHECKING:
     from ..state import State
 
-_C = A.code
-_OCCUPY = A.code(A.V_OCCUPY)
+_C: Final = A.code
+_OCCUPY: Final = A.code(A.V_OCCUPY)
 
 
 class Occupy(ActionKind):

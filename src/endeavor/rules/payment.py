@@ -3,7 +3,7 @@ Action phase never from a building with the no-payment symbol (Age of Sail, fr).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -13,7 +13,7 @@ from .salary import pay_worker, payment_codes, workers
 if TYPE_CHECKING:
     from ..state import State
 
-_B_NOPAY = tuple(b.no_payment for b in D.BUILDINGS)
+_B_NOPAY: Final = tuple(b.no_payment for b in D.BUILDINGS)
 
 
 class Payment(ActionKind):

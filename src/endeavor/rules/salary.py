@@ -12,7 +12,7 @@ pays one worker through :func:`pay_worker` too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..state import State
 
-_C = A.code
-_B_NOPAY = tuple(b.no_payment for b in D.BUILDINGS)
-_LEVEL = D.TRACK_LEVEL
-_PAY = A.code(A.V_PAY)
+_C: Final = A.code
+_B_NOPAY: Final = tuple(b.no_payment for b in D.BUILDINGS)
+_LEVEL: Final = D.TRACK_LEVEL
+_PAY: Final = A.code(A.V_PAY)
 
 
 def unpayable(s: State, p: int) -> int:

@@ -10,7 +10,7 @@ ranks use standard competition ranking (1, 1, 3) with no tie-break.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 from .board import controls_link
@@ -19,8 +19,8 @@ from .discard import held_cards
 if TYPE_CHECKING:
     from ..state import State
 
-LINE_NAMES = ("Industry", "Culture", "Wealth", "Influence", "Cities & links",
-              "Buildings & cards", "Governor slot", "Extra population", "Slavery")
+LINE_NAMES: Final = ("Industry", "Culture", "Wealth", "Influence", "Cities & links",
+                     "Buildings & cards", "Governor slot", "Extra population", "Slavery")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ open region (gain its token), or to the open sea of an open region other than Eu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -16,10 +16,10 @@ from .words import site_words, token_words
 if TYPE_CHECKING:
     from ..state import State
 
-_C = A.code
-_SHIP = A.code(A.V_SHIP)
-_ROUTE = A.code(A.V_ROUTE)
-_SEA = A.code(A.V_SEA)
+_C: Final = A.code
+_SHIP: Final = A.code(A.V_SHIP)
+_ROUTE: Final = A.code(A.V_ROUTE)
+_SEA: Final = A.code(A.V_SEA)
 
 
 class Ship(ActionKind):

@@ -16,7 +16,7 @@ resolving its action(s), and the rule modules' own steps.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
@@ -44,32 +44,36 @@ if TYPE_CHECKING:
     from ..state import State
     from .module import RuleModule
 
-_C = A.code
-_DONE = A.code(A.V_DONE)
-_PASS = A.code(A.V_PASS)
-_ACT = A.code(A.V_ACT)
-_B_SPEC = tuple((b.mode, b.kind1, b.kind2) for b in D.BUILDINGS)
-_BOTH = D.BOTH
-_B_ACT = tuple(b.activatable for b in D.BUILDINGS)
+_C: Final = A.code
+_DONE: Final = A.code(A.V_DONE)
+_PASS: Final = A.code(A.V_PASS)
+_ACT: Final = A.code(A.V_ACT)
+_B_SPEC: Final = tuple((b.mode, b.kind1, b.kind2) for b in D.BUILDINGS)
+_BOTH: Final = D.BOTH
+_B_ACT: Final = tuple(b.activatable for b in D.BUILDINGS)
 #: per building type: bitmask ``1 << kind`` of the action kinds its activation offers
 #: (0: it cannot be activated)
-_B_KINDS = tuple(((1 << b.kind1 if b.kind1 >= 0 else 0) | (1 << b.kind2 if b.kind2 >= 0 else 0))
-                 if b.activatable else 0 for b in D.BUILDINGS)
+_B_KINDS: Final = tuple(((1 << b.kind1 if b.kind1 >= 0 else 0)
+                         | (1 << b.kind2 if b.kind2 >= 0 else 0))
+                        if b.activatable else 0 for b in D.BUILDINGS)
 #: per blue token type - 4: the bitmask of its action kinds, and its ``use`` code
-_T_KINDS = tuple((1 << k1 if k1 >= 0 else 0) | (1 << k2 if k2 >= 0 else 0)
-                 for _, k1, k2 in D.TOKEN_ACTIONS)
-_USE = tuple(A.code(A.V_USE, t + 4) for t in range(4))
+_T_KINDS: Final = tuple((1 << k1 if k1 >= 0 else 0) | (1 << k2 if k2 >= 0 else 0)
+                        for _, k1, k2 in D.TOKEN_ACTIONS)
+_USE: Final = tuple(A.code(A.V_USE, t + 4) for t in range(4))
 #: per seat and building type: the effect frame its activation pushes (frames are
 #: immutable, so one tuple serves every game)
-_B_FRAME = tuple(tuple((F_EFFECT, p, mode, k1, k2, -1, -1, (b + 1) << SRC_SHIFT)
-                       for b, (mode, k1, k2) in enumerate(_B_SPEC)) for p in range(8))
-_SHIFT = A.SHIFT
-_ARG = A.ARG
-_V_ACT, _V_PASS, _V_DONE, _V_EXPLOIT = A.V_ACT, A.V_PASS, A.V_DONE, A.V_EXPLOIT
+_B_FRAME: Final = tuple(tuple((F_EFFECT, p, mode, k1, k2, -1, -1, (b + 1) << SRC_SHIFT)
+                              for b, (mode, k1, k2) in enumerate(_B_SPEC)) for p in range(8))
+_SHIFT: Final = A.SHIFT
+_ARG: Final = A.ARG
+_V_ACT: Final = A.V_ACT
+_V_PASS: Final = A.V_PASS
+_V_DONE: Final = A.V_DONE
+_V_EXPLOIT: Final = A.V_EXPLOIT
 #: the action kind of each normal-action verb (-1: none), by verb
-_VERB_KIND = tuple(VERB_KIND.get(v, -1) for v in range(A.V_EXPLOIT))
+_VERB_KIND: Final = tuple(VERB_KIND.get(v, -1) for v in range(A.V_EXPLOIT))
 #: the action kind of a one-bit mask ``1 << kind``
-_KIND_OF_BIT = tuple(max(m.bit_length() - 1, 0) for m in range(1 << (D.DRAW + 1)))
+_KIND_OF_BIT: Final = tuple(max(m.bit_length() - 1, 0) for m in range(1 << (D.DRAW + 1)))
 
 
 # --------------------------------------------------------------------------- sources

@@ -11,7 +11,7 @@ the Crown passes left (R5). After round 7 the game is over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..frames import (
     F_ACTION,
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from ..state import State
 
 #: ``State.turn``: a turn is open (its kinds performed in the low bits)
-TURN_OPEN = 1 << 8
-KINDS_MASK = 0xFF
+TURN_OPEN: Final = 1 << 8
+KINDS_MASK: Final = 0xFF
 
 
 def schedule(n: int, rnd: int, order: str) -> tuple[tuple[int, int], ...]:

@@ -44,31 +44,47 @@ building discarded.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import api
 
 if TYPE_CHECKING:
     from ..state import State
 
-REACT, TRACK, ROUTE, OCCUPY, DRAW, SHORTAGE = range(6)
-STEP_REACT, STEP_SHIP, STEP_OCCUPY, STEP_DRAW, STEP_SHORTAGE = range(5)
+REACT: Final = 0
+TRACK: Final = 1
+ROUTE: Final = 2
+OCCUPY: Final = 3
+DRAW: Final = 4
+SHORTAGE: Final = 5
+STEP_REACT: Final = 0
+STEP_SHIP: Final = 1
+STEP_OCCUPY: Final = 2
+STEP_DRAW: Final = 3
+STEP_SHORTAGE: Final = 4
 #: the step asking where the reaction to each action kind goes (-1: it does nothing)
-STEP_OF = {api.SHIP: STEP_SHIP, api.OCCUPY: STEP_OCCUPY, api.DRAW: STEP_DRAW}
-KIND_OF = {v: k for k, v in STEP_OF.items()}
+STEP_OF: Final = {api.SHIP: STEP_SHIP, api.OCCUPY: STEP_OCCUPY, api.DRAW: STEP_DRAW}
+KIND_OF: Final = {v: k for k, v in STEP_OF.items()}
 # data offsets
-OCC, TOKEN, TOKENS_OUT, CARDS_OUT, BLD = range(5)
-NB = len(api.BUILDINGS)
-CITIES = BLD + NB
-NKINDS = len(api.KIND_NAMES)
-_SITE_REGION = tuple(x.region for x in api.SITES)
-_SITE_CITY = tuple(x.city for x in api.SITES)
-_CARD_VALUE = tuple(c.value for c in api.CARDS)
-_LEVEL = tuple(b.level for b in api.BUILDINGS)
-_EUROPE_DECKS = (api.EU_DECK, api.SLAVERY_DECK)
-FLEET = "The Silent Fleet"
-_SHIFT, _ARG, _V_SHIP, _V_ROUTE = api.SHIFT, api.ARG, api.V_SHIP, api.V_ROUTE
-_ANY_REGION = (-1,)
+OCC: Final = 0
+TOKEN: Final = 1
+TOKENS_OUT: Final = 2
+CARDS_OUT: Final = 3
+BLD: Final = 4
+NB: Final = len(api.BUILDINGS)
+CITIES: Final = BLD + NB
+NKINDS: Final = len(api.KIND_NAMES)
+_SITE_REGION: Final = tuple(x.region for x in api.SITES)
+_SITE_CITY: Final = tuple(x.city for x in api.SITES)
+_CARD_VALUE: Final = tuple(c.value for c in api.CARDS)
+_LEVEL: Final = tuple(b.level for b in api.BUILDINGS)
+_EUROPE_DECKS: Final = (api.EU_DECK, api.SLAVERY_DECK)
+FLEET: Final = "The Silent Fleet"
+_SHIFT: Final = api.SHIFT
+_ARG: Final = api.ARG
+_V_SHIP: Final = api.V_SHIP
+_V_ROUTE: Final = api.V_ROUTE
+_ANY_REGION: Final = (-1,)
 
 
 def _bits(mask: int) -> list[int]:
