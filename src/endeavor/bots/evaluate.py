@@ -30,7 +30,7 @@ against random players (see the README).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 from ..frames import PH_ACTIONS, PH_CONSTRUCTION, PH_END, PH_GROWTH, PH_SALARY
@@ -57,6 +57,12 @@ _B_ACTIONS = tuple(
 _B_ACTIVE = tuple(b.activatable for b in D.BUILDINGS)
 _B_LEVEL = tuple(b.level for b in D.BUILDINGS)
 _ABOLITION = D.ABOLITION_CARD
+
+
+#: the names of the evaluation's weights (the attributes of :class:`Weights`)
+WEIGHT_NAMES: Final = ("action", "now", "now_last", "smooth", "build", "harbor", "gov",
+                       "pres", "pres_cap", "card_icon", "slavery", "discs_per_action",
+                       "shield", "build_decay")
 
 
 class Weights:
@@ -99,16 +105,26 @@ class Weights:
         #: abilities, and its score at the end), while there is time to use it
         self.shield = 1.0
         for k, v in changes.items():
-            if k not in Weights.__slots__:
+            if k not in WEIGHT_NAMES:
                 raise ValueError(f"unknown weight {k!r}")
             setattr(self, k, float(v))
 
     def as_dict(self) -> dict[str, float]:
         """The weights by name."""
-        return {k: getattr(self, k) for k in Weights.__slots__}
+        return {k: getattr(self, k) for k in WEIGHT_NAMES}
 
 
+#: the weights of the Age of Sail games (tuned in 4-player games, both sides, with and
+#: without Exploits) and of the 2009 game (tuned in its own 4-player games: a cheaper
+#: Build Level, a Harbor worth less, more for the actions of the current round)
 DEFAULT = Weights()
+CLASSIC = Weights(build=0.5, harbor=0.1, now=3.0, now_last=0.8)
+_BY_RULESET = {"age_of_sail": DEFAULT, "classic": CLASSIC}
+
+
+def weights_for(state: State) -> Weights:
+    """The default weights of ``state``'s ruleset."""
+    return _BY_RULESET.get(state.rules.name, DEFAULT)
 
 
 _MAXT = 128  # track scores beyond this are looked up the slow way (never in practice)
@@ -251,11 +267,14 @@ def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
     return out
 
 
-def evaluate(state: State, w: Weights = DEFAULT) -> list[float]:
+def evaluate(state: State, w: Weights | None = None) -> list[float]:
     """Estimated final glory per seat (index = seat): the glory now plus the expected
-    value of the position by the end (see the module docstring). On a finished game it
-    is exactly the final scores."""
+    value of the position by the end (see the module docstring), with the weights ``w``
+    (default: the ruleset's, :func:`weights_for`). On a finished game it is exactly the
+    final scores."""
     s = state
+    if w is None:
+        w = _BY_RULESET.get(s.rules.name, DEFAULT)
     n = s.n
     rules = s.rules
     tab = _tables(rules)
@@ -401,9 +420,9 @@ def evaluate(state: State, w: Weights = DEFAULT) -> list[float]:
             base = p * 7
             pr = 0.0
             for r in range(base + 1, base + 7):
-                x = pres[r]
-                if x:
-                    pr += x if x < pc else pc
+                here = pres[r]
+                if here:
+                    pr += here if here < pc else pc
             v += pres_w * pr
         est[p] = v
     if not last:
@@ -447,7 +466,7 @@ def time_left(state: State) -> float:
     return (total - state.round + part) / total
 
 
-def values(state: State, w: Weights = DEFAULT) -> list[float]:
+def values(state: State, w: Weights | None = None) -> list[float]:
     """Per-seat values in [0, 1] for max-n search backups: each seat's chance of winning
     estimated as a softmax of the :func:`evaluate` estimates, ``exp(e_p / T) / sum_q
     exp(e_q / T)``. The temperature ``T`` (in glory) shrinks as the game runs out, from
@@ -466,5 +485,5 @@ def values(state: State, w: Weights = DEFAULT) -> list[float]:
     return [x / z for x in ex]
 
 
-__all__ = ["DEFAULT", "T_END", "T_SPAN", "Weights", "evaluate", "glory_now", "time_left",
-           "values"]
+__all__ = ["CLASSIC", "DEFAULT", "T_END", "T_SPAN", "Weights", "evaluate", "glory_now", "time_left",
+           "values", "weights_for"]
