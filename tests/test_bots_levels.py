@@ -9,11 +9,11 @@ from endeavor.bots import LEVELS, NAMES, GreedyBot, MCTSBot, make
 
 
 def test_every_name_makes_a_bot_that_plays_a_legal_action() -> None:
-    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    assert set(LEVELS) == {"easy", "medium", "hard"}
     state = new_game(GameConfig(players=3, seed=4))
     before = state.to_json()
     for name in NAMES:
-        budget = {"iterations": 20} if name in ("mcts", "hard", "expert") else {}
+        budget = {"iterations": 20} if name in ("mcts", "hard") else {}
         bot = make(name, seed=1, **budget)
         assert bot.choose(state) in state.legal_actions(), name
     assert state.to_json() == before
@@ -21,9 +21,8 @@ def test_every_name_makes_a_bot_that_plays_a_legal_action() -> None:
 
 def test_levels_are_kinds_with_settings() -> None:
     assert isinstance(make("easy"), GreedyBot) and isinstance(make("medium"), GreedyBot)
-    hard, expert = make("hard"), make("expert")
-    assert isinstance(hard, MCTSBot) and isinstance(expert, MCTSBot)
-    assert hard.seconds == 1.0 and expert.seconds is not None and expert.seconds > 1.0
+    hard = make("hard")
+    assert isinstance(hard, MCTSBot) and hard.seconds == 1.0
     custom = make("hard", iterations=50)
     assert isinstance(custom, MCTSBot)
     assert custom.iterations == 50 and custom.seconds is None
@@ -36,7 +35,7 @@ def test_one_ply_levels_take_no_budget(name: str) -> None:
 
 
 def test_unknown_name_lists_the_names() -> None:
-    with pytest.raises(ValueError, match="easy, medium, hard, expert"):
+    with pytest.raises(ValueError, match="easy, medium, hard"):
         make("grandmaster")
 
 

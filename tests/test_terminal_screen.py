@@ -311,7 +311,7 @@ def test_plus_same_region_house_rule_option(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_bots_names_on_the_mats_and_in_the_header() -> None:
-    names = {1: "medium", 2: "expert", 3: "random", 4: "greedy"}
+    names = {1: "medium", 2: "hard", 3: "random", 4: "greedy"}
     state = new_game(GameConfig(players=5, seed=5, exploits=CONFIGS[4].exploits))
     bot = RandomBot(5, 0.1)
     checked = 0

@@ -16,21 +16,20 @@ from .random_bot import RandomBot
 
 #: bot kinds, then difficulty levels (each level is a kind with a budget)
 KINDS: Final = ("random", "greedy", "mcts")
-LEVELS: Final = ("easy", "medium", "hard", "expert")
-#: what each difficulty level is: a bot kind and its settings (the budget of ``hard`` and
-#: ``expert`` may be overridden with ``seconds=`` or ``iterations=``)
+LEVELS: Final = ("easy", "medium", "hard")
+#: what each difficulty level is: a bot kind and its settings (the budget of ``hard`` may
+#: be overridden with ``seconds=`` or ``iterations=``)
 LEVEL_SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"noise": 2.0, "depth": 1}),
     "medium": ("greedy", {}),
     "hard": ("mcts", {"seconds": 1.0}),
-    "expert": ("mcts", {"seconds": 4.0}),
 }
 NAMES: Final = KINDS + LEVELS
 
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     """A bot by name: ``random``, ``greedy``, ``mcts`` or a difficulty level
-    (``easy``, ``medium``, ``hard``, ``expert``). ``budget`` is passed to the bot
+    (``easy``, ``medium``, ``hard``). ``budget`` is passed to the bot
     (e.g. ``seconds=1.0`` or ``iterations=2000`` for ``mcts``). Raises ``ValueError``
     for an unknown name or budget."""
     key = name.strip().lower()
