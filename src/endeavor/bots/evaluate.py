@@ -1,16 +1,476 @@
-"""Position evaluation shared by the bots.
+"""Position evaluation shared by the bots: each seat's estimated glory at the END of the
+game, from the current position (:func:`evaluate`), and per-seat values in [0, 1] for
+search backups (:func:`values`).
 
-``evaluate(state)`` estimates each seat's final glory (index = seat). This first
-version is the position scored as if the game ended now; the greedy bot's work
-replaces it with an estimate of the end-of-game score.
+The estimate is the glory a seat holds now, exactly as the ruleset's score pad counts it
+(:func:`glory_now` equals ``final_scores(state)`` totals, computed without building the
+breakdowns), plus what the position is expected to be worth by the end, which shrinks
+as the game runs out (it is zero on a finished game):
+
+* **tracks**: a marker between two glory symbols is worth part of the way to the next
+  symbol while there is time to climb (at the end it slides down);
+* **the engine**: the actions the seat can still take (activation circles free now,
+  then per remaining round as many of its buildings as its Salary Level can pay back
+  plus the new one, a ``+`` building counting as more than one action), capped by the
+  discs it can bring to bear (Harbor, workers coming back, Growth from the supply), at
+  a glory value per action; the Build Level while Construction phases remain;
+* **Harbor discs** beyond the planned actions toward extra population (1 per 3);
+* **regions**: the Governor of each closed region to whoever wins it if it opened now,
+  weighted by how full its track is; presence in each region (Draws, Occupy once it
+  opens, Exploit Shields);
+* **cards**: cards over the card limit are discarded at the Discard phase (the cheapest
+  ones are taken off); Slavery cards risk Abolition while the Europe 5 card is unseen;
+* **Exploits**: scored exactly for Shield holders (in the glory now); the Silent Fleet's
+  neutral discs score nothing and take cities and links from the seats.
+
+The weights (:class:`Weights`) were tuned by playing the greedy bot against itself and
+against random players (see the README).
 """
 
 from __future__ import annotations
 
-from ..scoring import final_scores
-from ..state import State
+import math
+from typing import TYPE_CHECKING, Final
+
+from .. import data as D
+from ..frames import PH_ACTIONS, PH_CONSTRUCTION, PH_END, PH_GROWTH, PH_SALARY
+
+if TYPE_CHECKING:
+    from ..rules.base import Rules
+    from ..state import Player, State
+
+_TRACK_GLORY: Final = D.TRACK_GLORY
+_TRACK_LEVEL: Final = D.TRACK_LEVEL
+_CARD_GLORY: Final = tuple(c.glory for c in D.CARDS)
+_CARD_ICONS: Final = tuple(sum(c.icons) for c in D.CARDS)
+_CARD_SLAVE: Final = tuple(c.deck == D.SLAVERY_DECK for c in D.CARDS)
+_B_GLORY: Final = tuple(b.glory for b in D.BUILDINGS)
+_B_DRAWS: Final = tuple(b.draw_symbols for b in D.BUILDINGS)
+_B_TOWN_HALL: Final = D.B_TOWN_HALL
+#: actions an activation of each building type is worth (a "+" pair is more than one;
+#: Payment only frees a worker; Attack costs casualties); 0: not activatable
+_B_ACTIONS: Final = tuple(
+    0.0 if not b.activatable else
+    (1.7 if b.mode == D.BOTH else 1.15 if b.mode == D.CHOICE else
+     0.6 if b.kind1 == D.PAYMENT else 0.8 if b.kind1 == D.ATTACK else 1.0)
+    for b in D.BUILDINGS)
+_B_ACTIVE: Final = tuple(b.activatable for b in D.BUILDINGS)
+_B_LEVEL: Final = tuple(b.level for b in D.BUILDINGS)
+_ABOLITION: Final = D.ABOLITION_CARD
 
 
-def evaluate(state: State) -> list[float]:
-    """Estimated final glory per seat (index = seat)."""
-    return [float(s.total) for s in final_scores(state)]
+#: the names of the weights (``Weights.__slots__``; read here, not from the class, which
+#: has no ``__slots__`` attribute when compiled with mypyc)
+WEIGHT_NAMES: Final = (
+    "action", "now", "now_last", "smooth", "build", "harbor", "gov", "pres", "pres_cap",
+    "card_icon", "slavery", "discs_per_action", "shield", "build_decay")
+
+
+class Weights:
+    """The evaluation's weights, in glory. ``Weights(**changes)`` copies the defaults
+    with some changed (for tuning)."""
+
+    __slots__ = WEIGHT_NAMES
+
+    def __init__(self, **changes: float) -> None:
+        #: glory an action of a later round brings (a Ship, Occupy, Draw with what
+        #: follows from it)
+        self.action = 1.6
+        #: glory an action still to take in the current round's Action phase is worth
+        #: (less than one taken: it is an option), and in the last round
+        self.now = 2.0
+        self.now_last = 0.3
+        #: share of the way to the next track symbol a marker is worth with time left
+        self.smooth = 0.6
+        #: glory per Build Level per Construction phase left
+        self.build = 1.8
+        #: glory per disc the Harbor is expected to hold at the end beyond today's
+        #: (toward extra population, 1 per 3)
+        self.harbor = 0.34
+        #: glory a Governor is worth to whoever wins it (its glory, icons, the slot)
+        self.gov = 1.0
+        #: glory per disc of presence in a region (Draws, Occupy, Shields), up to pres_cap
+        self.pres = 0.15
+        self.pres_cap = 3.0
+        #: glory per icon of a card (for choosing which cards the Discard phase takes)
+        self.card_icon = 0.8
+        #: expected loss per Slavery card held while Abolition may still come
+        self.slavery = 1.0
+        #: discs an action uses on average (its worker aside)
+        self.discs_per_action = 0.6
+        #: how the Build Level's worth falls with the Construction phases left ``rc``:
+        #: ``build * level * rc * (1 - build_decay + build_decay * rc / rounds)``
+        self.build_decay = 1.0
+        #: glory for presence in both regions of an Exploit in play (its Shield: the
+        #: abilities, and its score at the end), while there is time to use it
+        self.shield = 1.0
+        for k, v in changes.items():
+            if k not in WEIGHT_NAMES:
+                raise ValueError(f"unknown weight {k!r}")
+            setattr(self, k, float(v))
+
+    def as_dict(self) -> dict[str, float]:
+        """The weights by name."""
+        return {k: getattr(self, k) for k in WEIGHT_NAMES}
+
+
+DEFAULT: Final = Weights()
+
+
+_MAXT: Final = 128  # track scores beyond this are looked up the slow way (never in practice)
+
+
+class _Tables:
+    """Per rules object: the board's glory sites, links and tracks as flat tuples, and
+    per track score its glory, the glory it may still climb to, its level and its level
+    between steps."""
+
+    __slots__ = ("cities", "links", "tracks", "cap", "glory", "gap", "level", "level_f")
+
+    def __init__(self, rules: Rules) -> None:
+        info = rules.board
+        self.cities = tuple((x, D.SITES[x].glory) for x in info.sites if D.SITES[x].glory)
+        self.links = tuple(info.board.links)
+        self.tracks = tuple((r, info.trk_off[r], info.trk_len[r])
+                            for r in range(1, D.NREGIONS) if info.trk_len[r])
+        cap = self.cap = min(rules.track_cap, _MAXT)
+        self.glory = tuple(_track_glory(t, cap) for t in range(_MAXT))
+        self.gap = tuple(min(t, cap) - self.glory[t] if t < 15 else 0 for t in range(_MAXT))
+        self.level = tuple(D.track_level(t) for t in range(_MAXT))
+        #: 1 at 0, 2 at 2, 3 at 4, 4 at 7, 5 at 10, linear in between (the marker will
+        #: climb: a point toward the next step is worth part of it in the rounds to come)
+        self.level_f = tuple(1 + t / 2 if t <= 4 else 3 + (t - 4) / 3 if t <= 10 else 5.0
+                             for t in range(_MAXT))
+
+
+_TABLES: dict[int, tuple[Rules, _Tables]] = {}
+
+
+def _tables(rules: Rules) -> _Tables:
+    got = _TABLES.get(id(rules))
+    if got is None or got[0] is not rules:
+        got = _TABLES[id(rules)] = (rules, _Tables(rules))
+    return got[1]
+
+
+def _track_glory(t: int, cap: int) -> int:
+    if t > cap:
+        t = cap
+    return _TRACK_GLORY[t] if t < 16 else t
+
+
+def _clip(a: list[int]) -> list[int]:
+    """A mat's track scores, within the tables (a score past them counts as the last)."""
+    return [t if t < _MAXT else _MAXT - 1 for t in a]
+
+
+def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
+    """Cities and links per seat."""
+    g = [0] * n
+    owner = s.site_owner
+    for x, gl in tab.cities:
+        o = owner[x]
+        if 0 <= o < n:
+            g[o] += gl
+    lmark = s.lmark
+    li = 0
+    for x, y in tab.links:
+        o = owner[x]
+        if 0 <= o < n and owner[y] == o and not lmark[li] & 1:
+            g[o] += 1
+        li += 1
+    return g
+
+
+def _module_glory(s: State, g: list[int], n: int) -> None:
+    """Adds the rule modules' scores: each Exploit for its Shield holders."""
+    for i, e in enumerate(s.ex):
+        if e.is_exploit:
+            for p in range(n):
+                if s.has_shield(p, i):
+                    g[p] += e.score(s, i, p)
+        else:
+            for p in range(n):
+                g[p] += e.score(s, i, p)
+
+
+def _mat_glory(pl: Player, tg: tuple[int, ...], a: list[int]) -> int:
+    """A mat's glory: tracks, buildings, cards, the Governor slot, extra population and
+    Slavery."""
+    tot = tg[a[0]] + tg[a[1]] + tg[a[2]] + tg[a[3]]
+    blds = pl.blds
+    for b in blds:
+        tot += _B_GLORY[b]
+    if _B_TOWN_HALL in blds:
+        for b in blds:
+            tot += _B_DRAWS[b]
+    for c in pl.cards:
+        tot += _CARD_GLORY[c]
+    gov = pl.gov
+    return tot + (_CARD_GLORY[gov] if gov >= 0 else 3) + pl.harbor // 3 - len(pl.aside)
+
+
+def glory_now(state: State) -> list[int]:
+    """Each seat's glory if the game ended now: the ruleset's score pad (the totals of
+    ``final_scores(state)``), computed fast."""
+    s = state
+    n = s.n
+    tab = _tables(s.rules)
+    g = _board_glory(s, tab, n)
+    tg = tab.glory
+    players = s.players
+    for p in range(n):
+        pl = players[p]
+        a = pl.attr
+        if max(a) >= _MAXT:
+            a = _clip(a)
+        g[p] += _mat_glory(pl, tg, a)
+    if s.ex:
+        _module_glory(s, g, n)
+    return g
+
+
+def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
+    """(seat, share of the track filled) of each closed region's Governor leader."""
+    out = []
+    trk = s.trk_owner
+    filled = s.filled
+    gov = s.gov_avail
+    n = s.n
+    for r, off, length in tab.tracks:
+        k = filled[r]
+        if k == 0 or k == length or gov[r] < 0:
+            continue
+        counts = [0] * (n + 1)
+        best = 0
+        who = -1
+        for j in range(off, off + k):  # spaces filled from the far end toward the deck
+            q = trk[j]
+            if q >= n:
+                q = n
+            c = counts[q] = counts[q] + 1
+            if c >= best:  # ties go to the disc closest to the deck: the later one
+                best = c
+                who = q
+        if who < n:
+            out.append((who, k / length))
+    return out
+
+
+def evaluate(state: State, w: Weights = DEFAULT) -> list[float]:
+    """Estimated final glory per seat (index = seat): the glory now plus the expected
+    value of the position by the end (see the module docstring). On a finished game it
+    is exactly the final scores."""
+    s = state
+    n = s.n
+    rules = s.rules
+    tab = _tables(rules)
+    ph = s.phase
+    if ph == PH_END:
+        return [float(x) for x in glory_now(s)]
+    g = _board_glory(s, tab, n)
+    if s.ex:
+        _module_glory(s, g, n)
+    total = rules.rounds
+    rnd = s.round
+    if rnd == 0:  # setup: all of round 1 to come
+        later = total - 1
+        c0 = g0 = s0 = a0 = True
+    else:
+        later = total - rnd  # whole rounds after this one
+        c0 = ph <= PH_CONSTRUCTION
+        g0 = ph <= PH_GROWTH
+        s0 = ph <= PH_SALARY
+        a0 = ph <= PH_ACTIONS
+    rc = later + c0
+    passed = s.passed
+    time_left = later + a0
+    smooth = w.smooth * min(1.0, time_left / 2.0)
+    wa = w.action
+    wn = (w.now if later else w.now_last) if ph == PH_ACTIONS else wa
+    dpa = 1.0 + w.discs_per_action
+    last = time_left == 0
+    pres_w = 0.0 if last else w.pres * min(1.0, time_left / 3.0)
+    pc = w.pres_cap
+    wh = w.harbor
+    build = w.build * rc * (1.0 - w.build_decay + w.build_decay * rc / total)
+    icon = w.card_icon
+    slavery = 0.0 if s.abolished else w.slavery
+    max_cards = rules.max_cards
+    tg = tab.glory
+    gap = tab.gap
+    lvl = tab.level
+    lvl_f = tab.level_f
+    pres = s.pres
+    est = [0.0] * n
+    for p in range(n):
+        pl = s.players[p]
+        a = pl.attr
+        if max(a) >= _MAXT:
+            a = _clip(a)
+        a0_, a1, a2, a3 = a
+        v = float(g[p] + _mat_glory(pl, tg, a))
+        # tracks: part of the way to the next glory symbol while there is time
+        if smooth:
+            v += smooth * (gap[a0_] + gap[a1] + gap[a2] + gap[a3])
+        # the engine: the actions still to take, round by round
+        occ = pl.occ
+        nb = 0
+        vsum = 0.0
+        free = 0
+        i = 0
+        for b in pl.blds:
+            x = _B_ACTIONS[b]
+            if x:
+                nb += 1
+                vsum += x
+                if not occ >> i & 1:
+                    free += 1
+            i += 1
+        avg = vsum / nb if nb else 1.0
+        work = float(nb - free)
+        harbor0 = pl.harbor
+        harbor = float(harbor0)
+        supply = float(pl.supply)
+        acts = 0.0
+        if a0 and not passed >> p & 1:
+            if c0:
+                free += 1
+                nb += 1
+            if g0:
+                grow = float(lvl[a1] + 1)
+                if grow > supply:
+                    grow = supply
+                supply -= grow
+                harbor += grow
+            if s0:
+                pay = lvl[a2]
+                if pay > work:
+                    pay = int(work)
+                work -= pay
+                harbor += pay
+                free += pay
+            blue = pl.blue
+            x = harbor / dpa
+            y = float(free + blue[0] + blue[1] + blue[2] + blue[3])
+            if y < x:
+                x = y
+            acts = x * avg * wn
+            harbor -= x * dpa
+            work += x
+        if later:
+            gr = lvl_f[a1] + 1
+            lw = lvl_f[a2]
+            step = avg * wa
+            for _ in range(later):
+                nb += 1
+                if gr < supply:
+                    supply -= gr
+                    harbor += gr
+                else:
+                    harbor += supply
+                    supply = 0.0
+                if lw < work:
+                    work -= lw
+                    harbor += lw
+                else:
+                    harbor += work
+                    work = 0.0
+                x = harbor / dpa
+                y = nb - work
+                if y < x:
+                    x = y
+                acts += x * step
+                harbor -= x * dpa
+                work += x
+        v += acts + wh * (harbor - harbor0)
+        # Build Level while Construction phases remain
+        if build:
+            v += build * lvl[a0_]
+        # cards over the limit go at the Discard phase: the cheapest ones
+        cards = pl.cards
+        if cards:
+            slaves = 0
+            for c in cards:
+                slaves += _CARD_SLAVE[c]
+            keep = lvl[a3] + (slaves > 0)
+            if keep > max_cards:
+                keep = max_cards
+            extra = len(cards) - keep
+            if extra > 0:
+                worth = sorted(_CARD_GLORY[c] + icon * _CARD_ICONS[c] for c in cards)
+                v -= sum(worth[:extra])
+            if slaves:
+                v -= slavery * slaves
+        # presence in the regions
+        if pres_w:
+            base = p * 7
+            pr = 0.0
+            for r in range(base + 1, base + 7):
+                q = pres[r]  # not ``x``, a float above: mypyc keeps one type per name
+                if q:
+                    pr += q if q < pc else pc
+            v += pres_w * pr
+        est[p] = v
+    if not last:
+        wg = w.gov
+        for who, share in _governor_leaders(s, tab):
+            est[who] += wg * (0.35 + 0.65 * share)
+        if s.ex:
+            ws = w.shield * min(1.0, time_left / 2.0)
+            for _, e in rules.exploits:
+                r1, r2 = e.regions
+                for p in range(n):
+                    if pres[p * 7 + r1] and pres[p * 7 + r2]:
+                        est[p] += ws
+    return est
+
+
+def _win_shares(totals: list[float]) -> list[float]:
+    best = max(totals)
+    k = sum(1 for t in totals if t == best)
+    return [1.0 / k if t == best else 0.0 for t in totals]
+
+
+#: :func:`values` temperature (glory): ``T_END + T_SPAN * left ** 2``, ``left`` the share
+#: of the game still to play; fitted to who won greedy self-play games from the
+#: estimates along the way (maximum likelihood per round)
+T_END: Final = 4.0
+T_SPAN: Final = 12.0
+
+
+def time_left(state: State) -> float:
+    """The share of the game still to play, 1 at setup to 0 at the end: whole rounds
+    left, plus 1 for the current one before its Action phase, 0.5 during it, 0.1 in its
+    Discard phase."""
+    total = state.rules.rounds
+    if state.round == 0:
+        return 1.0
+    ph = state.phase
+    if ph == PH_END:
+        return 0.0
+    part = 1.0 if ph < PH_ACTIONS else 0.5 if ph == PH_ACTIONS else 0.1
+    return (total - state.round + part) / total
+
+
+def values(state: State, w: Weights = DEFAULT) -> list[float]:
+    """Per-seat values in [0, 1] for max-n search backups: each seat's chance of winning
+    estimated as a softmax of the :func:`evaluate` estimates, ``exp(e_p / T) / sum_q
+    exp(e_q / T)``. The temperature ``T`` (in glory) shrinks as the game runs out, from
+    16 at setup to 4 at the end (:data:`T_END`, :data:`T_SPAN`, :func:`time_left`):
+    a lead of a few glory early says little about the winner, the same lead in the last
+    round a lot. The values sum to 1. On a finished game they are the real result: 1
+    for the sole winner, a shared win split equally, 0 for the others."""
+    if state.phase == PH_END:
+        return _win_shares([float(x) for x in glory_now(state)])
+    est = evaluate(state, w)
+    left = time_left(state)
+    temp = T_END + T_SPAN * left * left
+    best = max(est)
+    ex = [math.exp((e - best) / temp) for e in est]
+    z = sum(ex)
+    return [x / z for x in ex]
+
+
+__all__ = ["DEFAULT", "T_END", "T_SPAN", "Weights", "evaluate", "glory_now", "time_left",
+           "values"]

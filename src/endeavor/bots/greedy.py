@@ -1,0 +1,170 @@
+"""The greedy bot: a one-ply search on the Endeavor evaluation (:mod:`.evaluate`).
+
+For each legal action the bot copies the state, applies the action and rates the result
+for itself: its estimated final glory minus its strongest rival's (:func:`evaluate`).
+A turn is often two or three decisions by the same player (``act docks``, then ``ship
+FE``, then ``occupy FE2``; a Salary or Discard phase of several choices); while the
+same player must decide again straight away, and it is not a new turn of the Action
+phase, the bot looks through that follow-up and takes its best continuation (to a
+bounded depth, keeping the most promising few at each level), so that choosing a
+building is valued by its best target.
+
+``noise`` > 0 makes a weaker, less predictable player (the ``easy`` level): it picks an
+action at random with probability ``exp(score / noise)`` (a softmax over the ratings,
+``noise`` in glory), from its own ``random.Random(seed)``. With ``noise`` 0 the bot is
+deterministic: the best rating wins, ties to the lowest action code.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Final
+
+from .. import actions as A
+from ..actions import Action
+from ..state import State
+from .base import Rated
+from .evaluate import DEFAULT, Weights, evaluate
+
+_PASS: Final = A.PASS.code
+
+
+class GreedyBot:
+    """One-ply search on :func:`~endeavor.bots.evaluate.evaluate`, looking through the
+    follow-up decisions of the same turn.
+
+    ``noise`` (>= 0, in glory): softmax temperature over the ratings (0: always the
+    best). ``depth`` (>= 0): how many follow-up decisions of the same player are looked
+    through; ``beam`` (>= 1): how many of the best follow-ups are looked through further
+    at each level. ``rivalry`` in [0, 1]: the rival the bot measures itself against is
+    ``rivalry`` times the best other seat plus the rest times their mean.
+    ``weights``: the evaluation's :class:`~endeavor.bots.evaluate.Weights`.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, noise: float = 0.0, depth: int = 2, beam: int = 3,
+                 rivalry: float = 1.0, weights: Weights | None = None) -> None:
+        if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
+            raise ValueError(f"noise must be a finite number >= 0, not {noise!r}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be an int >= 0, not {depth!r}")
+        if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
+            raise ValueError(f"beam must be an int >= 1, not {beam!r}")
+        if not (isinstance(rivalry, (int, float)) and 0.0 <= rivalry <= 1.0):
+            raise ValueError(f"rivalry must be between 0 and 1, not {rivalry!r}")
+        self.rng = random.Random(seed)
+        self.noise = float(noise)
+        self.depth = depth
+        self.beam = beam
+        self.rivalry = float(rivalry)
+        self.weights = weights if weights is not None else DEFAULT
+
+    # ------------------------------------------------------------------ rating
+    def _score(self, est: list[float], p: int) -> float:
+        others = [e for q, e in enumerate(est) if q != p]
+        if not others:
+            return est[p]
+        r = self.rivalry
+        rival = max(others) if r == 1.0 else r * max(others) + (1 - r) * sum(others) / len(
+            others)
+        return est[p] - rival
+
+    def _children(self, state: State, codes: list[int], p: int, depth: int,
+                  expand_all: bool) -> list[tuple[float, int, list[float]]]:
+        """(score, code, estimates) of each of ``codes`` for ``p``. A code after which
+        ``p`` decides again in the same turn (a follow-up, not a new Action-phase turn)
+        is rated by its best continuation, looking through ``depth`` such levels: all
+        of them when ``expand_all``, else the ``beam`` best by their own estimate (the
+        others keep it)."""
+        w = self.weights
+        items: list[tuple[float, int, list[float]]] = []
+        follow: list[tuple[float, int, int, State]] = []
+        for c in codes:
+            child = state.copy()
+            child.apply_code(c)
+            est = evaluate(child, w)
+            score = self._score(est, p)
+            if depth and child.current_player == p and _PASS not in child.legal_codes():
+                follow.append((score, -c, len(items), child))
+            items.append((score, c, est))
+        if follow:
+            if not expand_all:
+                follow.sort(reverse=True)
+                del follow[self.beam:]
+            for _, _, j, child in follow:
+                sub = self._children(child, child.legal_codes(), p, depth - 1, False)
+                best = max(sub, key=_key)
+                items[j] = (best[0], items[j][1], best[2])
+        return items
+
+    def rate(self, state: State) -> list[tuple[float, int, list[float]]]:
+        """Every legal action of ``state`` as (score, code, estimates), best first (ties
+        to the lowest code): ``score`` is the mover's estimated final glory minus its
+        rival's after the action and its best follow-up, ``estimates`` every seat's
+        estimated final glory there. ``state`` is not modified."""
+        p = state.current_player
+        if p is None:
+            raise ValueError("the game is over: there is nothing to choose")
+        codes = state.legal_codes()
+        if len(codes) == 1:
+            est = evaluate(state, self.weights)
+            return [(self._score(est, p), codes[0], est)]
+        out = self._children(state, codes, p, self.depth, True)
+        out.sort(key=_key, reverse=True)
+        return out
+
+    # ------------------------------------------------------------------ the interface
+    def choose_code(self, state: State) -> int:
+        """The code of the chosen action; ``state`` must not be over."""
+        codes = state.legal_codes()
+        if len(codes) == 1:
+            return codes[0]
+        rated = self.rate(state)
+        if self.noise <= 0:
+            return rated[0][1]
+        top = rated[0][0]
+        weights = [math.exp((x[0] - top) / self.noise) for x in rated]
+        return rated[self.rng.choices(range(len(rated)), weights)[0]][1]
+
+    def choose(self, state: State) -> Action:
+        """The chosen action; ``state`` must not be over and is not modified."""
+        return A.BY_CODE[self.choose_code(state)]
+
+    def analyse(self, state: State, top: int = 3) -> list[Rated]:
+        """The ``top`` best actions for the player to move, best first, each with its
+        rating (estimated final glory minus the strongest rival's) and the estimate in
+        words."""
+        p = state.current_player
+        if p is None:
+            return []
+        out = []
+        for score, code, est in self.rate(state)[:max(0, top)]:
+            out.append(Rated(A.BY_CODE[code], score, 0, _words(est, p)))
+        return out
+
+
+def _key(item: tuple[float, int, list[float]]) -> tuple[float, int]:
+    """Sort key: the best score first, ties to the lowest code."""
+    return item[0], -item[1]
+
+
+def _words(est: list[float], p: int) -> str:
+    """``"about 58 glory at the end, 6 ahead of the next player"``."""
+    mine = est[p]
+    others = [e for q, e in enumerate(est) if q != p]
+    text = f"about {round(mine)} glory at the end"
+    if not others:
+        return text
+    best = max(others)
+    gap = round(mine - best)
+    if gap > 0:
+        return f"{text}, {gap} ahead of the next player"
+    if gap < 0:
+        who = [q for q, e in enumerate(est) if q != p and e == best][0]
+        return f"{text}, {-gap} behind P{who}"
+    return f"{text}, level with the leader"
+
+
+__all__ = ["GreedyBot"]

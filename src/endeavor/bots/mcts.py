@@ -1,0 +1,398 @@
+"""Multiplayer Monte Carlo tree search (max-n UCT) for every ruleset and option.
+
+Endeavor is fully open and, after setup, deterministic (R2: the decks are stacked from
+the state's own seeded generator at setup and ``copy()`` copies everything), so the tree
+needs no chance nodes: an edge is an action code and a node is the position it leads
+to. Decisions with a single legal action are followed straight through. The tree keeps
+one value sum per seat for every edge (max-n): an iteration's result is a vector of
+per-seat values in [0, 1], added along its path, and selection at a node maximises the
+UCT score of the player who decides there (``state.current_player``, which may be a
+player out of turn: discards, reactions, the Silent Fleet's choices made by the acting
+player).
+
+One iteration descends from the root by UCT to a node not expanded yet and expands it
+whole: every child position is scored with :func:`endeavor.bots.evaluate.values` (on a
+finished game: 1 for the winner, shared wins split) and starts with that score as one
+visit; then a cut-off rollout of ``rollout`` random decisions (rarely passing; 8 by
+default) is played from the child that is best for the player to move, and the
+position it reaches is scored and backed up. Scoring every child is how the search
+copes with wide decisions and with Endeavor's two-step ones (a building, then its
+target): a building is valued by its best target from its first visit instead of by
+the average of targets tried at random, and the first score acts as a prior, so a wide
+node is searched from its most promising children first. Progressive widening is
+there too (off by default): the children are kept in the order of their first score
+for the player to move, and a node visited ``n`` times considers only the first
+``widen * n ** alpha``.
+
+The budget is ``seconds=`` (default 1 s) or ``iterations=``. With an iteration budget
+the search depends only on the position and the bot's own ``random.Random(seed)`` (used
+by the rollouts): the same seed, budget and position give the same choice on any
+machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Final, cast
+
+from .. import actions as A
+from ..actions import Action
+from ..state import State
+from .base import Rated
+from .evaluate import values as _values
+
+_PASS: Final = A.PASS.code
+
+#: default search time per decision when no budget is given
+DEFAULT_SECONDS: Final = 1.0
+#: the keyword options of :class:`MCTSBot`
+OPTIONS: Final = ("seconds", "iterations", "c", "widen", "alpha", "rollout", "pass_weight",
+                  "reuse")
+
+
+def _positive(name: str, value: object, integral: bool) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name} must be a number, not {value!r}")
+    if integral and not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number, not {value!r}")
+
+
+def _follow_forced(s: State) -> None:
+    """Apply the only legal action while there is exactly one."""
+    codes = s.legal_codes()
+    while len(codes) == 1:
+        s.apply_code(codes[0])
+        codes = s.legal_codes()
+
+
+class _Node:
+    """A position in the tree, after any forced decisions: who decides there and, once
+    expanded, its children (codes in the order of their first score for ``player``),
+    per child the visits, the per-seat value sums and the child node (None until
+    reached, :data:`_END` for a finished game); ``n`` is the sum of the visits."""
+
+    __slots__ = ("player", "codes", "cn", "cw", "kids", "n")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.codes: list[int] | None = None
+        self.cn: list[int] = []
+        self.cw: list[list[float]] = []
+        self.kids: list[_Node | None] = []
+        self.n = 0
+
+
+#: the child marker of a finished game (its values are exact and never change)
+_END: Final = _Node(-1)
+
+
+class Stats:
+    """What the last search did: iterations, wall-clock seconds, the deepest path,
+    the nodes expanded, the positions evaluated and the visits of the subtree reused
+    from the previous search."""
+
+    __slots__ = ("iterations", "seconds", "depth", "nodes", "evaluations", "reused")
+
+    def __init__(self, iterations: int = 0, seconds: float = 0.0, depth: int = 0,
+                 nodes: int = 0, evaluations: int = 0, reused: int = 0) -> None:
+        self.iterations = iterations
+        self.seconds = seconds
+        self.depth = depth
+        self.nodes = nodes
+        self.evaluations = evaluations
+        self.reused = reused
+
+    @property
+    def per_second(self) -> float:
+        """Iterations per second of the last search (0 when nothing was searched)."""
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+    def __repr__(self) -> str:
+        return (f"Stats(iterations={self.iterations}, seconds={self.seconds:.3f}, "
+                f"depth={self.depth}, nodes={self.nodes}, "
+                f"evaluations={self.evaluations}, reused={self.reused})")
+
+
+class MCTSBot:
+    """Max-n Monte Carlo tree search on the Endeavor evaluation.
+
+    ``seconds`` or ``iterations`` sets the budget per decision (not both; default
+    ``seconds=1.0``). ``c`` is the UCT exploration constant (values are win-share
+    estimates in [0, 1]); ``widen`` and ``alpha`` the progressive widening (a node
+    visited ``n`` times considers its first ``max(2, widen * n ** alpha)`` children;
+    ``widen=0`` considers them all); ``rollout`` the random decisions played from the
+    best new child before scoring it (0: score that child directly), ``pass_weight``
+    how often those keep "pass" among their choices. ``reuse`` keeps the tree between
+    decisions: when the next position follows from the last one searched (the same
+    game, later), the search starts from the subtree it already has there.
+
+    ``choose`` never modifies the state it is given; ``last`` holds the :class:`Stats`
+    of the last search (``last_iterations``, ``last_seconds`` for short).
+    """
+
+    name = "mcts"
+
+    # the settings are typed ``object`` and checked below: compiled with mypyc, typed
+    # parameters would reject a wrong type with a TypeError before these ValueErrors
+    def __init__(self, seed: int = 0, seconds: float | None | object = None,
+                 iterations: int | None | object = None, c: float | object = 0.05,
+                 widen: float | object = 0.0, alpha: float | object = 0.5,
+                 rollout: int | object = 8, pass_weight: float | object = 0.1,
+                 reuse: bool | object = True) -> None:
+        if seconds is not None and iterations is not None:
+            raise ValueError("give the mcts budget as seconds= or iterations=, not both")
+        if iterations is not None:
+            _positive("iterations", iterations, integral=True)
+        elif seconds is not None:
+            _positive("seconds", seconds, integral=False)
+        else:
+            seconds = DEFAULT_SECONDS
+        for name, value in (("c", c), ("widen", widen), ("alpha", alpha)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite number >= 0, not {value!r}")
+        if isinstance(rollout, bool) or not isinstance(rollout, int) or rollout < 0:
+            raise ValueError(f"rollout must be a whole number >= 0, not {rollout!r}")
+        if isinstance(pass_weight, bool) or not isinstance(pass_weight, (int, float)) \
+                or not 0.0 <= pass_weight <= 1.0:
+            raise ValueError(f"pass_weight must be between 0 and 1, not {pass_weight!r}")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.seconds = None if seconds is None else float(cast(float, seconds))
+        self.iterations = cast("int | None", iterations)
+        self.c = float(cast(float, c))
+        self.widen = float(cast(float, widen))
+        self.alpha = float(cast(float, alpha))
+        self.rollout = rollout
+        self.pass_weight = float(cast(float, pass_weight))
+        if not isinstance(reuse, bool):
+            raise ValueError(f"reuse must be True or False, not {reuse!r}")
+        self.reuse = reuse
+        self.last = Stats()
+        # the last search's root position (a copy), its history codes and its tree
+        self._kept: tuple[State, list[int], _Node] | None = None
+
+    # ------------------------------------------------------------------ public
+    @property
+    def last_iterations(self) -> int:
+        """Iterations of the last search."""
+        return self.last.iterations
+
+    @property
+    def last_seconds(self) -> float:
+        """Wall-clock seconds of the last search."""
+        return self.last.seconds
+
+    def choose(self, state: State) -> Action:
+        """The most visited action at the root after the search; a forced move (one
+        legal action) is returned at once. ``state`` must not be over."""
+        return A.BY_CODE[self.choose_code(state)]
+
+    def choose_code(self, state: State) -> int:
+        """Like :meth:`choose`, as an action code."""
+        codes = state.legal_codes()
+        if not codes:
+            raise ValueError("the game is over: there is no action to choose")
+        if len(codes) == 1:
+            self.last = Stats()
+            return codes[0]
+        return self._ranked(self._search(state))[0][0]
+
+    def analyse(self, state: State, top: int = 3) -> list[Rated]:
+        """The ``top`` most visited actions for the player to move, best first: value is
+        that player's mean value through the action (a win share estimate), with the
+        visits behind it."""
+        codes = state.legal_codes()
+        if not codes or top <= 0:
+            return []
+        if len(codes) == 1:
+            self.last = Stats()
+            return [Rated(A.BY_CODE[codes[0]], 0.0, 0, "the only legal action")]
+        out = []
+        for code, value, visits in self._ranked(self._search(state))[:top]:
+            out.append(Rated(A.BY_CODE[code], value, visits,
+                             f"wins about {round(100 * value)}% of simulations "
+                             f"({visits} visit{'s' if visits != 1 else ''})"))
+        return out
+
+    # ------------------------------------------------------------------ search
+    @staticmethod
+    def _ranked(root: _Node) -> list[tuple[int, float, int]]:
+        """(code, value for the mover, visits) of the root's children, most visited
+        first; ties: the higher value, then the first score's order."""
+        assert root.codes is not None
+        p = root.player
+        rows = [(code, root.cw[i][p] / root.cn[i], root.cn[i])
+                for i, code in enumerate(root.codes)]
+        order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], -rows[i][1], i))
+        return [rows[i] for i in order]
+
+    def _expand(self, node: _Node, s: State) -> tuple[list[float], State]:
+        """Score every child of ``node`` (at position ``s``), order them best first for
+        the player to move, and return the best child's values and position."""
+        p = node.player
+        rows = []
+        i = 0
+        for code in s.legal_codes():
+            c = s.copy()
+            c.apply_code(code)
+            _follow_forced(c)
+            v = _values(c)
+            rows.append((-v[p], i, code, v, c))
+            i += 1
+        rows.sort(key=lambda r: (r[0], r[1]))
+        node.codes = [r[2] for r in rows]
+        node.cw = [r[3][:] for r in rows]
+        node.cn = [1] * i
+        node.kids = [_END if r[4].is_over else None for r in rows]
+        node.n = i
+        return rows[0][3], rows[0][4]
+
+    def _rollout(self, s: State) -> list[float]:
+        """``rollout`` random decisions (rarely passing) from ``s``, then its values."""
+        rng = self.rng
+        pass_weight = self.pass_weight
+        for _ in range(self.rollout):
+            codes = s.legal_codes()
+            m = len(codes)
+            if m == 0:
+                break
+            if m > 1 and codes[-1] == _PASS and rng.random() >= pass_weight:
+                s.apply_code(codes[rng.randrange(m - 1)])
+            else:
+                s.apply_code(codes[rng.randrange(m)])
+        return _values(s)
+
+    def _search(self, state: State) -> _Node:
+        nseats = state.n
+        c = self.c
+        widen = self.widen
+        alpha = self.alpha
+        rollout = self.rollout
+        log = math.log
+        sqrt = math.sqrt
+        root = self._reused(state) if self.reuse else None
+        reused = root.n if root is not None else 0
+        if root is None:
+            mover = state.current_player
+            assert mover is not None
+            root = _Node(mover)
+        budget = self.iterations
+        clock = time.perf_counter
+        start = clock()
+        deadline = start + (self.seconds or 0.0)
+        nodes = 0
+        evals = 0
+        deepest = 0
+        done = 0
+        while True:
+            if budget is not None:
+                if done >= budget:
+                    break
+            elif done and clock() >= deadline:
+                break
+            done += 1
+            s = state.copy()
+            node = root
+            path: list[tuple[_Node, int]] = []
+            while True:
+                codes = node.codes
+                if codes is None:
+                    v, best = self._expand(node, s)
+                    nodes += 1
+                    evals += len(node.cn)
+                    if rollout and not best.is_over:
+                        v = self._rollout(best)
+                        evals += 1
+                    break
+                # UCT for the player to move, over the first children (widening)
+                k = len(codes)
+                n = node.n
+                if widen:
+                    lim = int(widen * n ** alpha)
+                    if lim < k:
+                        k = lim if lim > 2 else 2
+                p = node.player
+                cn = node.cn
+                cw = node.cw
+                cl = c * sqrt(log(n))
+                best_i = 0
+                best_score = -1.0
+                for i in range(k):
+                    m = cn[i]
+                    score = cw[i][p] / m + cl / sqrt(m)
+                    if score > best_score:
+                        best_score = score
+                        best_i = i
+                path.append((node, best_i))
+                kid = node.kids[best_i]
+                if kid is _END:
+                    m = cn[best_i]
+                    v = [x / m for x in cw[best_i]]
+                    break
+                s.apply_code(codes[best_i])
+                _follow_forced(s)
+                if kid is None:  # the game goes on there (a finished one is _END)
+                    who = s.current_player
+                    assert who is not None
+                    kid = node.kids[best_i] = _Node(who)
+                node = kid
+            for nd, i in path:
+                nd.n += 1
+                nd.cn[i] += 1
+                w = nd.cw[i]
+                for q in range(nseats):
+                    w[q] += v[q]
+            if len(path) > deepest:
+                deepest = len(path)
+        self.last = Stats(done, clock() - start, deepest, nodes, evals, reused)
+        if self.reuse:
+            self._kept = (state.copy(), [a.code for a in state.history()], root)
+        return root
+
+    def _reused(self, state: State) -> _Node | None:
+        """The subtree of the last search at ``state`` when ``state`` follows from the
+        position searched last (its history extends that one's and replaying the new
+        decisions from it reaches ``state`` exactly), else None."""
+        kept = self._kept
+        self._kept = None
+        if kept is None:
+            return None
+        old, old_codes, node = kept
+        k = len(old_codes)
+        if state.config != old.config or state.num_actions < k:
+            return None
+        codes = [a.code for a in state.history()]
+        if codes[:k] != old_codes:
+            return None
+        s = old.copy()
+        for code in codes[k:]:
+            legal = s.legal_codes()
+            if code not in legal:  # a position built by hand, not a later one
+                return None
+            if len(legal) > 1:  # a forced decision stays inside its node
+                if node.codes is None or code not in node.codes:
+                    return None
+                kid = node.kids[node.codes.index(code)]
+                if kid is None or kid is _END:
+                    return None
+                node = kid
+            s.apply_code(code)
+        if node.codes is None or s.to_json() != state.to_json():
+            return None
+        return node
+
+
+def make_mcts(seed: int = 0, **options: Any) -> MCTSBot:
+    """``MCTSBot(seed, **options)``, raising ``ValueError`` (not ``TypeError``) for an
+    option it does not have. (A plain function: ``**options`` on the class itself would
+    not compile with mypyc.)"""
+    unknown = sorted(k for k in options if k not in OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown mcts option(s): {', '.join(unknown)} (the budget is "
+                         f"seconds= or iterations=; options: {', '.join(OPTIONS)})")
+    return MCTSBot(seed, **options)
