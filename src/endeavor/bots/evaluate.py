@@ -39,38 +39,38 @@ if TYPE_CHECKING:
     from ..rules.base import Rules
     from ..state import Player, State
 
-_TRACK_GLORY: Final = D.TRACK_GLORY
-_TRACK_LEVEL: Final = D.TRACK_LEVEL
-_CARD_GLORY: Final = tuple(c.glory for c in D.CARDS)
-_CARD_ICONS: Final = tuple(sum(c.icons) for c in D.CARDS)
-_CARD_SLAVE: Final = tuple(c.deck == D.SLAVERY_DECK for c in D.CARDS)
-_B_GLORY: Final = tuple(b.glory for b in D.BUILDINGS)
-_B_DRAWS: Final = tuple(b.draw_symbols for b in D.BUILDINGS)
-_B_TOWN_HALL: Final = D.B_TOWN_HALL
+_TRACK_GLORY = D.TRACK_GLORY
+_TRACK_LEVEL = D.TRACK_LEVEL
+_CARD_GLORY = tuple(c.glory for c in D.CARDS)
+_CARD_ICONS = tuple(sum(c.icons) for c in D.CARDS)
+_CARD_SLAVE = tuple(c.deck == D.SLAVERY_DECK for c in D.CARDS)
+_B_GLORY = tuple(b.glory for b in D.BUILDINGS)
+_B_DRAWS = tuple(b.draw_symbols for b in D.BUILDINGS)
+_B_TOWN_HALL = D.B_TOWN_HALL
 #: actions an activation of each building type is worth (a "+" pair is more than one;
 #: Payment only frees a worker; Attack costs casualties); 0: not activatable
-_B_ACTIONS: Final = tuple(
+_B_ACTIONS = tuple(
     0.0 if not b.activatable else
     (1.7 if b.mode == D.BOTH else 1.15 if b.mode == D.CHOICE else
      0.6 if b.kind1 == D.PAYMENT else 0.8 if b.kind1 == D.ATTACK else 1.0)
     for b in D.BUILDINGS)
-_B_ACTIVE: Final = tuple(b.activatable for b in D.BUILDINGS)
-_B_LEVEL: Final = tuple(b.level for b in D.BUILDINGS)
-_ABOLITION: Final = D.ABOLITION_CARD
+_B_ACTIVE = tuple(b.activatable for b in D.BUILDINGS)
+_B_LEVEL = tuple(b.level for b in D.BUILDINGS)
+_ABOLITION = D.ABOLITION_CARD
 
 
-#: the names of the weights (``Weights.__slots__``; read here, not from the class, which
-#: has no ``__slots__`` attribute when compiled with mypyc)
-WEIGHT_NAMES: Final = (
-    "action", "now", "now_last", "smooth", "build", "harbor", "gov", "pres", "pres_cap",
-    "card_icon", "slavery", "discs_per_action", "shield", "build_decay")
+#: the names of the evaluation's weights (the attributes of :class:`Weights`)
+WEIGHT_NAMES: Final = ("action", "now", "now_last", "smooth", "build", "harbor", "gov",
+                       "pres", "pres_cap", "card_icon", "slavery", "discs_per_action",
+                       "shield", "build_decay")
 
 
 class Weights:
     """The evaluation's weights, in glory. ``Weights(**changes)`` copies the defaults
     with some changed (for tuning)."""
 
-    __slots__ = WEIGHT_NAMES
+    __slots__ = ("action", "now", "now_last", "smooth", "build", "harbor", "gov", "pres",
+                 "pres_cap", "card_icon", "slavery", "discs_per_action", "shield", "build_decay")
 
     def __init__(self, **changes: float) -> None:
         #: glory an action of a later round brings (a Ship, Occupy, Draw with what
@@ -114,10 +114,20 @@ class Weights:
         return {k: getattr(self, k) for k in WEIGHT_NAMES}
 
 
-DEFAULT: Final = Weights()
+#: the weights of the Age of Sail games (tuned in 4-player games, both sides, with and
+#: without Exploits) and of the 2009 game (tuned in its own 4-player games: a cheaper
+#: Build Level, a Harbor worth less, more for the actions of the current round)
+DEFAULT = Weights()
+CLASSIC = Weights(build=0.5, harbor=0.1, now=3.0, now_last=0.8)
+_BY_RULESET = {"age_of_sail": DEFAULT, "classic": CLASSIC}
 
 
-_MAXT: Final = 128  # track scores beyond this are looked up the slow way (never in practice)
+def weights_for(state: State) -> Weights:
+    """The default weights of ``state``'s ruleset."""
+    return _BY_RULESET.get(state.rules.name, DEFAULT)
+
+
+_MAXT = 128  # track scores beyond this are looked up the slow way (never in practice)
 
 
 class _Tables:
@@ -257,11 +267,14 @@ def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
     return out
 
 
-def evaluate(state: State, w: Weights = DEFAULT) -> list[float]:
+def evaluate(state: State, w: Weights | None = None) -> list[float]:
     """Estimated final glory per seat (index = seat): the glory now plus the expected
-    value of the position by the end (see the module docstring). On a finished game it
-    is exactly the final scores."""
+    value of the position by the end (see the module docstring), with the weights ``w``
+    (default: the ruleset's, :func:`weights_for`). On a finished game it is exactly the
+    final scores."""
     s = state
+    if w is None:
+        w = _BY_RULESET.get(s.rules.name, DEFAULT)
     n = s.n
     rules = s.rules
     tab = _tables(rules)
@@ -407,9 +420,9 @@ def evaluate(state: State, w: Weights = DEFAULT) -> list[float]:
             base = p * 7
             pr = 0.0
             for r in range(base + 1, base + 7):
-                q = pres[r]  # not ``x``, a float above: mypyc keeps one type per name
-                if q:
-                    pr += q if q < pc else pc
+                here = pres[r]
+                if here:
+                    pr += here if here < pc else pc
             v += pres_w * pr
         est[p] = v
     if not last:
@@ -435,8 +448,8 @@ def _win_shares(totals: list[float]) -> list[float]:
 #: :func:`values` temperature (glory): ``T_END + T_SPAN * left ** 2``, ``left`` the share
 #: of the game still to play; fitted to who won greedy self-play games from the
 #: estimates along the way (maximum likelihood per round)
-T_END: Final = 4.0
-T_SPAN: Final = 12.0
+T_END = 4.0
+T_SPAN = 12.0
 
 
 def time_left(state: State) -> float:
@@ -453,7 +466,7 @@ def time_left(state: State) -> float:
     return (total - state.round + part) / total
 
 
-def values(state: State, w: Weights = DEFAULT) -> list[float]:
+def values(state: State, w: Weights | None = None) -> list[float]:
     """Per-seat values in [0, 1] for max-n search backups: each seat's chance of winning
     estimated as a softmax of the :func:`evaluate` estimates, ``exp(e_p / T) / sum_q
     exp(e_q / T)``. The temperature ``T`` (in glory) shrinks as the game runs out, from
@@ -472,5 +485,5 @@ def values(state: State, w: Weights = DEFAULT) -> list[float]:
     return [x / z for x in ex]
 
 
-__all__ = ["DEFAULT", "T_END", "T_SPAN", "Weights", "evaluate", "glory_now", "time_left",
-           "values"]
+__all__ = ["CLASSIC", "DEFAULT", "T_END", "T_SPAN", "Weights", "evaluate", "glory_now", "time_left",
+           "values", "weights_for"]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Final
 
 from .. import actions as A
 from ..actions import Action
@@ -27,7 +26,7 @@ from ..state import State
 from .base import Rated
 from .evaluate import DEFAULT, Weights, evaluate
 
-_PASS: Final = A.PASS.code
+_PASS = A.PASS.code
 
 
 class GreedyBot:

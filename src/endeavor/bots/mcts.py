@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Final, cast
+from typing import Any, cast
 
 from .. import actions as A
 from ..actions import Action
@@ -43,13 +43,13 @@ from ..state import State
 from .base import Rated
 from .evaluate import values as _values
 
-_PASS: Final = A.PASS.code
+_PASS = A.PASS.code
 
 #: default search time per decision when no budget is given
-DEFAULT_SECONDS: Final = 1.0
+DEFAULT_SECONDS = 1.0
 #: the keyword options of :class:`MCTSBot`
-OPTIONS: Final = ("seconds", "iterations", "c", "widen", "alpha", "rollout", "pass_weight",
-                  "reuse")
+OPTIONS = ("seconds", "iterations", "c", "widen", "alpha", "rollout", "pass_weight",
+           "reuse")
 
 
 def _positive(name: str, value: object, integral: bool) -> None:
@@ -87,7 +87,7 @@ class _Node:
 
 
 #: the child marker of a finished game (its values are exact and never change)
-_END: Final = _Node(-1)
+_END = _Node(-1)
 
 
 class Stats:
