@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
 from .. import actions as A
 from ..actions import Action
@@ -136,10 +136,13 @@ class MCTSBot:
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, seconds: float | None = None,
-                 iterations: int | None = None, c: float = 0.05, widen: float = 0.0,
-                 alpha: float = 0.5, rollout: int = 8, pass_weight: float = 0.1,
-                 reuse: bool = True) -> None:
+    # the settings are typed ``object`` and checked below: compiled with mypyc, typed
+    # parameters would reject a wrong type with a TypeError before these ValueErrors
+    def __init__(self, seed: int = 0, seconds: float | None | object = None,
+                 iterations: int | None | object = None, c: float | object = 0.05,
+                 widen: float | object = 0.0, alpha: float | object = 0.5,
+                 rollout: int | object = 8, pass_weight: float | object = 0.1,
+                 reuse: bool | object = True) -> None:
         if seconds is not None and iterations is not None:
             raise ValueError("give the mcts budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -159,13 +162,13 @@ class MCTSBot:
             raise ValueError(f"pass_weight must be between 0 and 1, not {pass_weight!r}")
         self.seed = seed
         self.rng = random.Random(seed)
-        self.seconds = None if seconds is None else float(seconds)
-        self.iterations = iterations
-        self.c = float(c)
-        self.widen = float(widen)
-        self.alpha = float(alpha)
+        self.seconds = None if seconds is None else float(cast(float, seconds))
+        self.iterations = cast("int | None", iterations)
+        self.c = float(cast(float, c))
+        self.widen = float(cast(float, widen))
+        self.alpha = float(cast(float, alpha))
         self.rollout = rollout
-        self.pass_weight = float(pass_weight)
+        self.pass_weight = float(cast(float, pass_weight))
         if not isinstance(reuse, bool):
             raise ValueError(f"reuse must be True or False, not {reuse!r}")
         self.reuse = reuse
