@@ -144,8 +144,28 @@ def test_a_building_is_rated_by_its_best_target() -> None:
     after = state.copy()
     after.apply(act)
     assert after.current_player == state.current_player
-    inner = GreedyBot(0, depth=bot.depth - 1).analyse(after, top=1)[0]
+    inner = GreedyBot(0, depth=bot.depth - 1, wide=bot.beam).analyse(after, top=1)[0]
     assert rated[act] == pytest.approx(inner.value)
+
+
+def test_the_evaluation_budget_bounds_the_look_through() -> None:
+    """With a budget of one evaluation nothing is looked through: ``act X`` is rated by
+    the position right after it, below its best target; the bot still plays legally."""
+    state = new_game(GameConfig(players=2, seed=6))
+    full, bare = GreedyBot(0), GreedyBot(0, evaluations=1)
+    looked = 0
+    while not state.is_over:
+        d = state.decision()
+        assert d is not None
+        if d.kind == "action":
+            a = {r.action: r.value for r in full.analyse(state, top=99)}
+            b = {r.action: r.value for r in bare.analyse(state, top=99)}
+            acts = [x for x in a if x.text.startswith("act ")]
+            looked += sum(a[x] > b[x] for x in acts)
+        action = bare.choose(state)
+        assert action in state.legal_actions()
+        state.apply(action)
+    assert looked > 10
 
 
 def test_evaluate_and_values_on_finished_games() -> None:
@@ -202,7 +222,7 @@ def test_make_and_bad_settings() -> None:
     bot = make("greedy", seed=3, noise=0.5)
     assert isinstance(bot, GreedyBot) and bot.name == "greedy"
     for bad in ({"noise": -1.0}, {"noise": float("nan")}, {"depth": -1}, {"beam": 0},
-                {"rivalry": 2.0}):
+                {"wide": 0}, {"evaluations": 0}, {"beam": 1.5}, {"rivalry": 2.0}):
         with pytest.raises(ValueError):
             GreedyBot(0, **bad)
     with pytest.raises(ValueError, match="unknown weight"):

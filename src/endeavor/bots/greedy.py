@@ -24,7 +24,7 @@ from .. import actions as A
 from ..actions import Action
 from ..state import State
 from .base import Rated
-from .evaluate import DEFAULT, Weights, evaluate
+from .evaluate import Weights, evaluate
 
 _PASS = A.PASS.code
 
@@ -35,30 +35,41 @@ class GreedyBot:
 
     ``noise`` (>= 0, in glory): softmax temperature over the ratings (0: always the
     best). ``depth`` (>= 0): how many follow-up decisions of the same player are looked
-    through; ``beam`` (>= 1): how many of the best follow-ups are looked through further
-    at each level. ``rivalry`` in [0, 1]: the rival the bot measures itself against is
+    through. ``wide`` (>= 1): how many of the actions of the decision itself are looked
+    through (the best by their own estimate: every building of an Action-phase turn,
+    not all 79 abilities of a Globalisation Ship). ``beam`` (>= 1): how many of the
+    best follow-ups are looked through at each deeper level. ``evaluations`` (>= 1): the
+    evaluation budget of one decision, after which nothing more is looked through (a
+    bound on the time a move takes; counted, not timed, so the bot stays
+    deterministic). ``rivalry`` in [0, 1]: the rival the bot measures itself against is
     ``rivalry`` times the best other seat plus the rest times their mean.
-    ``weights``: the evaluation's :class:`~endeavor.bots.evaluate.Weights`.
+    ``weights``: the evaluation's :class:`~endeavor.bots.evaluate.Weights` (default: the
+    ruleset's, :func:`~endeavor.bots.evaluate.weights_for`).
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0, noise: float = 0.0, depth: int = 2, beam: int = 3,
-                 rivalry: float = 1.0, weights: Weights | None = None) -> None:
+                 wide: int = 12, evaluations: int = 1000, rivalry: float = 1.0,
+                 weights: Weights | None = None) -> None:
         if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
             raise ValueError(f"noise must be a finite number >= 0, not {noise!r}")
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"depth must be an int >= 0, not {depth!r}")
-        if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
-            raise ValueError(f"beam must be an int >= 1, not {beam!r}")
+        for name, value in (("beam", beam), ("wide", wide), ("evaluations", evaluations)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an int >= 1, not {value!r}")
         if not (isinstance(rivalry, (int, float)) and 0.0 <= rivalry <= 1.0):
             raise ValueError(f"rivalry must be between 0 and 1, not {rivalry!r}")
         self.rng = random.Random(seed)
         self.noise = float(noise)
         self.depth = depth
         self.beam = beam
+        self.wide = wide
+        self.evaluations = evaluations
+        self._evals = 0
         self.rivalry = float(rivalry)
-        self.weights = weights if weights is not None else DEFAULT
+        self.weights = weights
 
     # ------------------------------------------------------------------ rating
     def _score(self, est: list[float], p: int) -> float:
@@ -71,12 +82,12 @@ class GreedyBot:
         return est[p] - rival
 
     def _children(self, state: State, codes: list[int], p: int, depth: int,
-                  expand_all: bool) -> list[tuple[float, int, list[float]]]:
+                  width: int) -> list[tuple[float, int, list[float]]]:
         """(score, code, estimates) of each of ``codes`` for ``p``. A code after which
         ``p`` decides again in the same turn (a follow-up, not a new Action-phase turn)
-        is rated by its best continuation, looking through ``depth`` such levels: all
-        of them when ``expand_all``, else the ``beam`` best by their own estimate (the
-        others keep it)."""
+        is rated by its best continuation, looking through ``depth`` such levels, for
+        the ``width`` best of them by their own estimate (the others keep it) while the
+        evaluation budget lasts."""
         w = self.weights
         items: list[tuple[float, int, list[float]]] = []
         follow: list[tuple[float, int, int, State]] = []
@@ -88,12 +99,13 @@ class GreedyBot:
             if depth and child.current_player == p and _PASS not in child.legal_codes():
                 follow.append((score, -c, len(items), child))
             items.append((score, c, est))
+        self._evals += len(codes)
         if follow:
-            if not expand_all:
-                follow.sort(reverse=True)
-                del follow[self.beam:]
-            for _, _, j, child in follow:
-                sub = self._children(child, child.legal_codes(), p, depth - 1, False)
+            follow.sort(reverse=True)
+            for _, _, j, child in follow[:width]:
+                if self._evals >= self.evaluations:
+                    break
+                sub = self._children(child, child.legal_codes(), p, depth - 1, self.beam)
                 best = max(sub, key=_key)
                 items[j] = (best[0], items[j][1], best[2])
         return items
@@ -110,7 +122,8 @@ class GreedyBot:
         if len(codes) == 1:
             est = evaluate(state, self.weights)
             return [(self._score(est, p), codes[0], est)]
-        out = self._children(state, codes, p, self.depth, True)
+        self._evals = 0
+        out = self._children(state, codes, p, self.depth, self.wide)
         out.sort(key=_key, reverse=True)
         return out
 
