@@ -49,24 +49,23 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, noise: float = 0.0, depth: int = 2, beam: int = 3,
-                 wide: int = 12, evaluations: int = 1000, rivalry: float = 1.0,
-                 weights: Weights | None = None) -> None:
-        if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
+    def __init__(self, seed: int = 0, noise: object = 0.0, depth: object = 2,
+                 beam: object = 3, wide: object = 12, evaluations: object = 1000,
+                 rivalry: object = 1.0, weights: Weights | None = None) -> None:
+        # settings typed object: checked here, so a bad value is a ValueError on the
+        # compiled build too (compiled code would raise TypeError on entry)
+        if isinstance(noise, bool) or not isinstance(noise, (int, float)) \
+                or not math.isfinite(noise) or noise < 0:
             raise ValueError(f"noise must be a finite number >= 0, not {noise!r}")
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be an int >= 0, not {depth!r}")
-        for name, value in (("beam", beam), ("wide", wide), ("evaluations", evaluations)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an int >= 1, not {value!r}")
-        if not (isinstance(rivalry, (int, float)) and 0.0 <= rivalry <= 1.0):
+        if isinstance(rivalry, bool) or not isinstance(rivalry, (int, float)) \
+                or not 0.0 <= rivalry <= 1.0:
             raise ValueError(f"rivalry must be between 0 and 1, not {rivalry!r}")
         self.rng = random.Random(seed)
         self.noise = float(noise)
-        self.depth = depth
-        self.beam = beam
-        self.wide = wide
-        self.evaluations = evaluations
+        self.depth = _count("depth", depth, 0)
+        self.beam = _count("beam", beam, 1)
+        self.wide = _count("wide", wide, 1)
+        self.evaluations = _count("evaluations", evaluations, 1)
         self._evals = 0
         self.rivalry = float(rivalry)
         self.weights = weights
@@ -155,6 +154,13 @@ class GreedyBot:
         for score, code, est in self.rate(state)[:max(0, top)]:
             out.append(Rated(A.BY_CODE[code], score, 0, _words(est, p)))
         return out
+
+
+def _count(name: str, value: object, least: int) -> int:
+    """``value`` as a whole number >= ``least``, or ``ValueError`` naming the setting."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{name} must be an int >= {least}, not {value!r}")
+    return value
 
 
 def _key(item: tuple[float, int, list[float]]) -> tuple[float, int]:
