@@ -15,7 +15,7 @@ PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILED_STAMP := $(CVENV)/.installed-compiled
 BUILD_FILES := pyproject.toml setup.py build_backend/endeavor_build.py
-ENGINE_SRC := $(shell find src/endeavor -name '*.py')
+ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*')
 ARGS ?=
 
 .PHONY: play play-compiled test test-pure test-compiled compiled lint typecheck bench \

@@ -38,6 +38,9 @@ PACKAGE = ROOT / "src" / "endeavor"
 #: its own errors; compiled, its dataclass ``__init__`` would raise ``TypeError`` on a
 #: wrong type first; it is read once per game) and ``testing.py`` (test support)
 INTERPRETED = frozenset({"config.py", "testing.py"})
+#: packages left interpreted: the web app (``web/``: FastAPI, SQLAlchemy and pydantic
+#: adapters, I/O-bound, that use only the engine's public API)
+INTERPRETED_DIRS = ("web/",)
 
 #: the bottom of the import graph: modules that import no other endeavor module but
 #: each other. They are compiled as their own group (shared library) so that mypy
@@ -59,7 +62,8 @@ def compiled_modules() -> list[str]:
     files = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel in INTERPRETED or _RICH.search(path.read_text(encoding="utf-8")):
+        if (rel in INTERPRETED or rel.startswith(INTERPRETED_DIRS)
+                or _RICH.search(path.read_text(encoding="utf-8"))):
             continue
         files.append(path.relative_to(ROOT).as_posix())
     return files

@@ -337,6 +337,7 @@ def _build_parser() -> argparse.ArgumentParser:
                           "terminal, press Enter for the next one (q stops)")
     rep.set_defaults(run=_replay)
     _add_tournament_parser(sub)
+    _add_web_parsers(sub)
 
     bench = sub.add_parser(
         "bench", help="measure the speed of the rules engine",
@@ -1435,3 +1436,81 @@ def _tournament_summary(result: Any, args: argparse.Namespace) -> Group:
              "Rating: Bradley-Terry fitted to the pairwise results within each game, Elo "
              "scale, mean 1500. t/move: thinking time per decision.", style="dim")]
     return Group(*parts)
+
+
+# --------------------------------------------------------------------------- web app
+MAX_PORT = 65_535
+_port = _ranged(int, lambda v: 1 <= v <= MAX_PORT, f"1 to {MAX_PORT:,}")
+_web_workers = _ranged(int, lambda v: 1 <= v <= 64, "1 to 64")
+_load_games = _ranged(int, lambda v: 1 <= v <= 5_000, "1 to 5,000")
+
+
+def _add_web_parsers(sub: Any) -> None:
+    """The ``serve`` and ``loadtest`` subcommands (the browser app, ``endeavor.web``)."""
+    s = sub.add_parser(
+        "serve", help="run the web app: play in the browser",
+        description="Serve the browser app and its HTTP API (FastAPI under Uvicorn). The "
+                    "database is the source of truth: a game is its config plus an "
+                    "append-only list of actions. SQLite by default (a file, created "
+                    "with its tables on first use); PostgreSQL with "
+                    "--db postgresql+psycopg://USER:PASS@HOST/DB. Needs "
+                    "pip install 'endeavor[web]'.",
+        epilog="example: endeavor serve --port 8000 --db sqlite:///endeavor.db")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
+                   "127.0.0.1, this machine only)")
+    s.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    s.add_argument("--db", metavar="URL", default=None,
+                   help="SQLAlchemy database URL (default: sqlite:///endeavor.db in the "
+                        "current directory, or $ENDEAVOR_DB)")
+    s.add_argument("--workers", type=_web_workers, default=1, metavar="N",
+                   help="Uvicorn worker processes, 1 to 64 (default: 1; several need a "
+                        "database they can share: PostgreSQL, or one SQLite file)")
+    s.add_argument("--log-level", default="warning",
+                   choices=("critical", "error", "warning", "info", "debug"),
+                   help="Uvicorn's log level (default: warning)")
+    s.set_defaults(run=_serve)
+    lt = sub.add_parser(
+        "loadtest", help="drive many concurrent games through the HTTP API and measure",
+        description="Start the web app in another process (or use --url), create G games "
+                    "and play them concurrently through the HTTP API, with a WebSocket "
+                    "per game; report the move round trip (p50/p95/p99), moves/s, errors "
+                    "and lost moves (every acknowledged move checked against the "
+                    "game's record at the end).",
+        epilog="example: endeavor loadtest --games 200 --db postgresql+psycopg:///endeavor")
+    lt.add_argument("--games", type=_load_games, default=200, metavar="G",
+                    help="concurrent games, 1 to 5,000 (default: 200)")
+    lt.add_argument("--moves", type=_load_games, default=20, metavar="M",
+                    help="moves per game, 1 to 5,000 (default: 20)")
+    lt.add_argument("--db", metavar="URL", default=None,
+                    help="database of the server started for the test (default: a new "
+                         "SQLite file in a temporary directory)")
+    lt.add_argument("--url", metavar="URL", default=None,
+                    help="test a server that is already running at URL instead")
+    lt.add_argument("--workers", type=_web_workers, default=1, metavar="N",
+                    help="Uvicorn workers of the server started for the test (default: 1)")
+    lt.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed (default: 0)")
+    lt.add_argument("--json", action="store_true", help="print one JSON object")
+    lt.add_argument("--quiet", action="store_true", help="no progress bar")
+    lt.set_defaults(run=_loadtest)
+
+
+def _web_module(name: str) -> Any:
+    """``endeavor.web.<name>``, or a clear error when the web extra is not installed."""
+    import importlib
+    try:
+        return importlib.import_module(f"endeavor.web.{name}")
+    except ModuleNotFoundError as e:
+        if e.name and not e.name.startswith("endeavor"):
+            raise UsageError(f"the web app needs the 'web' extra ({e.name} is missing): "
+                             "pip install 'endeavor[web]'") from None
+        raise
+
+
+def _serve(args: argparse.Namespace, out: Console) -> int:
+    result: int = _web_module("server").serve(args, out)
+    return result
+
+
+def _loadtest(args: argparse.Namespace, out: Console) -> int:
+    result: int = _web_module("loadtest").run(args, out)
+    return result
