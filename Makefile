@@ -1,5 +1,7 @@
-# One command to play, one to test. Both create .venv and install the project into it:
-# `make play` only what playing needs (the engine and Rich), `make test` the dev tools too.
+# One command to serve the browser app, one to play in the terminal, one to test. All
+# create .venv and install the project into it: `make serve` the web extra (FastAPI,
+# Uvicorn, SQLAlchemy...), `make play` only what playing needs (the engine and Rich),
+# `make test` the dev tools too.
 # .venv is an editable install and always pure Python, so an edit of src/ takes effect
 # at once. `make test` also builds the engine compiled with mypyc (a wheel from the same
 # source, into .venv-mypyc, with the test tools but no mypy) and runs the suite on both
@@ -12,14 +14,17 @@ BIN := $(VENV)/bin
 CVENV := .venv-mypyc
 CBIN := $(CVENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
+WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILED_STAMP := $(CVENV)/.installed-compiled
 BUILD_FILES := pyproject.toml setup.py build_backend/endeavor_build.py
 ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*')
 ARGS ?=
+# the database of `make serve` (ARGS="--db URL" overrides it)
+SERVE_DB ?= sqlite:///endeavor.db
 
-.PHONY: play play-compiled test test-pure test-compiled compiled lint typecheck bench \
-	bench-compiled install dev clean golden
+.PHONY: serve play play-compiled test test-pure test-compiled compiled lint typecheck bench \
+	bench-compiled install dev clean golden services
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,9 +34,13 @@ $(PLAY_STAMP): $(BUILD_FILES) | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $(PLAY_STAMP)
 
+$(WEB_STAMP): $(BUILD_FILES) | $(BIN)/python
+	$(BIN)/pip install -q -e '.[web]'
+	touch $(PLAY_STAMP) $(WEB_STAMP)
+
 $(DEV_STAMP): $(BUILD_FILES) | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
-	touch $(PLAY_STAMP) $(DEV_STAMP)
+	touch $(PLAY_STAMP) $(WEB_STAMP) $(DEV_STAMP)
 
 $(CBIN)/python:
 	$(PY) -m venv $(CVENV)
@@ -52,6 +61,10 @@ dev: $(DEV_STAMP)
 
 compiled: $(COMPILED_STAMP)
 
+# the browser app on http://127.0.0.1:8000 (this machine only), games in ./endeavor.db
+serve: $(WEB_STAMP)
+	$(BIN)/endeavor serve --db $(SERVE_DB) $(ARGS)
+
 play: $(PLAY_STAMP)
 	$(BIN)/endeavor play $(ARGS)
 
@@ -64,22 +77,39 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
-# two lanes (one core each): compile the mypyc build and run the suite on it; meanwhile
-# ruff, mypy and the suite on the pure-Python build. -O prints each step when it ends.
+# two lanes (one core each): compile the mypyc build and run the engine's suite on it;
+# meanwhile ruff, mypy and the whole suite on the pure-Python build, the web app's tests
+# (tests/web: adapters, not the engine, so once) included. -O prints each step when it
+# ends.
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, mypy and the"
-	@echo "pure-Python suite; each step prints its output when it ends (a few minutes)"
+	@echo "pure-Python suite with the web app's; each step prints its output when it ends"
 	$(MAKE) --no-print-directory -j2 -O test-compiled lint typecheck test-pure
 
+# PostgreSQL and Chromium for the web tests (tools/ci_services.sh installs and starts them
+# when missing; quick otherwise). The tests read the database URL from ENDEAVOR_TEST_PG:
+# when it is not set, the script's. Without CI, a failure of the script only skips the
+# PostgreSQL tests (the tests say why); under CI it fails the run.
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
 		echo "compiled modules in src/ would shadow the sources; delete them"; exit 1; fi
-	@echo "== pytest, pure Python (editable install in $(VENV))"
-	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest
+	@pg="$${ENDEAVOR_TEST_PG:-}"; \
+	if [ -z "$$pg" ]; then \
+		pg=$$(tools/ci_services.sh) || { \
+			if [ -n "$${CI:-}" ]; then exit 1; fi; \
+			echo "tools/ci_services.sh failed: the PostgreSQL tests will be skipped"; \
+			pg=; }; \
+	fi; \
+	echo "== pytest, pure Python (editable install in $(VENV)), web tests on $${pg:-no PostgreSQL}"; \
+	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest
 
 test-compiled: $(COMPILED_STAMP)
-	@echo "== pytest, compiled with mypyc (wheel installed in $(CVENV))"
-	ENDEAVOR_EXPECT_BUILD=mypyc $(CBIN)/pytest
+	@echo "== pytest, compiled with mypyc (wheel installed in $(CVENV)), tests/web left out"
+	ENDEAVOR_EXPECT_BUILD=mypyc $(CBIN)/pytest --ignore=tests/web
+
+# start (installing when missing) PostgreSQL and Chromium; prints the test database URL
+services:
+	@tools/ci_services.sh
 
 bench: $(PLAY_STAMP)
 	$(BIN)/endeavor bench $(ARGS)
