@@ -1,0 +1,605 @@
+"""``endeavor loadtest``: many concurrent games driven through the HTTP API, measured.
+
+The load test starts ``endeavor serve`` in another process on a free loopback port (with
+``--db``, by default a new SQLite file in a temporary directory, and ``--workers``), or
+uses the server already running at ``--url`` (loopback addresses only). It creates
+``--games`` two-player games whose seats are all ``human``, so it plays every move
+itself: random legal moves from each view's ``legal_actions``, seeded by ``--seed``. The
+games are played concurrently (asyncio, one ``httpx.AsyncClient`` with a connection
+pool), each with a WebSocket counting the ``seq`` announcements it receives.
+
+Measured: the round trip of every move (``POST /api/games/{id}/actions`` until its 200),
+reported as p50/p95/p99/max in ms; acknowledged moves per second; errors by status; the
+WebSocket messages. At the end every acknowledged move is checked against the game's
+``/record``: the move acknowledged with ``seq`` N must be the record's N-th action (the
+load test never undoes). A move lost, an error, or a WebSocket that did not see the final
+``seq`` makes the run fail (exit status 1); the report is printed either way.
+
+:class:`ServerProcess` (start ``endeavor serve`` as a process, wait until it answers,
+stop or ``kill -9`` it) and :func:`free_port` are also used by the tests that need a real
+server (``tests/web/test_crash.py``, ``tests/web/test_postgres.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import os
+import random
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlsplit
+
+import httpx
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import WebSocketException
+
+from endeavor.cli import UsageError
+
+HOST = "127.0.0.1"
+START_TIMEOUT = 90.0  # seconds for a started server to answer (migrations included)
+STOP_TIMEOUT = 15.0  # seconds for a server to stop after SIGTERM before SIGKILL
+REQUEST_TIMEOUT = 60.0  # seconds for one HTTP request
+WS_OPEN_TIMEOUT = 30.0
+WS_SETTLE = 5.0  # seconds the WebSockets get at the end to announce the final seq
+MAX_CONSECUTIVE_ERRORS = 5  # a game stops after this many failed requests in a row
+PLAYERS = 2
+#: the Python statement that runs the command line in the server process (the same
+#: interpreter as ours, so the same installation of endeavor)
+_LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+class ServerError(Exception):
+    """The server process did not start, or died."""
+
+
+# --------------------------------------------------------------------------- the server
+def free_port(host: str = HOST) -> int:
+    """A TCP port nobody listens on right now at ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address) is this machine's loopback."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def hide_password(url: str) -> str:
+    """``url`` with the password of its user part (if any) replaced by ``***``."""
+    return re.sub(r"^([a-zA-Z0-9+.-]+://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+class ServerProcess:
+    """``endeavor serve`` in a process of its own (its own session, so a ``kill`` reaches
+    the Uvicorn workers too), listening on ``127.0.0.1:port``, its output in ``log``."""
+
+    def __init__(self, db: str, *, workers: int = 1, port: int | None = None,
+                 log: Path | None = None, extra: tuple[str, ...] = ()) -> None:
+        self.db = db
+        self.workers = workers
+        self.fixed_port = port
+        self.port = port if port is not None else free_port()
+        self.extra = extra
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if log is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="endeavor-server-")
+            log = Path(self._tmp.name) / "server.log"
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log_file: IO[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", _LAUNCH, "serve", "--host", HOST,
+                "--port", str(self.port), "--db", self.db, "--workers", str(self.workers),
+                *self.extra]
+
+    def start(self, timeout: float = START_TIMEOUT) -> None:
+        """Start the server and wait until ``GET /api/meta`` answers 200; a port taken
+        meanwhile by someone else gets a new one (when the port was not given)."""
+        for attempt in range(3):
+            self._spawn()
+            try:
+                self._wait_ready(timeout)
+                return
+            except ServerError:
+                in_use = "address already in use" in self.log_tail(20).lower()
+                self.kill()
+                if not in_use or self.fixed_port is not None or attempt == 2:
+                    raise
+                self.port = free_port()
+
+    def _spawn(self) -> None:
+        env = dict(os.environ)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        self._log_file = open(self.log, "ab")  # noqa: SIM115  (closed in _reap)
+        self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL,
+                                     stdout=self._log_file, stderr=subprocess.STDOUT,
+                                     env=env, start_new_session=True)
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        with httpx.Client(base_url=self.url, timeout=5.0, trust_env=False) as client:
+            while True:
+                assert self.proc is not None
+                rc = self.proc.poll()
+                if rc is not None:
+                    raise ServerError(f"the server exited with status {rc} at start: "
+                                      f"{self.log_tail(1) or 'no output'}")
+                try:
+                    if client.get("/api/meta").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise ServerError(f"the server did not answer within {timeout:.0f} s: "
+                                      f"{self.log_tail(1) or 'no output'}")
+                time.sleep(0.1)
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def _signal(self, sig: int) -> None:
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, sig)  # the session: the workers too
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after :data:`STOP_TIMEOUT`)."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self._signal(signal.SIGTERM)
+            try:
+                self.proc.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                pass
+        self._signal(signal.SIGKILL)  # anything left in its session
+        self._reap()
+
+    def kill(self) -> None:
+        """``kill -9`` the server and its workers at once (a crash)."""
+        if self.proc is None:
+            return
+        self._signal(signal.SIGKILL)
+        self._reap()
+
+    def _reap(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(STOP_TIMEOUT)
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+        self.proc = None
+
+    def log_tail(self, lines: int = 20) -> str:
+        """The last ``lines`` non-empty lines the server printed."""
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join([ln for ln in text.splitlines() if ln.strip()][-lines:])
+
+    def close(self) -> None:
+        self.stop()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self) -> ServerProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------- the games
+@dataclass
+class Game:
+    """One game of the load test and what its driver and WebSocket saw."""
+
+    index: int
+    id: str
+    tokens: dict[int, str]  # seat -> its token
+    acked: list[tuple[int, str]] = field(default_factory=list)  # (seq, action), 200s
+    unacked: int = 0  # moves sent without a 200 (they may or may not have been kept)
+    final_seq: int = 0
+    over: bool = False
+    ws_messages: int = 0
+    ws_seq: int = -1  # the highest seq the WebSocket announced
+    ws_error: str | None = None
+    lost: int = 0
+    unexpected: int = 0
+
+
+@dataclass
+class Results:
+    latencies: list[float] = field(default_factory=list)  # move round trips, seconds
+    get_latencies: list[float] = field(default_factory=list)  # GET view round trips
+    create_latencies: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0  # the wall time of the playing phase
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q``-th percentile of ``values`` (0 when empty)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), int(-(-q * len(ordered) // 100))))
+    return ordered[rank - 1]
+
+
+def _ms_summary(values: list[float]) -> dict[str, float]:
+    return {name: round(percentile(values, q) * 1000.0, 2)
+            for name, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))}
+
+
+class Driver:
+    """Creates the games and plays them concurrently against ``url``."""
+
+    def __init__(self, url: str, games: int, moves: int, seed: int,
+                 advance: Callable[[int], None]) -> None:
+        self.url = url.rstrip("/")
+        self.ngames = games
+        self.moves = moves
+        self.seed = seed
+        self.advance = advance
+        self.results = Results()
+        self.games: list[Game] = []
+
+    def _ws_url(self, game_id: str) -> str:
+        parts = urlsplit(self.url)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        return f"{scheme}://{parts.netloc}{parts.path}/api/games/{game_id}/ws"
+
+    def _error(self, key: str) -> None:
+        self.results.errors[key] += 1
+
+    async def run(self) -> None:
+        pool = self.ngames + 16
+        limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool)
+        async with httpx.AsyncClient(base_url=self.url, limits=limits, trust_env=False,
+                                     timeout=httpx.Timeout(REQUEST_TIMEOUT)) as client:
+            created = await asyncio.gather(*(self._create(client, i)
+                                             for i in range(self.ngames)))
+            self.games = [g for g in created if g is not None]
+            if not self.games:
+                raise UsageError(f"the server at {self.url} created no game: "
+                                 f"{self._errors_text()}")
+            stop = asyncio.Event()
+            opened = [asyncio.Event() for _ in self.games]
+            watchers = [asyncio.create_task(self._watch(g, ev, stop))
+                        for g, ev in zip(self.games, opened, strict=True)]
+            try:
+                # every WebSocket is open (or failed) before the first move
+                await asyncio.wait_for(asyncio.gather(*(ev.wait() for ev in opened)),
+                                       WS_OPEN_TIMEOUT + 5.0)
+                start = time.perf_counter()
+                await asyncio.gather(*(self._play(client, g) for g in self.games))
+                self.results.seconds = time.perf_counter() - start
+                await self._settle()
+            finally:
+                stop.set()
+                for task in watchers:
+                    task.cancel()
+                await asyncio.gather(*watchers, return_exceptions=True)
+            await asyncio.gather(*(self._check(client, g) for g in self.games))
+
+    def _errors_text(self) -> str:
+        return ", ".join(f"{k}: {v}" for k, v in sorted(self.results.errors.items())) or "-"
+
+    async def _create(self, client: httpx.AsyncClient, index: int) -> Game | None:
+        body = {"config": {"players": PLAYERS, "seed": self.seed * 100_003 + index},
+                "seats": ["human"] * PLAYERS, "title": f"loadtest {index}"}
+        t0 = time.perf_counter()
+        try:
+            r = await client.post("/api/games", json=body)
+        except httpx.HTTPError as e:
+            self._error(f"create {type(e).__name__}")
+            return None
+        if r.status_code != 201:
+            self._error(f"create {r.status_code}")
+            return None
+        self.results.create_latencies.append(time.perf_counter() - t0)
+        data = r.json()
+        tokens = {int(s["seat"]): str(s["token"]) for s in data["seats"] if s.get("token")}
+        return Game(index=index, id=str(data["id"]), tokens=tokens)
+
+    async def _watch(self, game: Game, opened: asyncio.Event, stop: asyncio.Event) -> None:
+        try:
+            async with ws_connect(self._ws_url(game.id), open_timeout=WS_OPEN_TIMEOUT,
+                                  proxy=None, max_size=2**20) as ws:
+                opened.set()
+                async for message in ws:
+                    game.ws_messages += 1
+                    seq = json.loads(message).get("seq")
+                    if isinstance(seq, int) and seq > game.ws_seq:
+                        game.ws_seq = seq
+                    if stop.is_set():
+                        return
+        except asyncio.CancelledError:
+            raise
+        except (OSError, WebSocketException, TimeoutError, ValueError) as e:
+            game.ws_error = f"{type(e).__name__}: {e}"
+            self._error(f"ws {type(e).__name__}")
+        finally:
+            opened.set()
+
+    async def _settle(self) -> None:
+        """Give the WebSockets a moment to announce every game's final seq."""
+        deadline = time.monotonic() + WS_SETTLE
+        while time.monotonic() < deadline:
+            if all(g.ws_error is not None or g.ws_seq >= g.final_seq for g in self.games):
+                return
+            await asyncio.sleep(0.05)
+
+    async def _view(self, client: httpx.AsyncClient, game: Game,
+                    seat: int) -> dict[str, Any] | None:
+        headers = {"Authorization": f"Bearer {game.tokens[seat]}"}
+        t0 = time.perf_counter()
+        try:
+            r = await client.get(f"/api/games/{game.id}", headers=headers)
+        except httpx.HTTPError as e:
+            self._error(f"view {type(e).__name__}")
+            return None
+        if r.status_code != 200:
+            self._error(f"view {r.status_code}")
+            return None
+        self.results.get_latencies.append(time.perf_counter() - t0)
+        view: dict[str, Any] = r.json()
+        return view
+
+    async def _play(self, client: httpx.AsyncClient, game: Game) -> None:
+        rng = random.Random(self.seed * 1_000_003 + game.index)
+        view = await self._view(client, game, min(game.tokens))
+        failures = 0 if view is not None else 1
+        done = 0
+        while done < self.moves and failures < MAX_CONSECUTIVE_ERRORS:
+            if view is None:
+                view = await self._view(client, game, min(game.tokens))
+                if view is None:
+                    failures += 1
+                    await asyncio.sleep(0.05 * failures)
+                    continue
+            game.final_seq = int(view["seq"])
+            if view.get("over") or view.get("decision") is None:
+                game.over = True
+                break
+            seat = int(view["current_player"])
+            if seat not in view.get("you", []):
+                if seat not in game.tokens:
+                    self._error("no token for the seat to move")
+                    break
+                view = await self._view(client, game, seat)
+                if view is None:
+                    failures += 1
+                    continue
+                if int(view["current_player"]) != seat:
+                    continue  # it moved on meanwhile: look again
+            legal = view.get("legal_actions") or []
+            if not legal:
+                self._error("no legal action for the seat to move")
+                break
+            action = rng.choice(sorted(legal))
+            seq = int(view["seq"])
+            headers = {"Authorization": f"Bearer {game.tokens[seat]}"}
+            t0 = time.perf_counter()
+            try:
+                r = await client.post(f"/api/games/{game.id}/actions", headers=headers,
+                                      json={"action": action, "seq": seq})
+            except httpx.HTTPError as e:
+                game.unacked += 1
+                self._error(type(e).__name__)
+                failures += 1
+                view = None
+                continue
+            elapsed = time.perf_counter() - t0
+            if r.status_code != 200:
+                game.unacked += 1
+                self._error(str(r.status_code))
+                failures += 1
+                view = None
+                continue
+            failures = 0
+            self.results.latencies.append(elapsed)
+            view = r.json()
+            assert view is not None
+            new_seq = int(view["seq"])
+            game.acked.append((new_seq, action))
+            game.final_seq = new_seq
+            done += 1
+            self.advance(1)
+        if failures >= MAX_CONSECUTIVE_ERRORS:
+            self._error("game abandoned")
+        self.advance(self.moves - done)  # the moves this game will not make
+
+    async def _check(self, client: httpx.AsyncClient, game: Game) -> None:
+        """Every acknowledged move is in the record at its seq; nothing else but moves
+        whose answer never came."""
+        try:
+            r = await client.get(f"/api/games/{game.id}/record")
+        except httpx.HTTPError as e:
+            self._error(f"record {type(e).__name__}")
+            game.lost = len(game.acked)
+            return
+        if r.status_code != 200:
+            self._error(f"record {r.status_code}")
+            game.lost = len(game.acked)
+            return
+        actions = r.json().get("actions", [])
+        game.lost = sum(1 for seq, action in game.acked
+                        if not (1 <= seq <= len(actions) and actions[seq - 1] == action))
+        game.unexpected = max(0, len(actions) - len(game.acked) - game.unacked)
+
+
+# --------------------------------------------------------------------------- the report
+def _report(driver: Driver, args: argparse.Namespace, target: str,
+            started: bool) -> dict[str, Any]:
+    res = driver.results
+    games = driver.games
+    moves = len(res.latencies)
+    lost = sum(g.lost for g in games)
+    unexpected = sum(g.unexpected for g in games)
+    ws_behind = sum(1 for g in games if g.ws_error is None and g.ws_seq < g.final_seq)
+    errors = dict(sorted(res.errors.items()))
+    return {
+        "games": len(games),
+        "games_requested": args.games,
+        "moves_per_game": args.moves,
+        "workers": args.workers if started else None,
+        "server": "started" if started else "given",
+        "url": target,
+        "db": hide_password(args.db) if started and args.db else
+        ("temporary SQLite file" if started else None),
+        "moves": moves,
+        "seconds": round(res.seconds, 3),
+        "moves_per_s": round(moves / res.seconds, 1) if res.seconds > 0 else 0.0,
+        "latency_ms": _ms_summary(res.latencies),
+        "view_latency_ms": _ms_summary(res.get_latencies),
+        "create_latency_ms": _ms_summary(res.create_latencies),
+        "errors": errors,
+        "error_count": sum(errors.values()),
+        "ws_messages": sum(g.ws_messages for g in games),
+        "ws_behind": ws_behind,
+        "games_over": sum(1 for g in games if g.over),
+        "lost": lost,
+        "unexpected": unexpected,
+        "ok": not errors and lost == 0 and unexpected == 0 and ws_behind == 0
+        and len(games) == args.games,
+    }
+
+
+def _print_report(out: Console, rep: dict[str, Any]) -> None:
+    lat = rep["latency_ms"]
+    table = Table(title="endeavor loadtest", show_header=False, title_justify="left")
+    table.add_column("what")
+    table.add_column("value")
+    server = (f"started, {rep['workers']} worker(s), db {rep['db']}"
+              if rep["server"] == "started" else "given")
+    table.add_row("server", f"{rep['url']} ({server})")
+    table.add_row("games", f"{rep['games']} x {rep['moves_per_game']} moves, "
+                           f"{rep['games_over']} over before the end")
+    table.add_row("moves acknowledged", f"{rep['moves']:,} in {rep['seconds']:.1f} s: "
+                                        f"{rep['moves_per_s']:,.1f} moves/s")
+    table.add_row("move round trip (ms)", f"p50 {lat['p50']:.1f}  p95 {lat['p95']:.1f}  "
+                                          f"p99 {lat['p99']:.1f}  max {lat['max']:.1f}")
+    view = rep["view_latency_ms"]
+    table.add_row("view round trip (ms)", f"p50 {view['p50']:.1f}  p99 {view['p99']:.1f}")
+    errors = ", ".join(f"{k}: {v}" for k, v in rep["errors"].items()) or "none"
+    table.add_row("errors", errors)
+    table.add_row("WebSocket messages", f"{rep['ws_messages']:,} "
+                                        f"({rep['ws_behind']} game(s) behind at the end)")
+    table.add_row("lost moves", f"{rep['lost']} (unexpected in records: {rep['unexpected']})")
+    table.add_row("result", "ok" if rep["ok"] else "FAILED")
+    out.print(table)
+
+
+@contextlib.contextmanager
+def _progress(out: Console, total: int, enabled: bool) -> Iterator[Callable[[int], None]]:
+    if not enabled:
+        yield lambda n: None
+        return
+    columns = (TextColumn("moves"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=out, transient=True) as progress:
+        task = progress.add_task("moves", total=total)
+        yield lambda n: progress.advance(task, n)
+
+
+def _raise_fd_limit(need: int) -> None:
+    """Room for ``need`` sockets (two per game), as far as the hard limit allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = need + 256
+    if soft != resource.RLIM_INFINITY and soft < want:
+        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+
+
+def run(args: argparse.Namespace, out: Console) -> int:
+    """``endeavor loadtest``: 0 when every move was acknowledged and kept, 1 otherwise."""
+    games: int = args.games
+    moves: int = args.moves
+    url: str | None = args.url
+    if url is not None:
+        if args.db is not None:
+            raise UsageError("--db is for the server the load test starts; not with --url")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise UsageError(f"--url must be http://HOST:PORT, not {url!r}")
+        if not is_loopback(parts.hostname):
+            raise UsageError(f"--url must be a loopback address (127.0.0.1, ::1, localhost), "
+                             f"not {parts.hostname!r}")
+    _raise_fd_limit(2 * games + 64)
+    server: ServerProcess | None = None
+    tmp: tempfile.TemporaryDirectory[str] | None = None
+    try:
+        if url is None:
+            tmp = tempfile.TemporaryDirectory(prefix="endeavor-loadtest-")
+            db = args.db or f"sqlite:///{Path(tmp.name) / 'loadtest.db'}"
+            server = ServerProcess(db, workers=args.workers,
+                                   log=Path(tmp.name) / "server.log")
+            if not args.quiet and not args.json:
+                out.print(f"starting endeavor serve ({args.workers} worker(s), "
+                          f"db {hide_password(db)})")
+            try:
+                server.start()
+            except ServerError as e:
+                raise UsageError(str(e)) from None
+            target = server.url
+        else:
+            target = url.rstrip("/")
+            try:
+                httpx.get(f"{target}/api/meta", timeout=10.0, trust_env=False)
+            except httpx.HTTPError as e:
+                raise UsageError(f"no server answering at {target}: {e}") from None
+        with _progress(out, games * moves, not (args.quiet or args.json)) as advance:
+            driver = Driver(target, games, moves, args.seed, advance)
+            try:
+                asyncio.run(driver.run())
+            except httpx.HTTPError as e:
+                raise UsageError(f"{type(e).__name__}: {e}") from None
+        if server is not None and not server.running():
+            raise UsageError(f"the server died during the test: {server.log_tail(1)}")
+        rep = _report(driver, args, target, server is not None)
+    finally:
+        if server is not None:
+            server.close()
+        if tmp is not None:
+            tmp.cleanup()
+    if args.json:
+        print(json.dumps(rep), flush=True)
+    else:
+        _print_report(out, rep)
+    return 0 if rep["ok"] else 1

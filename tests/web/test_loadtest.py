@@ -1,0 +1,66 @@
+"""``endeavor loadtest`` end to end: it starts a real server, plays 5 games x 5 moves
+through the HTTP API with a WebSocket each, stops the server, and reports (``--json``)
+round trips, throughput, errors and no lost move. Bad input: one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from endeavor.web.loadtest import free_port, hide_password, is_loopback, percentile
+
+LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def _endeavor(*argv: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", LAUNCH, *argv], capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def test_small_run_reports_and_loses_nothing() -> None:
+    p = _endeavor("loadtest", "--games", "5", "--moves", "5", "--seed", "3", "--json")
+    assert p.returncode == 0, p.stderr + p.stdout
+    assert "Traceback" not in p.stderr
+    rep = json.loads(p.stdout)
+    assert rep["ok"] is True
+    assert rep["games"] == 5 and rep["moves_per_game"] == 5
+    assert rep["server"] == "started" and rep["workers"] == 1
+    assert rep["url"].startswith("http://127.0.0.1:")
+    assert rep["moves"] == 25
+    assert rep["errors"] == {} and rep["error_count"] == 0
+    assert rep["lost"] == 0 and rep["unexpected"] == 0
+    lat = rep["latency_ms"]
+    assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
+    assert rep["moves_per_s"] > 0 and rep["seconds"] > 0
+    # one message on connect, then one per new seq (announcements may be coalesced)
+    assert 5 <= rep["ws_messages"] <= 5 + 25 and rep["ws_behind"] == 0
+
+
+def test_bad_input_is_one_line() -> None:
+    for argv, words in (
+        (("--url", "http://10.1.2.3:8000"), "loopback"),
+        (("--url", "ftp://127.0.0.1/"), "--url"),
+        (("--url", "http://127.0.0.1:8000", "--db", "sqlite:///x.db"), "--db"),
+        (("--url", f"http://127.0.0.1:{free_port()}"), "no server answering"),
+        (("--db", "nosuchdb://x"), "endeavor: error:"),
+    ):
+        p = _endeavor("loadtest", "--games", "1", "--moves", "1", "--quiet", *argv,
+                      timeout=120.0)
+        assert p.returncode == 2, (argv, p.stdout, p.stderr)
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("endeavor: error: "), p.stderr
+        assert words in lines[0], (argv, lines[0])
+
+
+def test_helpers() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert is_loopback("[::1]") and is_loopback("127.3.4.5")
+    assert not is_loopback("10.0.0.1") and not is_loopback("example.org")
+    assert hide_password("postgresql+psycopg://u:secret@h:5432/db") == \
+        "postgresql+psycopg://u:***@h:5432/db"
+    assert hide_password("sqlite:///a.db") == "sqlite:///a.db"
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 50) == 50 and percentile(values, 99) == 99
+    assert percentile(values, 100) == 100 and percentile([], 50) == 0
+    assert percentile([5.0], 99) == 5.0
