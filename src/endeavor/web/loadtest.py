@@ -61,6 +61,11 @@ WS_OPEN_TIMEOUT = 30.0
 WS_SETTLE = 5.0  # seconds the WebSockets get at the end to announce the final seq
 MAX_CONSECUTIVE_ERRORS = 5  # a game stops after this many failed requests in a row
 PLAYERS = 2
+#: mean pause in seconds of a game's player before each move (uniform in [0, 2x mean]);
+#: 0 plays each game as fast as the server answers (a closed loop: the round trip is then
+#: mostly queueing, G games in flight / throughput). ``args.think`` when the command line
+#: has it.
+DEFAULT_THINK = 0.0
 #: the Python statement that runs the command line in the server process (the same
 #: interpreter as ours, so the same installation of endeavor)
 _LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -270,11 +275,12 @@ class Driver:
     """Creates the games and plays them concurrently against ``url``."""
 
     def __init__(self, url: str, games: int, moves: int, seed: int,
-                 advance: Callable[[int], None]) -> None:
+                 advance: Callable[[int], None], think: float = DEFAULT_THINK) -> None:
         self.url = url.rstrip("/")
         self.ngames = games
         self.moves = moves
         self.seed = seed
+        self.think = think
         self.advance = advance
         self.results = Results()
         self.games: list[Game] = []
@@ -414,6 +420,8 @@ class Driver:
                 break
             action = rng.choice(sorted(legal))
             seq = int(view["seq"])
+            if self.think > 0:
+                await asyncio.sleep(rng.uniform(0.0, 2.0 * self.think))
             headers = {"Authorization": f"Bearer {game.tokens[seat]}"}
             t0 = time.perf_counter()
             try:
@@ -478,6 +486,7 @@ def _report(driver: Driver, args: argparse.Namespace, target: str,
         "games": len(games),
         "games_requested": args.games,
         "moves_per_game": args.moves,
+        "think_s": driver.think,
         "workers": args.workers if started else None,
         "server": "started" if started else "given",
         "url": target,
@@ -510,7 +519,8 @@ def _print_report(out: Console, rep: dict[str, Any]) -> None:
               if rep["server"] == "started" else "given")
     table.add_row("server", f"{rep['url']} ({server})")
     table.add_row("games", f"{rep['games']} x {rep['moves_per_game']} moves, "
-                           f"{rep['games_over']} over before the end")
+                           f"{rep['games_over']} over before the end, think time "
+                           f"{rep['think_s']:g} s")
     table.add_row("moves acknowledged", f"{rep['moves']:,} in {rep['seconds']:.1f} s: "
                                         f"{rep['moves_per_s']:,.1f} moves/s")
     table.add_row("move round trip (ms)", f"p50 {lat['p50']:.1f}  p95 {lat['p95']:.1f}  "
@@ -561,6 +571,9 @@ def run(args: argparse.Namespace, out: Console) -> int:
         if not is_loopback(parts.hostname):
             raise UsageError(f"--url must be a loopback address (127.0.0.1, ::1, localhost), "
                              f"not {parts.hostname!r}")
+    think = float(getattr(args, "think", DEFAULT_THINK))
+    if not 0.0 <= think <= 60.0:
+        raise UsageError(f"--think must be 0 to 60 seconds, not {think}")
     _raise_fd_limit(2 * games + 64)
     server: ServerProcess | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -585,7 +598,7 @@ def run(args: argparse.Namespace, out: Console) -> int:
             except httpx.HTTPError as e:
                 raise UsageError(f"no server answering at {target}: {e}") from None
         with _progress(out, games * moves, not (args.quiet or args.json)) as advance:
-            driver = Driver(target, games, moves, args.seed, advance)
+            driver = Driver(target, games, moves, args.seed, advance, think)
             try:
                 asyncio.run(driver.run())
             except httpx.HTTPError as e:
