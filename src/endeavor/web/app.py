@@ -1,0 +1,505 @@
+"""The FastAPI application: the HTTP API of docs/web.md, the WebSocket announcing each
+game's ``seq``, the front end's static files, the error handlers and the request-size
+limit.
+
+``create_app(db_url)`` builds one app on one database (migrated to head first);
+``app_from_env()`` is the factory Uvicorn's workers call (``uvicorn --factory
+endeavor.web.app:app_from_env``), reading the URL from ``$ENDEAVOR_DB``.
+
+Endpoints that touch the database are plain ``def`` functions (FastAPI runs them in its
+thread pool); the WebSocket is ``async`` and waits on an in-process announcement after
+each commit, with a shared poll of the database (one ``SELECT`` for all the games this
+process's sockets follow) so moves committed by another worker process are announced too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Final, Literal
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParam
+from fastapi.exceptions import HTTPException
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+import endeavor
+from endeavor.bots import NAMES as BOT_NAMES
+from endeavor.config import RULESETS as RULESET_IDS
+from endeavor.exploits import EXPLOIT_IDS, REGISTRY
+from endeavor.rules import RULESETS
+
+from . import db, schemas
+from .bots import QUICK_BOTS, BotRunner
+from .store import Created, Forbidden, Snapshot, Store, StoreError, Unauthorized
+
+log = logging.getLogger("endeavor.web")
+
+STATIC: Final = Path(__file__).resolve().parent / "static"
+#: the largest request body accepted (a record of a whole game is ~10 KB)
+MAX_BODY: Final = 1 << 20
+#: how often the WebSocket side polls the database for moves of other processes
+POLL_SECONDS: Final = 0.5
+#: paths the front end routes by itself: each serves index.html
+PAGES: Final = ("/", "/new", "/play/{game_id}", "/game/{game_id}", "/replay/{game_id}",
+                "/replay/{game_id}/{n}")
+GameId = Annotated[str, PathParam(min_length=1, max_length=32)]
+
+_PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Endeavor</title></head>
+<body><h1>Endeavor</h1><p>The front end is not installed (no
+<code>endeavor/web/static/index.html</code>). The HTTP API is at
+<a href="/docs">/docs</a>.</p></body></html>
+"""
+
+
+# --------------------------------------------------------------------------- the views
+def _view_module() -> Any:
+    """``endeavor.web.view``, imported when first needed (it draws the position)."""
+    from . import view
+
+    return view
+
+
+def game_view(snap: Snapshot, you: frozenset[int], since: int = 0) -> dict[str, Any]:
+    """The game view of docs/web.md for a token playing ``you`` (empty: a spectator).
+    ``legal_actions`` and the decision's options only for the seat to move; the events
+    of the effective actions after entry ``since``."""
+    v = _view_module()
+    state = snap.state
+    current = state.current_player
+    mine = current is not None and current in you
+    return {
+        "id": snap.meta.id, "title": snap.meta.title, "seq": snap.seq,
+        "over": state.is_over, "current_player": current, "you": sorted(you),
+        "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+                  for s in snap.meta.seats],
+        "config": snap.meta.config, "actions": len(snap.effective),
+        "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],
+        "decision": v.decision_view(state, sorted(you)),
+        "events": [v.event_view(ev, seq) for seq, ev in snap.events(since)],
+        "state": v.position(state),
+        "scores": v.scores_view(state),
+        "can_undo": snap.undo_target(you) is not None,
+    }
+
+
+def _created(created: Created) -> schemas.Created:
+    return schemas.Created(
+        id=created.id, spectate_url=f"/game/{created.id}",
+        seats=[schemas.CreatedSeat(
+            seat=s.seat, kind=s.kind,  # type: ignore[arg-type]
+            bot=s.bot, token=s.token,
+            url=f"/play/{created.id}#{s.token}" if s.token else None)
+            for s in created.seats])
+
+
+def meta_view(max_body: int = MAX_BODY) -> schemas.Meta:
+    """What the new-game form offers: rulesets with their player counts, boards and
+    options, the Exploits, the bots, the phase orders."""
+    rulesets = []
+    for rid in RULESET_IDS:
+        cls = RULESETS.get(rid)
+        if cls is None:
+            continue
+        options = {name: {"values": list(values), "default": default}
+                   for name, (values, default) in cls.options.items()}
+        rulesets.append(schemas.RulesetMeta(
+            id=rid, title=cls.title, players=list(cls.player_counts), boards=list(cls.boards),
+            default_board={str(n): cls.default_board(n) for n in cls.player_counts},
+            options=options,
+            phase_orders=list(cls.options.get("phase_order", (("by_phase",), ""))[0])))
+    boards = list(dict.fromkeys(b for r in rulesets for b in r.boards))
+    orders = list(dict.fromkeys(o for r in rulesets for o in r.phase_orders))
+    return schemas.Meta(
+        rulesets=rulesets, boards=boards,
+        exploits=[schemas.ExploitMeta(id=e, name=REGISTRY[e].name) for e in EXPLOIT_IDS],
+        bots=list(BOT_NAMES), quick_bots=[b for b in BOT_NAMES if b in QUICK_BOTS],
+        phase_orders=orders, seat_kinds=["human", "hotseat", "bot"], max_body=max_body)
+
+
+# --------------------------------------------------------------------------- announcing
+class _Subscriber:
+    """One WebSocket's interest in one game, living on its event loop."""
+
+    def __init__(self, game_id: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.game_id = game_id
+        self.loop = loop
+        self.latest = -1
+        self.changed = asyncio.Event()
+
+    def offer(self, seq: int) -> None:
+        """Called on the subscriber's loop: remember a seq if it is new."""
+        if seq > self.latest:
+            self.latest = seq
+            self.changed.set()
+
+    def offer_threadsafe(self, seq: int) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody listens
+            self.loop.call_soon_threadsafe(self.offer, seq)
+
+
+class Announcer:
+    """Tells the WebSockets of this process about new seqs: at once for commits made
+    in this process (:meth:`publish`, called by the store after each commit, from any
+    thread), and by polling the database for the others' (one query per loop and
+    interval for every game followed)."""
+
+    def __init__(self, read_seqs: Callable[[Iterable[str]], Mapping[str, int]],
+                 interval: float = POLL_SECONDS) -> None:
+        self.read_seqs = read_seqs
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._subs: dict[str, set[_Subscriber]] = {}
+        self._pollers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+    def publish(self, game_id: str, seq: int) -> None:
+        with self._lock:
+            subs = list(self._subs.get(game_id, ()))
+        for sub in subs:
+            sub.offer_threadsafe(seq)
+
+    def subscribe(self, game_id: str) -> _Subscriber:
+        """A subscriber on the running loop (and that loop's poller, if not yet)."""
+        loop = asyncio.get_running_loop()
+        sub = _Subscriber(game_id, loop)
+        with self._lock:
+            self._subs.setdefault(game_id, set()).add(sub)
+        task = self._pollers.get(loop)
+        if task is None or task.done():
+            self._pollers[loop] = loop.create_task(self._poll(loop))
+        return sub
+
+    def unsubscribe(self, sub: _Subscriber) -> None:
+        with self._lock:
+            subs = self._subs.get(sub.game_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.game_id]
+
+    def _followed(self, loop: asyncio.AbstractEventLoop) -> dict[str, list[_Subscriber]]:
+        with self._lock:
+            out: dict[str, list[_Subscriber]] = {}
+            for game_id, subs in self._subs.items():
+                mine = [s for s in subs if s.loop is loop]
+                if mine:
+                    out[game_id] = mine
+            return out
+
+    async def _poll(self, loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            followed = self._followed(loop)
+            if not followed:  # nobody left on this loop: stop (a new socket restarts it)
+                if self._pollers.get(loop) is asyncio.current_task():
+                    del self._pollers[loop]
+                return
+            try:
+                seqs = await run_in_threadpool(self.read_seqs, list(followed))
+            except Exception:
+                log.exception("polling the games' seq failed")
+                continue
+            for game_id, seq in seqs.items():
+                for sub in followed.get(game_id, ()):
+                    sub.offer(seq)
+
+    async def close(self) -> None:
+        for task in list(self._pollers.values()):
+            task.cancel()
+        self._pollers.clear()
+
+
+# --------------------------------------------------------------------------- body limit
+class BodyLimit:
+    """ASGI middleware: 413 for a request body over ``limit`` bytes, judged by its
+    Content-Length and again while it is read (a chunked or lying client)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = False
+                if too_big:
+                    await self._reject(send)
+                    return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    # an HTTPException passes FastAPI's body parsing untouched
+                    raise HTTPException(413, self._detail())
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except HTTPException as e:
+            if e.status_code != 413 or started:
+                raise
+            await self._reject(send)
+
+    def _detail(self) -> str:
+        return f"request body too large: at most {self.limit:,} bytes"
+
+    async def _reject(self, send: Send) -> None:
+        response = JSONResponse({"detail": self._detail()}, status_code=413)
+        await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+# --------------------------------------------------------------------------- the app
+_bearer = HTTPBearer(auto_error=False, description="a seat's token (from its link)")
+
+
+def _token(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+           ) -> str | None:
+    return creds.credentials if creds is not None else None
+
+
+Token = Annotated[str | None, Depends(_token)]
+
+
+def create_app(db_url: str | None = None, *,
+               bot_budgets: Mapping[str, Mapping[str, Any]] | None = None,
+               quick_budget: float | None = None, max_body: int = MAX_BODY,
+               poll_seconds: float = POLL_SECONDS, bot_threads: int = 2) -> FastAPI:
+    """The web app on the database at ``db_url`` (default ``$ENDEAVOR_DB``, else
+    ``sqlite:///endeavor.db``), migrated to the latest schema before this returns.
+
+    ``bot_budgets`` overrides bots' budgets by name (``{"hard": {"iterations": 100}}``);
+    ``quick_budget`` is how long a request may spend playing quick bots (seconds);
+    ``max_body`` the largest request body (bytes); ``poll_seconds`` the WebSocket's
+    database poll. Raises :class:`endeavor.web.db.DatabaseError` for an unusable
+    database."""
+    engine = db.make_engine(db_url)
+    db.upgrade(engine)
+    store = Store(engine)
+    runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads}
+    if quick_budget is not None:
+        runner_kw["quick_budget"] = quick_budget
+    runner = BotRunner(store, **runner_kw)
+    announcer = Announcer(store.seqs, poll_seconds)
+    store.listeners.append(announcer.publish)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(runner.resume_all)
+        try:
+            yield
+        finally:
+            await announcer.close()
+            await run_in_threadpool(runner.stop)
+            engine.dispose()
+
+    app = FastAPI(
+        title="Endeavor", version=endeavor.__version__, lifespan=lifespan,
+        description="Play Endeavor: Age of Sail in the browser. Design and contract: "
+                    "docs/web.md. A seat's token goes in `Authorization: Bearer`.",
+        responses={400: {"model": schemas.Problem}, 401: {"model": schemas.Problem},
+                   403: {"model": schemas.Problem}, 404: {"model": schemas.Problem},
+                   409: {"model": schemas.Problem}, 413: {"model": schemas.Problem}})
+    app.state.store = store
+    app.state.runner = runner
+    app.state.announcer = announcer
+    app.state.engine = engine
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    @app.exception_handler(StoreError)
+    async def _store_error(_request: Request, e: StoreError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if isinstance(e, Unauthorized) else None
+        return JSONResponse({"detail": str(e)}, status_code=e.status, headers=headers)
+
+    @app.exception_handler(Exception)
+    async def _internal_error(request: Request, e: Exception) -> JSONResponse:
+        log.error("internal error on %s %s: %s: %s", request.method, request.url.path,
+                  type(e).__name__, e, exc_info=e)
+        return JSONResponse({"detail": "internal error"}, status_code=500)
+
+    # ------------------------------------------------------------------ helpers
+    def seats_for(game_id: str, token: str | None, required: bool) -> frozenset[int]:
+        """The seats ``token`` plays in the game: 404 for an unknown game, 401 for no
+        token when ``required``, 403 for a token of no seat of this game."""
+        meta = store.meta(game_id)
+        if token is None:
+            if required:
+                raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
+            return frozenset()
+        seats = meta.seats_of(token)
+        if not seats:
+            raise Forbidden("this token is not a seat of this game")
+        return seats
+
+    def fresh_view(game_id: str, you: frozenset[int], since: int) -> dict[str, Any]:
+        return game_view(store.snapshot(game_id), you, since)
+
+    Since = Annotated[int, Query(ge=0, description="only the events of entries after "
+                                                   "this seq (default: all)")]
+
+    # ------------------------------------------------------------------ games
+    @app.post("/api/games", status_code=201, response_model=schemas.Created,
+              tags=["games"])
+    def create_game(body: schemas.CreateGame) -> schemas.Created:
+        """A new game: one seat per player (``human``: its own link; ``hotseat``: one
+        link shared by the hot-seat seats; ``bot:<name>``: played by the server)."""
+        created = store.create(body.config, body.seats, body.title)
+        runner.after_commit(created.id)
+        return _created(created)
+
+    @app.post("/api/games/import", status_code=201, response_model=schemas.Created,
+              tags=["games"])
+    def import_game(body: schemas.ImportGame) -> schemas.Created:
+        """A new game continuing a record (as ``GET /api/games/{id}/record`` returns)."""
+        created = store.import_record(body.record, body.seats, body.title)
+        runner.after_commit(created.id)
+        return _created(created)
+
+    @app.get("/api/games", response_model=schemas.Lobby, tags=["games"])
+    def lobby(status: Literal["open", "running", "over"] | None = None,
+              limit: Annotated[int, Query(ge=1, le=500)] = 50) -> dict[str, Any]:
+        """The lobby, newest first: ``open`` (nothing played yet), ``running``, ``over``."""
+        rows = store.lobby(status, limit)
+        return {"games": [{
+            "id": r.id, "title": r.title, "created": r.created,
+            "ruleset": r.config.get("ruleset", ""), "players": len(r.seats),
+            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in r.seats],
+            "seq": r.seq, "status": r.status, "current_player": r.current_player,
+            "spectate_url": f"/game/{r.id}"} for r in rows]}
+
+    @app.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
+    def get_game(game_id: GameId, token: Token, since: Since = 0) -> dict[str, Any]:
+        """The game as the token's seat(s) see it (no token: a spectator)."""
+        you = seats_for(game_id, token, required=False)
+        return fresh_view(game_id, you, since)
+
+    @app.post("/api/games/{game_id}/actions", response_model=schemas.GameView,
+              tags=["play"])
+    def play(game_id: GameId, body: schemas.ActionRequest, token: Token,
+             since: Since = 0) -> dict[str, Any]:
+        """Play an action for the token's seat, at the ``seq`` the client saw. The bots
+        that are then to move and play quickly have moved when this returns."""
+        you = seats_for(game_id, token, required=True)
+        store.append(game_id, you, body.action, body.seq)
+        runner.after_commit(game_id)
+        return fresh_view(game_id, you, since)
+
+    @app.post("/api/games/{game_id}/undo", response_model=schemas.GameView, tags=["play"])
+    def undo(game_id: GameId, body: schemas.UndoRequest, token: Token,
+             since: Since = 0) -> dict[str, Any]:
+        """Take back the token's last decision, if no other seat has acted since."""
+        you = seats_for(game_id, token, required=True)
+        store.undo(game_id, you, body.seq)
+        runner.after_commit(game_id)
+        return fresh_view(game_id, you, since)
+
+    @app.get("/api/games/{game_id}/record", tags=["games"])
+    def record(game_id: GameId) -> dict[str, Any]:
+        """The engine's record of the game: ``replay`` rebuilds the same position."""
+        result: dict[str, Any] = store.snapshot(game_id).state.record()
+        return result
+
+    @app.get("/api/games/{game_id}/replay/{n}", response_model=schemas.GameView,
+             tags=["games"])
+    def replay_position(game_id: GameId, n: Annotated[int, PathParam(ge=0)],
+                        ) -> dict[str, Any]:
+        """The spectator's view of the position after the first ``n`` effective actions
+        (its ``events``: those of these actions)."""
+        return game_view(store.position_after(game_id, n), frozenset())
+
+    @app.get("/api/meta", response_model=schemas.Meta, tags=["meta"])
+    def meta() -> schemas.Meta:
+        """Rulesets, boards, Exploits, bots and phase orders: the new-game form's
+        choices."""
+        return meta_view(max_body)
+
+    # ------------------------------------------------------------------ websocket
+    @app.websocket("/api/games/{game_id}/ws")
+    async def follow(websocket: WebSocket, game_id: str) -> None:
+        """``{"seq": N}`` at once and whenever the game's seq grows. Closes with code
+        4404 for an unknown game. Messages from the client are ignored."""
+        await websocket.accept()
+        sub = announcer.subscribe(game_id)
+        receiver: asyncio.Task[None] | None = None
+        try:
+            seq = await run_in_threadpool(store.seq, game_id)
+            if seq is None:
+                await websocket.close(code=4404, reason="no such game")
+                return
+            sub.offer(seq)
+            receiver = asyncio.create_task(_until_disconnect(websocket))
+            sent = -1
+            while True:
+                waiter = asyncio.create_task(sub.changed.wait())
+                done, _ = await asyncio.wait({waiter, receiver},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if receiver in done:
+                    waiter.cancel()
+                    return
+                sub.changed.clear()
+                if sub.latest > sent:
+                    sent = sub.latest
+                    await websocket.send_json({"seq": sent})
+        except Exception as e:  # the client went away mid-send, or the loop is closing
+            log.debug("websocket for game %s ended: %s", game_id, e)
+        finally:
+            announcer.unsubscribe(sub)
+            if receiver is not None:
+                receiver.cancel()
+
+    # ------------------------------------------------------------------ front end
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    def index() -> Response:
+        page = STATIC / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html",
+                                headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(_PLACEHOLDER)
+
+    for path in PAGES:
+        app.add_api_route(path, index, methods=["GET"], include_in_schema=False)
+
+    return app
+
+
+async def _until_disconnect(websocket: WebSocket) -> None:
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+
+
+def app_from_env() -> FastAPI:
+    """The app on ``$ENDEAVOR_DB`` (Uvicorn's factory for ``--workers N``)."""
+    return create_app(None)

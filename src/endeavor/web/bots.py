@@ -1,0 +1,192 @@
+"""Server-side bots: the bot seats' decisions, each committed as its own log entry
+exactly like a human's move (same seq check, same announcement).
+
+After any commit the API calls :meth:`BotRunner.after_commit`: quick bots (one-ply,
+milliseconds a move) play right away in the request's thread until a human is to move,
+the game ends, or a small time budget is spent, so the response already shows the
+human's next decision; a search bot (``mcts``, ``hard``: a second or more a move), and
+whatever is left over the budget, plays in a background thread so no request waits for
+it. A bot move that loses the race for its ``seq`` (a human undid, another worker
+committed first) is dropped and the bot looks again at the fresh position.
+
+Bot seeds derive from the game id and the seq the bot moves at, so a bot's choice
+depends only on the position and the game; the game is reproducible from its log in any
+case. A bot that raises is logged and the game is left waiting (restart resumes it):
+no bot failure reaches a client or stops the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final
+
+from endeavor.bots import make
+
+from .store import Conflict, NotFound, Snapshot, Store, StoreError
+
+log = logging.getLogger("endeavor.web")
+
+#: bots that move in milliseconds: played before the response returns
+QUICK_BOTS: Final = frozenset({"random", "greedy", "easy", "medium"})
+#: how long one request may spend playing quick bots before the rest goes to the
+#: background (a game of bots only would otherwise hold its creator for its whole length)
+QUICK_BUDGET_SECONDS: Final = 2.0
+#: how many times in a row a bot may lose the race for a seq before giving up for now
+MAX_CONFLICTS: Final = 20
+
+
+def bot_seed(game_id: str, seq: int) -> int:
+    """A bot's seed for its move at ``seq`` of ``game_id`` (63 bits)."""
+    digest = hashlib.sha256(f"{game_id}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class BotRunner:
+    """Plays the bot seats of the games in ``store``.
+
+    ``budgets`` overrides a bot's budget by name (e.g. ``{"hard": {"iterations": 200}}``,
+    used by tests to keep search bots quick and deterministic). ``threads`` background
+    threads play search bots, one game at a time each."""
+
+    def __init__(self, store: Store, budgets: Mapping[str, Mapping[str, Any]] | None = None,
+                 quick_budget: float = QUICK_BUDGET_SECONDS, threads: int = 2) -> None:
+        self.store = store
+        self.budgets = {k: dict(v) for k, v in (budgets or {}).items()}
+        self.quick_budget = quick_budget
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        #: games a background job is working on -> whether to look again when it ends
+        self._busy: dict[str, bool] = {}
+        self._stop = threading.Event()
+
+    # ------------------------------------------------------------------ entry points
+    def after_commit(self, game_id: str) -> None:
+        """Play the bots the latest commit of ``game_id`` left to move: quick ones now
+        (within the time budget), anything else in the background."""
+        if self._stop.is_set():
+            return
+        deadline = time.monotonic() + self.quick_budget
+        outcome = self._play(game_id, quick_only=True, deadline=deadline)
+        if outcome == "bot":
+            self.schedule(game_id)
+
+    def schedule(self, game_id: str) -> None:
+        """Have a background thread play ``game_id``'s bots (once: a game already being
+        played is looked at again when its job ends)."""
+        with self._lock:
+            if self._stop.is_set():
+                return
+            if game_id in self._busy:
+                self._busy[game_id] = True
+                return
+            self._busy[game_id] = False
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self._threads,
+                                                thread_name_prefix="endeavor-bot")
+            self._pool.submit(self._job, game_id)
+
+    def resume_all(self) -> None:
+        """Every unfinished game that has a bot seat gets a background look (on start:
+        bots waiting when the server stopped move again)."""
+        try:
+            games = self.store.unfinished_with_bots()
+        except Exception:
+            log.exception("could not list the games waiting for a bot")
+            return
+        for game_id in games:
+            self.schedule(game_id)
+
+    def stop(self, wait: bool = True) -> None:
+        """Stop playing: jobs end after their current move; nothing new starts."""
+        with self._lock:
+            self._stop.set()
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=True)
+
+    def idle(self, timeout: float = 10.0) -> bool:
+        """Wait until no background job is running (tests); whether that happened."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                if not self._busy:
+                    return True
+            time.sleep(0.01)
+        return False
+
+    # ------------------------------------------------------------------ playing
+    def _job(self, game_id: str) -> None:
+        try:
+            while True:
+                self._play(game_id, quick_only=False, deadline=None)
+                with self._lock:
+                    if self._busy.get(game_id) and not self._stop.is_set():
+                        self._busy[game_id] = False  # asked again meanwhile: look again
+                        continue
+                    self._busy.pop(game_id, None)
+                    return
+        except BaseException:  # never let a bot thread die silently
+            log.exception("bot job for game %s failed", game_id)
+            with self._lock:
+                self._busy.pop(game_id, None)
+
+    def _play(self, game_id: str, quick_only: bool, deadline: float | None) -> str:
+        """Play bot moves of ``game_id`` one by one. Returns why it stopped: ``human``
+        (a person is to move), ``over``, ``bot`` (a bot is to move but not here: a
+        search bot with ``quick_only``, or the deadline passed), ``error`` or
+        ``stopped``."""
+        conflicts = 0
+        while not self._stop.is_set():
+            try:
+                snap = self.store.snapshot(game_id)
+            except NotFound:
+                return "error"
+            except Exception:
+                log.exception("bot: could not load game %s", game_id)
+                return "error"
+            p = snap.current_player
+            if p is None:
+                return "over"
+            seat = snap.seat(p)
+            if seat.kind != "bot" or seat.bot is None:
+                return "human"
+            if quick_only and (seat.bot not in QUICK_BOTS or (
+                    deadline is not None and time.monotonic() > deadline)):
+                return "bot"
+            action = self._choose(snap, seat.bot)
+            if action is None:
+                return "error"
+            try:
+                self.store.append(game_id, {p}, action, snap.seq)
+                conflicts = 0
+            except Conflict:
+                conflicts += 1  # someone else moved first: look at the fresh position
+                if conflicts >= MAX_CONFLICTS:
+                    log.warning("bot in game %s lost %d races in a row; leaving it",
+                                game_id, conflicts)
+                    return "error"
+            except StoreError as e:
+                log.error("bot %s in game %s chose %r, refused: %s", seat.bot, game_id,
+                          action, e)
+                return "error"
+            except Exception:
+                log.exception("bot move in game %s could not be recorded", game_id)
+                return "error"
+        return "stopped"
+
+    def _choose(self, snap: Snapshot, name: str) -> str | None:
+        """The bot's action at ``snap`` (None, logged, if the bot failed)."""
+        try:
+            bot = make(name, seed=bot_seed(snap.meta.id, snap.seq),
+                       **self.budgets.get(name, {}))
+            return str(bot.choose(snap.state))
+        except Exception:
+            log.exception("bot %s failed in game %s at seq %d", name, snap.meta.id,
+                          snap.seq)
+            return None

@@ -1,0 +1,250 @@
+"""The web app's database: the three tables (``games``, ``seats``, ``moves``), engine
+creation for SQLite and PostgreSQL, and the Alembic upgrade run when the app starts.
+
+The tables are declared here with SQLAlchemy Core so the store can query them, but the
+schema is created only by the Alembic migrations in ``migrations/`` (the one source of
+the schema; ``tests/web/test_persistence.py`` checks the two agree). ``upgrade(engine)``
+runs ``alembic upgrade head`` under a database lock, so several Uvicorn workers starting
+at once on one database migrate it exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import NullPool, StaticPool
+
+log = logging.getLogger("endeavor.web")
+
+#: where the Alembic environment lives: inside the installed package, so migrations run
+#: from any working directory and from a wheel
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: the database used when neither ``--db`` nor ``$ENDEAVOR_DB`` names one
+DEFAULT_URL = "sqlite:///endeavor.db"
+ENV_VAR = "ENDEAVOR_DB"
+#: how long a SQLite connection waits for another writer before giving up (seconds)
+SQLITE_BUSY_SECONDS = 5.0
+#: the PostgreSQL advisory lock key that serialises migrations (any fixed 64-bit int)
+_PG_MIGRATION_LOCK = 0x656E646561766F72  # "endeavor"
+
+metadata = MetaData()
+
+#: one row per game: its config (exactly ``record()["config"]``) and the log's length
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("config", JSON, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("over", Boolean, nullable=False, default=False),
+    Column("title", String(200), nullable=False, default=""),
+    Index("ix_games_created", "created"),
+)
+
+#: one row per seat; hot-seat seats of a game share one token (so one hash)
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("name", String(64), nullable=False),
+    Index("ix_seats_token_hash", "token_hash"),
+)
+
+#: the append-only log: ``(game_id, seq)`` is the primary key, so two writers racing for
+#: the same ``seq`` cannot both commit
+moves = Table(
+    "moves", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("action", String(64), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+
+class DatabaseError(Exception):
+    """The database URL is unusable or the database cannot be reached or migrated; the
+    message says why in one line (``endeavor serve`` prints it)."""
+
+
+def resolve_url(url: str | None) -> str:
+    """The URL to use: ``url``, else ``$ENDEAVOR_DB``, else ``sqlite:///endeavor.db``. A
+    relative SQLite path is made absolute (relative to the current directory), so worker
+    processes and log lines name the same file."""
+    import os
+
+    raw = url or os.environ.get(ENV_VAR) or DEFAULT_URL
+    try:
+        parsed = make_url(raw)
+    except Exception as e:  # ArgumentError, ValueError: not a URL at all
+        raise DatabaseError(f"bad database URL {raw!r}: {e}") from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        path = Path(parsed.database)
+        if not path.is_absolute() and not parsed.database.startswith("file:"):
+            parsed = parsed.set(database=str(path.resolve()))
+            return parsed.render_as_string(hide_password=False)
+    return raw
+
+
+def describe_url(url: str) -> str:
+    """The URL for a log line or the console: the password hidden; a SQLite file as its
+    path."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return f"SQLite {parsed.database or ':memory:'}"
+    return parsed.render_as_string(hide_password=True)
+
+
+def _is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Each new SQLite connection: WAL (readers never block the writer), a busy timeout
+    (a writer waits for another instead of failing at once), foreign keys enforced."""
+    cur = dbapi_connection.cursor()
+    try:
+        cur.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_SECONDS * 1000)}")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.execute("PRAGMA synchronous = NORMAL")
+        mode = cur.execute("PRAGMA journal_mode").fetchone()
+        if not mode or str(mode[0]).lower() != "wal":
+            _retry_locked(lambda: cur.execute("PRAGMA journal_mode = WAL"))
+    finally:
+        cur.close()
+
+
+def _retry_locked(fn: Any, attempts: int = 50) -> None:
+    """Run ``fn``, retrying while SQLite says the database is locked (switching to WAL
+    needs a moment alone with the file when several processes start at once)."""
+    import sqlite3
+
+    for i in range(attempts):
+        try:
+            fn()
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or i == attempts - 1:
+                raise
+            time.sleep(0.1)
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """A SQLAlchemy engine for ``url`` (see :func:`resolve_url`). SQLite: WAL mode, a
+    busy timeout and foreign keys on every connection, usable from any thread (the app
+    serves requests from a thread pool); an in-memory database shares one connection.
+    PostgreSQL: ``postgresql+psycopg://...`` with a pool sized for the thread pool.
+    Raises :class:`DatabaseError` for a URL that names no usable driver."""
+    resolved = resolve_url(url)
+    parsed = make_url(resolved)
+    kwargs: dict[str, Any] = {}
+    if _is_sqlite(parsed):
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS}
+        if parsed.database in (None, "", ":memory:"):
+            kwargs["poolclass"] = StaticPool
+    else:
+        kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+    try:
+        engine = create_engine(parsed, **kwargs)
+    except Exception as e:  # NoSuchModuleError, ArgumentError, a missing driver
+        raise DatabaseError(f"cannot use database {describe_url(resolved)}: {e}") from None
+    if _is_sqlite(parsed):
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def alembic_config(url: str) -> Config:
+    """An Alembic configuration for ``url`` that finds the migrations inside the package
+    (no ``alembic.ini`` needed; the one beside this module is for developers running
+    ``alembic -c src/endeavor/web/alembic.ini revision ...``)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    # '%' is ConfigParser's interpolation character: a password may contain one
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def _migration_engine(engine: Engine) -> Engine:
+    """A one-connection engine for migrating: on SQLite its transaction is
+    ``BEGIN IMMEDIATE`` (the write lock, taken before Alembic reads the version table)
+    and covers the DDL too (pysqlite otherwise runs DDL outside any transaction)."""
+    url = engine.url
+    if not _is_sqlite(url):
+        return create_engine(url, poolclass=NullPool)
+    if url.database in (None, "", ":memory:"):
+        return engine  # one shared connection: nobody else can migrate it
+    eng = create_engine(url, poolclass=NullPool,
+                        connect_args={"check_same_thread": False, "timeout": 60.0})
+
+    @event.listens_for(eng, "connect")
+    def _connect(dbapi_connection: Any, record: Any) -> None:
+        _sqlite_pragmas(dbapi_connection, record)
+        dbapi_connection.isolation_level = None  # we say BEGIN ourselves
+
+    @event.listens_for(eng, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return eng
+
+
+def upgrade(engine: Engine, attempts: int = 5) -> None:
+    """``alembic upgrade head`` on ``engine``'s database, in one transaction holding a
+    lock (SQLite: the write lock; PostgreSQL: an advisory lock), so concurrent starts
+    serialise and the later ones find the schema at head. A failure that looks like a
+    lost race ("already exists", "locked") is retried. Raises :class:`DatabaseError`."""
+    url = engine.url
+    cfg = alembic_config(url.render_as_string(hide_password=False))
+    for attempt in range(attempts):
+        mig = _migration_engine(engine)
+        try:
+            with mig.connect() as conn, conn.begin():
+                if url.get_backend_name() == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:k)"),
+                                 {"k": _PG_MIGRATION_LOCK})
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+            return
+        except DBAPIError as e:
+            message = " ".join(str(e.orig).split())
+            racy = "already exists" in message or "locked" in message
+            if racy and attempt < attempts - 1:
+                log.info("migration raced another process (%s); retrying", message)
+                time.sleep(0.2 * (attempt + 1))
+                continue
+            raise DatabaseError(
+                f"cannot open database {describe_url(str(url))}: {message}") from None
+        finally:
+            cfg.attributes.pop("connection", None)
+            if mig is not engine:
+                mig.dispose()
