@@ -1,0 +1,133 @@
+// The HTTP API of docs/web.md: JSON requests, seat tokens kept per game, live updates.
+
+const TOKEN_KEY = (id) => `endeavor.token.${id}`;
+
+/** An API error with the HTTP status and the server's reason. */
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+/** The seat token of game `id`: from the URL fragment (then remembered), else remembered. */
+export function seatToken(id) {
+  const fragment = decodeURIComponent(location.hash.replace(/^#/, ""));
+  if (fragment) {
+    try {
+      localStorage.setItem(TOKEN_KEY(id), fragment);
+    } catch { /* storage disabled: the fragment still works for this page */ }
+    try {
+      sessionStorage.setItem(TOKEN_KEY(id), fragment);
+    } catch { /* ignore */ }
+    return fragment;
+  }
+  try {
+    return sessionStorage.getItem(TOKEN_KEY(id)) || localStorage.getItem(TOKEN_KEY(id)) || "";
+  } catch {
+    return "";
+  }
+}
+
+/** Remember a seat token (after creating a game). */
+export function rememberToken(id, token) {
+  try { localStorage.setItem(TOKEN_KEY(id), token); } catch { /* ignore */ }
+}
+
+function detailText(body, status) {
+  const detail = body && body.detail !== undefined ? body.detail : body;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((d) => (d && d.msg ? `${(d.loc || []).join(".")}: ${d.msg}` : JSON.stringify(d)))
+      .join("; ");
+  }
+  return detail ? JSON.stringify(detail) : `HTTP ${status}`;
+}
+
+/** fetch() a JSON endpoint; throws ApiError with the server's reason on failure. */
+export async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, `The server cannot be reached (${err.message})`);
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = text; }
+  }
+  if (!response.ok) throw new ApiError(response.status, detailText(data, response.status));
+  return data;
+}
+
+export const api = {
+  meta: () => request("GET", "/api/meta"),
+  games: () => request("GET", "/api/games"),
+  create: (body) => request("POST", "/api/games", { body }),
+  importRecord: (body) => request("POST", "/api/games/import", { body }),
+  view: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
+  act: (id, token, action, seq) => request("POST", `/api/games/${encodeURIComponent(id)}/actions`,
+    { token, body: { action, seq } }),
+  undo: (id, token, seq) => request("POST", `/api/games/${encodeURIComponent(id)}/undo`,
+    { token, body: { seq } }),
+  record: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/record`),
+  replay: (id, n) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${n}`),
+};
+
+/**
+ * Follow game `id`: `onSeq(seq)` whenever the server announces a new seq over the WebSocket;
+ * reconnects with a growing delay, and polls `poll()` every few seconds while the socket is
+ * down. Returns a function that stops following.
+ */
+export function follow(id, onSeq, poll) {
+  let socket = null;
+  let stopped = false;
+  let delay = 500;
+  let pollTimer = null;
+  let retryTimer = null;
+
+  const startPolling = () => {
+    if (!pollTimer) pollTimer = setInterval(() => { if (!stopped) poll(); }, 3000);
+  };
+  const stopPolling = () => { clearInterval(pollTimer); pollTimer = null; };
+
+  const connect = () => {
+    if (stopped) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    try {
+      socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/ws`);
+    } catch {
+      startPolling();
+      retryTimer = setTimeout(connect, delay);
+      return;
+    }
+    socket.onopen = () => { delay = 500; stopPolling(); };
+    socket.onmessage = (event) => {
+      try {
+        const message = JSON.parse(event.data);
+        if (typeof message.seq === "number") onSeq(message.seq);
+      } catch { /* not for us */ }
+    };
+    socket.onclose = () => {
+      if (stopped) return;
+      startPolling();
+      delay = Math.min(delay * 2, 15000);
+      retryTimer = setTimeout(connect, delay);
+    };
+    socket.onerror = () => { try { socket.close(); } catch { /* already closed */ } };
+  };
+
+  connect();
+  return () => {
+    stopped = true;
+    stopPolling();
+    clearTimeout(retryTimer);
+    if (socket) socket.close();
+  };
+}

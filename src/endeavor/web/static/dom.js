@@ -1,0 +1,137 @@
+// Small DOM helpers shared by every screen: element builders (HTML and SVG), toasts,
+// the option popup and clipboard copy. No framework, no build step.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Build an HTML element: h("button", {class: "x", onclick: fn, "data-testid": "y"}, "text", child).
+ * Attributes whose value is null/undefined/false are skipped; `on*` functions become listeners.
+ */
+export function h(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** Build an SVG element the same way. */
+export function s(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function build(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "text") {
+      node.textContent = value;
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** An SVG <title> (a tooltip and an accessible name). */
+export function title(text) {
+  return s("title", {}, text);
+}
+
+/** Remove every child of `node` and append `children`. */
+export function replace(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+let toastTimer = null;
+
+/** Show a short message at the bottom of the screen (kind: "error" | "info"). */
+export function toast(message, kind = "error") {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = h("div", { id: "toast", role: "status", "aria-live": "polite", "data-testid": "toast" });
+    document.body.append(box);
+  }
+  box.className = `toast show ${kind}`;
+  box.textContent = message;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), kind === "error" ? 6000 : 3000);
+}
+
+/** Close the option popup, if any. */
+export function closePopup() {
+  document.getElementById("popup")?.remove();
+}
+
+/**
+ * A small menu near (x, y) offering `options` ({action, text}); `choose(option)` is called
+ * with the one picked. Escape or a click elsewhere closes it.
+ */
+export function popup(x, y, heading, options, choose) {
+  closePopup();
+  const menu = h("div", { id: "popup", class: "popup", role: "menu", "data-testid": "popup" },
+    h("div", { class: "popup-head" }, heading));
+  for (const option of options) {
+    menu.append(h("button", {
+      class: "popup-item", role: "menuitem", "data-action": option.action,
+      title: option.action,
+      onclick: (event) => { event.stopPropagation(); closePopup(); choose(option); },
+    }, option.text));
+  }
+  menu.append(h("button", { class: "popup-cancel", onclick: closePopup }, "Cancel"));
+  document.body.append(menu);
+  const rect = menu.getBoundingClientRect();
+  const left = Math.max(8, Math.min(x, window.innerWidth - rect.width - 8));
+  const top = Math.max(8, Math.min(y, window.innerHeight - rect.height - 8));
+  menu.style.left = `${left + window.scrollX}px`;
+  menu.style.top = `${top + window.scrollY}px`;
+  menu.querySelector("button")?.focus();
+}
+
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") closePopup(); });
+document.addEventListener("click", (event) => {
+  const menu = document.getElementById("popup");
+  if (menu && !menu.contains(event.target)) closePopup();
+});
+
+/** Copy `text` to the clipboard (with a fallback for plain-http pages). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = h("textarea", {}, text);
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  toast("Copied to the clipboard", "info");
+}
+
+/** Player colours by seat; the neutral Silent Fleet is grey. */
+export const COLOURS = ["#d64541", "#2f6fd6", "#e2b203", "#2e9e55", "#9250c8"];
+export const NEUTRAL = "#6b7280";
+
+export function ownerColour(owner, players) {
+  if (owner === null || owner === undefined) return null;
+  return owner >= players ? NEUTRAL : COLOURS[owner % COLOURS.length];
+}
+
+export function ownerName(owner, players) {
+  return owner >= players ? "Silent Fleet" : `P${owner}`;
+}
+
+/** A Trade token's short label: Industry -> "Ind", Ship/Draw -> "S/D". */
+export function tokenLabel(token) {
+  if (!token) return "";
+  if (token.name.includes("/")) return token.name.split("/").map((w) => w[0]).join("/");
+  return token.name.slice(0, 3);
+}

@@ -1,0 +1,108 @@
+// The player mats and the building supply as HTML, from the position JSON. Clickable
+// elements carry data-target="<id>" like the board's.
+
+import { h, COLOURS, tokenLabel } from "./dom.js";
+
+const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
+
+function cardChip(card) {
+  return h("button", {
+    type: "button", class: `card-chip deck-${card.deck}${card.governor ? " governor" : ""}`,
+    "data-target": card.id, title: `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}`,
+    tabindex: -1,
+  }, h("b", {}, card.code), h("span", {}, card.short || "—"));
+}
+
+function attributeRow(attr, index, classic) {
+  const short = classic && index === 2 ? "Fin" : classic && index === 3 ? "Pol" : ATTR_SHORT[index];
+  const next = attr.next_level_at === null ? "max level" : `L${attr.level + 1} at ${attr.next_level_at}`;
+  const width = Math.min(100, (attr.marker / 15) * 100);
+  return h("div", { class: "attr", title: `${attr.name} ${attr.marker}: level ${attr.level}; ${next}; ${attr.glory} glory now` },
+    h("span", { class: `attr-name a${index}` }, short),
+    h("span", { class: "attr-bar" }, h("span", { class: `attr-fill a${index}`, style: `width:${width}%` })),
+    h("span", { class: "attr-score" }, String(attr.marker)),
+    h("span", { class: "attr-level" }, `L${attr.level}`),
+    h("span", { class: "attr-next" }, next));
+}
+
+/**
+ * One player's mat. `seat` is the view's seat entry ({kind, bot, name}); `you` whether the
+ * viewer plays it.
+ */
+export function matHtml(mat, state, seat, you) {
+  const colour = COLOURS[mat.seat % COLOURS.length];
+  const who = you ? "you" : seat && seat.kind === "bot" ? `bot · ${seat.bot}` :
+    seat && seat.kind === "hotseat" ? "hot-seat" : "human";
+  const flags = [];
+  if (mat.to_move) flags.push(h("span", { class: "flag to-move" }, "▶ to move"));
+  if (mat.crown) flags.push(h("span", { class: "flag crown", title: "Crown: first player" }, "♛ Crown"));
+  if (mat.passed) flags.push(h("span", { class: "flag passed" }, "passed"));
+  const classic = state.ruleset === "classic";
+  const buildings = mat.buildings.map((b) => h("button", {
+    type: "button", class: `building level${b.level}${b.worker ? " staffed" : ""}`,
+    "data-target": b.id, tabindex: -1,
+    title: `${b.name} (level ${b.level}): ${b.does}${b.activatable ? (b.worker ? " · worker on it" : " · circle free") : ""}`,
+  },
+  h("span", { class: "b-name" }, b.name),
+  h("span", { class: "b-does" }, b.does),
+  b.activatable ? h("span", { class: `worker${b.worker ? " on" : ""}`, style: b.worker ? `background:${colour}` : null }) : null));
+  const tokens = mat.tokens.map((t) => h("button", {
+    type: "button", class: `token-chip ${t.colour}`, "data-target": t.id, tabindex: -1,
+    title: `${t.name} token × ${t.count}`,
+  }, `${tokenLabel(t)} ×${t.count}`));
+  const slot = mat.governor_slot ? cardChip(mat.governor_slot) : h("span", { class: "muted" }, "empty");
+  const choices = mat.slot_choices.map((c) => h("button", {
+    type: "button", class: "slot-choice", "data-target": c.id, tabindex: -1,
+    title: c.card ? `Put ${c.card} in the free Governor slot` : "Leave the slot empty",
+  }, c.card || "none"));
+  const onTracks = Object.entries(mat.on_tracks).map(([k, v]) => `${k} ${v}`).join(", ");
+  return h("section", {
+    class: `mat${mat.to_move ? " to-move" : ""}${you ? " yours" : ""}`,
+    "data-testid": `mat-${mat.seat}`, style: `--seat:${colour}`,
+    "aria-label": `Mat of ${mat.name}`,
+  },
+  h("header", { class: "mat-head" },
+    h("span", { class: "swatch", style: `background:${colour}` }),
+    h("b", {}, seat && seat.name && seat.name !== mat.name ? `${mat.name} · ${seat.name}` : mat.name),
+    h("span", { class: "muted" }, who), ...flags,
+    h("span", { class: "glory", title: "Glory if the game ended now" }, `${mat.glory_now} glory`)),
+  h("div", { class: "attrs" }, mat.attributes.map((a, i) => attributeRow(a, i, classic))),
+  h("div", { class: "discs" },
+    h("span", { title: "Discs in the Harbor (workers ready for actions)" }, `⚓ Harbor ${mat.harbor}`),
+    h("span", { title: "Discs in the supply" }, `● Supply ${mat.supply}`),
+    onTracks ? h("span", { title: "Discs on the track bases" }, `on tracks: ${onTracks}`) : null),
+  h("div", { class: "buildings", "aria-label": "Buildings" },
+    buildings.length ? buildings : h("span", { class: "muted" }, "no buildings yet")),
+  h("div", { class: "cards-row" },
+    h("span", { class: `limit${mat.over_limit ? " over" : ""}`, title: "Cards held / card limit" },
+      `Cards ${mat.card_count}/${mat.card_limit}${mat.over_limit ? " over limit!" : ""}`),
+    mat.cards.map(cardChip),
+    h("span", { class: "gov-slot", title: "Free Governor slot" }, "Gov slot: ", slot, ...choices),
+    mat.aside.length ? h("span", { class: "muted" }, `aside: ${mat.aside.map((c) => c.code).join(" ")}`) : null),
+  tokens.length ? h("div", { class: "tokens" }, tokens) : null);
+}
+
+/** The building supply by level (and the start tiles during setup). */
+export function supplyHtml(state) {
+  const byLevel = new Map();
+  for (const b of state.supply) {
+    if (!byLevel.has(b.level)) byLevel.set(b.level, []);
+    byLevel.get(b.level).push(b);
+  }
+  const chip = (b) => h("button", {
+    type: "button", class: `supply-chip level${b.level}${b.count === 0 ? " sold-out" : ""}`,
+    "data-target": b.id, tabindex: -1,
+    title: `${b.name} (level ${b.level}): ${b.does}${b.count !== undefined ? ` · ${b.count} left` : ""}`,
+  }, h("span", { class: "b-name" }, b.name), h("span", { class: "b-does" }, b.does),
+  b.count !== undefined ? h("span", { class: "count" }, `×${b.count}`) : null);
+  const rows = [];
+  if (state.start_tiles.length) {
+    rows.push(h("div", { class: "supply-row start" }, h("span", { class: "lvl" }, "Start"),
+      state.start_tiles.map(chip)));
+  }
+  for (const [level, items] of [...byLevel.entries()].sort((a, b) => a[0] - b[0])) {
+    rows.push(h("div", { class: "supply-row" }, h("span", { class: "lvl" }, `L${level}`), items.map(chip)));
+  }
+  return h("section", { class: "supply", "data-testid": "supply", "aria-label": "Building supply" },
+    h("h3", {}, "Buildings"), rows);
+}
