@@ -444,9 +444,10 @@ class Driver:
             self.results.latencies.append(elapsed)
             view = r.json()
             assert view is not None
-            new_seq = int(view["seq"])
-            game.acked.append((new_seq, action))
-            game.final_seq = new_seq
+            # the move is the log's entry seq + 1 (the answer is the view after it, which
+            # would also show any move made since, by a bot say)
+            game.acked.append((seq + 1, action))
+            game.final_seq = max(seq + 1, int(view["seq"]))
             done += 1
             self.advance(1)
         if failures >= MAX_CONSECUTIVE_ERRORS:
