@@ -289,6 +289,8 @@ def _token(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer
 
 
 Token = Annotated[str | None, Depends(_token)]
+Since = Annotated[int, Query(ge=0, description="only the events of entries after this seq "
+                                               "(default: all)")]
 
 
 def create_app(db_url: str | None = None, *,
@@ -363,9 +365,6 @@ def create_app(db_url: str | None = None, *,
 
     def fresh_view(game_id: str, you: frozenset[int], since: int) -> dict[str, Any]:
         return game_view(store.snapshot(game_id), you, since)
-
-    Since = Annotated[int, Query(ge=0, description="only the events of entries after "
-                                                   "this seq (default: all)")]
 
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, response_model=schemas.Created,

@@ -1,0 +1,82 @@
+"""``endeavor serve``: the web app under Uvicorn.
+
+The database is checked and migrated here, once, before Uvicorn starts, so a bad URL or
+an unreachable server is one clear line (exit status 2) rather than a traceback in every
+worker; the port is tried the same way. Uvicorn then runs the app factory
+``endeavor.web.app:app_from_env`` (an import string, so ``--workers N`` can start N
+processes), which reads the database URL from ``$ENDEAVOR_DB``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+
+from rich.console import Console
+
+from endeavor.cli import UsageError
+
+from . import db
+
+FACTORY = "endeavor.web.app:app_from_env"
+
+
+def _check_port(host: str, port: int) -> None:
+    """Bind the address once, as Uvicorn will (SO_REUSEADDR), so a port in use or an
+    address this machine doesn't have is a :class:`UsageError` now."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise UsageError(f"--host {host}: {e.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                raise UsageError(f"port {port} on {host} is in use: stop what listens "
+                                 f"there or choose another with --port") from None
+            raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
+def _browser_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else (
+        f"[{host}]" if ":" in host else host)
+    return f"http://{shown}:{port}/"
+
+
+def serve(args: argparse.Namespace, out: Console) -> int:
+    """Run the web app until interrupted: ``args.host``, ``args.port``, ``args.db`` (None:
+    ``$ENDEAVOR_DB`` or ``sqlite:///endeavor.db``), ``args.workers``, ``args.log_level``.
+    Returns the exit status; a bad database or port raises :class:`UsageError`."""
+    import uvicorn
+
+    try:
+        url = db.resolve_url(args.db)
+        engine = db.make_engine(url)
+        try:
+            db.upgrade(engine)
+        finally:
+            engine.dispose()
+    except db.DatabaseError as e:
+        raise UsageError(str(e)) from None
+    _check_port(args.host, args.port)
+    os.environ[db.ENV_VAR] = url  # the workers' factory reads it
+    workers = max(1, int(args.workers))
+    out.print(f"Endeavor: open {_browser_url(args.host, args.port)} in a browser "
+              f"(Ctrl-C stops the server)")
+    out.print(f"database: {db.describe_url(url)}"
+              + (f"; {workers} worker processes" if workers > 1 else ""))
+    try:
+        uvicorn.run(FACTORY, factory=True, host=args.host, port=args.port, workers=workers,
+                    log_level=args.log_level, proxy_headers=False, server_header=False)
+    except SystemExit as e:  # Uvicorn exits when it cannot start (it logged why)
+        code = e.code if isinstance(e.code, int) else 1
+        if code:
+            raise UsageError(f"the server could not start (exit status {code}); see the "
+                             "messages above") from None
+    return 0
