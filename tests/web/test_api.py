@@ -509,3 +509,39 @@ def test_error_bodies_never_hold_a_traceback(api: Any, client: TestClient) -> No
         assert r.status_code in ERROR_STATUSES, (r.status_code, r.text)
         assert "detail" in r.json()
         _no_traceback(r)
+
+
+def test_hotseat_token_plays_whichever_of_its_seats_is_to_move(api: Any) -> None:
+    g = api.create(["hotseat", "human", "hotseat"], seed=4)
+    gid = g["id"]
+    shared, single = g["seats"][0]["token"], g["seats"][1]["token"]
+    rng = random.Random(4)
+    movers = set()
+    v = api.view(gid)
+    for _ in range(60):
+        p = v["current_player"]
+        mine, other = (shared, single) if p in (0, 2) else (single, shared)
+        legal = api.view(gid, mine)["legal_actions"]
+        assert legal and api.view(gid, other)["legal_actions"] == []
+        assert api.move(gid, other, legal[0], v["seq"]).status_code == 403
+        r = api.move(gid, mine, rng.choice(legal), v["seq"])
+        assert r.status_code == 200, r.text
+        v = r.json()
+        movers.add(p)
+    assert movers == {0, 1, 2}
+
+
+def test_since_returns_only_newer_events(api: Any, client: TestClient) -> None:
+    g = api.create(["human", "human"], seed=3)
+    gid, toks = g["id"], api.tokens(g)
+    v = api.play_random(gid, toks, random.Random(3), moves=6)
+    everything = v["events"]
+    assert {e["seq"] for e in everything} == set(range(1, 7))
+    r = client.get(f"/api/games/{gid}?since=4")
+    assert r.json()["events"] == [e for e in everything if e["seq"] > 4]
+    p = v["current_player"]
+    legal = api.view(gid, toks[p])["legal_actions"]
+    r = client.post(f"/api/games/{gid}/actions?since=6", headers={
+        "Authorization": f"Bearer {toks[p]}"}, json={"action": legal[0], "seq": 6})
+    assert r.status_code == 200 and {e["seq"] for e in r.json()["events"]} == {7}
+    assert client.get(f"/api/games/{gid}?since=-1").status_code == 422
