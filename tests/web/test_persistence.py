@@ -162,3 +162,23 @@ def test_migrations_found_from_any_directory(tmp_path: Path, monkeypatch: Any) -
     assert (tmp_path / "relative.db").exists()
     assert str(engine.url.database).startswith(str(tmp_path))
     engine.dispose()
+
+
+def test_serve_refuses_a_bad_database_or_a_busy_port(tmp_path: Path, capsys: Any) -> None:
+    """`endeavor serve` checks the database and the port before starting Uvicorn: one
+    line and exit status 2, no traceback."""
+    import socket
+
+    from endeavor.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        for db_arg, words in (("nosuchdriver://x", "cannot use database"),
+                              (f"sqlite:///{tmp_path}/no/such/dir/x.db", "cannot open"),
+                              (f"sqlite:///{tmp_path}/ok.db", f"port {port}")):
+            assert main(["serve", "--port", port, "--db", db_arg]) == 2
+            err = capsys.readouterr().err
+            assert err.startswith("endeavor: error: ") and words in err, err
+            assert "Traceback" not in err and err.count("\n") == 1
