@@ -38,7 +38,7 @@ from endeavor.config import RULESETS as RULESET_IDS
 from endeavor.exploits import EXPLOIT_IDS, REGISTRY
 from endeavor.rules import RULESETS
 
-from . import db, schemas
+from . import db, schemas, view
 from .bots import QUICK_BOTS, BotRunner
 from .store import Created, Forbidden, Snapshot, Store, StoreError, Unauthorized
 
@@ -63,18 +63,10 @@ _PLACEHOLDER = """<!doctype html>
 
 
 # --------------------------------------------------------------------------- the views
-def _view_module() -> Any:
-    """``endeavor.web.view``, imported when first needed (it draws the position)."""
-    from . import view
-
-    return view
-
-
 def game_view(snap: Snapshot, you: frozenset[int], since: int = 0) -> dict[str, Any]:
     """The game view of docs/web.md for a token playing ``you`` (empty: a spectator).
     ``legal_actions`` and the decision's options only for the seat to move; the events
     of the effective actions after entry ``since``."""
-    v = _view_module()
     state = snap.state
     current = state.current_player
     mine = current is not None and current in you
@@ -85,10 +77,10 @@ def game_view(snap: Snapshot, you: frozenset[int], since: int = 0) -> dict[str, 
                   for s in snap.meta.seats],
         "config": snap.meta.config, "actions": len(snap.effective),
         "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],
-        "decision": v.decision_view(state, sorted(you)),
-        "events": [v.event_view(ev, seq) for seq, ev in snap.events(since)],
-        "state": v.position(state),
-        "scores": v.scores_view(state),
+        "decision": view.decision_view(state, sorted(you)),
+        "events": [view.event_view(ev, seq) for seq, ev in snap.events(since)],
+        "state": view.position(state),
+        "scores": view.scores_view(state),
         "can_undo": snap.undo_target(you) is not None,
     }
 

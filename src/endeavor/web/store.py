@@ -461,7 +461,8 @@ class Store:
             current = None
             if not r.over:
                 try:
-                    current = self.snapshot(r.id).current_player
+                    with self._locked(r.id) as cached:
+                        current = cached.state.current_player
                 except StoreError:
                     current = None
             out.append(LobbyRow(
