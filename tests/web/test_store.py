@@ -229,3 +229,13 @@ def test_a_lost_race_on_the_key_is_a_conflict(store: Store) -> None:
         store._write(gid, Entry(1, 1, "action", "start merchant-dock"), over=False)
     with pytest.raises(Conflict):  # games.seq moved on: seq 1 is not the next entry
         store._write(gid, Entry(3, 1, "action", "start merchant-dock"), over=False)
+
+
+def test_the_log_keeps_canonical_notation(store: Store) -> None:
+    gid = store.create({"players": 2, "seed": 1}, ["hotseat", "hotseat"]).id
+    snap = store.snapshot(gid)
+    action = str(snap.state.legal_actions()[0])
+    s = store.append(gid, {0, 1}, "  " + action.upper().replace(" ", "   ") + " ", 0)
+    assert s.log[-1].action == action and s.state.record()["actions"] == [action]
+    with store.engine.connect() as conn:
+        assert conn.execute(select(db.moves.c.action)).scalar() == action

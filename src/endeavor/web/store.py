@@ -502,10 +502,12 @@ class Store:
                 raise Forbidden(f"P{who} is to move, not you")
             trial = cached.state.copy()
             try:
-                trial.apply(action)
+                parsed = trial.parse_action(action)
+                trial.apply(parsed)
             except (IllegalActionError, NotationError) as e:
                 raise BadRequest(str(e)) from None
-            entry = Entry(seq + 1, who, "action", action)
+            # the log keeps the canonical notation, whatever spelling the client sent
+            entry = Entry(seq + 1, who, "action", str(parsed))
             self._write(game_id, entry, over=trial.is_over)
             cached.apply(entry)
             snap = cached.snapshot()
