@@ -7,16 +7,24 @@ import { drawBoard } from "./board.js";
 import { h, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
 import { matHtml, supplyHtml } from "./mats.js";
 
-/** The table (board, supply, mats) of a game view, without any controls. */
+/**
+ * The table (board, supply, mats) of a game view, without any controls. `mine` is the
+ * mat shown beside the board (the viewer's seat to move, else the viewer's first seat);
+ * the other mats go under the board.
+ */
 export function tableHtml(view) {
   const state = view.state;
   const you = view.you || [];
   const seats = view.seats || [];
+  const current = state.current_player;
+  const mineSeat = you.includes(current) ? current : you.length ? you[0] : null;
+  const mat = (m) => matHtml(m, state, seats[m.seat], you.includes(m.seat));
   return {
     board: h("div", { class: "board-wrap" }, drawBoard(state)),
     supply: supplyHtml(state),
+    mine: mineSeat === null ? null : mat(state.players[mineSeat]),
     mats: h("div", { class: "mats", "data-testid": "mats" },
-      state.players.map((mat) => matHtml(mat, state, seats[mat.seat], you.includes(mat.seat)))),
+      state.players.filter((m) => m.seat !== mineSeat).map(mat)),
   };
 }
 
@@ -83,11 +91,21 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   const header = h("div", { class: "game-head" });
   replace(root, header, h("div", { class: "game" }, board, side), matsBox);
 
+  let announced = -1; // the highest seq the server announced
+  let again = false; // an announcement came while a fetch was in flight
+
+  /** Fetch the view; one request at a time, and once more if news came meanwhile. */
   async function refresh() {
-    if (fetching) return fetching;
+    if (fetching) {
+      again = true;
+      return fetching;
+    }
     fetching = (async () => {
       try {
-        render(await api.view(id, token));
+        do {
+          again = false;
+          render(await api.view(id, token));
+        } while (again || (view && announced > view.seq));
       } catch (err) {
         toast(err instanceof ApiError && err.status === 404 ? "No such game" : err.message);
       } finally {
@@ -104,6 +122,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     closePopup();
     try {
       render(await call());
+      if (announced > view.seq) refresh();
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         toast(`${err.message} — the game moved on; refreshed.`);
@@ -200,7 +219,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   }
 
   function render(next) {
-    if (!next) return;
+    if (!next || (view && next.seq < view.seq)) return; // never go back to an older view
     view = next;
     const state = view.state;
     closePopup();
@@ -219,6 +238,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     replace(side,
       view.scores ? scorePad(view.scores) : null,
       turnHtml(),
+      table.mine,
       view.can_undo ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
         onclick: undo, title: "Take back your last decision" }, "↶ Undo") : null,
       optionsHtml(),
@@ -241,5 +261,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   }
 
   await refresh();
-  follow(id, (seq) => { if (!view || seq !== view.seq) refresh(); }, refresh);
+  follow(id, (seq) => {
+    announced = Math.max(announced, seq);
+    if (!view || seq > view.seq) refresh();
+  }, refresh);
 }

@@ -26,11 +26,11 @@ export async function replayScreen(root, id) {
     "data-testid": "replay-slider", class: "slider" });
   const step = (k) => () => show(Math.max(0, Math.min(last, k())));
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
-    h("button", { type: "button", class: "btn", "data-testid": "replay-first", title: "Setup", onclick: step(() => 0) }, "⏮"),
-    h("button", { type: "button", class: "btn", "data-testid": "replay-prev", title: "Previous action", onclick: step(() => n - 1) }, "◀"),
+    h("button", { type: "button", class: "btn", "data-testid": "replay-first", title: "Setup", onclick: step(() => 0) }, "◀◀ Setup"),
+    h("button", { type: "button", class: "btn", "data-testid": "replay-prev", title: "Previous action", onclick: step(() => n - 1) }, "◀ Back"),
     slider,
-    h("button", { type: "button", class: "btn", "data-testid": "replay-next", title: "Next action", onclick: step(() => n + 1) }, "▶"),
-    h("button", { type: "button", class: "btn", "data-testid": "replay-last", title: "The end", onclick: step(() => last) }, "⏭"));
+    h("button", { type: "button", class: "btn", "data-testid": "replay-next", title: "Next action", onclick: step(() => n + 1) }, "Next ▶"),
+    h("button", { type: "button", class: "btn", "data-testid": "replay-last", title: "The end", onclick: step(() => last) }, "End ▶▶"));
   slider.addEventListener("change", () => show(Number(slider.value)));
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;

@@ -1,0 +1,152 @@
+"""Browser tests of the web app: the real server in a subprocess, driven by Playwright
+through Debian's Chromium.
+
+Skipped (with the reason) when ``/usr/bin/chromium`` or Playwright is missing, unless the
+environment variable ``CI`` is set, in which case that is a failure. Screenshots of the
+main screens go to ``$ENDEAVOR_SCREENSHOTS`` when it names a directory (the repository's
+are in ``docs/screenshots/``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu",
+               "--disable-dev-shm-usage"]
+VIEWPORT = {"width": 1400, "height": 900}
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run in CI: {reason}")
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``endeavor serve`` on a free port with a fresh SQLite database."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = tmp / "server.log"
+        launch = "import sys; from endeavor.cli import main; sys.exit(main())"
+        cmd = [sys.executable, "-c", launch, "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--db", f"sqlite:///{tmp / 'browser.db'}"]
+        self._log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.get("/api/meta")
+                return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("the server did not start:\n"
+                                       + self.log_path.read_text(errors="replace")[-3000:])
+                time.sleep(0.2)
+
+    def request(self, method: str, path: str, body: Any = None,
+                token: str | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read() or b"null")
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        return self.request("GET", path, token=token)
+
+    def create(self, seats: list[str], **config: Any) -> dict[str, Any]:
+        """A game through the API (``POST /api/games``)."""
+        out: dict[str, Any] = self.request("POST", "/api/games",
+                                           {"config": config, "seats": seats})
+        return out
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self._log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    srv = Server(tmp_path_factory.mktemp("browser-server"))
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        _unavailable(f"{CHROMIUM} is not installed")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page (its own storage); JavaScript errors fail the test."""
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    try:
+        yield pg
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def shot() -> Any:
+    """``shot(page, "lobby")`` saves a screenshot when ``$ENDEAVOR_SCREENSHOTS`` is set."""
+    target = os.environ.get("ENDEAVOR_SCREENSHOTS")
+
+    def save(pg: Any, name: str, full_page: bool = False) -> None:
+        if target:
+            Path(target).mkdir(parents=True, exist_ok=True)
+            pg.screenshot(path=str(Path(target) / f"{name}.png"), full_page=full_page)
+
+    return save
