@@ -60,11 +60,12 @@ class Server:
             try:
                 self.get("/api/meta")
                 return
-            except (urllib.error.URLError, ConnectionError, OSError):
+            except (urllib.error.URLError, ConnectionError, OSError) as e:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
                     raise RuntimeError("the server did not start:\n"
-                                       + self.log_path.read_text(errors="replace")[-3000:])
+                                       + self.log_path.read_text(errors="replace")[-3000:]
+                                       ) from e
                 time.sleep(0.2)
 
     def request(self, method: str, path: str, body: Any = None,

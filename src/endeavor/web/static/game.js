@@ -230,7 +230,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       h("span", { class: "headline", "data-testid": "headline" }, headline(state)),
       spectate ? h("span", { class: "badge" }, "spectating") : null,
       h("span", { class: "muted seq", "data-testid": "seq" }, `move ${view.seq}`),
-      h("a", { href: `/replay/${encodeURIComponent(id)}`, class: "btn small", "data-testid": "replay-link" }, "Replay"));
+      h("a", { href: `/replay/${encodeURIComponent(id)}`, class: "btn small", "data-testid": "replay-link" }, "Replay"),
+      h("a", { href: `/api/games/${encodeURIComponent(id)}/record`, class: "btn small",
+        download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record"));
     const table = tableHtml(view);
     replace(board, table.board, table.supply);
     replace(matsBox, table.mats);
