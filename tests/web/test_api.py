@@ -268,6 +268,21 @@ def test_undo_own_decision_then_409_once_another_acted(api: Any) -> None:
     assert api.undo(gid, me, v["seq"]).status_code == 409
 
 
+def test_undo_without_a_body_or_seq_undoes_the_game_as_it_stands(api: Any) -> None:
+    g = api.create(["human", "human"], seed=5)
+    gid, toks = g["id"], api.tokens(g)
+    start = api.view(gid)
+    me = toks[start["current_player"]]
+    api.move(gid, me, api.view(gid, me)["legal_actions"][0], 0)
+    r = api.client.post(f"/api/games/{gid}/undo", headers={"Authorization": f"Bearer {me}"})
+    assert r.status_code == 200, r.text
+    assert r.json()["state"] == start["state"] and r.json()["seq"] == 2
+    r = api.client.post(f"/api/games/{gid}/undo", json={},
+                        headers={"Authorization": f"Bearer {me}"})
+    assert r.status_code == 409  # nothing of mine left to undo
+    assert api.view(gid)["seq"] == 2
+
+
 def test_undo_closed_by_a_bot_move(api: Any) -> None:
     g = api.create(["human", "bot:random"], seed=2)
     gid, token = g["id"], g["seats"][0]["token"]

@@ -406,11 +406,11 @@ def create_app(db_url: str | None = None, *,
         return fresh_view(game_id, you, since)
 
     @app.post("/api/games/{game_id}/undo", response_model=schemas.GameView, tags=["play"])
-    def undo(game_id: GameId, body: schemas.UndoRequest, token: Token,
+    def undo(game_id: GameId, token: Token, body: schemas.UndoRequest | None = None,
              since: Since = 0) -> dict[str, Any]:
         """Take back the token's last decision, if no other seat has acted since."""
         you = seats_for(game_id, token, required=True)
-        store.undo(game_id, you, body.seq)
+        store.undo(game_id, you, body.seq if body is not None else None)
         runner.after_commit(game_id)
         return fresh_view(game_id, you, since)
 

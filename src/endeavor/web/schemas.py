@@ -50,9 +50,10 @@ class ActionRequest(_Request):
 
 
 class UndoRequest(_Request):
-    """``POST /api/games/{id}/undo``."""
+    """``POST /api/games/{id}/undo``: ``seq`` is the version the client has seen (409 when
+    stale); without it (or without a body) the undo applies to the game as it stands."""
 
-    seq: int = Field(ge=0)
+    seq: int | None = Field(default=None, ge=0)
 
 
 class CreatedSeat(BaseModel):

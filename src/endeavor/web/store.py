@@ -514,11 +514,14 @@ class Store:
         self._notify(game_id, snap.seq)
         return snap
 
-    def undo(self, game_id: str, seats: Collection[int], seq: int) -> Snapshot:
+    def undo(self, game_id: str, seats: Collection[int], seq: int | None) -> Snapshot:
         """Undo the last effective action for ``seats`` (see
-        :meth:`Snapshot.undo_target`), appended as an ``undo`` entry at ``seq + 1``.
-        :class:`Conflict` when ``seq`` is stale or there is nothing ``seats`` may undo."""
+        :meth:`Snapshot.undo_target`), appended as an ``undo`` entry at ``seq + 1``
+        (``seq`` None: the game's seq as it stands). :class:`Conflict` when ``seq`` is
+        stale or there is nothing ``seats`` may undo."""
         with self._locked(game_id) as cached:
+            if seq is None:
+                seq = cached.seq
             if seq != cached.seq:
                 raise Conflict(f"stale seq {seq}: the game is at seq {cached.seq}")
             snap = cached.snapshot()
