@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import ipaddress
 import json
 import os
@@ -33,6 +34,7 @@ import re
 import resource
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -52,6 +54,12 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import WebSocketException
 
 from endeavor.cli import UsageError
+
+# httpcore asks for sniffio at every request (an import that, when sniffio is not
+# installed, searches sys.path each time: a third of the client's time under load); a
+# None in sys.modules makes that import fail at once, as it would anyway
+if importlib.util.find_spec("sniffio") is None:
+    sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 90.0  # seconds for a started server to answer (migrations included)
@@ -294,34 +302,41 @@ class Driver:
         self.results.errors[key] += 1
 
     async def run(self) -> None:
-        pool = self.ngames + 16
-        limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool)
-        async with httpx.AsyncClient(base_url=self.url, limits=limits, trust_env=False,
-                                     timeout=httpx.Timeout(REQUEST_TIMEOUT)) as client:
-            created = await asyncio.gather(*(self._create(client, i)
-                                             for i in range(self.ngames)))
-            self.games = [g for g in created if g is not None]
-            if not self.games:
-                raise UsageError(f"the server at {self.url} created no game: "
-                                 f"{self._errors_text()}")
-            stop = asyncio.Event()
-            opened = [asyncio.Event() for _ in self.games]
-            watchers = [asyncio.create_task(self._watch(g, ev, stop))
-                        for g, ev in zip(self.games, opened, strict=True)]
-            try:
-                # every WebSocket is open (or failed) before the first move
-                await asyncio.wait_for(asyncio.gather(*(ev.wait() for ev in opened)),
-                                       WS_OPEN_TIMEOUT + 5.0)
-                start = time.perf_counter()
-                await asyncio.gather(*(self._play(client, g) for g in self.games))
-                self.results.seconds = time.perf_counter() - start
-                await self._settle()
-            finally:
-                stop.set()
-                for task in watchers:
-                    task.cancel()
-                await asyncio.gather(*watchers, return_exceptions=True)
-            await asyncio.gather(*(self._check(client, g) for g in self.games))
+        # a client (a pool of 2 connections) per game: httpcore looks through its whole
+        # pool for each request, so one pool of G connections costs O(G) per request
+        limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
+        tls = ssl.create_default_context()  # one for all (each costs ~20 ms to make)
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [await stack.enter_async_context(httpx.AsyncClient(
+                base_url=self.url, limits=limits, trust_env=False, verify=tls,
+                timeout=httpx.Timeout(REQUEST_TIMEOUT))) for _ in range(self.ngames)]
+            await self._run(clients)
+
+    async def _run(self, clients: list[httpx.AsyncClient]) -> None:
+        created = await asyncio.gather(*(self._create(clients[i], i)
+                                         for i in range(self.ngames)))
+        self.games = [g for g in created if g is not None]
+        if not self.games:
+            raise UsageError(f"the server at {self.url} created no game: "
+                             f"{self._errors_text()}")
+        stop = asyncio.Event()
+        opened = [asyncio.Event() for _ in self.games]
+        watchers = [asyncio.create_task(self._watch(g, ev, stop))
+                    for g, ev in zip(self.games, opened, strict=True)]
+        try:
+            # every WebSocket is open (or failed) before the first move
+            await asyncio.wait_for(asyncio.gather(*(ev.wait() for ev in opened)),
+                                   WS_OPEN_TIMEOUT + 5.0)
+            start = time.perf_counter()
+            await asyncio.gather(*(self._play(clients[g.index], g) for g in self.games))
+            self.results.seconds = time.perf_counter() - start
+            await self._settle()
+        finally:
+            stop.set()
+            for task in watchers:
+                task.cancel()
+            await asyncio.gather(*watchers, return_exceptions=True)
+        await asyncio.gather(*(self._check(clients[g.index], g) for g in self.games))
 
     def _errors_text(self) -> str:
         return ", ".join(f"{k}: {v}" for k, v in sorted(self.results.errors.items())) or "-"
@@ -373,10 +388,18 @@ class Driver:
 
     async def _view(self, client: httpx.AsyncClient, game: Game,
                     seat: int) -> dict[str, Any] | None:
+        """The game's view for ``seat`` (with only the events after the last seq seen,
+        as the browser asks). A GET is safe to repeat: a connection the server closed
+        while idle in the pool (its keep-alive timeout) is tried once more."""
         headers = {"Authorization": f"Bearer {game.tokens[seat]}"}
+        params = {"since": game.final_seq}
         t0 = time.perf_counter()
         try:
-            r = await client.get(f"/api/games/{game.id}", headers=headers)
+            try:
+                r = await client.get(f"/api/games/{game.id}", headers=headers, params=params)
+            except (httpx.ReadError, httpx.RemoteProtocolError):
+                t0 = time.perf_counter()
+                r = await client.get(f"/api/games/{game.id}", headers=headers, params=params)
         except httpx.HTTPError as e:
             self._error(f"view {type(e).__name__}")
             return None
@@ -426,6 +449,7 @@ class Driver:
             t0 = time.perf_counter()
             try:
                 r = await client.post(f"/api/games/{game.id}/actions", headers=headers,
+                                      params={"since": seq},
                                       json={"action": action, "seq": seq})
             except httpx.HTTPError as e:
                 game.unacked += 1
