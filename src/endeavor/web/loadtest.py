@@ -412,6 +412,8 @@ class Driver:
 
     async def _play(self, client: httpx.AsyncClient, game: Game) -> None:
         rng = random.Random(self.seed * 1_000_003 + game.index)
+        if self.think > 0:  # the players arrive over one think time, not all at once
+            await asyncio.sleep(rng.uniform(0.0, 2.0 * self.think))
         view = await self._view(client, game, min(game.tokens))
         failures = 0 if view is not None else 1
         done = 0
