@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+from pg import fresh_database, pg_url
+
 from endeavor.web.loadtest import free_port, hide_password, is_loopback, percentile
 
 LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -35,6 +37,19 @@ def test_small_run_reports_and_loses_nothing() -> None:
     assert rep["moves_per_s"] > 0 and rep["seconds"] > 0
     # one message on connect, then one per new seq (announcements may be coalesced)
     assert 5 <= rep["ws_messages"] <= 5 + 25 and rep["ws_behind"] == 0
+
+
+def test_two_workers_on_postgresql() -> None:
+    """The same through ``endeavor serve --workers 2`` on a PostgreSQL database: the
+    moves of one game land on both workers, and every one is kept."""
+    with fresh_database(pg_url()) as db:
+        p = _endeavor("loadtest", "--games", "6", "--moves", "6", "--seed", "4", "--json",
+                      "--workers", "2", "--db", db)
+    assert p.returncode == 0, p.stderr + p.stdout
+    rep = json.loads(p.stdout)
+    assert rep["ok"] is True and rep["workers"] == 2 and rep["moves"] == 36
+    assert rep["lost"] == 0 and rep["errors"] == {} and rep["ws_behind"] == 0
+    assert rep["db"] == hide_password(db)  # no password in the report
 
 
 def test_bad_input_is_one_line() -> None:
