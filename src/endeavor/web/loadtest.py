@@ -254,6 +254,7 @@ class Game:
     ws_error: str | None = None
     lost: int = 0
     unexpected: int = 0
+    unchecked: bool = False  # its record could not be read
 
 
 @dataclass
@@ -263,6 +264,16 @@ class Results:
     create_latencies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0  # the wall time of the playing phase
+
+
+async def _get(client: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
+    """GET ``url``; tried once more when the connection broke before an answer (a GET is
+    safe to repeat, and the server closes keep-alive connections idle for 5 s, which
+    races with their reuse from the pool)."""
+    try:
+        return await client.get(url, **kwargs)
+    except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError):
+        return await client.get(url, **kwargs)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -395,11 +406,7 @@ class Driver:
         params = {"since": game.final_seq}
         t0 = time.perf_counter()
         try:
-            try:
-                r = await client.get(f"/api/games/{game.id}", headers=headers, params=params)
-            except (httpx.ReadError, httpx.RemoteProtocolError):
-                t0 = time.perf_counter()
-                r = await client.get(f"/api/games/{game.id}", headers=headers, params=params)
+            r = await _get(client, f"/api/games/{game.id}", headers=headers, params=params)
         except httpx.HTTPError as e:
             self._error(f"view {type(e).__name__}")
             return None
@@ -449,10 +456,17 @@ class Driver:
                 await asyncio.sleep(rng.uniform(0.0, 2.0 * self.think))
             headers = {"Authorization": f"Bearer {game.tokens[seat]}"}
             t0 = time.perf_counter()
+            url = f"/api/games/{game.id}/actions"
+            body = {"action": action, "seq": seq}
             try:
-                r = await client.post(f"/api/games/{game.id}/actions", headers=headers,
-                                      params={"since": seq},
-                                      json={"action": action, "seq": seq})
+                try:
+                    r = await client.post(url, headers=headers, params={"since": seq},
+                                          json=body)
+                except (httpx.WriteError, httpx.RemoteProtocolError):
+                    # the connection broke (a keep-alive close racing with its reuse):
+                    # sending the same seq again is safe, a move is never recorded twice
+                    r = await client.post(url, headers=headers, params={"since": seq},
+                                          json=body)
             except httpx.HTTPError as e:
                 game.unacked += 1
                 self._error(type(e).__name__)
@@ -484,14 +498,14 @@ class Driver:
         """Every acknowledged move is in the record at its seq; nothing else but moves
         whose answer never came."""
         try:
-            r = await client.get(f"/api/games/{game.id}/record")
+            r = await _get(client, f"/api/games/{game.id}/record")
         except httpx.HTTPError as e:
             self._error(f"record {type(e).__name__}")
-            game.lost = len(game.acked)
+            game.unchecked = True
             return
         if r.status_code != 200:
             self._error(f"record {r.status_code}")
-            game.lost = len(game.acked)
+            game.unchecked = True
             return
         actions = r.json().get("actions", [])
         game.lost = sum(1 for seq, action in game.acked
@@ -532,8 +546,9 @@ def _report(driver: Driver, args: argparse.Namespace, target: str,
         "games_over": sum(1 for g in games if g.over),
         "lost": lost,
         "unexpected": unexpected,
+        "unchecked_games": sum(1 for g in games if g.unchecked),
         "ok": not errors and lost == 0 and unexpected == 0 and ws_behind == 0
-        and len(games) == args.games,
+        and len(games) == args.games and not any(g.unchecked for g in games),
     }
 
 
@@ -558,7 +573,10 @@ def _print_report(out: Console, rep: dict[str, Any]) -> None:
     table.add_row("errors", errors)
     table.add_row("WebSocket messages", f"{rep['ws_messages']:,} "
                                         f"({rep['ws_behind']} game(s) behind at the end)")
-    table.add_row("lost moves", f"{rep['lost']} (unexpected in records: {rep['unexpected']})")
+    unchecked = (f", {rep['unchecked_games']} game(s) whose record could not be read"
+                 if rep["unchecked_games"] else "")
+    table.add_row("lost moves", f"{rep['lost']} (unexpected in records: {rep['unexpected']}"
+                                f"{unchecked})")
     table.add_row("result", "ok" if rep["ok"] else "FAILED")
     out.print(table)
 
