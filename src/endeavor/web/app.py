@@ -7,15 +7,24 @@ limit.
 endeavor.web.app:app_from_env``), reading the URL from ``$ENDEAVOR_DB``.
 
 Endpoints that touch the database are plain ``def`` functions (FastAPI runs them in its
-thread pool); the WebSocket is ``async`` and waits on an in-process announcement after
-each commit, with a shared poll of the database (one ``SELECT`` for all the games this
-process's sockets follow) so moves committed by another worker process are announced too.
+thread pool); their dependencies only parse headers and are ``async``, so a request takes
+one trip to the thread pool. The WebSocket is ``async`` and waits on an in-process
+announcement after each commit, with a shared poll of the database (one ``SELECT`` for all
+the games this process's sockets follow) so moves committed by another worker process are
+announced too.
+
+The game views (the hot path: every move and every refresh) are encoded here, once: an
+endpoint returns the JSON bytes in a :class:`Response` (``schemas.GameView`` documents
+them, tests check they match it), and what depends only on the game and its seq (the
+position, the scores, the decision, the legal actions) is encoded once per seq and kept
+in the snapshot's ``memo``, so the views of the other seats at that seq reuse it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
@@ -83,6 +92,56 @@ def game_view(snap: Snapshot, you: frozenset[int], since: int = 0) -> dict[str, 
         "scores": view.scores_view(state),
         "can_undo": snap.undo_target(you) is not None,
     }
+
+
+def _dumps(value: Any) -> bytes:
+    """``value`` as compact UTF-8 JSON (what Starlette's ``JSONResponse`` sends)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def _memo(snap: Snapshot, key: Any, make: Callable[[], Any]) -> bytes:
+    """``make()`` encoded, computed once per (game, seq) in this process: kept in the
+    snapshot's memo (which belongs to its position alone; see :class:`Snapshot`)."""
+    value: bytes | None = snap.memo.get(key)
+    if value is None:
+        value = _dumps(make())
+        snap.memo[key] = value
+    return value
+
+
+def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0) -> bytes:
+    """:func:`game_view` encoded as JSON (the same object, keys in the same order), from
+    parts cached per (game, seq): only ``you``, ``events`` and ``can_undo`` are encoded
+    for each request."""
+    state = snap.state
+    current = state.current_player
+    mine = current is not None and current in you
+    head = _dumps({"id": snap.meta.id, "title": snap.meta.title, "seq": snap.seq,
+                   "over": state.is_over, "current_player": current, "you": sorted(you)})
+    seats = _memo(snap, "seats", lambda: [
+        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+        for s in snap.meta.seats])
+    config = _memo(snap, "config", lambda: snap.meta.config)
+    legal = _memo(snap, "legal_actions",
+                  lambda: [str(a) for a in state.legal_actions()]) if mine else b"[]"
+    # decision_view shows the options exactly when the seat to move is one of ``you``
+    decision = _memo(snap, ("decision", mine), lambda: view.decision_view(
+        state, [current] if mine and current is not None else []))
+    events = _dumps([view.event_view(ev, seq) for seq, ev in snap.events(since)])
+    position = _memo(snap, "state", lambda: view.position(state))
+    scores = _memo(snap, "scores", lambda: view.scores_view(state))
+    can_undo = b"true" if snap.undo_target(you) is not None else b"false"
+    return b"".join((
+        head[:-1], b',"seats":', seats, b',"config":', config,
+        b',"actions":', str(len(snap.effective)).encode(), b',"legal_actions":', legal,
+        b',"decision":', decision, b',"events":', events, b',"state":', position,
+        b',"scores":', scores, b',"can_undo":', can_undo, b"}"))
+
+
+def view_response(snap: Snapshot, you: frozenset[int], since: int = 0) -> Response:
+    """The 200 of a game view: :func:`game_view_json` as ``application/json``."""
+    return Response(game_view_json(snap, you, since), media_type="application/json")
 
 
 def _created(created: Created) -> schemas.Created:
@@ -275,8 +334,9 @@ async def _no_receive() -> Message:
 _bearer = HTTPBearer(auto_error=False, description="a seat's token (from its link)")
 
 
-def _token(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-           ) -> str | None:
+async def _token(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+                 ) -> str | None:
+    # async: it only reads a header, so it needs no trip to the thread pool
     return creds.credentials if creds is not None else None
 
 
@@ -355,8 +415,8 @@ def create_app(db_url: str | None = None, *,
             raise Forbidden("this token is not a seat of this game")
         return seats
 
-    def fresh_view(game_id: str, you: frozenset[int], since: int) -> dict[str, Any]:
-        return game_view(store.snapshot(game_id), you, since)
+    def fresh_view(game_id: str, you: frozenset[int], since: int) -> Response:
+        return view_response(store.snapshot(game_id), you, since)
 
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, response_model=schemas.Created,
@@ -389,7 +449,7 @@ def create_app(db_url: str | None = None, *,
             "spectate_url": f"/game/{r.id}"} for r in rows]}
 
     @app.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
-    def get_game(game_id: GameId, token: Token, since: Since = 0) -> dict[str, Any]:
+    def get_game(game_id: GameId, token: Token, since: Since = 0) -> Response:
         """The game as the token's seat(s) see it (no token: a spectator)."""
         you = seats_for(game_id, token, required=False)
         return fresh_view(game_id, you, since)
@@ -397,22 +457,22 @@ def create_app(db_url: str | None = None, *,
     @app.post("/api/games/{game_id}/actions", response_model=schemas.GameView,
               tags=["play"])
     def play(game_id: GameId, body: schemas.ActionRequest, token: Token,
-             since: Since = 0) -> dict[str, Any]:
+             since: Since = 0) -> Response:
         """Play an action for the token's seat, at the ``seq`` the client saw. The bots
-        that are then to move and play quickly have moved when this returns."""
+        that are then to move and play quickly have moved when this returns. The view
+        is the game right after the last of these commits (its seq may be past
+        ``seq + 1``: the bots' moves)."""
         you = seats_for(game_id, token, required=True)
-        store.append(game_id, you, body.action, body.seq)
-        runner.after_commit(game_id)
-        return fresh_view(game_id, you, since)
+        snap = store.append(game_id, you, body.action, body.seq)
+        return view_response(runner.after_commit(game_id, snap), you, since)
 
     @app.post("/api/games/{game_id}/undo", response_model=schemas.GameView, tags=["play"])
     def undo(game_id: GameId, token: Token, body: schemas.UndoRequest | None = None,
-             since: Since = 0) -> dict[str, Any]:
+             since: Since = 0) -> Response:
         """Take back the token's last decision, if no other seat has acted since."""
         you = seats_for(game_id, token, required=True)
-        store.undo(game_id, you, body.seq if body is not None else None)
-        runner.after_commit(game_id)
-        return fresh_view(game_id, you, since)
+        snap = store.undo(game_id, you, body.seq if body is not None else None)
+        return view_response(runner.after_commit(game_id, snap), you, since)
 
     @app.get("/api/games/{game_id}/record", tags=["games"])
     def record(game_id: GameId) -> dict[str, Any]:
@@ -423,10 +483,10 @@ def create_app(db_url: str | None = None, *,
     @app.get("/api/games/{game_id}/replay/{n}", response_model=schemas.GameView,
              tags=["games"])
     def replay_position(game_id: GameId, n: Annotated[int, PathParam(ge=0)],
-                        ) -> dict[str, Any]:
+                        ) -> Response:
         """The spectator's view of the position after the first ``n`` effective actions
         (its ``events``: those of these actions)."""
-        return game_view(store.position_after(game_id, n), frozenset())
+        return view_response(store.position_after(game_id, n), frozenset())
 
     @app.get("/api/meta", response_model=schemas.Meta, tags=["meta"])
     def meta() -> schemas.Meta:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final
+from typing import Any, Final, overload
 
 from endeavor.bots import make
 
@@ -66,15 +66,27 @@ class BotRunner:
         self._stop = threading.Event()
 
     # ------------------------------------------------------------------ entry points
-    def after_commit(self, game_id: str) -> None:
+    @overload
+    def after_commit(self, game_id: str, snap: Snapshot) -> Snapshot: ...
+
+    @overload
+    def after_commit(self, game_id: str, snap: None = None) -> Snapshot | None: ...
+
+    def after_commit(self, game_id: str, snap: Snapshot | None = None) -> Snapshot | None:
         """Play the bots the latest commit of ``game_id`` left to move: quick ones now
-        (within the time budget), anything else in the background."""
+        (within the time budget), anything else in the background.
+
+        ``snap``: the game as the store returned it right after that commit (then read
+        as is, without asking the database again; None: read it). Returns the game
+        right after the last commit made here (``snap`` when the bots made none), or as
+        last read (None when it could not be read)."""
         if self._stop.is_set():
-            return
+            return snap
         deadline = time.monotonic() + self.quick_budget
-        outcome = self._play(game_id, quick_only=True, deadline=deadline)
+        outcome, last = self._play(game_id, quick_only=True, deadline=deadline, start=snap)
         if outcome == "bot":
             self.schedule(game_id)
+        return last if last is not None else snap
 
     def schedule(self, game_id: str) -> None:
         """Have a background thread play ``game_id``'s bots (once: a game already being
@@ -136,49 +148,56 @@ class BotRunner:
             with self._lock:
                 self._busy.pop(game_id, None)
 
-    def _play(self, game_id: str, quick_only: bool, deadline: float | None) -> str:
-        """Play bot moves of ``game_id`` one by one. Returns why it stopped: ``human``
-        (a person is to move), ``over``, ``bot`` (a bot is to move but not here: a
-        search bot with ``quick_only``, or the deadline passed), ``error`` or
-        ``stopped``."""
+    def _play(self, game_id: str, quick_only: bool, deadline: float | None,
+              start: Snapshot | None = None) -> tuple[str, Snapshot | None]:
+        """Play bot moves of ``game_id`` one by one, from ``start`` (the game right
+        after a commit of this process) or else the game as stored. Returns why it
+        stopped: ``human`` (a person is to move), ``over``, ``bot`` (a bot is to move
+        but not here: a search bot with ``quick_only``, or the deadline passed),
+        ``error`` or ``stopped``; and the game as last seen (None if never read)."""
         conflicts = 0
+        snap: Snapshot | None = start
+        last: Snapshot | None = start
         while not self._stop.is_set():
-            try:
-                snap = self.store.snapshot(game_id)
-            except NotFound:
-                return "error"
-            except Exception:
-                log.exception("bot: could not load game %s", game_id)
-                return "error"
+            if snap is None:
+                try:
+                    snap = last = self.store.snapshot(game_id)
+                except NotFound:
+                    return "error", last
+                except Exception:
+                    log.exception("bot: could not load game %s", game_id)
+                    return "error", last
             p = snap.current_player
             if p is None:
-                return "over"
+                return "over", last
             seat = snap.seat(p)
             if seat.kind != "bot" or seat.bot is None:
-                return "human"
+                return "human", last
             if quick_only and (seat.bot not in QUICK_BOTS or (
                     deadline is not None and time.monotonic() > deadline)):
-                return "bot"
+                return "bot", last
             action = self._choose(snap, seat.bot)
             if action is None:
-                return "error"
+                return "error", last
             try:
-                self.store.append(game_id, {p}, action, snap.seq)
+                # the game right after this commit: the next bot looks at it as is
+                snap = last = self.store.append(game_id, {p}, action, snap.seq)
                 conflicts = 0
             except Conflict:
-                conflicts += 1  # someone else moved first: look at the fresh position
+                snap = None  # someone else moved first: look at the fresh position
+                conflicts += 1
                 if conflicts >= MAX_CONFLICTS:
                     log.warning("bot in game %s lost %d races in a row; leaving it",
                                 game_id, conflicts)
-                    return "error"
+                    return "error", last
             except StoreError as e:
                 log.error("bot %s in game %s chose %r, refused: %s", seat.bot, game_id,
                           action, e)
-                return "error"
+                return "error", last
             except Exception:
                 log.exception("bot move in game %s could not be recorded", game_id)
-                return "error"
-        return "stopped"
+                return "error", last
+        return "stopped", last
 
     def _choose(self, snap: Snapshot, name: str) -> str | None:
         """The bot's action at ``snap`` (None, logged, if the bot failed)."""

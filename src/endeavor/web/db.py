@@ -47,6 +47,8 @@ DEFAULT_URL = "sqlite:///endeavor.db"
 ENV_VAR = "ENDEAVOR_DB"
 #: how long a SQLite connection waits for another writer before giving up (seconds)
 SQLITE_BUSY_SECONDS = 5.0
+#: how old a pooled PostgreSQL connection may get before it is replaced (seconds)
+POOL_RECYCLE_SECONDS = 1800
 #: the PostgreSQL advisory lock key that serialises migrations (any fixed 64-bit int)
 _PG_MIGRATION_LOCK = 0x656E646561766F72  # "endeavor"
 
@@ -163,7 +165,8 @@ def make_engine(url: str | None = None) -> Engine:
     """A SQLAlchemy engine for ``url`` (see :func:`resolve_url`). SQLite: WAL mode, a
     busy timeout and foreign keys on every connection, usable from any thread (the app
     serves requests from a thread pool); an in-memory database shares one connection.
-    PostgreSQL: ``postgresql+psycopg://...`` with a pool sized for the thread pool.
+    PostgreSQL: ``postgresql+psycopg://...`` with a pool sized for the thread pool, not
+    pinged before each use (see :meth:`endeavor.web.store.Store._read`).
     Raises :class:`DatabaseError` for a URL that names no usable driver."""
     resolved = resolve_url(url)
     parsed = make_url(resolved)
@@ -173,7 +176,10 @@ def make_engine(url: str | None = None) -> Engine:
         if parsed.database in (None, "", ":memory:"):
             kwargs["poolclass"] = StaticPool
     else:
-        kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        # no pre-ping (a round trip at every checkout): connections are recycled after
+        # POOL_RECYCLE_SECONDS, and the store retries a read, or a write whose first
+        # statement found its connection dead, once on a fresh connection
+        kwargs.update(pool_size=10, max_overflow=20, pool_recycle=POOL_RECYCLE_SECONDS)
     try:
         engine = create_engine(parsed, **kwargs)
     except Exception as e:  # NoSuchModuleError, ArgumentError, a missing driver

@@ -10,7 +10,14 @@ the ``(game_id, seq)`` primary key makes two writers racing for it unable to bot
 
 Each process caches the latest position of each game it served (state, events, log) and
 brings it up to date by applying only the entries it has not seen; ``games.seq`` is read
-on every access, so a move committed by another process is never missed.
+on every access, so a move committed by another process is never missed (the one
+exception: the snapshot :meth:`Store.append` and :meth:`Store.undo` return is taken in
+the same locked section as their own commit, so it is the stored game at that seq).
+
+Each cached position also holds a ``memo``: a dict for what depends only on the game and
+its ``seq`` (the API keeps the encoded position, scores and decision there), replaced by
+a new one whenever the position changes, so a snapshot's memo always belongs to its own
+``(game, seq)`` and the views of every seat at one seq share the work.
 
 Tokens are ``secrets.token_urlsafe(32)`` (256 bits), returned once at creation and
 stored only as their SHA-256 hex digest.
@@ -28,9 +35,9 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from sqlalchemy import Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from endeavor import (
@@ -56,6 +63,11 @@ SEAT_KINDS: Final = ("human", "hotseat", "bot")
 STATUSES: Final = ("open", "running", "over")
 MAX_TITLE: Final = 200
 MAX_ACTION: Final = 64
+#: how many times a read, or a write that failed before sending anything, is tried
+#: again on a fresh connection after finding its pooled connection dead
+_DISCONNECT_RETRIES: Final = 1
+
+_T = TypeVar("_T")
 
 
 # --------------------------------------------------------------------------- errors
@@ -94,6 +106,14 @@ class Conflict(StoreError):
     """A stale ``seq``, a lost race for the next entry, or nothing to undo."""
 
     status = 409
+
+
+class _NotSent(Exception):
+    """A write's connection was found dead before the write reached the database."""
+
+    def __init__(self, error: DBAPIError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 # --------------------------------------------------------------------------- values
@@ -212,13 +232,19 @@ class Created:
 @dataclass(frozen=True)
 class Snapshot:
     """A game as of ``seq``: a private copy of its position (callers may read it freely,
-    the cache is untouched), its effective actions with their events, and its log."""
+    the cache is untouched), its effective actions with their events, and its log.
+
+    ``memo`` is shared by every snapshot of this game at this ``seq`` in this process
+    (and by nothing else): a place to keep what is computed from the position alone,
+    once for every seat that asks. Store only values that are a function of the
+    position (never of a seat or a token) and never mutate one read from it."""
 
     meta: Meta
     seq: int
     state: State
     effective: tuple[Effective, ...]
     log: tuple[Entry, ...]
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def over(self) -> bool:
@@ -260,6 +286,9 @@ class _Cached:
     effective: list[Effective] = field(default_factory=list)
     log: list[Entry] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: what depends only on this position (see :class:`Snapshot`): a new dict at
+    #: every change of position, never cleared in place (snapshots hold the old one)
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     def apply(self, entry: Entry) -> None:
         """Bring the position forward by one stored entry."""
@@ -278,10 +307,19 @@ class _Cached:
             raise RuntimeError(f"game {self.meta.id}: unknown log entry kind {entry.kind!r}")
         self.log.append(entry)
         self.seq = entry.seq
+        self.memo = {}
+
+    def reset(self) -> None:
+        """Back to the game's start (before re-applying the stored log)."""
+        self.seq = 0
+        self.state = new_game(GameConfig.from_dict(self.meta.config))
+        self.effective.clear()
+        self.log.clear()
+        self.memo = {}
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self.meta, self.seq, self.state.copy(), tuple(self.effective),
-                        tuple(self.log))
+                        tuple(self.log), self.memo)
 
 
 @dataclass(frozen=True)
@@ -402,21 +440,23 @@ class Store:
 
     def seq(self, game_id: str) -> int | None:
         """The game's ``seq`` as stored (None for an unknown game): one cheap SELECT."""
-        with self.engine.connect() as conn:
-            value = conn.execute(
-                select(db.games.c.seq).where(db.games.c.id == game_id)).scalar()
+        value = self._read(lambda conn: conn.execute(
+            select(db.games.c.seq).where(db.games.c.id == game_id)).scalar())
         return int(value) if value is not None else None
 
     def seqs(self, game_ids: Iterable[str]) -> dict[str, int]:
         """The stored ``seq`` of several games at once (unknown ids left out)."""
         ids = list(set(game_ids))
-        out: dict[str, int] = {}
-        with self.engine.connect() as conn:
+
+        def read(conn: Connection) -> dict[str, int]:
+            out: dict[str, int] = {}
             for i in range(0, len(ids), 500):
                 rows = conn.execute(select(db.games.c.id, db.games.c.seq)
                                     .where(db.games.c.id.in_(ids[i:i + 500])))
                 out.update({r.id: int(r.seq) for r in rows})
-        return out
+            return out
+
+        return self._read(read)
 
     def position_after(self, game_id: str, n: int) -> Snapshot:
         """The game after its first ``n`` effective actions (the replay viewer): a
@@ -447,12 +487,15 @@ class Store:
         elif status is not None:
             raise BadRequest(f"unknown status {status!r}: {', '.join(STATUSES)}")
         query = query.order_by(g.c.created.desc(), g.c.id).limit(limit)
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+        def read(conn: Connection) -> tuple[list[Any], list[Any]]:
+            rows = list(conn.execute(query).all())
             ids = [r.id for r in rows]
-            seat_rows = conn.execute(select(db.seats).where(db.seats.c.game_id.in_(ids))
-                                     .order_by(db.seats.c.game_id, db.seats.c.seat)
-                                     ).all() if ids else []
+            seat_rows = list(conn.execute(
+                select(db.seats).where(db.seats.c.game_id.in_(ids))
+                .order_by(db.seats.c.game_id, db.seats.c.seat)).all()) if ids else []
+            return rows, seat_rows
+
+        rows, seat_rows = self._read(read)
         by_game: dict[str, list[Seat]] = {}
         for s in seat_rows:
             by_game.setdefault(s.game_id, []).append(_seat(s))
@@ -477,8 +520,7 @@ class Store:
         query = (select(g.c.id).where(g.c.over.is_(False))
                  .where(g.c.id.in_(select(s.c.game_id).where(s.c.kind == "bot")))
                  .order_by(g.c.created))
-        with self.engine.connect() as conn:
-            return [r.id for r in conn.execute(query)]
+        return self._read(lambda conn: [r.id for r in conn.execute(query)])
 
     # ------------------------------------------------------------------ write
     def append(self, game_id: str, seats: Collection[int], action: str, seq: int,
@@ -541,14 +583,32 @@ class Store:
 
     def _write(self, game_id: str, entry: Entry, over: bool) -> None:
         """Insert ``entry`` and move ``games.seq`` to it in one transaction; a lost race
-        (the key taken, or ``games.seq`` moved) is :class:`Conflict`."""
+        (the key taken, or ``games.seq`` moved) is :class:`Conflict`. A pooled
+        connection found dead at the INSERT (the first statement of the transaction, so
+        nothing of it can have been committed) is replaced and the write tried again."""
+        for attempt in range(_DISCONNECT_RETRIES + 1):
+            try:
+                self._write_once(game_id, entry, over)
+                return
+            except _NotSent as e:
+                if attempt == _DISCONNECT_RETRIES:
+                    raise e.error from None
+                log.warning("database connection lost (%s); retrying the write",
+                            type(e.error.orig).__name__)
+
+    def _write_once(self, game_id: str, entry: Entry, over: bool) -> None:
         try:
             with self.engine.begin() as conn:
                 # the INSERT first: on SQLite it takes the write lock (waiting for another
                 # writer), on PostgreSQL it waits for a racing insert of the same key
-                conn.execute(insert(db.moves).values(
-                    game_id=game_id, seq=entry.seq, seat=entry.seat, kind=entry.kind,
-                    action=entry.action, created=_now()))
+                try:
+                    conn.execute(insert(db.moves).values(
+                        game_id=game_id, seq=entry.seq, seat=entry.seat, kind=entry.kind,
+                        action=entry.action, created=_now()))
+                except DBAPIError as e:
+                    if e.connection_invalidated:
+                        raise _NotSent(e) from None
+                    raise
                 result = conn.execute(
                     update(db.games)
                     .where(and_(db.games.c.id == game_id, db.games.c.seq == entry.seq - 1))
@@ -591,12 +651,18 @@ class Store:
         return cached if cached is not None else self._load(game_id)
 
     def _load(self, game_id: str) -> _Cached:
-        with self.engine.connect() as conn:
+        def read(conn: Connection) -> tuple[Any, list[Any]] | None:
             row = conn.execute(select(db.games).where(db.games.c.id == game_id)).first()
             if row is None:
-                raise NotFound(f"no game {game_id!r}")
-            seat_rows = conn.execute(select(db.seats).where(db.seats.c.game_id == game_id)
-                                     .order_by(db.seats.c.seat)).all()
+                return None
+            return row, list(conn.execute(
+                select(db.seats).where(db.seats.c.game_id == game_id)
+                .order_by(db.seats.c.seat)).all())
+
+        found = self._read(read)
+        if found is None:
+            raise NotFound(f"no game {game_id!r}")
+        row, seat_rows = found
         meta = Meta(row.id, utc(row.created), dict(row.config), row.title,
                     tuple(_seat(s) for s in seat_rows))
         cached = _Cached(meta, 0, new_game(GameConfig.from_dict(meta.config)))
@@ -611,27 +677,47 @@ class Store:
 
     def _refresh(self, cached: _Cached) -> None:
         """Apply the entries committed since ``cached.seq`` (by anyone, anywhere)."""
-        with self.engine.connect() as conn:
+        game_id = cached.meta.id
+
+        def read(conn: Connection) -> tuple[int, list[Any]] | None:
             stored = conn.execute(select(db.games.c.seq)
-                                  .where(db.games.c.id == cached.meta.id)).scalar()
-            if stored is None:
-                raise NotFound(f"no game {cached.meta.id!r}")
-            if stored == cached.seq:
-                return
-            if stored < cached.seq:  # the database went back (restored): start afresh
-                log.warning("game %s: stored seq %s < cached %s; reloading",
-                            cached.meta.id, stored, cached.seq)
-                cached.seq = 0
-                cached.state = new_game(GameConfig.from_dict(cached.meta.config))
-                cached.effective.clear()
-                cached.log.clear()
+                                  .where(db.games.c.id == game_id)).scalar()
+            if stored is None or stored == cached.seq:
+                return None if stored is None else (int(stored), [])
+            since = cached.seq if stored > cached.seq else 0
             rows = conn.execute(
                 select(db.moves.c.seq, db.moves.c.seat, db.moves.c.kind, db.moves.c.action)
-                .where(and_(db.moves.c.game_id == cached.meta.id,
-                            db.moves.c.seq > cached.seq, db.moves.c.seq <= stored))
+                .where(and_(db.moves.c.game_id == game_id,
+                            db.moves.c.seq > since, db.moves.c.seq <= stored))
                 .order_by(db.moves.c.seq)).all()
+            return int(stored), list(rows)
+
+        found = self._read(read)
+        if found is None:
+            raise NotFound(f"no game {game_id!r}")
+        stored, rows = found
+        if stored < cached.seq:  # the database went back (restored): start afresh
+            log.warning("game %s: stored seq %s < cached %s; reloading",
+                        game_id, stored, cached.seq)
+            cached.reset()
         for r in rows:
             cached.apply(Entry(int(r.seq), int(r.seat), r.kind, r.action))
+
+    def _read(self, fn: Callable[[Connection], _T]) -> _T:
+        """``fn`` (reads only) on a pooled connection; run once more when that
+        connection turned out to be dead (the database server restarted: the pool does
+        not ping a connection before each use, which would cost a round trip, so the
+        first use after a restart finds out and SQLAlchemy discards the pool's stale
+        connections)."""
+        for attempt in range(_DISCONNECT_RETRIES + 1):
+            try:
+                with self.engine.connect() as conn:
+                    return fn(conn)
+            except DBAPIError as e:
+                if not e.connection_invalidated or attempt == _DISCONNECT_RETRIES:
+                    raise
+                log.warning("database connection lost (%s); retrying", type(e.orig).__name__)
+        raise AssertionError("unreachable")
 
     def count(self) -> int:
         """How many games the database holds."""
