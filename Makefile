@@ -23,7 +23,7 @@ ARGS ?=
 # the database of `make serve` (ARGS="--db URL" overrides it)
 SERVE_DB ?= sqlite:///endeavor.db
 
-.PHONY: serve play play-compiled test test-pure test-compiled compiled lint typecheck bench \
+.PHONY: serve play play-compiled test test-pure test-web test-compiled compiled lint typecheck bench \
 	bench-compiled install dev clean golden services
 
 $(BIN)/python:
@@ -78,21 +78,25 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
 # two lanes (one core each): compile the mypyc build and run the engine's suite on it;
-# meanwhile ruff, mypy and the whole suite on the pure-Python build, the web app's tests
-# (tests/web: adapters, not the engine, so once) included. -O prints each step when it
-# ends.
+# meanwhile ruff, mypy and the suite on the pure-Python build. The web app's tests
+# (tests/web: adapters, not the engine, so once, on the pure build) take whichever lane
+# is free first. -O prints each step when it ends.
 test:
-	@echo "make test: building and testing the compiled engine beside ruff, mypy and the"
-	@echo "pure-Python suite with the web app's; each step prints its output when it ends"
-	$(MAKE) --no-print-directory -j2 -O test-compiled lint typecheck test-pure
+	@echo "make test: building and testing the compiled engine beside ruff, mypy, the"
+	@echo "pure-Python suite and the web app's; each step prints its output when it ends"
+	$(MAKE) --no-print-directory -j2 -O test-compiled lint typecheck test-pure test-web
 
-# PostgreSQL and Chromium for the web tests (tools/ci_services.sh installs and starts them
-# when missing; quick otherwise). The tests read the database URL from ENDEAVOR_TEST_PG:
-# when it is not set, the script's. Without CI, a failure of the script only skips the
-# PostgreSQL tests (the tests say why); under CI it fails the run.
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
 		echo "compiled modules in src/ would shadow the sources; delete them"; exit 1; fi
+	@echo "== pytest, pure Python (editable install in $(VENV)), tests/web apart"
+	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest --ignore=tests/web
+
+# the web app's tests, on the pure build, with PostgreSQL and Chromium (tools/
+# ci_services.sh installs and starts them when missing; quick otherwise). They read the
+# database URL from ENDEAVOR_TEST_PG: when it is not set, the script's. Without CI, a
+# failure of the script only skips the PostgreSQL tests (they say why); under CI it fails.
+test-web: $(DEV_STAMP)
 	@pg="$${ENDEAVOR_TEST_PG:-}"; \
 	if [ -z "$$pg" ]; then \
 		pg=$$(tools/ci_services.sh) || { \
@@ -100,8 +104,8 @@ test-pure: $(DEV_STAMP)
 			echo "tools/ci_services.sh failed: the PostgreSQL tests will be skipped"; \
 			pg=; }; \
 	fi; \
-	echo "== pytest, pure Python (editable install in $(VENV)), web tests on $${pg:-no PostgreSQL}"; \
-	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest
+	echo "== pytest tests/web, pure Python, PostgreSQL: $${pg:-none}"; \
+	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web
 
 test-compiled: $(COMPILED_STAMP)
 	@echo "== pytest, compiled with mypyc (wheel installed in $(CVENV)), tests/web left out"
