@@ -4,6 +4,7 @@ WebSocket, limits and error bodies."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -560,3 +561,65 @@ def test_since_returns_only_newer_events(api: Any, client: TestClient) -> None:
         "Authorization": f"Bearer {toks[p]}"}, json={"action": legal[0], "seq": 6})
     assert r.status_code == 200 and {e["seq"] for e in r.json()["events"]} == {7}
     assert client.get(f"/api/games/{gid}?since=-1").status_code == 422
+
+
+# --------------------------------------------------------------------------- encoding
+def test_views_are_the_schema_and_the_plain_view(api: Any, client: TestClient) -> None:
+    """The pre-encoded views are exactly ``game_view`` (the dict the schema documents),
+    validate as ``schemas.GameView`` and serialise back to the same JSON, for every
+    seat and a spectator, all along a game with a bot, an undo and the end."""
+    from endeavor.web.app import game_view
+    from endeavor.web.schemas import GameView
+
+    store = client.app.state.store  # type: ignore[attr-defined]
+    g = api.create(["human", "hotseat", "hotseat", "bot:random"], seed=8)
+    gid, toks = g["id"], api.tokens(g)
+    rng = random.Random(8)
+
+    def check(body: dict[str, Any], token: str | None) -> None:
+        you = store.meta(gid).seats_of(token)
+        snap = store.snapshot(gid)
+        assert body["seq"] == snap.seq
+        assert body == json.loads(json.dumps(game_view(snap, you)))
+        assert GameView.model_validate(body).model_dump(mode="json") == body
+
+    v = api.view(gid)
+    undone = False
+    while not v["over"]:
+        for token in (None, *toks.values()):
+            check(api.view(gid, token), token)
+        token = toks[v["current_player"]]
+        mine = api.view(gid, token)
+        # the position was encoded once for this seq, and kept for the next views
+        assert "state" in store.snapshot(gid).memo
+        r = api.move(gid, token, rng.choice(mine["legal_actions"]), mine["seq"])
+        assert r.status_code == 200, r.text
+        v = r.json()
+        if not undone and v["can_undo"]:
+            r = api.undo(gid, token, v["seq"])
+            assert r.status_code == 200, r.text
+            v, undone = r.json(), True
+            check(v, token)
+    assert undone and v["scores"] is not None
+    for token in (None, *toks.values()):
+        check(api.view(gid, token), token)
+
+
+def test_position_encoder_reuses_only_equal_parts() -> None:
+    """Encoded from the parts of the previous position, a position is byte for byte
+    ``json.dumps`` of it, move after move, and after another game's position."""
+    from endeavor.web.app import PositionEncoder, _dumps
+
+    enc = PositionEncoder(size=1)
+    state = new_game(GameConfig(players=3, seed=4, exploits="random"))
+    other = new_game(GameConfig(players=3, seed=5, ruleset="classic"))
+    rng = random.Random(4)
+    n = 0
+    while not state.is_over:
+        pos = V.position(state)
+        assert enc.encode("g", pos) == _dumps(pos)
+        if n % 25 == 0:  # another game pushes this one's parts out
+            assert enc.encode("h", V.position(other)) == _dumps(V.position(other))
+        state.apply(rng.choice(state.legal_actions()))
+        n += 1
+    assert enc.encode("g", V.position(state)) == _dumps(V.position(state))

@@ -7,9 +7,11 @@ from __future__ import annotations
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 
 from endeavor import GameConfig, new_game, replay
 from endeavor.web import db
@@ -239,3 +241,96 @@ def test_the_log_keeps_canonical_notation(store: Store) -> None:
     assert s.log[-1].action == action and s.state.record()["actions"] == [action]
     with store.engine.connect() as conn:
         assert conn.execute(select(db.moves.c.action)).scalar() == action
+
+
+def test_memo_belongs_to_one_seq(url: str) -> None:
+    """Snapshots at one seq share their memo; a move, an undo, a commit read from
+    another process or a restored database each give a new one."""
+    store = _store(url)
+    gid = store.create({"players": 2, "seed": 3}, ["human", "human"]).id
+    s0 = store.snapshot(gid)
+    s0.memo["x"] = 1
+    assert store.snapshot(gid).memo is s0.memo
+    p = s0.current_player
+    assert p is not None
+    s1 = store.append(gid, {p}, str(s0.state.legal_actions()[0]), 0)
+    assert "x" not in s1.memo and store.snapshot(gid).memo is s1.memo
+    s1.memo["x"] = 1
+    s2 = store.undo(gid, {p}, 1)
+    assert s2.seq == 2 and "x" not in s2.memo
+    s2.memo["x"] = 2
+    other = _store(url)  # another process moves on
+    other.append(gid, {p}, str(s2.state.legal_actions()[0]), 2)
+    s3 = store.snapshot(gid)
+    assert s3.seq == 3 and "x" not in s3.memo
+    s3.memo["x"] = 3
+    # the database goes back (restored from a backup): the cache starts afresh
+    with store.engine.begin() as conn:
+        conn.execute(db.moves.delete().where(db.moves.c.seq > 1))
+        conn.execute(db.games.update().values(seq=1))
+    s1b = store.snapshot(gid)
+    assert s1b.seq == 1 and "x" not in s1b.memo and s1b.memo is not s1.memo
+    # a replayed position has a memo of its own
+    assert store.position_after(gid, 0).memo is not s1b.memo
+
+
+class _DeadOnce:
+    """An engine whose first ``connect()`` hands out a connection found dead at its
+    first statement (a database server restarted under the pool)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.dead = 1  # how many statements fail
+        self.skip = 0  # after how many that run
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def _conn(self, real: Any) -> Any:
+        outer = self
+
+        class Conn:
+            def __enter__(self) -> Any:
+                self.c = real.__enter__()
+                return self
+
+            def __exit__(self, *exc: Any) -> Any:
+                return real.__exit__(*exc)
+
+            def execute(self, *a: Any, **k: Any) -> Any:
+                if outer.skip:
+                    outer.skip -= 1
+                elif outer.dead:
+                    outer.dead -= 1
+                    raise DBAPIError("SELECT", {}, Exception("server closed the connection"),
+                                     connection_invalidated=True)
+                return self.c.execute(*a, **k)
+
+        return Conn()
+
+    def connect(self) -> Any:
+        return self._conn(self.engine.connect())
+
+    def begin(self) -> Any:
+        return self._conn(self.engine.begin())
+
+
+def test_a_dead_pooled_connection_is_retried_once(url: str) -> None:
+    """No pre-ping: a read, or a write whose first statement found the connection dead,
+    runs again on a fresh connection; a second failure is not hidden."""
+    store = _store(url)
+    gid = store.create({"players": 2, "seed": 3}, ["human", "human"]).id
+    real = store.engine
+    store.engine = _DeadOnce(real)  # type: ignore[assignment]
+    assert store.seq(gid) == 0
+    snap = store.snapshot(gid)
+    p = snap.current_player
+    assert p is not None
+    dead: Any = store.engine
+    dead.dead, dead.skip = 1, 1  # the refresh's SELECT runs, the write's INSERT fails
+    s1 = store.append(gid, {p}, str(snap.state.legal_actions()[0]), 0)
+    assert s1.seq == 1 and _store(url).snapshot(gid).seq == 1
+    assert dead.dead == 0
+    dead.dead, dead.skip = 2, 0
+    with pytest.raises(DBAPIError):
+        store.seq(gid)

@@ -172,3 +172,23 @@ def test_event_view_normalises_space() -> None:
 
     assert view.event_view(Event("action", 1, "P1:  Ship\n to FE"), 4) == {
         "seq": 4, "kind": "action", "player": 1, "text": "P1: Ship to FE"}
+
+
+def test_cached_cards_and_buildings_are_fresh_copies() -> None:
+    """card_json and the buildings come from a per-ruleset cache: the same JSON as built
+    afresh, and a caller changing what it got changes nothing for the next one."""
+    state = new_game(GameConfig(players=3, seed=9))
+    bot = make("random", seed=9)
+    for _ in range(60):
+        state.apply(bot.choose(state))
+    first = json.dumps(view.position(state))
+    view._RULES_CACHE.clear()
+    assert json.dumps(view.position(state)) == first  # built afresh: identical
+    pos = view.position(state)
+    card = view.card_json(state, state.decks[0][-1])
+    card["icons"]["culture"] = 99
+    card["gives"] = "everything"
+    for mat in pos["players"]:
+        for b in mat["buildings"]:
+            b["does"] = "nothing"
+    assert json.dumps(view.position(state)) == first

@@ -27,6 +27,7 @@ import contextlib
 import json
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -110,6 +111,59 @@ def _memo(snap: Snapshot, key: Any, make: Callable[[], Any]) -> bytes:
     return value
 
 
+class PositionEncoder:
+    """Encodes :func:`view.position` dicts as JSON, reusing the bytes of each part equal
+    to the same part of the game's previous position (a move changes a region or two, a
+    mat, a few links: the rest of the board is encoded once, not at every seq).
+
+    The parts are the items of the position's lists (regions, links, supply, players,
+    ...) and its other values; a part is reused only when it compares equal (``==``) to
+    the previous one, so the result is always the JSON of ``pos`` (view.py's values keep
+    their JSON type at every path: no ``1`` where a ``true`` was). The previous parts of
+    the ``size`` games encoded last are kept."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._last: OrderedDict[str, dict[str, Any]] = OrderedDict()  # game id -> parts
+        self._lock = threading.Lock()
+
+    def encode(self, game_id: str, pos: Mapping[str, Any]) -> bytes:
+        with self._lock:
+            prev = self._last.get(game_id)
+        # key -> (value, its JSON, the (item, JSON) of each item of a list value)
+        parts: dict[str, tuple[Any, bytes, list[tuple[Any, bytes]] | None]] = {}
+        out = []
+        for key, value in pos.items():
+            old = prev.get(key) if prev is not None else None
+            if old is not None and old[0] == value:
+                parts[key] = old
+            elif isinstance(value, list):
+                olds = old[2] if old is not None and old[2] is not None else []
+                items = [olds[i] if i < len(olds) and olds[i][0] == item
+                         else (item, _dumps(item)) for i, item in enumerate(value)]
+                parts[key] = (value, b"[" + b",".join(b for _, b in items) + b"]", items)
+            else:
+                parts[key] = (value, _dumps(value), None)
+            prefix = _KEYS.get(key)
+            if prefix is None:
+                prefix = _KEYS.setdefault(key, _dumps(key) + b":")
+            out.append(prefix + parts[key][1])
+        with self._lock:
+            self._last[game_id] = parts
+            self._last.move_to_end(game_id)
+            while len(self._last) > self.size:
+                self._last.popitem(last=False)
+        return b"{" + b",".join(out) + b"}"
+
+
+#: a position's keys encoded, with their colon
+_KEYS: dict[str, bytes] = {}
+
+#: the position encoder of the game views (shared: parts are checked by equality, so
+#: sharing across apps and databases is safe)
+POSITIONS: Final = PositionEncoder()
+
+
 def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0) -> bytes:
     """:func:`game_view` encoded as JSON (the same object, keys in the same order), from
     parts cached per (game, seq): only ``you``, ``events`` and ``can_undo`` are encoded
@@ -129,7 +183,9 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0) -> bytes
     decision = _memo(snap, ("decision", mine), lambda: view.decision_view(
         state, [current] if mine and current is not None else []))
     events = _dumps([view.event_view(ev, seq) for seq, ev in snap.events(since)])
-    position = _memo(snap, "state", lambda: view.position(state))
+    position: bytes | None = snap.memo.get("state")
+    if position is None:
+        position = snap.memo["state"] = POSITIONS.encode(snap.meta.id, view.position(state))
     scores = _memo(snap, "scores", lambda: view.scores_view(state))
     can_undo = b"true" if snap.undo_target(you) is not None else b"false"
     return b"".join((
@@ -334,13 +390,9 @@ async def _no_receive() -> Message:
 _bearer = HTTPBearer(auto_error=False, description="a seat's token (from its link)")
 
 
-async def _token(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-                 ) -> str | None:
-    # async: it only reads a header, so it needs no trip to the thread pool
-    return creds.credentials if creds is not None else None
-
-
-Token = Annotated[str | None, Depends(_token)]
+#: the request's bearer token (None without one): the endpoints read ``.credentials``.
+#: HTTPBearer is an ``async`` dependency, so it costs no trip to the thread pool
+Token = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 Since = Annotated[int, Query(ge=0, description="only the events of entries after this seq "
                                                "(default: all)")]
 
@@ -402,10 +454,12 @@ def create_app(db_url: str | None = None, *,
         return JSONResponse({"detail": "internal error"}, status_code=500)
 
     # ------------------------------------------------------------------ helpers
-    def seats_for(game_id: str, token: str | None, required: bool) -> frozenset[int]:
-        """The seats ``token`` plays in the game: 404 for an unknown game, 401 for no
+    def seats_for(game_id: str, creds: HTTPAuthorizationCredentials | None,
+                  required: bool) -> frozenset[int]:
+        """The seats the token plays in the game: 404 for an unknown game, 401 for no
         token when ``required``, 403 for a token of no seat of this game."""
         meta = store.meta(game_id)
+        token = creds.credentials if creds is not None else None
         if token is None:
             if required:
                 raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")

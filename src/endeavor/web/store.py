@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from endeavor import (
@@ -68,6 +68,20 @@ MAX_ACTION: Final = 64
 _DISCONNECT_RETRIES: Final = 1
 
 _T = TypeVar("_T")
+
+# the statements of every move, built once (building one costs more than running it)
+_SEQ_OF: Final = select(db.games.c.seq).where(db.games.c.id == bindparam("b_id"))
+_ENTRIES: Final = (
+    select(db.moves.c.seq, db.moves.c.seat, db.moves.c.kind, db.moves.c.action)
+    .where(and_(db.moves.c.game_id == bindparam("b_id"),
+                db.moves.c.seq > bindparam("b_since"), db.moves.c.seq <= bindparam("b_upto")))
+    .order_by(db.moves.c.seq))
+_INSERT_ENTRY: Final = insert(db.moves)
+#: ``games.seq`` moved on by one entry, only from the version the writer validated
+_MOVE_SEQ: Final = (
+    update(db.games)
+    .where(and_(db.games.c.id == bindparam("b_id"), db.games.c.seq == bindparam("b_prev")))
+    .values(seq=bindparam("b_seq"), over=bindparam("b_over")))
 
 
 # --------------------------------------------------------------------------- errors
@@ -440,8 +454,7 @@ class Store:
 
     def seq(self, game_id: str) -> int | None:
         """The game's ``seq`` as stored (None for an unknown game): one cheap SELECT."""
-        value = self._read(lambda conn: conn.execute(
-            select(db.games.c.seq).where(db.games.c.id == game_id)).scalar())
+        value = self._read(lambda conn: conn.execute(_SEQ_OF, {"b_id": game_id}).scalar())
         return int(value) if value is not None else None
 
     def seqs(self, game_ids: Iterable[str]) -> dict[str, int]:
@@ -602,17 +615,15 @@ class Store:
                 # the INSERT first: on SQLite it takes the write lock (waiting for another
                 # writer), on PostgreSQL it waits for a racing insert of the same key
                 try:
-                    conn.execute(insert(db.moves).values(
-                        game_id=game_id, seq=entry.seq, seat=entry.seat, kind=entry.kind,
-                        action=entry.action, created=_now()))
+                    conn.execute(_INSERT_ENTRY, {
+                        "game_id": game_id, "seq": entry.seq, "seat": entry.seat,
+                        "kind": entry.kind, "action": entry.action, "created": _now()})
                 except DBAPIError as e:
                     if e.connection_invalidated:
                         raise _NotSent(e) from None
                     raise
-                result = conn.execute(
-                    update(db.games)
-                    .where(and_(db.games.c.id == game_id, db.games.c.seq == entry.seq - 1))
-                    .values(seq=entry.seq, over=over))
+                result = conn.execute(_MOVE_SEQ, {"b_id": game_id, "b_prev": entry.seq - 1,
+                                                  "b_seq": entry.seq, "b_over": over})
                 if result.rowcount != 1:
                     raise Conflict(f"another move was recorded first (seq {entry.seq})")
         except IntegrityError:
@@ -680,16 +691,12 @@ class Store:
         game_id = cached.meta.id
 
         def read(conn: Connection) -> tuple[int, list[Any]] | None:
-            stored = conn.execute(select(db.games.c.seq)
-                                  .where(db.games.c.id == game_id)).scalar()
+            stored = conn.execute(_SEQ_OF, {"b_id": game_id}).scalar()
             if stored is None or stored == cached.seq:
                 return None if stored is None else (int(stored), [])
             since = cached.seq if stored > cached.seq else 0
-            rows = conn.execute(
-                select(db.moves.c.seq, db.moves.c.seat, db.moves.c.kind, db.moves.c.action)
-                .where(and_(db.moves.c.game_id == game_id,
-                            db.moves.c.seq > since, db.moves.c.seq <= stored))
-                .order_by(db.moves.c.seq)).all()
+            rows = conn.execute(_ENTRIES, {"b_id": game_id, "b_since": since,
+                                           "b_upto": stored}).all()
             return int(stored), list(rows)
 
         found = self._read(read)

@@ -94,8 +94,32 @@ def _icons_short(icons: tuple[int, int, int, int], glory: int) -> str:
     return " ".join(parts)
 
 
+def _per_rules(state: State) -> dict[Any, Any]:
+    """A cache of what depends only on the ruleset's tables (``state.rules``: one object
+    shared by every game of a ruleset): cards and buildings in JSON, each built once."""
+    cache = _RULES_CACHE.get(state.rules)
+    if cache is None:
+        cache = _RULES_CACHE.setdefault(state.rules, {})
+    return cache
+
+
+#: ``state.rules`` -> its cache (a handful of rulesets: kept for the process's life)
+_RULES_CACHE: dict[Any, dict[Any, Any]] = {}
+
+
 def card_json(state: State, c: int) -> JSON:
     """An Asset card (or Governor): code, deck, value, icons, glory, what it gives."""
+    cache = _per_rules(state)
+    entry: JSON | None = cache.get(("card", c))
+    if entry is None:
+        entry = cache.setdefault(("card", c), _card_json(state, c))
+    # a fresh copy: callers add to it (an ``id``), and nobody shares the icons
+    out = dict(entry)
+    out["icons"] = dict(entry["icons"])
+    return out
+
+
+def _card_json(state: State, c: int) -> JSON:
     card = state.rules.cards[c]
     names = _attribute_names(state)
     return {
@@ -130,10 +154,15 @@ def building_does(state: State, b: int) -> str:
 
 
 def _building(state: State, b: int) -> JSON:
-    bd = state.rules.buildings[b]
-    return {"code": bd.code, "name": bd.name, "level": bd.level,
+    cache = _per_rules(state)
+    entry: JSON | None = cache.get(("building", b))
+    if entry is None:
+        bd = state.rules.buildings[b]
+        entry = cache.setdefault(("building", b), {
+            "code": bd.code, "name": bd.name, "level": bd.level,
             "activatable": bd.activatable, "does": building_does(state, b),
-            "icons": _icons_short(bd.icons, bd.glory)}
+            "icons": _icons_short(bd.icons, bd.glory)})
+    return dict(entry)  # a fresh copy: callers add to it
 
 
 def _next_level_at(score: int) -> int | None:
