@@ -1443,6 +1443,7 @@ MAX_PORT = 65_535
 _port = _ranged(int, lambda v: 1 <= v <= MAX_PORT, f"1 to {MAX_PORT:,}")
 _web_workers = _ranged(int, lambda v: 1 <= v <= 64, "1 to 64")
 _load_games = _ranged(int, lambda v: 1 <= v <= 5_000, "1 to 5,000")
+_think = _ranged(float, lambda v: 0.0 <= v <= 60.0, "0 to 60 seconds")
 
 
 def _add_web_parsers(sub: Any) -> None:
@@ -1488,6 +1489,10 @@ def _add_web_parsers(sub: Any) -> None:
                     help="test a server that is already running at URL instead")
     lt.add_argument("--workers", type=_web_workers, default=1, metavar="N",
                     help="Uvicorn workers of the server started for the test (default: 1)")
+    lt.add_argument("--think", type=_think, default=1.0, metavar="T",
+                    help="each player's mean pause before a move, in seconds (uniform from "
+                         "0 to 2T), 0 to 60; 0 plays every game as fast as the server "
+                         "answers, a closed loop measuring throughput (default: 1)")
     lt.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed (default: 0)")
     lt.add_argument("--json", action="store_true", help="print one JSON object")
     lt.add_argument("--quiet", action="store_true", help="no progress bar")
