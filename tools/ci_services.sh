@@ -71,8 +71,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     APT_OPTS=(-q -y -o DPkg::Lock::Timeout=600)
     "${SUDO[@]}" apt-get "${APT_OPTS[@]}" update >&2
-    "${SUDO[@]}" apt-get "${APT_OPTS[@]}" install --no-install-recommends \
-        "${missing[@]}" >&2
+    # with their recommended packages (Chromium's fonts among them), as on the
+    # developers' machines, so pages render the same in the browser tests
+    "${SUDO[@]}" apt-get "${APT_OPTS[@]}" install "${missing[@]}" >&2
     [ -x /usr/bin/chromium ] || [[ " ${missing[*]} " != *" chromium "* ]] \
         || die "chromium was installed but /usr/bin/chromium is missing"
 fi
