@@ -5,9 +5,14 @@ round trips, throughput, errors and no lost move. Bad input: one line, exit 2.""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
+import pytest
 from pg import fresh_database, pg_url
 
 from endeavor.web.loadtest import free_port, hide_password, is_loopback, percentile
@@ -50,6 +55,58 @@ def test_two_workers_on_postgresql() -> None:
     assert rep["ok"] is True and rep["workers"] == 2 and rep["moves"] == 36
     assert rep["lost"] == 0 and rep["errors"] == {} and rep["ws_behind"] == 0
     assert rep["db"] == hide_password(db)  # no password in the report
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_run_stops_its_server(sig: int) -> None:
+    """Ctrl-C (SIGINT) or SIGTERM mid-run: one line, exit 130, and the server it started
+    is stopped too."""
+    launch = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              + LAUNCH)
+    p = subprocess.Popen([sys.executable, "-c", launch, "loadtest", "--games", "20",
+                          "--moves", "500", "--quiet"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90.0
+        servers: list[int] = []
+        while not servers and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.2)
+            servers = _children(p.pid)
+        assert servers, "no server started"
+        time.sleep(3.0)  # the server answers and the games are under way
+        assert p.poll() is None
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "endeavor: interrupted", err
+    assert "Traceback" not in err
+    assert not [pid for pid in servers if _alive(pid)]
 
 
 def test_bad_input_is_one_line() -> None:

@@ -79,6 +79,10 @@ DEFAULT_THINK = 0.0
 _LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
+#: the task running :meth:`Driver.run` (SIGTERM cancels it)
+_MAIN_TASKS: set[asyncio.Task[None]] = set()
+
+
 class ServerError(Exception):
     """The server process did not start, or died."""
 
@@ -313,6 +317,15 @@ class Driver:
         self.results.errors[key] += 1
 
     async def run(self) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            _MAIN_TASKS.add(task)
+        try:
+            await self._run_clients()
+        finally:
+            _MAIN_TASKS.discard(task)
+
+    async def _run_clients(self) -> None:
         # a client (a pool of 2 connections) per game: httpcore looks through its whole
         # pool for each request, so one pool of G connections costs O(G) per request
         limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
@@ -620,6 +633,35 @@ def run(args: argparse.Namespace, out: Console) -> int:
     if not 0.0 <= think <= 60.0:
         raise UsageError(f"--think must be 0 to 60 seconds, not {think}")
     _raise_fd_limit(2 * games + 64)
+    with _terminate_as_interrupt():
+        return _run(args, out, games, moves, url, think)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt meanwhile (as Ctrl-C does), so the server is
+    stopped on the way out whichever way the load test is stopped."""
+    def interrupt(signum: int, frame: object) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop: stop right here
+            raise KeyboardInterrupt from None
+        for task in _MAIN_TASKS:  # the driver's: cancelled, as asyncio does on Ctrl-C
+            loop.call_soon_threadsafe(task.cancel)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: str | None,
+         think: float) -> int:
     server: ServerProcess | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
     try:
@@ -642,10 +684,14 @@ def run(args: argparse.Namespace, out: Console) -> int:
                 httpx.get(f"{target}/api/meta", timeout=10.0, trust_env=False)
             except httpx.HTTPError as e:
                 raise UsageError(f"no server answering at {target}: {e}") from None
-        with _progress(out, games * moves, not (args.quiet or args.json)) as advance:
+        # with --json the bar goes to stderr, so stdout is the one JSON object
+        bar = Console(stderr=True) if args.json else out
+        with _progress(bar, games * moves, not args.quiet) as advance:
             driver = Driver(target, games, moves, args.seed, advance, think)
             try:
                 asyncio.run(driver.run())
+            except asyncio.CancelledError:  # SIGTERM
+                raise KeyboardInterrupt from None
             except httpx.HTTPError as e:
                 raise UsageError(f"{type(e).__name__}: {e}") from None
         if server is not None and not server.running():
