@@ -49,7 +49,7 @@ def test_two_workers_on_postgresql() -> None:
     moves of one game land on both workers, and every one is kept."""
     with fresh_database(pg_url()) as db:
         p = _endeavor("loadtest", "--games", "6", "--moves", "6", "--seed", "4", "--json",
-                      "--workers", "2", "--db", db)
+                      "--workers", "2", "--db", db, "--think", "0")
     assert p.returncode == 0, p.stderr + p.stdout
     rep = json.loads(p.stdout)
     assert rep["ok"] is True and rep["workers"] == 2 and rep["moves"] == 36

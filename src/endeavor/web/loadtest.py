@@ -4,9 +4,11 @@ The load test starts ``endeavor serve`` in another process on a free loopback po
 ``--db``, by default a new SQLite file in a temporary directory, and ``--workers``), or
 uses the server already running at ``--url`` (loopback addresses only). It creates
 ``--games`` two-player games whose seats are all ``human``, so it plays every move
-itself: random legal moves from each view's ``legal_actions``, seeded by ``--seed``. The
-games are played concurrently (asyncio, one ``httpx.AsyncClient`` with a connection
-pool), each with a WebSocket counting the ``seq`` announcements it receives.
+itself: random legal moves from each view's ``legal_actions``, seeded by ``--seed``, each
+after a pause of ``--think`` seconds on average (0: at once). The games are played
+concurrently (asyncio, ``httpx.AsyncClient`` connection pools), each with a WebSocket
+counting the ``seq`` announcements it receives; a move is a POST by the seat to move and
+a GET of the view by the next one, as two browsers would do.
 
 Measured: the round trip of every move (``POST /api/games/{id}/actions`` until its 200),
 reported as p50/p95/p99/max in ms; acknowledged moves per second; errors by status; the
@@ -67,12 +69,13 @@ STOP_TIMEOUT = 15.0  # seconds for a server to stop after SIGTERM before SIGKILL
 REQUEST_TIMEOUT = 60.0  # seconds for one HTTP request
 WS_OPEN_TIMEOUT = 30.0
 WS_SETTLE = 5.0  # seconds the WebSockets get at the end to announce the final seq
+KEEPALIVE_EXPIRY = 2.0  # seconds a connection may stay idle in the client's pool
 MAX_CONSECUTIVE_ERRORS = 5  # a game stops after this many failed requests in a row
 PLAYERS = 2
-#: mean pause in seconds of a game's player before each move (uniform in [0, 2x mean]);
+#: mean pause in seconds of a game's player before each move (uniform in [0, 2x mean]),
+#: when ``args`` has no ``think`` (the command line's ``--think`` has its own default);
 #: 0 plays each game as fast as the server answers (a closed loop: the round trip is then
-#: mostly queueing, G games in flight / throughput). ``args.think`` when the command line
-#: has it.
+#: mostly queueing, about G games in flight / throughput, whatever the server's speed)
 DEFAULT_THINK = 0.0
 #: the Python statement that runs the command line in the server process (the same
 #: interpreter as ours, so the same installation of endeavor)
@@ -328,7 +331,10 @@ class Driver:
     async def _run_clients(self) -> None:
         # a client (a pool of 2 connections) per game: httpcore looks through its whole
         # pool for each request, so one pool of G connections costs O(G) per request
-        limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
+        # idle connections dropped by us after 2 s, before the server's keep-alive timeout
+        # (Uvicorn: 5 s) closes them under a request being sent
+        limits = httpx.Limits(max_connections=2, max_keepalive_connections=2,
+                              keepalive_expiry=KEEPALIVE_EXPIRY)
         tls = ssl.create_default_context()  # one for all (each costs ~20 ms to make)
         async with contextlib.AsyncExitStack() as stack:
             clients = [await stack.enter_async_context(httpx.AsyncClient(
