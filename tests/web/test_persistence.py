@@ -182,3 +182,78 @@ def test_serve_refuses_a_bad_database_or_a_busy_port(tmp_path: Path, capsys: Any
             err = capsys.readouterr().err
             assert err.startswith("endeavor: error: ") and words in err, err
             assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_thread_pool_and_postgres_pool_sized_to_the_threads(
+        make_app: Callable[..., FastAPI], monkeypatch: Any) -> None:
+    """The app's thread limit is applied to its event loop's thread pool, and a
+    PostgreSQL engine keeps one connection per thread that may use it at once (no
+    overflow churn: each overflow connection is a new login)."""
+    from anyio import to_thread
+
+    from endeavor.web import app as web_app
+
+    app = make_app(threads=3, bot_threads=2)
+    assert app.state.threads == 3
+    with TestClient(app) as client:
+        tokens = client.portal.call(
+            lambda: to_thread.current_default_thread_limiter().total_tokens)
+        assert tokens == 3
+        assert client.get("/api/meta").status_code == 200
+    engine = db.make_engine("postgresql+psycopg://u:p@127.0.0.1:1/none", pool_size=6)
+    try:  # no connection is made until one is used
+        assert engine.pool.size() == 6  # type: ignore[attr-defined]
+        assert engine.pool._max_overflow == db.POOL_OVERFLOW  # type: ignore[attr-defined]
+    finally:
+        engine.dispose()
+    monkeypatch.setenv(web_app.THREADS_VAR, "7")
+    assert web_app.threads_from_env() == 7
+    for bad in ("0", "-2", "many", ""):
+        monkeypatch.setenv(web_app.THREADS_VAR, bad)
+        assert web_app.threads_from_env() == web_app.THREADS
+
+
+def test_sqlite_writers_of_one_process_take_turns(tmp_path: Path) -> None:
+    """Concurrent moves of many games on one SQLite file all commit (the store's own
+    write lock queues them; none ends in SQLite's busy timeout)."""
+    engine = db.make_engine(f"sqlite:///{tmp_path}/w.db")
+    db.upgrade(engine)
+    store = Store(engine)
+    ids = [store.create({"players": 2, "seed": i}, ["human", "human"]).id for i in range(8)]
+    errors: list[BaseException] = []
+
+    def play(game_id: str) -> None:
+        rng = random.Random(game_id)
+        try:
+            for _ in range(15):
+                snap = store.snapshot(game_id)
+                who = snap.state.current_player
+                assert who is not None
+                action = rng.choice(sorted(str(a) for a in snap.state.legal_actions()))
+                store.append(game_id, {who}, action, snap.seq)
+        except BaseException as e:  # noqa: BLE001  (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=play, args=(g,)) for g in ids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(store.seq(g) == 15 for g in ids)
+    engine.dispose()
+
+
+def test_tune_gc_freezes_and_raises_the_thresholds() -> None:
+    import gc
+
+    from endeavor.web.app import GC_THRESHOLDS, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
@@ -33,6 +35,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
+from anyio import to_thread
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import HTTPException
@@ -59,6 +62,17 @@ STATIC: Final = Path(__file__).resolve().parent / "static"
 MAX_BODY: Final = 1 << 20
 #: how often the WebSocket side polls the database for moves of other processes
 POLL_SECONDS: Final = 0.5
+#: threads serving the endpoints that touch the database (anyio's default is 40). They
+#: share one GIL: a few keep the database busy (a PostgreSQL round trip releases the
+#: GIL), while 40 requests in flight each run in 5 ms slices of the GIL, so a 1 ms
+#: request waits tens of ms, and the event loop waits too; ``$ENDEAVOR_THREADS`` overrides
+THREADS: Final = 4
+THREADS_VAR: Final = "ENDEAVOR_THREADS"
+#: the server's collection thresholds (CPython's are 700, 10, 10): the games' positions
+#: make a large long-lived heap, and a full collection of it stops the process for
+#: ~100-200 ms every few seconds under load; young objects are collected 30 times less
+#: often (a few ms each) and a full collection waits for 100 times more of them
+GC_THRESHOLDS: Final = (20_000, 50, 100)
 #: paths the front end routes by itself: each serves index.html
 PAGES: Final = ("/", "/new", "/play/{game_id}", "/game/{game_id}", "/replay/{game_id}",
                 "/replay/{game_id}/{n}")
@@ -400,16 +414,20 @@ Since = Annotated[int, Query(ge=0, description="only the events of entries after
 def create_app(db_url: str | None = None, *,
                bot_budgets: Mapping[str, Mapping[str, Any]] | None = None,
                quick_budget: float | None = None, max_body: int = MAX_BODY,
-               poll_seconds: float = POLL_SECONDS, bot_threads: int = 2) -> FastAPI:
+               poll_seconds: float = POLL_SECONDS, bot_threads: int = 2,
+               threads: int = THREADS) -> FastAPI:
     """The web app on the database at ``db_url`` (default ``$ENDEAVOR_DB``, else
     ``sqlite:///endeavor.db``), migrated to the latest schema before this returns.
 
     ``bot_budgets`` overrides bots' budgets by name (``{"hard": {"iterations": 100}}``);
     ``quick_budget`` is how long a request may spend playing quick bots (seconds);
     ``max_body`` the largest request body (bytes); ``poll_seconds`` the WebSocket's
-    database poll. Raises :class:`endeavor.web.db.DatabaseError` for an unusable
+    database poll; ``threads`` how many requests use the database at once (the thread
+    pool's size; the PostgreSQL pool holds a connection for each of them and each bot
+    thread). Raises :class:`endeavor.web.db.DatabaseError` for an unusable
     database."""
-    engine = db.make_engine(db_url)
+    threads = max(1, int(threads))
+    engine = db.make_engine(db_url, pool_size=threads + bot_threads + 1)
     db.upgrade(engine)
     store = Store(engine)
     runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads}
@@ -421,6 +439,8 @@ def create_app(db_url: str | None = None, *,
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # the limiter of this event loop's thread pool (the sync endpoints, the poll)
+        to_thread.current_default_thread_limiter().total_tokens = threads
         await run_in_threadpool(runner.resume_all)
         try:
             yield
@@ -440,6 +460,7 @@ def create_app(db_url: str | None = None, *,
     app.state.runner = runner
     app.state.announcer = announcer
     app.state.engine = engine
+    app.state.threads = threads
     app.add_middleware(BodyLimit, limit=max_body)
 
     @app.exception_handler(StoreError)
@@ -605,6 +626,35 @@ async def _until_disconnect(websocket: WebSocket) -> None:
             return
 
 
+def threads_from_env() -> int:
+    """``$ENDEAVOR_THREADS`` (a positive integer), else :data:`THREADS`."""
+    raw = os.environ.get(THREADS_VAR, "").strip()
+    if not raw:
+        return THREADS
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        log.warning("ignoring %s=%r: not a positive integer", THREADS_VAR, raw)
+        return THREADS
+    return value
+
+
+def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> None:
+    """Set up the garbage collector of a server process, once its app is built: what
+    exists now (modules, the app) is moved out of the collector's sight for good
+    (``gc.freeze``), and :data:`GC_THRESHOLDS` make collections rarer, so a full one
+    (~100 ms and more with a few hundred games cached) no longer comes every few
+    seconds under load. Cyclic garbage is still collected, just later."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*thresholds)
+
+
 def app_from_env() -> FastAPI:
-    """The app on ``$ENDEAVOR_DB`` (Uvicorn's factory for ``--workers N``)."""
-    return create_app(None)
+    """The app on ``$ENDEAVOR_DB`` (Uvicorn's factory for ``--workers N``), with
+    ``$ENDEAVOR_THREADS`` threads, in a process whose collector :func:`tune_gc` set."""
+    app = create_app(None, threads=threads_from_env())
+    tune_gc()
+    return app

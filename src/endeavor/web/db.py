@@ -49,6 +49,11 @@ ENV_VAR = "ENDEAVOR_DB"
 SQLITE_BUSY_SECONDS = 5.0
 #: how old a pooled PostgreSQL connection may get before it is replaced (seconds)
 POOL_RECYCLE_SECONDS = 1800
+#: PostgreSQL connections kept open by default (the app asks for as many as it has threads
+#: using the database: see :func:`endeavor.web.app.create_app`)
+POOL_SIZE = 10
+#: connections opened beyond the pool in a burst (each a new login, closed once returned)
+POOL_OVERFLOW = 4
 #: the PostgreSQL advisory lock key that serialises migrations (any fixed 64-bit int)
 _PG_MIGRATION_LOCK = 0x656E646561766F72  # "endeavor"
 
@@ -161,12 +166,14 @@ def _retry_locked(fn: Any, attempts: int = 50) -> None:
             time.sleep(0.1)
 
 
-def make_engine(url: str | None = None) -> Engine:
+def make_engine(url: str | None = None, *, pool_size: int = POOL_SIZE) -> Engine:
     """A SQLAlchemy engine for ``url`` (see :func:`resolve_url`). SQLite: WAL mode, a
     busy timeout and foreign keys on every connection, usable from any thread (the app
     serves requests from a thread pool); an in-memory database shares one connection.
-    PostgreSQL: ``postgresql+psycopg://...`` with a pool sized for the thread pool, not
-    pinged before each use (see :meth:`endeavor.web.store.Store._read`).
+    PostgreSQL: ``postgresql+psycopg://...`` with ``pool_size`` connections kept open
+    (size it to the threads that use the database at once, so connections are reused:
+    an overflow connection is a new login each time) and :data:`POOL_OVERFLOW` more in a
+    burst, not pinged before each use (see :meth:`endeavor.web.store.Store._read`).
     Raises :class:`DatabaseError` for a URL that names no usable driver."""
     resolved = resolve_url(url)
     parsed = make_url(resolved)
@@ -179,7 +186,8 @@ def make_engine(url: str | None = None) -> Engine:
         # no pre-ping (a round trip at every checkout): connections are recycled after
         # POOL_RECYCLE_SECONDS, and the store retries a read, or a write whose first
         # statement found its connection dead, once on a fresh connection
-        kwargs.update(pool_size=10, max_overflow=20, pool_recycle=POOL_RECYCLE_SECONDS)
+        kwargs.update(pool_size=max(1, int(pool_size)), max_overflow=POOL_OVERFLOW,
+                      pool_recycle=POOL_RECYCLE_SECONDS)
     try:
         engine = create_engine(parsed, **kwargs)
     except Exception as e:  # NoSuchModuleError, ArgumentError, a missing driver

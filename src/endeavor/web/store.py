@@ -25,6 +25,7 @@ stored only as their SHA-256 hex digest.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -363,6 +364,11 @@ class Store:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
+        # SQLite has one writer at a time: this process's writers queue here, woken as
+        # soon as the one before commits, rather than in SQLite's busy handler, which
+        # sleeps (1, 2, 5, 10, ... ms) and retries (other processes still wait there)
+        self._write_lock: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
         self.listeners: list[Callable[[str, int], None]] = []
 
     # ------------------------------------------------------------------ create
@@ -428,7 +434,7 @@ class Store:
                               "token_hash": hash_token(token) if token else None})
         now = _now()
         name = (title or "").strip()[:MAX_TITLE] or _default_title(cfg, specs)
-        with self.engine.begin() as conn:
+        with self._write_lock, self.engine.begin() as conn:
             conn.execute(insert(db.games).values(
                 id=game_id, created=now, config=cfg.to_dict(), seats=len(specs),
                 seq=len(entries), over=over, title=name))
@@ -611,7 +617,7 @@ class Store:
 
     def _write_once(self, game_id: str, entry: Entry, over: bool) -> None:
         try:
-            with self.engine.begin() as conn:
+            with self._write_lock, self.engine.begin() as conn:
                 # the INSERT first: on SQLite it takes the write lock (waiting for another
                 # writer), on PostgreSQL it waits for a racing insert of the same key
                 try:
