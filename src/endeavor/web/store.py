@@ -305,18 +305,27 @@ class _Cached:
     #: every change of position, never cleared in place (snapshots hold the old one)
     memo: dict[Any, Any] = field(default_factory=dict)
 
-    def apply(self, entry: Entry) -> None:
-        """Bring the position forward by one stored entry."""
+    def apply(self, entry: Entry, after: State | None = None,
+              events: Sequence[Event] = ()) -> None:
+        """Bring the position forward by one stored entry. ``after``: the position the
+        entry leads to, already worked out on a copy by this process's writer (with the
+        ``events`` of an action), which the cache takes instead of playing it again."""
         if entry.seq != self.seq + 1:
             raise RuntimeError(f"game {self.meta.id}: log entry {entry.seq} after {self.seq}")
         if entry.kind == "action":
             if entry.action is None:
                 raise RuntimeError(f"game {self.meta.id}: action entry {entry.seq} is empty")
-            events = self.state.apply(entry.action)
+            if after is None:
+                events = self.state.apply(entry.action)
+            else:
+                self.state = after
             self.effective.append(Effective(entry.seq, entry.seat, entry.action,
                                             tuple(events)))
         elif entry.kind == "undo":
-            self.state.undo()
+            if after is None:
+                self.state.undo()
+            else:
+                self.state = after
             self.effective.pop()
         else:
             raise RuntimeError(f"game {self.meta.id}: unknown log entry kind {entry.kind!r}")
@@ -564,13 +573,13 @@ class Store:
             trial = cached.state.copy()
             try:
                 parsed = trial.parse_action(action)
-                trial.apply(parsed)
+                events = trial.apply(parsed)
             except (IllegalActionError, NotationError) as e:
                 raise BadRequest(str(e)) from None
             # the log keeps the canonical notation, whatever spelling the client sent
             entry = Entry(seq + 1, who, "action", str(parsed))
             self._write(game_id, entry, over=trial.is_over)
-            cached.apply(entry)
+            cached.apply(entry, trial, events)
             snap = cached.snapshot()
         self._notify(game_id, snap.seq)
         return snap
@@ -591,11 +600,11 @@ class Store:
                 raise Conflict("nothing to undo: " + (
                     "no action has been played yet" if not snap.effective else
                     "another player has acted since your last decision"))
-            trial = snap.state
+            trial = snap.state  # the snapshot's own copy
             trial.undo()
             entry = Entry(seq + 1, target.seat, "undo", None)
             self._write(game_id, entry, over=trial.is_over)
-            cached.apply(entry)
+            cached.apply(entry, trial)
             snap = cached.snapshot()
         self._notify(game_id, snap.seq)
         return snap
