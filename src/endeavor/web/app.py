@@ -87,28 +87,6 @@ _PLACEHOLDER = """<!doctype html>
 
 
 # --------------------------------------------------------------------------- the views
-def game_view(snap: Snapshot, you: frozenset[int], since: int = 0) -> dict[str, Any]:
-    """The game view of docs/web.md for a token playing ``you`` (empty: a spectator).
-    ``legal_actions`` and the decision's options only for the seat to move; the events
-    of the effective actions after entry ``since``."""
-    state = snap.state
-    current = state.current_player
-    mine = current is not None and current in you
-    return {
-        "id": snap.meta.id, "title": snap.meta.title, "seq": snap.seq,
-        "over": state.is_over, "current_player": current, "you": sorted(you),
-        "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
-                  for s in snap.meta.seats],
-        "config": snap.meta.config, "actions": len(snap.effective),
-        "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],
-        "decision": view.decision_view(state, sorted(you)),
-        "events": [view.event_view(ev, seq) for seq, ev in snap.events(since)],
-        "state": view.position(state),
-        "scores": view.scores_view(state),
-        "can_undo": snap.undo_target(you) is not None,
-    }
-
-
 def _dumps(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON (what Starlette's ``JSONResponse`` sends)."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False,
@@ -179,9 +157,11 @@ POSITIONS: Final = PositionEncoder()
 
 
 def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0) -> bytes:
-    """:func:`game_view` encoded as JSON (the same object, keys in the same order), from
-    parts cached per (game, seq): only ``you``, ``events`` and ``can_undo`` are encoded
-    for each request."""
+    """The game view of docs/web.md (``schemas.GameView``) for a token playing ``you``
+    (empty: a spectator), encoded as JSON from parts cached per (game, seq): only
+    ``you``, ``events`` and ``can_undo`` are encoded for each request. ``legal_actions``
+    and the decision's options only for the seat to move; the events of the effective
+    actions after entry ``since``."""
     state = snap.state
     current = state.current_player
     mine = current is not None and current in you
