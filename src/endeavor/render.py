@@ -22,11 +22,12 @@ from rich.table import Table
 from rich.text import Text
 
 from . import data as D
+from .rules.words import icons_label
+from .rules.words import word_player as player_name
 from .scoring import final_scores
 from .state import State
 
 PLAYER_COLOURS = ("red", "blue", "yellow", "green", "magenta")
-ICON_LETTERS = ("I", "C", "W", "N")
 TRACK_ABBREVS = ("Ind", "Cul", "Wea", "Inf")
 BROWN_STYLE = "dark_orange3"
 BLUE_STYLE = "cyan"
@@ -62,10 +63,6 @@ LEGEND = (
 
 
 # --------------------------------------------------------------------------- small parts
-def player_name(p: int) -> str:
-    return f"P{p}"
-
-
 def player_style(p: int) -> str:
     return f"bold {PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}"
 
@@ -93,14 +90,6 @@ def token_style(t: int) -> str:
 def token_text(t: int) -> Text:
     """A Trade token's abbreviation, brown or blue."""
     return Text(TOKEN_ABBREVS[t], style=token_style(t))
-
-
-def icons_label(icons: tuple[int, int, int, int], glory: int = 0) -> str:
-    """``(0, 2, 0, 1)``, glory 1 -> ``"C2 N1 G1"`` (empty when there is nothing)."""
-    parts = [f"{ICON_LETTERS[k]}{icons[k]}" for k in range(4) if icons[k]]
-    if glory:
-        parts.append(f"G{glory}")
-    return " ".join(parts)
 
 
 def card_gives(c: int) -> str:

@@ -44,6 +44,7 @@ from .actions import Action
 from .decision import Decision, Option
 from .events import Event
 from .frames import PH_ACTIONS
+from .rules.words import ICON_LETTERS
 from .state import State
 
 WIDTH, HEIGHT = 100, 40  # the screen when stdout is not a terminal
@@ -731,7 +732,7 @@ def mat_lines(state: State, width: int, human: int | None = None,
                               (f"L{pl.level(k)}", "dim")) for k in range(4))
         else:
             tracks = Text(" ").join(
-                Text(f"{R.ICON_LETTERS[k]}{state.marker(p, k)}/{pl.level(k)}")
+                Text(f"{ICON_LETTERS[k]}{state.marker(p, k)}/{pl.level(k)}")
                 for k in range(4))
         line1 = Text.assemble(head, tracks)
         discs = (f"  harbor {pl.harbor} · supply {pl.supply}" if level == 0

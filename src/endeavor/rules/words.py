@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 
@@ -13,6 +13,20 @@ if TYPE_CHECKING:
 def word_player(p: int) -> str:
     """``"P2"``."""
     return f"P{p}"
+
+
+#: the attribute icons' letters: Industry, Culture, Wealth, Influence (2009: Finance as W,
+#: Politics as N)
+ICON_LETTERS: Final = ("I", "C", "W", "N")
+
+
+def icons_label(icons: tuple[int, int, int, int], glory: int = 0) -> str:
+    """``(0, 2, 0, 1)``, glory 1 -> ``"C2 N1 G1"`` (empty when there is nothing): the
+    short form the terminal screen and the web view draw on cards and buildings."""
+    parts = [f"{ICON_LETTERS[k]}{icons[k]}" for k in range(4) if icons[k]]
+    if glory:
+        parts.append(f"G{glory}")
+    return " ".join(parts)
 
 
 def owner_words(s: State, q: int) -> str:

@@ -31,6 +31,8 @@ from .. import actions as A
 from .. import data as D
 from ..events import Event
 from ..rules.module import RuleModule
+from ..rules.words import icons_label
+from ..rules.words import word_player as player_name
 from ..scoring import final_scores
 from ..state import State
 
@@ -45,7 +47,6 @@ VERB_GROUPS: Final[dict[int, str]] = {
     A.V_DONE: "Done", A.V_PASS: "Pass",
 }
 _KIND_WORDS: Final = ("Ship", "Occupy", "Attack", "Payment", "Draw")
-_ICON_LETTERS: Final = ("I", "C", "W", "N")
 _SITE_CODES: Final = frozenset(s.code for s in D.SITES)
 _CARD_CODES: Final = frozenset(c.code for c in D.CARDS)
 _REGION_INDEX: Final = {c: i for i, c in enumerate(D.REGION_CODES)}
@@ -53,11 +54,6 @@ _DECK_INDEX: Final = {c: i for i, c in enumerate(D.DECK_CODES)}
 
 
 # =========================================================================== small parts
-def player_name(p: int) -> str:
-    """A seat's name as the engine's texts write it: ``P0``, ``P1``..."""
-    return f"P{p}"
-
-
 def _owner(state: State, p: int) -> int | None:
     """A disc owner as JSON: the seat, a neutral colour's owner number, or None."""
     return p if p >= 0 else None
@@ -84,14 +80,6 @@ def _icons_words(state: State, icons: tuple[int, int, int, int], glory: int) -> 
     if glory:
         parts.append(f"{glory} glory")
     return ", ".join(parts)
-
-
-def _icons_short(icons: tuple[int, int, int, int], glory: int) -> str:
-    """``"C2 N1 G1"``."""
-    parts = [f"{_ICON_LETTERS[k]}{icons[k]}" for k in range(4) if icons[k]]
-    if glory:
-        parts.append(f"G{glory}")
-    return " ".join(parts)
 
 
 def _per_rules(state: State) -> dict[Any, Any]:
@@ -129,7 +117,7 @@ def _card_json(state: State, c: int) -> JSON:
         "governor": card.governor, "slavery": card.deck == D.SLAVERY_DECK,
         "abolition": card.abolition,
         "icons": {names[k].lower(): card.icons[k] for k in range(4)},
-        "glory": card.glory, "short": _icons_short(card.icons, card.glory),
+        "glory": card.glory, "short": icons_label(card.icons, card.glory),
         "gives": _icons_words(state, card.icons, card.glory) or "nothing",
         "bonus_disc": bool(state.rules.card_bonus[c]),
     }
@@ -161,7 +149,7 @@ def _building(state: State, b: int) -> JSON:
         entry = cache.setdefault(("building", b), {
             "code": bd.code, "name": bd.name, "level": bd.level,
             "activatable": bd.activatable, "does": building_does(state, b),
-            "icons": _icons_short(bd.icons, bd.glory)})
+            "icons": icons_label(bd.icons, bd.glory)})
     return dict(entry)  # a fresh copy: callers add to it
 
 
