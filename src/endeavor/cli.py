@@ -1469,6 +1469,22 @@ def _add_web_parsers(sub: Any) -> None:
     s.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"),
                    help="Uvicorn's log level (default: warning)")
+    s.add_argument("--public-url", metavar="URL", default=None,
+                   help="the address players reach the app at (e.g. "
+                        "https://games.example.org or https://example.org/endeavor behind "
+                        "a reverse proxy): seat, host and spectator links, notifications "
+                        "and e-mails use it (default: links are paths, and messages use "
+                        "http://HOST:PORT)")
+    s.add_argument("--smtp", metavar="URL", default=None,
+                   help="send turn e-mails through this SMTP server: "
+                        "smtp://USER:PASS@HOST:587 (STARTTLS), smtps://USER:PASS@HOST:465 "
+                        "(TLS) or smtp://HOST:25 (plain, e.g. a local relay); needs "
+                        "--mail-from")
+    s.add_argument("--mail-from", metavar="ADDRESS", default=None,
+                   help="the sender of turn e-mails, e.g. endeavor@example.org")
+    s.add_argument("--allow-private-webhooks", action="store_true",
+                   help="let players set webhooks on loopback and private network "
+                        "addresses (a LAN, tests); refused by default")
     s.set_defaults(run=_serve)
     lt = sub.add_parser(
         "loadtest", help="drive many concurrent games through the HTTP API and measure",

@@ -32,7 +32,8 @@ def _no_traceback(r: Any) -> None:
 # --------------------------------------------------------------------------- create
 def test_create_returns_tokens_urls_and_bots(api: Any) -> None:
     g = api.create(["human", "bot:random", "human"])
-    assert set(g) == {"id", "seats", "spectate_url"}
+    assert set(g) == {"id", "seats", "spectate_url", "host_token", "host_url"}
+    assert g["host_url"] == f"/host/{g['id']}#{g['host_token']}"
     assert g["spectate_url"] == f"/game/{g['id']}"
     seats = g["seats"]
     assert [s["seat"] for s in seats] == [0, 1, 2]
@@ -106,7 +107,8 @@ def test_views_per_seat_and_spectator(api: Any) -> None:
     assert spectator["seq"] == 0 and spectator["over"] is False and spectator["scores"] is None
     assert spectator["config"] == GameConfig(players=3, seed=5).to_dict()
     assert [s["kind"] for s in spectator["seats"]] == ["human"] * 3
-    assert set(spectator["seats"][0]) == {"seat", "kind", "bot", "name"}
+    assert set(spectator["seats"][0]) == {"seat", "kind", "bot", "name", "played_by",
+                                          "replaced"}
     state = new_game(GameConfig(players=3, seed=5))
     for seat, token in toks.items():
         v = api.view(g["id"], token)
@@ -156,7 +158,7 @@ def test_move_status_codes(api: Any, client: TestClient) -> None:
     r = api.move("nosuchgame", mine, legal[0], 0)
     assert r.status_code == 404
     r = api.move(gid, mine, legal[0], 5)
-    assert r.status_code == 409 and "seq" in r.json()["detail"]
+    assert r.status_code == 409 and "moved on" in r.json()["detail"]
     r = api.move(gid, mine, "ship FE", 0)  # well formed, not legal at the start tile
     assert r.status_code == 400 and r.json()["detail"]
     illegal_reason = r.json()["detail"]
@@ -249,7 +251,10 @@ def test_undo_own_decision_then_409_once_another_acted(api: Any) -> None:
     assert r.status_code == 200, r.text
     undone = r.json()
     assert undone["seq"] == 2 and undone["actions"] == 0
-    assert undone["state"] == start["state"] and undone["events"] == []  # its events gone
+    # its events gone; the undo itself in everyone's log, in words
+    assert undone["state"] == start["state"]
+    assert [(e["kind"], e["player"]) for e in undone["events"]] == [("undo", 0)]
+    assert undone["events"][0]["text"].startswith("P0 took back: ")
     assert undone["current_player"] == p and undone["legal_actions"]
     # play on: me until the other seat is to move, then the other seat once
     v = api.move(gid, me, action, 2).json()
@@ -565,23 +570,35 @@ def test_since_returns_only_newer_events(api: Any, client: TestClient) -> None:
 
 
 # --------------------------------------------------------------------------- encoding
-def plain_view(snap: Snapshot, you: frozenset[int], since: int = 0) -> dict[str, Any]:
+def plain_view(snap: Snapshot, you: frozenset[int], since: int = 0,
+               clock: Any = None) -> dict[str, Any]:
     """The game view of docs/web.md built as a plain dict from ``view``'s functions: the
-    reference the server's pre-encoded views must equal."""
+    reference the server's pre-encoded views must equal (``clock``: the view's own
+    clock block, whose times are the server's at the request)."""
     state = snap.state
-    current = state.current_player
+    current = snap.current_player
     mine = current is not None and current in you
+    events: list[dict[str, Any]] = [V.event_view(ev, seq) for seq, ev in snap.events(since)]
+    events += [V.line_view(line) for line in snap.lines(since)]
+    events.sort(key=lambda e: (e["seq"], e["kind"] not in ("undo", "host", "timeout")))
     return {
         "id": snap.meta.id, "title": snap.meta.title, "seq": snap.seq,
-        "over": state.is_over, "current_player": current, "you": sorted(you),
-        "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+        "over": snap.over, "ended": snap.ended, "current_player": current,
+        "you": sorted(you), "thinking": False,
+        "can_reclaim": [p for p in sorted(you)
+                        if snap.meta.seats[p].override_reason == "timeout"
+                        and snap.clock is not None and snap.clock.config.reclaim
+                        and not snap.over],
+        "clock": clock,
+        "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
+                   "played_by": s.played_by, "replaced": s.override_reason}
                   for s in snap.meta.seats],
         "config": snap.meta.config, "actions": len(snap.effective),
         "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],
-        "decision": V.decision_view(state, sorted(you)),
-        "events": [V.event_view(ev, seq) for seq, ev in snap.events(since)],
+        "decision": V.decision_view(state, sorted(you)) if current is not None else None,
+        "events": events,
         "state": V.position(state),
-        "scores": V.scores_view(state),
+        "scores": V.scores_view(state, force=snap.over),
         "can_undo": snap.undo_target(you) is not None,
     }
 
@@ -602,7 +619,7 @@ def test_views_are_the_schema_and_the_plain_view(api: Any, client: TestClient) -
         snap = store.snapshot(gid)
         assert body["seq"] == snap.seq
         assert body == json.loads(json.dumps(plain_view(snap, you)))
-        assert GameView.model_validate(body).model_dump(mode="json") == body
+        assert GameView.model_validate(body).model_dump(mode="json", exclude_unset=True) == body
 
     v = api.view(gid)
     undone = False

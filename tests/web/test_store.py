@@ -86,7 +86,7 @@ def test_log_events_and_undo(store: Store) -> None:
     p = snap.current_player
     assert p is not None and snap.seq == 0 and snap.events() == []
     action = str(snap.state.legal_actions()[0])
-    with pytest.raises(Conflict, match="stale"):
+    with pytest.raises(Conflict, match="moved on"):
         store.append(gid, {p}, action, 3)
     with pytest.raises(Forbidden):
         store.append(gid, {1 - p}, action, 0)

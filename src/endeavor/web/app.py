@@ -43,6 +43,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import endeavor
@@ -53,7 +54,27 @@ from endeavor.rules import RULESETS
 
 from . import db, schemas, view
 from .bots import QUICK_BOTS, BotRunner
-from .store import Created, Forbidden, Snapshot, Store, StoreError, Unauthorized
+from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
+from .clocks import ClockKeeper
+from .links import Links
+from .notify import Notifier, NotifySettings
+from .store import (
+    CHANNELS,
+    CLOCK_KINDS,
+    DEFAULT_TIMEOUT_BOT,
+    NOT_A_SEAT,
+    ON_TIMEOUT,
+    BadRequest,
+    Created,
+    Forbidden,
+    HostSeat,
+    Seat,
+    Snapshot,
+    Store,
+    StoreError,
+    Unauthorized,
+    utcnow,
+)
 
 log = logging.getLogger("endeavor.web")
 
@@ -74,9 +95,10 @@ THREADS_VAR: Final = "ENDEAVOR_THREADS"
 #: often (a few ms each) and a full collection waits for 100 times more of them
 GC_THRESHOLDS: Final = (20_000, 50, 100)
 #: paths the front end routes by itself: each serves index.html
-PAGES: Final = ("/", "/new", "/play/{game_id}", "/game/{game_id}", "/replay/{game_id}",
-                "/replay/{game_id}/{n}")
+PAGES: Final = ("/", "/new", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
+                "/replay/{game_id}", "/replay/{game_id}/{n}")
 GameId = Annotated[str, PathParam(min_length=1, max_length=32)]
+SeatNo = Annotated[int, PathParam(ge=0, le=7, description="the seat's number")]
 
 _PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Endeavor</title></head>
@@ -156,31 +178,59 @@ _KEYS: dict[str, bytes] = {}
 POSITIONS: Final = PositionEncoder()
 
 
-def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0) -> bytes:
+def _seat_json(s: Seat) -> dict[str, Any]:
+    return {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
+            "played_by": s.played_by, "replaced": s.override_reason}
+
+
+def _events_json(snap: Snapshot, since: int) -> bytes:
+    """The log after entry ``since``: the engine's events of the effective actions and
+    the journal's lines (undos, the host's changes, clocks running out), in log order
+    (a clock's line before the move its bot made)."""
+    out: list[dict[str, Any]] = []
+    lines = snap.lines(since)
+    i = 0
+    for seq, ev in snap.events(since):
+        while i < len(lines) and lines[i].seq <= seq:
+            out.append(view.line_view(lines[i]))
+            i += 1
+        out.append(view.event_view(ev, seq))
+    out.extend(view.line_view(line) for line in lines[i:])
+    return _dumps(out)
+
+
+def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
+                   thinking: bool = False) -> bytes:
     """The game view of docs/web.md (``schemas.GameView``) for a token playing ``you``
     (empty: a spectator), encoded as JSON from parts cached per (game, seq): only
-    ``you``, ``events`` and ``can_undo`` are encoded for each request. ``legal_actions``
-    and the decision's options only for the seat to move; the events of the effective
-    actions after entry ``since``."""
+    ``you``, ``events``, the clock's times and ``can_undo`` are encoded for each
+    request. ``legal_actions`` and the decision's options only for the seat to move;
+    the events of the entries after ``since``; ``thinking``: a bot is working on the
+    game's next move."""
     state = snap.state
-    current = state.current_player
+    current = snap.current_player
     mine = current is not None and current in you
+    over = snap.over
+    reclaim = [p for p in sorted(you) if snap.meta.seats[p].override_reason == "timeout"
+               and snap.clock is not None and snap.clock.config.reclaim and not over]
     head = _dumps({"id": snap.meta.id, "title": snap.meta.title, "seq": snap.seq,
-                   "over": state.is_over, "current_player": current, "you": sorted(you)})
-    seats = _memo(snap, "seats", lambda: [
-        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
-        for s in snap.meta.seats])
+                   "over": over, "ended": snap.ended, "current_player": current,
+                   "you": sorted(you), "thinking": thinking and not over,
+                   "can_reclaim": reclaim,
+                   "clock": snap.clock.to_json(utcnow()) if snap.clock is not None else None})
+    seats = _memo(snap, "seats", lambda: [_seat_json(s) for s in snap.meta.seats])
     config = _memo(snap, "config", lambda: snap.meta.config)
     legal = _memo(snap, "legal_actions",
                   lambda: [str(a) for a in state.legal_actions()]) if mine else b"[]"
     # decision_view shows the options exactly when the seat to move is one of ``you``
-    decision = _memo(snap, ("decision", mine), lambda: view.decision_view(
-        state, [current] if mine and current is not None else []))
-    events = _dumps([view.event_view(ev, seq) for seq, ev in snap.events(since)])
+    decision = b"null" if current is None else _memo(
+        snap, ("decision", mine), lambda: view.decision_view(
+            state, [current] if mine and current is not None else []))
+    events = _events_json(snap, since)
     position: bytes | None = snap.memo.get("state")
     if position is None:
         position = snap.memo["state"] = POSITIONS.encode(snap.meta.id, view.position(state))
-    scores = _memo(snap, "scores", lambda: view.scores_view(state))
+    scores = _memo(snap, "scores", lambda: view.scores_view(state, force=over))
     can_undo = b"true" if snap.undo_target(you) is not None else b"false"
     return b"".join((
         head[:-1], b',"seats":', seats, b',"config":', config,
@@ -189,22 +239,44 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0) -> bytes
         b',"scores":', scores, b',"can_undo":', can_undo, b"}"))
 
 
-def view_response(snap: Snapshot, you: frozenset[int], since: int = 0) -> Response:
+def view_response(snap: Snapshot, you: frozenset[int], since: int = 0,
+                  thinking: bool = False) -> Response:
     """The 200 of a game view: :func:`game_view_json` as ``application/json``."""
-    return Response(game_view_json(snap, you, since), media_type="application/json")
+    return Response(game_view_json(snap, you, since, thinking),
+                    media_type="application/json")
 
 
-def _created(created: Created) -> schemas.Created:
+def _created(created: Created, links: Links) -> schemas.Created:
     return schemas.Created(
-        id=created.id, spectate_url=f"/game/{created.id}",
+        id=created.id, spectate_url=links.spectate(created.id),
+        host_token=created.host_token,
+        host_url=links.host(created.id, created.host_token) if created.host_token else None,
         seats=[schemas.CreatedSeat(
             seat=s.seat, kind=s.kind,  # type: ignore[arg-type]
             bot=s.bot, token=s.token,
-            url=f"/play/{created.id}#{s.token}" if s.token else None)
+            url=links.seat(created.id, s.token) if s.token else None)
             for s in created.seats])
 
 
-def meta_view(max_body: int = MAX_BODY) -> schemas.Meta:
+def host_panel_view(snap: Snapshot, seats: list[HostSeat], links: Links,
+                    host_token: str) -> schemas.HostPanel:
+    """What the host sees: every seat with its link, the clock, how the game stands."""
+    return schemas.HostPanel(
+        id=snap.meta.id, title=snap.meta.title, seq=snap.seq, over=snap.over,
+        ended=snap.ended, current_player=snap.current_player,
+        host_url=links.host(snap.meta.id, host_token),
+        spectate_url=links.spectate(snap.meta.id),
+        clock=snap.clock.to_json(utcnow()) if snap.clock is not None else None,
+        seats=[schemas.HostSeatView(
+            seat=h.seat.seat, kind=h.seat.kind,  # type: ignore[arg-type]
+            bot=h.seat.bot, name=h.seat.name, played_by=h.seat.played_by,
+            replaced=h.seat.override_reason,  # type: ignore[arg-type]
+            token=h.token,
+            url=links.seat(snap.meta.id, h.token) if h.token else None)
+            for h in seats])
+
+
+def meta_view(max_body: int = MAX_BODY, email: bool = False) -> schemas.Meta:
     """What the new-game form offers: rulesets with their player counts, boards and
     options, the Exploits, the bots, the phase orders."""
     rulesets = []
@@ -225,7 +297,9 @@ def meta_view(max_body: int = MAX_BODY) -> schemas.Meta:
         rulesets=rulesets, boards=boards,
         exploits=[schemas.ExploitMeta(id=e, name=REGISTRY[e].name) for e in EXPLOIT_IDS],
         bots=list(BOT_NAMES), quick_bots=[b for b in BOT_NAMES if b in QUICK_BOTS],
-        phase_orders=orders, seat_kinds=["human", "hotseat", "bot"], max_body=max_body)
+        phase_orders=orders, seat_kinds=["human", "hotseat", "bot"], max_body=max_body,
+        clock_kinds=list(CLOCK_KINDS), on_timeout=list(ON_TIMEOUT),
+        default_timeout_bot=DEFAULT_TIMEOUT_BOT, email_notifications=email)
 
 
 # --------------------------------------------------------------------------- announcing
@@ -395,7 +469,9 @@ def create_app(db_url: str | None = None, *,
                bot_budgets: Mapping[str, Mapping[str, Any]] | None = None,
                quick_budget: float | None = None, max_body: int = MAX_BODY,
                poll_seconds: float = POLL_SECONDS, bot_threads: int = 2,
-               threads: int = THREADS) -> FastAPI:
+               threads: int = THREADS, links: Links | None = None,
+               clock_seconds: float = CLOCK_SECONDS,
+               notify: NotifySettings | None = None) -> FastAPI:
     """The web app on the database at ``db_url`` (default ``$ENDEAVOR_DB``, else
     ``sqlite:///endeavor.db``), migrated to the latest schema before this returns.
 
@@ -404,10 +480,13 @@ def create_app(db_url: str | None = None, *,
     ``max_body`` the largest request body (bytes); ``poll_seconds`` the WebSocket's
     database poll; ``threads`` how many requests use the database at once (the thread
     pool's size; the PostgreSQL pool holds a connection for each of them and each bot
-    thread). Raises :class:`endeavor.web.db.DatabaseError` for an unusable
-    database."""
+    thread); ``links`` the public address of links (default: paths, see
+    :mod:`endeavor.web.links`); ``clock_seconds`` how often expired deadlines are looked
+    for; ``notify`` the notifications' settings (SMTP, private webhooks). Raises
+    :class:`endeavor.web.db.DatabaseError` for an unusable database."""
     threads = max(1, int(threads))
-    engine = db.make_engine(db_url, pool_size=threads + bot_threads + 1)
+    links = links or Links()
+    engine = db.make_engine(db_url, pool_size=threads + bot_threads + 3)
     db.upgrade(engine)
     store = Store(engine)
     runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads}
@@ -416,23 +495,31 @@ def create_app(db_url: str | None = None, *,
     runner = BotRunner(store, **runner_kw)
     announcer = Announcer(store.seqs, poll_seconds)
     store.listeners.append(announcer.publish)
+    clocks = ClockKeeper(store, runner, clock_seconds)
+    notifier = Notifier(store, links, notify or NotifySettings())
+    store.listeners.append(notifier.wake)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # the limiter of this event loop's thread pool (the sync endpoints, the poll)
         to_thread.current_default_thread_limiter().total_tokens = threads
         await run_in_threadpool(runner.resume_all)
+        clocks.start()
+        notifier.start()
         try:
             yield
         finally:
             await announcer.close()
+            await run_in_threadpool(clocks.stop)
+            await run_in_threadpool(notifier.stop)
             await run_in_threadpool(runner.stop)
             engine.dispose()
 
     app = FastAPI(
         title="Endeavor", version=endeavor.__version__, lifespan=lifespan,
         description="Play Endeavor: Age of Sail in the browser. Design and contract: "
-                    "docs/web.md. A seat's token goes in `Authorization: Bearer`.",
+                    "docs/web.md. A seat's token (or the host's, for /host endpoints) "
+                    "goes in `Authorization: Bearer`.",
         responses={400: {"model": schemas.Problem}, 401: {"model": schemas.Problem},
                    403: {"model": schemas.Problem}, 404: {"model": schemas.Problem},
                    409: {"model": schemas.Problem}, 413: {"model": schemas.Problem}})
@@ -441,12 +528,28 @@ def create_app(db_url: str | None = None, *,
     app.state.announcer = announcer
     app.state.engine = engine
     app.state.threads = threads
+    app.state.clocks = clocks
+    app.state.notifier = notifier
+    app.state.links = links
     app.add_middleware(BodyLimit, limit=max_body)
 
     @app.exception_handler(StoreError)
     async def _store_error(_request: Request, e: StoreError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if isinstance(e, Unauthorized) else None
         return JSONResponse({"detail": str(e)}, status_code=e.status, headers=headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, e: StarletteHTTPException) -> Response:
+        # an unknown page gets the app's own page (which says so in words), with 404;
+        # the API answers in JSON
+        if (e.status_code == 404 and request.method in ("GET", "HEAD")
+                and not request.url.path.startswith("/api/")
+                and not request.url.path.startswith("/static/")):
+            return index(status_code=404)
+        detail = e.detail if e.status_code != 404 or e.detail != "Not Found" else (
+            f"no such address: {request.method} {request.url.path}")
+        return JSONResponse({"detail": detail}, status_code=e.status_code,
+                            headers=getattr(e, "headers", None))
 
     @app.exception_handler(Exception)
     async def _internal_error(request: Request, e: Exception) -> JSONResponse:
@@ -455,59 +558,99 @@ def create_app(db_url: str | None = None, *,
         return JSONResponse({"detail": "internal error"}, status_code=500)
 
     # ------------------------------------------------------------------ helpers
-    def seats_for(game_id: str, creds: HTTPAuthorizationCredentials | None,
-                  required: bool) -> frozenset[int]:
-        """The seats the token plays in the game: 404 for an unknown game, 401 for no
-        token when ``required``, 403 for a token of no seat of this game."""
-        meta = store.meta(game_id)
+    def seats_of(snap: Snapshot, creds: HTTPAuthorizationCredentials | None,
+                 required: bool) -> frozenset[int]:
+        """The seats the token plays in the game: 401 for no token when ``required``,
+        403 for a token of no seat of this game."""
         token = creds.credentials if creds is not None else None
         if token is None:
             if required:
                 raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
             return frozenset()
-        seats = meta.seats_of(token)
+        seats = snap.meta.seats_of(token)
         if not seats:
-            raise Forbidden("this token is not a seat of this game")
+            raise Forbidden(NOT_A_SEAT)
         return seats
 
-    def fresh_view(game_id: str, you: frozenset[int], since: int) -> Response:
-        return view_response(store.snapshot(game_id), you, since)
+    def token_of(creds: HTTPAuthorizationCredentials | None, what: str = "seat's") -> str:
+        if creds is None:
+            raise Unauthorized(f"a {what} token is needed: Authorization: Bearer <token>")
+        return creds.credentials
+
+    def answer(game_id: str, snap: Snapshot, you: frozenset[int], since: int) -> Response:
+        return view_response(snap, you, since, runner.thinking(game_id))
+
+    def panel(snap: Snapshot, host_token: str) -> schemas.HostPanel:
+        snap, seats = store.host_panel(snap.meta.id, host_token)
+        return host_panel_view(snap, seats, links, host_token)
 
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, response_model=schemas.Created,
               tags=["games"])
     def create_game(body: schemas.CreateGame) -> schemas.Created:
         """A new game: one seat per player (``human``: its own link; ``hotseat``: one
-        link shared by the hot-seat seats; ``bot:<name>``: played by the server)."""
-        created = store.create(body.config, body.seats, body.title)
+        link shared by the hot-seat seats; ``bot:<name>``: played by the server), an
+        optional clock, and the host's link for the creator."""
+        created = store.create(body.config, body.seats, body.title, body.clock)
         runner.after_commit(created.id)
-        return _created(created)
+        return _created(created, links)
 
     @app.post("/api/games/import", status_code=201, response_model=schemas.Created,
               tags=["games"])
     def import_game(body: schemas.ImportGame) -> schemas.Created:
         """A new game continuing a record (as ``GET /api/games/{id}/record`` returns)."""
-        created = store.import_record(body.record, body.seats, body.title)
+        created = store.import_record(body.record, body.seats, body.title, body.clock)
         runner.after_commit(created.id)
-        return _created(created)
+        return _created(created, links)
 
-    @app.get("/api/games", response_model=schemas.Lobby, tags=["games"])
+    def lobby_game(r: Any, more: bool = False) -> dict[str, Any]:
+        """A lobby row (``more``: with who plays each seat now and how it ended, as
+        "Your games" shows it)."""
+        out = {"id": r.id, "title": r.title, "created": r.created,
+               "ruleset": r.config.get("ruleset", ""), "players": len(r.seats),
+               "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot,
+                          **({"played_by": s.played_by} if more else {})}
+                         for s in r.seats],
+               "seq": r.seq, "status": r.status, "current_player": r.current_player,
+               "spectate_url": links.spectate(r.id)}
+        if more:
+            out["ended"] = r.ended
+        return out
+
+    @app.get("/api/games", response_model=schemas.Lobby, tags=["games"],
+             response_model_exclude_unset=True)
     def lobby(status: Literal["open", "running", "over"] | None = None,
               limit: Annotated[int, Query(ge=1, le=500)] = 50) -> dict[str, Any]:
         """The lobby, newest first: ``open`` (nothing played yet), ``running``, ``over``."""
-        rows = store.lobby(status, limit)
-        return {"games": [{
-            "id": r.id, "title": r.title, "created": r.created,
-            "ruleset": r.config.get("ruleset", ""), "players": len(r.seats),
-            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in r.seats],
-            "seq": r.seq, "status": r.status, "current_player": r.current_player,
-            "spectate_url": f"/game/{r.id}"} for r in rows]}
+        return {"games": [lobby_game(r) for r in store.lobby(status, limit)]}
+
+    @app.post("/api/games/mine", response_model=schemas.MyGames, tags=["games"])
+    def my_games(body: schemas.MyGamesRequest) -> dict[str, Any]:
+        """"Your games": the games of the seat tokens a browser keeps, each with the
+        seats its token plays now (``valid`` false: the link was re-issued, or never was
+        a seat's; ``found`` false: no such game) and whether one of them is to move;
+        the games where it is your move first, then the newest."""
+        rows = store.mine([(g.id, g.token) for g in body.games])
+        out = []
+        for i, m in enumerate(rows):
+            item: dict[str, Any] = {"id": m.id, "found": m.found, "valid": bool(m.you),
+                                    "you": sorted(m.you), "your_move": False, "game": None}
+            if m.row is not None:
+                item["game"] = lobby_game(m.row, more=True)
+                item["your_move"] = (m.row.current_player is not None
+                                     and m.row.current_player in m.you
+                                     and m.row.seats[m.row.current_player].played_by is None)
+            out.append((not item["your_move"], -(m.row.created.timestamp() if m.row else 0),
+                        i, item))
+        out.sort(key=lambda t: t[:3])
+        return {"games": [t[3] for t in out],
+                "your_move": sum(1 for t in out if t[3]["your_move"])}
 
     @app.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
     def get_game(game_id: GameId, token: Token, since: Since = 0) -> Response:
         """The game as the token's seat(s) see it (no token: a spectator)."""
-        you = seats_for(game_id, token, required=False)
-        return fresh_view(game_id, you, since)
+        snap = store.snapshot(game_id)
+        return answer(game_id, snap, seats_of(snap, token, required=False), since)
 
     @app.post("/api/games/{game_id}/actions", response_model=schemas.GameView,
               tags=["play"])
@@ -517,17 +660,33 @@ def create_app(db_url: str | None = None, *,
         that are then to move and play quickly have moved when this returns. The view
         is the game right after the last of these commits (its seq may be past
         ``seq + 1``: the bots' moves)."""
-        you = seats_for(game_id, token, required=True)
-        snap = store.append(game_id, you, body.action, body.seq)
-        return view_response(runner.after_commit(game_id, snap), you, since)
+        secret = token_of(token)
+        snap = store.append(game_id, None, body.action, body.seq, token=secret)
+        you = snap.meta.seats_of(secret)
+        return answer(game_id, runner.after_commit(game_id, snap), you, since)
 
     @app.post("/api/games/{game_id}/undo", response_model=schemas.GameView, tags=["play"])
     def undo(game_id: GameId, token: Token, body: schemas.UndoRequest | None = None,
              since: Since = 0) -> Response:
         """Take back the token's last decision, if no other seat has acted since."""
-        you = seats_for(game_id, token, required=True)
-        snap = store.undo(game_id, you, body.seq if body is not None else None)
-        return view_response(runner.after_commit(game_id, snap), you, since)
+        secret = token_of(token)
+        snap = store.undo(game_id, None, body.seq if body is not None else None,
+                          token=secret)
+        you = snap.meta.seats_of(secret)
+        return answer(game_id, runner.after_commit(game_id, snap), you, since)
+
+    @app.post("/api/games/{game_id}/reclaim", response_model=schemas.GameView,
+              tags=["play"])
+    def reclaim(game_id: GameId, token: Token, body: schemas.SeatRequest | None = None,
+                since: Since = 0) -> Response:
+        """Take your seat back from the bot that took it over when your time ran out
+        (when the game's clock allows it)."""
+        secret = token_of(token)
+        snap = store.snapshot(game_id)
+        you = seats_of(snap, token, required=True)
+        seat = _one_seat(you, body.seat if body is not None else None)
+        snap = store.reclaim(game_id, snap.meta.seats_of(secret), seat)
+        return answer(game_id, snap, snap.meta.seats_of(secret), since)
 
     @app.get("/api/games/{game_id}/record", tags=["games"])
     def record(game_id: GameId) -> dict[str, Any]:
@@ -543,11 +702,121 @@ def create_app(db_url: str | None = None, *,
         (its ``events``: those of these actions)."""
         return view_response(store.position_after(game_id, n), frozenset())
 
+    # ------------------------------------------------------------------ notifications
+    def notify_view(game_id: str, you: frozenset[int]) -> dict[str, Any]:
+        settings = store.notifications(game_id, you)
+        return {"seats": [{"seat": p, **{c: next((n.target for n in settings
+                                                  if n.seat == p and n.channel == c), None)
+                                         for c in CHANNELS}} for p in sorted(you)],
+                "email_available": notifier.email_available}
+
+    @app.get("/api/games/{game_id}/notify", response_model=schemas.NotifyView,
+             tags=["notifications"])
+    def get_notify(game_id: GameId, token: Token) -> dict[str, Any]:
+        """Your seat's notification settings (webhook URL, e-mail address)."""
+        snap = store.snapshot(game_id)
+        return notify_view(game_id, seats_of(snap, token, required=True))
+
+    @app.put("/api/games/{game_id}/notify", response_model=schemas.NotifyView,
+             tags=["notifications"])
+    def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
+                   ) -> dict[str, Any]:
+        """Set or remove (``null``) your seat's webhook and/or e-mail; a field left out
+        stays as it is. A webhook on a loopback or private address is refused unless the
+        server allows it; an e-mail needs the server's SMTP settings."""
+        secret = token_of(token)
+        snap = store.snapshot(game_id)
+        you = seats_of(snap, token, required=True)
+        seat = _one_seat(you, body.seat)
+        fields = body.model_dump(exclude_unset=True)
+        changes: dict[str, str | None] = {}
+        if "webhook" in fields:
+            changes["webhook"] = (notifier.check_webhook(body.webhook)
+                                  if body.webhook else None)
+        if "email" in fields:
+            changes["email"] = notifier.check_email(body.email) if body.email else None
+        for channel, target in changes.items():
+            store.set_notification(game_id, seat, channel, target, secret)
+        return notify_view(game_id, you)
+
+    @app.delete("/api/games/{game_id}/notify", response_model=schemas.NotifyView,
+                tags=["notifications"])
+    def delete_notify(game_id: GameId, token: Token,
+                      seat: Annotated[int | None, Query(ge=0, le=7)] = None,
+                      ) -> dict[str, Any]:
+        """Remove your seat's notifications (all channels)."""
+        secret = token_of(token)
+        snap = store.snapshot(game_id)
+        you = seats_of(snap, token, required=True)
+        p = _one_seat(you, seat)
+        for channel in CHANNELS:
+            store.set_notification(game_id, p, channel, None, secret)
+        return notify_view(game_id, you)
+
+    # ------------------------------------------------------------------ host
+    @app.get("/api/games/{game_id}/host", response_model=schemas.HostPanel, tags=["host"])
+    def host_get(game_id: GameId, token: Token) -> schemas.HostPanel:
+        """The host's panel: every seat with its link, who plays it, the clock."""
+        host = token_of(token, "host's")
+        snap, seats = store.host_panel(game_id, host)
+        return host_panel_view(snap, seats, links, host)
+
+    @app.post("/api/games/{game_id}/host/seats/{seat}/reissue",
+              response_model=schemas.HostPanel, tags=["host"])
+    def host_reissue(game_id: GameId, seat: SeatNo, token: Token) -> schemas.HostPanel:
+        """A new link for the seat: the old one stops working at once."""
+        host = token_of(token, "host's")
+        snap, _ = store.reissue(game_id, host, seat)
+        return panel(snap, host)
+
+    @app.post("/api/games/{game_id}/host/seats/{seat}/bot",
+              response_model=schemas.HostPanel, tags=["host"])
+    def host_bot(game_id: GameId, seat: SeatNo, body: schemas.BotRequest,
+                 token: Token) -> schemas.HostPanel:
+        """A bot of the given level plays the seat from now on (its link stops
+        working; hand the seat back to a person later)."""
+        host = token_of(token, "host's")
+        snap = store.put_bot(game_id, host, seat, body.bot)
+        runner.after_commit(game_id, snap)
+        return panel(snap, host)
+
+    @app.post("/api/games/{game_id}/host/seats/{seat}/human",
+              response_model=schemas.HostPanel, tags=["host"])
+    def host_human(game_id: GameId, seat: SeatNo, token: Token) -> schemas.HostPanel:
+        """A person plays the seat again, with a new link (in the answer's seats)."""
+        host = token_of(token, "host's")
+        snap, _ = store.hand_back(game_id, host, seat)
+        return panel(snap, host)
+
+    @app.post("/api/games/{game_id}/host/clock", response_model=schemas.HostPanel,
+              tags=["host"])
+    def host_clock(game_id: GameId, body: schemas.ClockRequest,
+                   token: Token) -> schemas.HostPanel:
+        """Extend a seat's time (or every seat's: no ``seat``), or stop
+        (``paused: true``) and restart the clocks."""
+        host = token_of(token, "host's")
+        if (body.extend is None) == (body.paused is None):
+            raise BadRequest("give either extend (seconds, with an optional seat) or "
+                             "paused (true or false)")
+        if body.extend is not None:
+            snap = store.extend(game_id, host, body.extend, body.seat)
+        else:
+            snap = store.pause(game_id, host, bool(body.paused))
+        return panel(snap, host)
+
+    @app.post("/api/games/{game_id}/host/end", response_model=schemas.HostPanel,
+              tags=["host"])
+    def host_end(game_id: GameId, token: Token) -> schemas.HostPanel:
+        """End an abandoned game: the score pad is counted as the game stands."""
+        host = token_of(token, "host's")
+        snap = store.end(game_id, host)
+        return panel(snap, host)
+
     @app.get("/api/meta", response_model=schemas.Meta, tags=["meta"])
     def meta() -> schemas.Meta:
         """Rulesets, boards, Exploits, bots and phase orders: the new-game form's
         choices."""
-        return meta_view(max_body)
+        return meta_view(max_body, notifier.email_available)
 
     # ------------------------------------------------------------------ websocket
     @app.websocket("/api/games/{game_id}/ws")
@@ -586,17 +855,32 @@ def create_app(db_url: str | None = None, *,
     # ------------------------------------------------------------------ front end
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
-    def index() -> Response:
+    def index(status_code: int = 200) -> Response:
         page = STATIC / "index.html"
         if page.is_file():
-            return FileResponse(page, media_type="text/html",
+            return FileResponse(page, media_type="text/html", status_code=status_code,
                                 headers={"Cache-Control": "no-cache"})
-        return HTMLResponse(_PLACEHOLDER)
+        return HTMLResponse(_PLACEHOLDER, status_code=status_code)
+
+    def page() -> Response:
+        return index()
 
     for path in PAGES:
-        app.add_api_route(path, index, methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     return app
+
+
+def _one_seat(you: frozenset[int], seat: int | None) -> int:
+    """The seat a request is about: ``seat`` if the token plays it, else the token's
+    only seat (a hot-seat token must say which)."""
+    if seat is not None:
+        if seat not in you:
+            raise Forbidden(f"this link is not P{seat}'s")
+        return seat
+    if len(you) != 1:
+        raise BadRequest("this link plays several seats: say which (seat)")
+    return next(iter(you))
 
 
 async def _until_disconnect(websocket: WebSocket) -> None:
@@ -635,6 +919,7 @@ def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> None:
 def app_from_env() -> FastAPI:
     """The app on ``$ENDEAVOR_DB`` (Uvicorn's factory for ``--workers N``), with
     ``$ENDEAVOR_THREADS`` threads, in a process whose collector :func:`tune_gc` set."""
-    app = create_app(None, threads=threads_from_env())
+    app = create_app(None, threads=threads_from_env(), links=Links.from_env(),
+                     notify=NotifySettings.from_env())
     tune_gc()
     return app

@@ -122,6 +122,11 @@ class BotRunner:
         if pool is not None:
             pool.shutdown(wait=wait, cancel_futures=True)
 
+    def thinking(self, game_id: str) -> bool:
+        """Whether a background job is playing ``game_id``'s bots now."""
+        with self._lock:
+            return game_id in self._busy
+
     def idle(self, timeout: float = 10.0) -> bool:
         """Wait until no background job is running (tests); whether that happened."""
         end = time.monotonic() + timeout
@@ -170,18 +175,18 @@ class BotRunner:
             p = snap.current_player
             if p is None:
                 return "over", last
-            seat = snap.seat(p)
-            if seat.kind != "bot" or seat.bot is None:
+            bot = snap.seat(p).played_by
+            if bot is None:
                 return "human", last
-            if quick_only and (seat.bot not in QUICK_BOTS or (
+            if quick_only and (bot not in QUICK_BOTS or (
                     deadline is not None and time.monotonic() > deadline)):
                 return "bot", last
-            action = self._choose(snap, seat.bot)
+            action = self.choose(snap, bot)
             if action is None:
                 return "error", last
             try:
                 # the game right after this commit: the next bot looks at it as is
-                snap = last = self.store.append(game_id, {p}, action, snap.seq)
+                snap = last = self.store.append(game_id, {p}, action, snap.seq, by_bot=True)
                 conflicts = 0
             except Conflict:
                 snap = None  # someone else moved first: look at the fresh position
@@ -191,7 +196,7 @@ class BotRunner:
                                 game_id, conflicts)
                     return "error", last
             except StoreError as e:
-                log.error("bot %s in game %s chose %r, refused: %s", seat.bot, game_id,
+                log.error("bot %s in game %s chose %r, refused: %s", bot, game_id,
                           action, e)
                 return "error", last
             except Exception:
@@ -199,7 +204,7 @@ class BotRunner:
                 return "error", last
         return "stopped", last
 
-    def _choose(self, snap: Snapshot, name: str) -> str | None:
+    def choose(self, snap: Snapshot, name: str) -> str | None:
         """The bot's action at ``snap`` (None, logged, if the bot failed)."""
         try:
             bot = make(name, seed=bot_seed(snap.meta.id, snap.seq),

@@ -1,4 +1,5 @@
-"""The web app's database: the three tables (``games``, ``seats``, ``moves``), engine
+"""The web app's database: the tables (``games``, ``seats``, ``moves``, ``notify``,
+``outbox``), engine
 creation for SQLite and PostgreSQL, and the Alembic upgrade run when the app starts.
 
 The tables are declared here with SQLAlchemy Core so the store can query them, but the
@@ -59,7 +60,10 @@ _PG_MIGRATION_LOCK = 0x656E646561766F72  # "endeavor"
 
 metadata = MetaData()
 
-#: one row per game: its config (exactly ``record()["config"]``) and the log's length
+#: one row per game: its config (exactly ``record()["config"]``), the log's length, and
+#: what the log's writers keep beside it in the same transaction: whose move it is, the
+#: clock (its settings, the seats' banks, when the running decision started and ends,
+#: which worker has claimed an expired deadline) and how the game ended
 games = Table(
     "games", metadata,
     Column("id", String(32), primary_key=True),
@@ -69,10 +73,21 @@ games = Table(
     Column("seq", Integer, nullable=False, default=0),
     Column("over", Boolean, nullable=False, default=False),
     Column("title", String(200), nullable=False, default=""),
+    # 0002: host, whose move, clocks, ending
+    Column("host_hash", String(64), nullable=True),
+    Column("current_player", Integer, nullable=True),
+    Column("clock", JSON, nullable=True),
+    Column("banks", JSON, nullable=True),
+    Column("turn_started", DateTime(timezone=True), nullable=True),
+    Column("deadline", DateTime(timezone=True), nullable=True),
+    Column("claim_until", DateTime(timezone=True), nullable=True),
+    Column("ended", String(16), nullable=True),
     Index("ix_games_created", "created"),
+    Index("ix_games_deadline", "deadline"),
 )
 
-#: one row per seat; hot-seat seats of a game share one token (so one hash)
+#: one row per seat; hot-seat seats of a game share one token (so one hash). A seat's
+#: token is derived from the host's token and ``token_gen`` (see ``store.seat_token``)
 seats = Table(
     "seats", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
@@ -82,11 +97,19 @@ seats = Table(
     Column("bot", String(32), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("name", String(64), nullable=False),
+    # 0002: re-issued links, a bot playing for a human seat (put there by the host or
+    # by a clock running out) and why
+    Column("token_gen", Integer, nullable=False, default=0),
+    Column("bot_override", String(32), nullable=True),
+    Column("override_reason", String(16), nullable=True),
     Index("ix_seats_token_hash", "token_hash"),
 )
 
 #: the append-only log: ``(game_id, seq)`` is the primary key, so two writers racing for
-#: the same ``seq`` cannot both commit
+#: the same ``seq`` cannot both commit. ``kind``: ``action``, ``undo`` or ``host`` (a
+#: change of seats, clocks or the game's end, made by the host or a seat: ``action``
+#: holds its short notation); ``note``: how an action came about when not by its seat's
+#: player (``timeout:<bot>``: the clock ran out and that bot played it)
 moves = Table(
     "moves", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
@@ -96,6 +119,40 @@ moves = Table(
     Column("kind", String(8), nullable=False),
     Column("action", String(64), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("note", String(64), nullable=True),
+)
+
+#: a seat's notification settings, chosen by that seat's player: one row per channel
+#: (``webhook``: a URL; ``email``: an address). ``link_token`` is the seat's token, kept
+#: so that a message can carry the seat's link; re-issuing the link deletes the row
+notify = Table(
+    "notify", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("channel", String(16), primary_key=True),
+    Column("target", String(512), nullable=False),
+    Column("link_token", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+#: notifications waiting to be sent: at most one row per (game, seat, channel), inserted
+#: in the transaction of the move that calls for it (so a crash loses none), claimed by
+#: one worker at a time (``lease_until``), deleted once sent or given up. What a message
+#: says is read when it is sent, from the game as it then stands
+outbox = Table(
+    "outbox", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("channel", String(16), primary_key=True),
+    Column("event", String(16), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("due", DateTime(timezone=True), nullable=False),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("lease_until", DateTime(timezone=True), nullable=True),
+    Column("last_error", String(200), nullable=True),
+    Index("ix_outbox_due", "due"),
 )
 
 

@@ -20,6 +20,20 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ClockSpec(_Request):
+    """A game's clock: each decision gets ``per_decision`` seconds of its own, and time
+    beyond that comes out of the seat's ``bank``; when both are spent, ``bot`` plays for
+    the player: that decision (``on_timeout: "decision"``) or the rest of the game
+    (``"game"``, which the player may take back if ``reclaim``)."""
+
+    kind: Literal["live", "turn"] = Field(default="turn", description="how it is shown")
+    bank: float = Field(default=0, ge=0, description="seconds per seat for the game")
+    per_decision: float = Field(default=0, ge=0, description="seconds of each decision's own")
+    on_timeout: Literal["decision", "game"] = "decision"
+    bot: str = Field(default="medium", description="the bot that plays when time runs out")
+    reclaim: bool = Field(default=True, description="a player may take the seat back")
+
+
 class CreateGame(_Request):
     """``POST /api/games``."""
 
@@ -31,6 +45,7 @@ class CreateGame(_Request):
         description="one per player: 'human', 'hotseat' or 'bot:<name>'",
         examples=[["human", "bot:medium"]])
     title: str | None = Field(default=None, max_length=200)
+    clock: ClockSpec | None = Field(default=None, description="none: no clock")
 
 
 class ImportGame(_Request):
@@ -39,6 +54,7 @@ class ImportGame(_Request):
     record: dict[str, Any]
     seats: list[str] = Field(max_length=MAX_SEATS)
     title: str | None = Field(default=None, max_length=200)
+    clock: ClockSpec | None = None
 
 
 class ActionRequest(_Request):
@@ -56,12 +72,67 @@ class UndoRequest(_Request):
     seq: int | None = Field(default=None, ge=0)
 
 
+class SeatRequest(_Request):
+    """A request about one of the token's seats (a hot-seat token says which)."""
+
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEATS - 1)
+
+
+class BotRequest(_Request):
+    """``POST /api/games/{id}/host/seats/{seat}/bot``."""
+
+    bot: str = Field(max_length=32, examples=["medium"])
+
+
+class ClockRequest(_Request):
+    """``POST /api/games/{id}/host/clock``: ``extend`` a seat's time (no ``seat``: every
+    seat's) by that many seconds, or stop (``paused: true``) / restart the clocks."""
+
+    extend: float | None = Field(default=None, gt=0)
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEATS - 1)
+    paused: bool | None = None
+
+
+class NotifyRequest(_Request):
+    """``PUT /api/games/{id}/notify``: a field left out stays as it is; null removes."""
+
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEATS - 1)
+    webhook: str | None = Field(default=None, max_length=512,
+                                examples=["https://ntfy.sh/my-endeavor-topic"])
+    email: str | None = Field(default=None, max_length=254, examples=["me@example.org"])
+
+
+class NotifySeat(BaseModel):
+    seat: int
+    webhook: str | None
+    email: str | None
+
+
+class NotifyView(BaseModel):
+    """A token's seats' notification settings."""
+
+    seats: list[NotifySeat]
+    email_available: bool = Field(description="the server can send e-mail")
+
+
+class MyGame(BaseModel):
+    id: str
+    token: str = Field(max_length=128)
+
+
+class MyGamesRequest(_Request):
+    """``POST /api/games/mine``: the (game, token) pairs a browser keeps."""
+
+    games: list[MyGame] = Field(max_length=200)
+
+
 class CreatedSeat(BaseModel):
     seat: int
     kind: Literal["human", "hotseat", "bot"]
     bot: str | None
     token: str | None = Field(description="the seat's secret (null for a bot)")
-    url: str | None = Field(description="/play/{id}#{token} (null for a bot)")
+    url: str | None = Field(description="/play/{id}#{token} (null for a bot); absolute "
+                                        "when the server has a public address")
 
 
 class Created(BaseModel):
@@ -70,6 +141,9 @@ class Created(BaseModel):
     id: str
     seats: list[CreatedSeat]
     spectate_url: str
+    host_token: str | None = Field(description="the host's secret: re-issue links, put "
+                                               "bots in seats, clocks, end the game")
+    host_url: str | None = Field(description="/host/{id}#{host_token}")
 
 
 class SeatView(BaseModel):
@@ -77,6 +151,30 @@ class SeatView(BaseModel):
     kind: Literal["human", "hotseat", "bot"]
     bot: str | None
     name: str
+    played_by: str | None = Field(default=None, description="the bot playing the seat "
+                                                            "now (null: a person)")
+    replaced: Literal["host", "timeout"] | None = Field(
+        default=None, description="why a bot plays a person's seat")
+
+
+class HostSeatView(SeatView):
+    token: str | None = Field(description="the seat's link's token (null: no person's)")
+    url: str | None
+
+
+class HostPanel(BaseModel):
+    """What the host sees (every host endpoint answers with it)."""
+
+    id: str
+    title: str
+    seq: int
+    over: bool
+    ended: str | None
+    current_player: int | None
+    host_url: str
+    spectate_url: str
+    clock: dict[str, Any] | None
+    seats: list[HostSeatView]
 
 
 class EventView(BaseModel):
@@ -84,6 +182,9 @@ class EventView(BaseModel):
     kind: str
     player: int | None
     text: str
+    rules: list[str] | None = Field(default=None, description="the rulings behind it "
+                                                              "(docs/rulings.md); left "
+                                                              "out when none")
 
 
 class ScoreView(BaseModel):
@@ -102,8 +203,14 @@ class GameView(BaseModel):
     title: str
     seq: int
     over: bool
+    ended: str | None = Field(description="'host': ended by the host; null otherwise")
     current_player: int | None
     you: list[int] = Field(description="the seats this token plays ([] for a spectator)")
+    thinking: bool = Field(description="a bot is working on the next move")
+    can_reclaim: list[int] = Field(description="your seats a bot took over when your "
+                                               "time ran out, that you may take back")
+    clock: dict[str, Any] | None = Field(description="the clock: settings, banks, the "
+                                                     "running decision, the server's time")
     seats: list[SeatView]
     config: dict[str, Any]
     actions: int = Field(description="how many effective actions lead to this position")
@@ -119,6 +226,7 @@ class LobbySeat(BaseModel):
     seat: int
     kind: Literal["human", "hotseat", "bot"]
     bot: str | None
+    played_by: str | None = Field(default=None, description='"Your games" only')
 
 
 class LobbyGame(BaseModel):
@@ -131,11 +239,28 @@ class LobbyGame(BaseModel):
     seq: int
     status: Literal["open", "running", "over"]
     current_player: int | None
+    ended: str | None = Field(default=None, description='"Your games" only')
     spectate_url: str
 
 
 class Lobby(BaseModel):
     games: list[LobbyGame]
+
+
+class MyGameView(BaseModel):
+    id: str
+    found: bool = Field(description="the game exists")
+    valid: bool = Field(description="the token is a seat of the game now")
+    you: list[int]
+    your_move: bool
+    game: LobbyGame | None
+
+
+class MyGames(BaseModel):
+    """"Your games": your-move games first."""
+
+    games: list[MyGameView]
+    your_move: int = Field(description="how many of them wait for your move")
 
 
 class SeqMessage(BaseModel):
@@ -171,6 +296,11 @@ class Meta(BaseModel):
     phase_orders: list[str]
     seat_kinds: list[str]
     max_body: int = Field(description="the largest request body accepted, in bytes")
+    clock_kinds: list[str] = Field(default_factory=list)
+    on_timeout: list[str] = Field(default_factory=list)
+    default_timeout_bot: str = "medium"
+    email_notifications: bool = Field(default=False, description="the server can send "
+                                                                 "e-mail")
 
 
 class Problem(BaseModel):

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from endeavor.cli import UsageError
 
-from . import db
+from . import db, links, notify
 
 FACTORY = "endeavor.web.app:app_from_env"
 
@@ -49,6 +49,42 @@ def _browser_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def _notify_env(args: argparse.Namespace) -> None:
+    """Check ``--public-url``, ``--smtp``, ``--mail-from`` and
+    ``--allow-private-webhooks`` and hand them to the workers' factory (through the
+    environment: :func:`endeavor.web.app.app_from_env`). A bad value is a
+    :class:`UsageError`."""
+    public = getattr(args, "public_url", None)
+    if public:
+        try:
+            os.environ[links.PUBLIC_URL_VAR] = links.check_public_url(public)
+        except links.LinkError as e:
+            raise UsageError(str(e)) from None
+    else:
+        os.environ.pop(links.PUBLIC_URL_VAR, None)
+    os.environ[links.FALLBACK_URL_VAR] = _browser_url(args.host, args.port).rstrip("/")
+    smtp, sender = getattr(args, "smtp", None), getattr(args, "mail_from", None)
+    if bool(smtp) != bool(sender):
+        raise UsageError("--smtp and --mail-from go together: the server sends e-mail "
+                         "through --smtp as --mail-from")
+    if smtp:
+        try:
+            notify.parse_smtp(smtp)
+        except ValueError as e:
+            raise UsageError(f"--smtp: {e}") from None
+        if not notify.EMAIL.match(sender or ""):
+            raise UsageError(f"--mail-from {sender!r} is not an e-mail address")
+        os.environ[notify.SMTP_VAR] = smtp
+        os.environ[notify.MAIL_FROM_VAR] = sender or ""
+    else:
+        os.environ.pop(notify.SMTP_VAR, None)
+        os.environ.pop(notify.MAIL_FROM_VAR, None)
+    if getattr(args, "allow_private_webhooks", False):
+        os.environ[notify.PRIVATE_VAR] = "1"
+    else:
+        os.environ.pop(notify.PRIVATE_VAR, None)
+
+
 def serve(args: argparse.Namespace, out: Console) -> int:
     """Run the web app until interrupted: ``args.host``, ``args.port``, ``args.db`` (None:
     ``$ENDEAVOR_DB`` or ``sqlite:///endeavor.db``), ``args.workers``, ``args.log_level``.
@@ -66,6 +102,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(str(e)) from None
     _check_port(args.host, args.port)
     os.environ[db.ENV_VAR] = url  # the workers' factory reads it
+    _notify_env(args)
     workers = max(1, int(args.workers))
     out.print(f"Endeavor: open {_browser_url(args.host, args.port)} in a browser "
               f"(Ctrl-C stops the server)")

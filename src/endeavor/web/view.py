@@ -24,8 +24,9 @@ exactly the elements some legal action is clicked on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import actions as A
 from .. import data as D
@@ -35,6 +36,9 @@ from ..rules.words import icons_label
 from ..rules.words import word_player as player_name
 from ..scoring import final_scores
 from ..state import State
+
+if TYPE_CHECKING:
+    from .store import LogLine
 
 JSON = dict[str, Any]
 
@@ -574,23 +578,50 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -
 
 
 # =========================================================================== scores, events
-def scores_view(state: State) -> list[JSON] | None:
-    """The score pad when the game is over (None before): per seat its total, rank and
-    lines in pad order."""
-    if not state.is_over:
+def scores_view(state: State, force: bool = False) -> list[JSON] | None:
+    """The score pad when the game is over (None before; ``force``: counted as the game
+    stands, for a game the host ended): per seat its total, rank and lines in pad
+    order."""
+    if not state.is_over and not force:
         return None
     return [{"seat": s.player, "name": player_name(s.player), "total": s.total,
              "rank": s.rank, "lines": [[name, pts] for name, pts in s.lines.items()]}
             for s in final_scores(state)]
 
 
+#: a ruling's id in an engine text, e.g. `` (R16)`` or ``(R16, R21)``
+_RULE_IDS: Final = re.compile(r"\s*\((R\d+(?:\s*,\s*R\d+)*)\)")
+
+
+def plain_words(text: str) -> tuple[str, list[str]]:
+    """An engine text for players: one line, without the ruling ids it cites (returned
+    apart, for a tooltip): ``"... the track (R16)"`` -> ``("... the track", ["R16"])``."""
+    rules: list[str] = []
+
+    def cut(m: re.Match[str]) -> str:
+        rules.extend(r.strip() for r in m.group(1).split(","))
+        return ""
+
+    return " ".join(_RULE_IDS.sub(cut, text).split()), rules
+
+
 def event_view(event: Event, seq: int) -> JSON:
     """One engine event for the log: the log entry ``seq`` that caused it, its kind,
-    the seat concerned (None for the table) and its words."""
-    return {"seq": seq, "kind": event.kind, "player": event.player,
-            "text": " ".join(event.text.split())}
+    the seat concerned (None for the table), its words and (``rules``, only when there
+    are some) the rulings they cite."""
+    words, rules = plain_words(event.text)
+    out: JSON = {"seq": seq, "kind": event.kind, "player": event.player, "text": words}
+    if rules:
+        out["rules"] = rules
+    return out
+
+
+def line_view(line: LogLine) -> JSON:
+    """A log line that is not an engine event (an undo, the host's change, a clock),
+    shaped as :func:`event_view`'s."""
+    return {"seq": line.seq, "kind": line.kind, "player": line.player, "text": line.text}
 
 
 __all__ = ["VERB_GROUPS", "card_json", "building_does", "decision_view", "element_ids",
-           "event_view", "group_of", "player_name", "position", "scores_view",
-           "targets_of"]
+           "event_view", "group_of", "line_view", "plain_words", "player_name", "position",
+           "scores_view", "targets_of"]
