@@ -39,7 +39,7 @@ from anyio import to_thread
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import HTTPException
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
@@ -856,11 +856,16 @@ def create_app(db_url: str | None = None, *,
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
     def index(status_code: int = 200) -> Response:
+        """The front end's page, its ``<base href>`` on the app's path (``/`` or the
+        public URL's prefix, so every path of the page resolves under it)."""
         page = STATIC / "index.html"
-        if page.is_file():
-            return FileResponse(page, media_type="text/html", status_code=status_code,
-                                headers={"Cache-Control": "no-cache"})
-        return HTMLResponse(_PLACEHOLDER, status_code=status_code)
+        try:
+            html = page.read_text(encoding="utf-8")
+        except OSError:
+            return HTMLResponse(_PLACEHOLDER, status_code=status_code)
+        html = html.replace('<base href="/">', f'<base href="{links.prefix}/">', 1)
+        return HTMLResponse(html, status_code=status_code,
+                            headers={"Cache-Control": "no-cache"})
 
     def page() -> Response:
         return index()

@@ -1,5 +1,7 @@
 // The HTTP API of docs/web.md: JSON requests, seat tokens kept per game, live updates.
 
+import { BASE, href } from "./dom.js";
+
 const TOKEN_KEY = (id) => `endeavor.token.${id}`;
 
 /** An API error with the HTTP status and the server's reason. */
@@ -51,7 +53,7 @@ export async function request(method, path, { body, token } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, {
+    response = await fetch(href(path), {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -101,7 +103,7 @@ export function follow(id, onSeq, poll) {
     if (stopped) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     try {
-      socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/ws`);
+      socket = new WebSocket(`${scheme}://${location.host}${BASE}/api/games/${encodeURIComponent(id)}/ws`);
     } catch {
       startPolling();
       retryTimer = setTimeout(connect, delay);

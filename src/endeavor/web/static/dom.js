@@ -4,6 +4,17 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
+ * The path the app is served under: "" at a server's root, "/endeavor" behind a reverse
+ * proxy that serves it there (the server writes it into the page's <base href>).
+ */
+export const BASE = new URL(document.baseURI).pathname.replace(/\/+$/, "");
+
+/** The app's own address of `path` ("/api/games" -> BASE + "/api/games"). */
+export function href(path) {
+  return BASE + path;
+}
+
+/**
  * Build an HTML element: h("button", {class: "x", onclick: fn, "data-testid": "y"}, "text", child).
  * Attributes whose value is null/undefined/false are skipped; `on*` functions become listeners.
  */

@@ -4,7 +4,7 @@
 
 import { api, ApiError, follow, seatToken } from "./api.js";
 import { drawBoard } from "./board.js";
-import { h, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
+import { h, href, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
 import { matHtml, supplyHtml } from "./mats.js";
 
 /**
@@ -225,13 +225,13 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     closePopup();
     const spectate = !token || !(view.you || []).length;
     replace(header,
-      h("a", { href: "/", class: "back" }, "← Lobby"),
+      h("a", { href: href("/"), class: "back" }, "← Lobby"),
       h("h1", {}, view.title || `Game ${id}`),
       h("span", { class: "headline", "data-testid": "headline" }, headline(state)),
       spectate ? h("span", { class: "badge" }, "spectating") : null,
       h("span", { class: "muted seq", "data-testid": "seq" }, `move ${view.seq}`),
-      h("a", { href: `/replay/${encodeURIComponent(id)}`, class: "btn small", "data-testid": "replay-link" }, "Replay"),
-      h("a", { href: `/api/games/${encodeURIComponent(id)}/record`, class: "btn small",
+      h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
+      h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
         download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record"));
     const table = tableHtml(view);
     replace(board, table.board, table.supply);

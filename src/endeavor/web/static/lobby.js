@@ -1,10 +1,15 @@
 // The lobby (/): open and running games, New game, spectate and resume links, import.
 
 import { api, rememberToken } from "./api.js";
-import { h, replace, toast } from "./dom.js";
+import { h, href, replace, toast } from "./dom.js";
 
 function storedToken(id) {
   try { return localStorage.getItem(`endeavor.token.${id}`) || ""; } catch { return ""; }
+}
+
+/** A link the server gave: absolute already (a public address), or a path of the app. */
+function absolute(url) {
+  return /^https?:/.test(url) ? url : href(url);
 }
 
 function seatsText(game) {
@@ -24,9 +29,9 @@ function gameRow(game) {
     h("td", {}, h("span", { class: `status ${game.status}` }, status)),
     h("td", { class: "muted" }, new Date(game.created).toLocaleString()),
     h("td", { class: "links" },
-      token ? h("a", { class: "btn small primary", href: `/play/${encodeURIComponent(game.id)}#${encodeURIComponent(token)}` }, "Resume") : null,
-      h("a", { class: "btn small", href: game.spectate_url, "data-testid": "spectate" }, "Watch"),
-      game.status === "over" ? h("a", { class: "btn small", href: `/replay/${encodeURIComponent(game.id)}` }, "Replay") : null));
+      token ? h("a", { class: "btn small primary", href: href(`/play/${encodeURIComponent(game.id)}#${encodeURIComponent(token)}`) }, "Resume") : null,
+      h("a", { class: "btn small", href: absolute(game.spectate_url), "data-testid": "spectate" }, "Watch"),
+      game.status === "over" ? h("a", { class: "btn small", href: href(`/replay/${encodeURIComponent(game.id)}`) }, "Replay") : null));
 }
 
 async function importRecord(file, seatsMode) {
@@ -49,9 +54,9 @@ async function importRecord(file, seatsMode) {
     const mine = created.seats.find((s) => s.token);
     if (mine) {
       rememberToken(created.id, mine.token);
-      location.href = mine.url;
+      location.href = absolute(mine.url);
     } else {
-      location.href = created.spectate_url;
+      location.href = absolute(created.spectate_url);
     }
   } catch (err) {
     toast(`Import refused: ${err.message}`);
@@ -70,7 +75,7 @@ export async function lobbyScreen(root) {
       h("div", {},
         h("h1", {}, "Endeavor"),
         h("p", { class: "muted" }, "Age of Sail (2018, with Exploits and the Silent Fleet) and the 2009 game, in your browser.")),
-      h("a", { class: "btn primary big", href: "/new", "data-testid": "new-game" }, "+ New game")),
+      h("a", { class: "btn primary big", href: href("/new"), "data-testid": "new-game" }, "+ New game")),
     h("section", { class: "card-box" }, h("h2", {}, "Games"), list),
     h("section", { class: "card-box" }, h("h2", {}, "Import a record"),
       h("p", { class: "muted" }, "Continue a game from a record file (the JSON of “Download record” or `endeavor` records)."),

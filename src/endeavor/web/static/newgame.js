@@ -2,7 +2,7 @@
 // phase order, seed; each seat you / invited human / hot-seat / bot. Then the links.
 
 import { api, rememberToken } from "./api.js";
-import { h, replace, toast, copyText } from "./dom.js";
+import { h, href, replace, toast, copyText } from "./dom.js";
 
 const OPTION_WORDS = {
   limited_occupation: "Limited occupation (the fleet occupies only where it has presence)",
@@ -27,7 +27,7 @@ export async function newGameScreen(root) {
   }
   const form = h("form", { class: "card-box newgame", "data-testid": "new-game-form" });
   const result = h("div", {});
-  replace(root, h("a", { href: "/", class: "back" }, "← Lobby"), h("h1", {}, "New game"), form, result);
+  replace(root, h("a", { href: href("/"), class: "back" }, "← Lobby"), h("h1", {}, "New game"), form, result);
 
   const ruleset = h("select", { name: "ruleset", "data-testid": "ruleset" },
     meta.rulesets.map((r) => h("option", { value: r.id }, r.title || r.id)));
@@ -149,8 +149,10 @@ export async function newGameScreen(root) {
   });
 }
 
+/** A link the server gave, absolute (it is a path of the app unless the server has a
+ * public address). */
 function absolute(url) {
-  return new URL(url, location.origin).href;
+  return /^https?:/.test(url) ? url : new URL(href(url), location.origin).href;
 }
 
 function linkRow(label, url, testid) {
@@ -182,7 +184,7 @@ function showCreated(box, created, choices) {
     h("p", { class: "muted" }, "Each link is a seat's secret: send the invitations to the other players."),
     rows,
     h("div", { class: "row" },
-      mine ? h("a", { class: "btn primary big", href: mine.url, "data-testid": "open-seat" }, "Open my seat →") : null,
-      h("a", { class: "btn", href: created.spectate_url }, "Watch"),
-      h("a", { class: "btn", href: "/" }, "Lobby"))));
+      mine ? h("a", { class: "btn primary big", href: absolute(mine.url), "data-testid": "open-seat" }, "Open my seat →") : null,
+      h("a", { class: "btn", href: absolute(created.spectate_url) }, "Watch"),
+      h("a", { class: "btn", href: href("/") }, "Lobby"))));
 }

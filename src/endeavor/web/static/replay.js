@@ -2,7 +2,7 @@
 // same board drawing; each step is GET /api/games/{id}/replay/{n}.
 
 import { api } from "./api.js";
-import { h, replace, toast } from "./dom.js";
+import { h, href, replace, toast } from "./dom.js";
 import { tableHtml, headline, scorePad } from "./game.js";
 
 export async function replayScreen(root, id) {
@@ -39,9 +39,9 @@ export async function replayScreen(root, id) {
   });
   replace(root,
     h("div", { class: "game-head" },
-      h("a", { href: "/", class: "back" }, "← Lobby"),
+      h("a", { href: href("/"), class: "back" }, "← Lobby"),
       h("h1", {}, `Replay · ${id}`), status,
-      h("a", { class: "btn small", href: `/game/${encodeURIComponent(id)}` }, "Live game")),
+      h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, "Live game")),
     controls,
     h("div", { class: "game" }, board, side), mats);
 
