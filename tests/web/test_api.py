@@ -578,7 +578,9 @@ def plain_view(snap: Snapshot, you: frozenset[int], since: int = 0,
     state = snap.state
     current = snap.current_player
     mine = current is not None and current in you
-    events: list[dict[str, Any]] = [V.event_view(ev, seq) for seq, ev in snap.events(since)]
+    events: list[dict[str, Any]] = [
+        x for e in snap.effective if e.seq > since
+        for x in V.action_view(e.seq, e.action, e.events)]
     events += [V.line_view(line) for line in snap.lines(since)]
     events.sort(key=lambda e: (e["seq"], e["kind"] not in ("undo", "host", "timeout")))
     return {

@@ -184,19 +184,27 @@ def _seat_json(s: Seat) -> dict[str, Any]:
 
 
 def _events_json(snap: Snapshot, since: int) -> bytes:
-    """The log after entry ``since``: the engine's events of the effective actions and
-    the journal's lines (undos, the host's changes, clocks running out), in log order
-    (a clock's line before the move its bot made)."""
+    """The log after entry ``since``: the events of the effective actions
+    (:func:`view.action_view`) and the journal's lines (undos, the host's changes,
+    clocks running out), in log order (a clock's line before the move its bot made)."""
+    return _dumps(log_view(snap, since))
+
+
+def log_view(snap: Snapshot, since: int = 0) -> list[dict[str, Any]]:
+    """The game's log after entry ``since`` as the view's ``events`` (see
+    :func:`_events_json`)."""
     out: list[dict[str, Any]] = []
     lines = snap.lines(since)
     i = 0
-    for seq, ev in snap.events(since):
-        while i < len(lines) and lines[i].seq <= seq:
+    for e in snap.effective:
+        if e.seq <= since:
+            continue
+        while i < len(lines) and lines[i].seq <= e.seq:
             out.append(view.line_view(lines[i]))
             i += 1
-        out.append(view.event_view(ev, seq))
+        out.extend(view.action_view(e.seq, e.action, e.events))
     out.extend(view.line_view(line) for line in lines[i:])
-    return _dumps(out)
+    return out
 
 
 def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
@@ -591,7 +599,7 @@ def create_app(db_url: str | None = None, *,
         """A new game: one seat per player (``human``: its own link; ``hotseat``: one
         link shared by the hot-seat seats; ``bot:<name>``: played by the server), an
         optional clock, and the host's link for the creator."""
-        created = store.create(body.config, body.seats, body.title, body.clock)
+        created = store.create(body.config, body.seats, body.title, _clock(body.clock))
         runner.after_commit(created.id)
         return _created(created, links)
 
@@ -599,7 +607,8 @@ def create_app(db_url: str | None = None, *,
               tags=["games"])
     def import_game(body: schemas.ImportGame) -> schemas.Created:
         """A new game continuing a record (as ``GET /api/games/{id}/record`` returns)."""
-        created = store.import_record(body.record, body.seats, body.title, body.clock)
+        created = store.import_record(body.record, body.seats, body.title,
+                                     _clock(body.clock))
         runner.after_commit(created.id)
         return _created(created, links)
 
@@ -874,6 +883,10 @@ def create_app(db_url: str | None = None, *,
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     return app
+
+
+def _clock(spec: schemas.ClockSpec | None) -> dict[str, Any] | None:
+    return spec.model_dump() if spec is not None else None
 
 
 def _one_seat(you: frozenset[int], seat: int | None) -> int:

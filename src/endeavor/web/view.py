@@ -25,7 +25,7 @@ exactly the elements some legal action is clicked on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import actions as A
@@ -563,18 +563,46 @@ def targets_of(state: State, action: A.Action, p: int) -> list[str]:
 
 def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -> JSON | None:
     """The pending decision for a client playing ``seats``: who decides, its kind, the
-    prompt, and (only when that player is one of ``seats``) the options, each with its
-    notation, its words, a group label and its click targets. None at the end."""
+    prompt, the same in the third person for those who watch (``summary``), and (only
+    when that player is one of ``seats``) the options, each with its notation, its
+    words, a group label, its click targets and (``rules``, when there are some) the
+    rulings its words cite, which are cut out of the words as out of the prompt's.
+    None at the end."""
     d = state.decision()
     if d is None:
         return None
     options: list[JSON] = []
     if state.current_player in seats:
         for o in d.options:
-            options.append({"action": str(o.action), "text": o.text,
+            text, rules = plain_words(o.text)
+            option: JSON = {"action": str(o.action), "text": text,
                             "group": group_of(state, o.action),
-                            "targets": targets_of(state, o.action, d.player)})
-    return {"player": d.player, "kind": d.kind, "prompt": d.prompt, "options": options}
+                            "targets": targets_of(state, o.action, d.player)}
+            if rules:
+                option["rules"] = rules
+            options.append(option)
+    return {"player": d.player, "kind": d.kind, "prompt": plain_words(d.prompt)[0],
+            "summary": third_person(d.prompt, d.player), "options": options}
+
+
+_SECOND_PERSON: Final = (
+    (re.compile(r"^Your turn\b"), "{p}'s turn"), (re.compile(r"^You passed\b"), "{p} passed"),
+    (re.compile(r"^Your\b"), "{p}'s"), (re.compile(r"\byou have\b"), "they have"),
+    (re.compile(r"\byour\b"), "their"), (re.compile(r"\bYour\b"), "Their"),
+    (re.compile(r"\byou\b"), "they"), (re.compile(r"\bYou\b"), "They"),
+)
+
+
+def third_person(prompt: str, player: int) -> str:
+    """A decision's prompt as those who watch read it: ``P1 to move: ...``, with its
+    second person turned into the third (``Your turn in the Action phase: ... (1 Harbor
+    disc; you have 7)`` -> ``P1 to move: P1's turn in the Action phase: ... (1 Harbor
+    disc; they have 7)``), without ruling ids."""
+    name = player_name(player)
+    text, _ = plain_words(prompt)
+    for pattern, words in _SECOND_PERSON:
+        text = pattern.sub(words.format(p=name), text)
+    return f"{name} to move: {text}"
 
 
 # =========================================================================== scores, events
@@ -616,12 +644,27 @@ def event_view(event: Event, seq: int) -> JSON:
     return out
 
 
+def action_view(seq: int, action: str, events: Iterable[Event]) -> list[JSON]:
+    """The log of one effective action (its entry ``seq``, its notation, its events):
+    :func:`event_view` of each, except that a choice made for the Silent Fleet is
+    logged once (the fleet's own event, saying who chose), not twice."""
+    out = [event_view(ev, seq) for ev in events]
+    if action.startswith("fleet ") and any(e["kind"] == "fleet" for e in out):
+        chooser = next((e["player"] for e in out if e["kind"] == "action"), None)
+        out = [e for e in out if e["kind"] != "action"]
+        if chooser is not None:
+            first = next(e for e in out if e["kind"] == "fleet")
+            first["text"] = f"{first['text']} ({player_name(chooser)}'s choice)"
+            first["player"] = chooser
+    return out
+
+
 def line_view(line: LogLine) -> JSON:
     """A log line that is not an engine event (an undo, the host's change, a clock),
     shaped as :func:`event_view`'s."""
     return {"seq": line.seq, "kind": line.kind, "player": line.player, "text": line.text}
 
 
-__all__ = ["VERB_GROUPS", "card_json", "building_does", "decision_view", "element_ids",
-           "event_view", "group_of", "line_view", "plain_words", "player_name", "position",
-           "scores_view", "targets_of"]
+__all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "decision_view",
+           "element_ids", "event_view", "group_of", "line_view", "plain_words",
+           "player_name", "position", "scores_view", "targets_of", "third_person"]
