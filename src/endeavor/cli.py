@@ -1444,6 +1444,7 @@ _port = _ranged(int, lambda v: 1 <= v <= MAX_PORT, f"1 to {MAX_PORT:,}")
 _web_workers = _ranged(int, lambda v: 1 <= v <= 64, "1 to 64")
 _load_games = _ranged(int, lambda v: 1 <= v <= 5_000, "1 to 5,000")
 _think = _ranged(float, lambda v: 0.0 <= v <= 60.0, "0 to 60 seconds")
+_clock_seconds = _ranged(float, lambda v: 1.0 <= v <= 86_400.0, "1 to 86,400 seconds")
 
 
 def _add_web_parsers(sub: Any) -> None:
@@ -1509,6 +1510,14 @@ def _add_web_parsers(sub: Any) -> None:
                     help="each player's mean pause before a move, in seconds (uniform from "
                          "0 to 2T), 0 to 60; 0 plays every game as fast as the server "
                          "answers, a closed loop measuring throughput (default: 1)")
+    lt.add_argument("--clock", type=_clock_seconds, default=None, metavar="S",
+                    help="give every game a turn-based clock of S seconds per decision "
+                         "(1 to 86,400; default: no clock)")
+    lt.add_argument("--notify", action="store_true",
+                    help="every seat sets a webhook to a receiver the load test runs on "
+                         "loopback: the server sends a turn notification at each change "
+                         "of turn while the moves are measured (a server given with --url "
+                         "must allow private webhooks)")
     lt.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed (default: 0)")
     lt.add_argument("--json", action="store_true", help="print one JSON object")
     lt.add_argument("--quiet", action="store_true", help="no progress bar")

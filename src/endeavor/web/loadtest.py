@@ -17,6 +17,12 @@ WebSocket messages. At the end every acknowledged move is checked against the ga
 load test never undoes). A move lost, an error, or a WebSocket that did not see the final
 ``seq`` makes the run fail (exit status 1); the report is printed either way.
 
+``--clock S`` gives every game a turn-based clock of S seconds per decision (so every
+move also writes the clock's deadline and banks); ``--notify`` starts a webhook receiver
+on loopback, has every seat set a webhook to it before the load starts (the server is
+started with ``--allow-private-webhooks``), and reports the notifications it received:
+the server's turn notifications are sent in the background while the moves are measured.
+
 :class:`ServerProcess` (start ``endeavor serve`` as a process, wait until it answers,
 stop or ``kill -9`` it) and :func:`free_port` are also used by the tests that need a real
 server (``tests/web/test_crash.py``, ``tests/web/test_postgres.py``).
@@ -298,17 +304,56 @@ def _ms_summary(values: list[float]) -> dict[str, float]:
             for name, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))}
 
 
+class Receiver:
+    """A webhook receiver on loopback (a thread of its own), counting the POSTs."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        receiver = self
+        self.count = 0
+        self._lock = threading.Lock()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (the http.server API)
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                with receiver._lock:
+                    receiver.count += 1
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = http.server.ThreadingHTTPServer((HOST, 0), Handler)
+        self._server.daemon_threads = True
+        self.url = f"http://{HOST}:{self._server.server_address[1]}/hook"
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="loadtest-receiver", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
 class Driver:
-    """Creates the games and plays them concurrently against ``url``."""
+    """Creates the games and plays them concurrently against ``url`` (``clock``: each
+    game's seconds per decision; ``webhook``: a URL every seat sets as its webhook)."""
 
     def __init__(self, url: str, games: int, moves: int, seed: int,
-                 advance: Callable[[int], None], think: float = DEFAULT_THINK) -> None:
+                 advance: Callable[[int], None], think: float = DEFAULT_THINK,
+                 clock: float | None = None, webhook: str | None = None) -> None:
         self.url = url.rstrip("/")
         self.ngames = games
         self.moves = moves
         self.seed = seed
         self.think = think
         self.advance = advance
+        self.clock = clock
+        self.webhook = webhook
         self.results = Results()
         self.games: list[Game] = []
 
@@ -373,8 +418,11 @@ class Driver:
         return ", ".join(f"{k}: {v}" for k, v in sorted(self.results.errors.items())) or "-"
 
     async def _create(self, client: httpx.AsyncClient, index: int) -> Game | None:
-        body = {"config": {"players": PLAYERS, "seed": self.seed * 100_003 + index},
-                "seats": ["human"] * PLAYERS, "title": f"loadtest {index}"}
+        body: dict[str, Any] = {
+            "config": {"players": PLAYERS, "seed": self.seed * 100_003 + index},
+            "seats": ["human"] * PLAYERS, "title": f"loadtest {index}"}
+        if self.clock is not None:
+            body["clock"] = {"kind": "turn", "per_decision": self.clock}
         t0 = time.perf_counter()
         try:
             r = await client.post("/api/games", json=body)
@@ -387,6 +435,18 @@ class Driver:
         self.results.create_latencies.append(time.perf_counter() - t0)
         data = r.json()
         tokens = {int(s["seat"]): str(s["token"]) for s in data["seats"] if s.get("token")}
+        if self.webhook is not None:
+            for token in tokens.values():
+                try:
+                    r = await client.put(f"/api/games/{data['id']}/notify",
+                                         headers={"Authorization": f"Bearer {token}"},
+                                         json={"webhook": self.webhook})
+                except httpx.HTTPError as e:
+                    self._error(f"notify {type(e).__name__}")
+                    return None
+                if r.status_code != 200:
+                    self._error(f"notify {r.status_code}: {r.json().get('detail', '')}"[:120])
+                    return None
         return Game(index=index, id=str(data["id"]), tokens=tokens)
 
     async def _watch(self, game: Game, opened: asyncio.Event, stop: asyncio.Event) -> None:
@@ -535,7 +595,7 @@ class Driver:
 
 # --------------------------------------------------------------------------- the report
 def _report(driver: Driver, args: argparse.Namespace, target: str,
-            started: bool) -> dict[str, Any]:
+            started: bool, notifications: int | None = None) -> dict[str, Any]:
     res = driver.results
     games = driver.games
     moves = len(res.latencies)
@@ -548,6 +608,8 @@ def _report(driver: Driver, args: argparse.Namespace, target: str,
         "games_requested": args.games,
         "moves_per_game": args.moves,
         "think_s": driver.think,
+        "clock_s": driver.clock,
+        "notifications": notifications,
         "workers": args.workers if started else None,
         "server": "started" if started else "given",
         "url": target,
@@ -583,6 +645,11 @@ def _print_report(out: Console, rep: dict[str, Any]) -> None:
     table.add_row("games", f"{rep['games']} x {rep['moves_per_game']} moves, "
                            f"{rep['games_over']} over before the end, think time "
                            f"{rep['think_s']:g} s")
+    if rep.get("clock_s") is not None:
+        table.add_row("clocks", f"{rep['clock_s']:g} s per decision in every game")
+    if rep.get("notifications") is not None:
+        table.add_row("notifications", f"{rep['notifications']:,} webhook POSTs received "
+                                       "(every seat set one)")
     table.add_row("moves acknowledged", f"{rep['moves']:,} in {rep['seconds']:.1f} s: "
                                         f"{rep['moves_per_s']:,.1f} moves/s")
     table.add_row("move round trip (ms)", f"p50 {lat['p50']:.1f}  p95 {lat['p95']:.1f}  "
@@ -693,12 +760,16 @@ def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: st
          think: float) -> int:
     server: ServerProcess | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
+    notify = bool(getattr(args, "notify", False))
+    clock: float | None = getattr(args, "clock", None)
+    receiver = Receiver() if notify else None
     try:
         if url is None:
             tmp = tempfile.TemporaryDirectory(prefix="endeavor-loadtest-")
             db = args.db or f"sqlite:///{Path(tmp.name) / 'loadtest.db'}"
             server = ServerProcess(db, workers=args.workers,
-                                   log=Path(tmp.name) / "server.log")
+                                   log=Path(tmp.name) / "server.log",
+                                   extra=("--allow-private-webhooks",) if notify else ())
             if not args.quiet and not args.json:
                 out.print(f"starting endeavor serve ({args.workers} worker(s), "
                           f"db {hide_password(db)})")
@@ -716,7 +787,8 @@ def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: st
         # with --json the bar goes to stderr, so stdout is the one JSON object
         bar = Console(stderr=True) if args.json else out
         with _progress(bar, games * moves, not args.quiet) as advance:
-            driver = Driver(target, games, moves, args.seed, advance, think)
+            driver = Driver(target, games, moves, args.seed, advance, think, clock,
+                            receiver.url if receiver is not None else None)
             try:
                 asyncio.run(driver.run())
             except asyncio.CancelledError:  # SIGTERM
@@ -725,8 +797,13 @@ def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: st
                 raise UsageError(f"{type(e).__name__}: {e}") from None
         if server is not None and not server.running():
             raise UsageError(f"the server died during the test: {server.log_tail(1)}")
-        rep = _report(driver, args, target, server is not None)
+        if receiver is not None:
+            time.sleep(WS_SETTLE)  # the last notifications on their way
+        rep = _report(driver, args, target, server is not None,
+                      receiver.count if receiver is not None else None)
     finally:
+        if receiver is not None:
+            receiver.close()
         if server is not None:
             server.close()
         if tmp is not None:
