@@ -322,3 +322,15 @@ def test_your_games_your_move_first(api: Api, client: TestClient) -> None:
     assert out["your_move"] == 0
     assert not {g["id"]: g for g in out["games"]}[b["id"]]["valid"]
     assert client.post("/api/games/mine", json={"games": [{"id": "x"}]}).status_code == 422
+
+
+def test_unknown_addresses_get_the_apps_own_page(client: TestClient) -> None:
+    """A page address the app does not know answers the app's page (which says so in
+    words) with 404; the API answers in JSON, in words."""
+    for path in ("/nope", "/play", "/play/abc/def", "/games/x"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+        assert '<main id="app"' in r.text
+    r = client.get("/api/nope")
+    assert r.status_code == 404 and r.json() == {"detail": "no such address: GET /api/nope"}
+    assert client.get("/host/whatever").status_code == 200  # the host's link page
