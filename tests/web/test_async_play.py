@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from conftest import Api, auth
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from webapi import Api, auth
 
 from endeavor.web.store import NOT_A_SEAT, hash_token
 
@@ -110,7 +110,7 @@ def test_a_bot_in_a_seat_and_back_to_a_person(api: Api, client: TestClient) -> N
     after = api.view(gid)
     assert after["seq"] >= v["seq"] + 2 and after["current_player"] != p
     assert after["seats"][p]["played_by"] == "medium"
-    assert "The host put the medium bot in P%d's seat" % p in texts(after, "host")
+    assert f"The host put the medium bot in P{p}'s seat" in texts(after, "host")
     assert client.get(f"/api/games/{gid}", headers=auth(absent)).status_code == 403
     r = host(client, "POST", gid, f"/seats/{p}/bot", h, {"bot": "deep-blue"})
     assert r.status_code == 400 and "unknown bot" in r.json()["detail"]
