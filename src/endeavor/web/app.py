@@ -406,11 +406,18 @@ class Announcer:
 # --------------------------------------------------------------------------- body limit
 class BodyLimit:
     """ASGI middleware: 413 for a request body over ``limit`` bytes, judged by its
-    Content-Length and again while it is read (a chunked or lying client)."""
+    Content-Length and again while it is read (a chunked or lying client).
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    The rest of a refused body, up to ``drain`` bytes in all, is read and dropped before
+    the 413 is sent: a server closing a connection with unread data resets it, and a
+    reverse proxy still sending the body (nginx sends all it buffered) then answers 502
+    instead of the app's 413. A bigger body is refused without being read."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, drain: int | None = None
+                 ) -> None:
         self.app = app
         self.limit = limit
+        self.drain = 8 * limit if drain is None else drain
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -419,20 +426,24 @@ class BodyLimit:
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
-                    too_big = int(value) > self.limit
+                    length = int(value)
                 except ValueError:
-                    too_big = False
-                if too_big:
+                    length = 0
+                if length > self.limit:
+                    if length <= self.drain:
+                        await self._drain(receive, 0)
                     await self._reject(send)
                     return
         received = 0
+        complete = False
         started = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, complete
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if received > self.limit:
                     # an HTTPException passes FastAPI's body parsing untouched
                     raise HTTPException(413, self._detail())
@@ -449,7 +460,19 @@ class BodyLimit:
         except HTTPException as e:
             if e.status_code != 413 or started:
                 raise
+            if not complete:
+                await self._drain(receive, received)
             await self._reject(send)
+
+    async def _drain(self, receive: Receive, received: int) -> None:
+        """Read and drop the body's remaining messages, up to :attr:`drain` bytes."""
+        while received <= self.drain:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            received += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
 
     def _detail(self) -> str:
         return f"request body too large: at most {self.limit:,} bytes"
