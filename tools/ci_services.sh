@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The services the web app's tests need, installed and started when missing:
-# Debian's PostgreSQL (a server on 127.0.0.1, a role and a database for the tests) and
-# Debian's Chromium (the browser tests drive /usr/bin/chromium with Playwright).
+# Debian's PostgreSQL (a server on 127.0.0.1, a role and a database for the tests),
+# Debian's Chromium (the browser tests drive /usr/bin/chromium with Playwright), and the
+# tools of docs/deploy.md's recipe that its tests run: nginx (the reverse proxy, started
+# by each test on its own config and ports, never as a system service), openssl (the
+# proxy's test certificate) and sqlite3 (the SQLite backup command).
 #
 # Idempotent and quick when everything is there (one pg_isready and one psql query).
 # Prints the database URL for the tests on stdout (its only output there; progress goes
@@ -48,16 +51,20 @@ wait_for_apt() {  # up to 10 minutes for another installer to finish
     log "apt-get/dpkg still busy after 10 minutes; going on"
 }
 
-missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-{ [ -n "$(pg_bindir)" ] && command -v psql >/dev/null 2>&1 && command -v pg_isready \
-    >/dev/null 2>&1; } || missing+=(postgresql)
-
-if [ ${#missing[@]} -gt 0 ] && apt_busy; then
-    wait_for_apt  # it may be installing exactly these; look again afterwards
+look_for_missing() {
     missing=()
     [ -x /usr/bin/chromium ] || missing+=(chromium)
-    [ -n "$(pg_bindir)" ] || missing+=(postgresql)
+    { [ -n "$(pg_bindir)" ] && command -v psql >/dev/null 2>&1 && command -v pg_isready \
+        >/dev/null 2>&1; } || missing+=(postgresql)
+    [ -x /usr/sbin/nginx ] || missing+=(nginx)
+    command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+    command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+}
+
+look_for_missing
+if [ ${#missing[@]} -gt 0 ] && apt_busy; then
+    wait_for_apt  # it may be installing exactly these; look again afterwards
+    look_for_missing
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
@@ -169,5 +176,6 @@ SQL
     can_login || die "cannot log in as $PG_USER to $PG_DB on $PG_HOST:$PG_PORT"
 fi
 
-log "PostgreSQL ready; chromium: $(command -v chromium || echo missing)"
+log "PostgreSQL ready; chromium: $(command -v chromium || echo missing); nginx:" \
+    "$([ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx || echo missing)"
 echo "$URL"

@@ -1476,6 +1476,11 @@ def _add_web_parsers(sub: Any) -> None:
                         "a reverse proxy): seat, host and spectator links, notifications "
                         "and e-mails use it (default: links are paths, and messages use "
                         "http://HOST:PORT)")
+    s.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
+                   help="the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
+                        "headers are believed (the client's address and http/https): "
+                        "addresses or networks, comma-separated, e.g. 127.0.0.1 or "
+                        "127.0.0.1,10.0.0.0/8 (default: none; these headers are ignored)")
     s.add_argument("--smtp", metavar="URL", default=None,
                    help="send turn e-mails through this SMTP server: "
                         "smtp://USER:PASS@HOST:587 (STARTTLS), smtps://USER:PASS@HOST:465 "

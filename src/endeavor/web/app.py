@@ -34,6 +34,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
+from urllib.parse import quote, unquote
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
@@ -405,11 +406,18 @@ class Announcer:
 # --------------------------------------------------------------------------- body limit
 class BodyLimit:
     """ASGI middleware: 413 for a request body over ``limit`` bytes, judged by its
-    Content-Length and again while it is read (a chunked or lying client)."""
+    Content-Length and again while it is read (a chunked or lying client).
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    The rest of a refused body, up to ``drain`` bytes in all, is read and dropped before
+    the 413 is sent: a server closing a connection with unread data resets it, and a
+    reverse proxy still sending the body (nginx sends all it buffered) then answers 502
+    instead of the app's 413. A bigger body is refused without being read."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, drain: int | None = None
+                 ) -> None:
         self.app = app
         self.limit = limit
+        self.drain = 8 * limit if drain is None else drain
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -418,20 +426,24 @@ class BodyLimit:
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
-                    too_big = int(value) > self.limit
+                    length = int(value)
                 except ValueError:
-                    too_big = False
-                if too_big:
+                    length = 0
+                if length > self.limit:
+                    if length <= self.drain:
+                        await self._drain(receive, 0)
                     await self._reject(send)
                     return
         received = 0
+        complete = False
         started = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, complete
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if received > self.limit:
                     # an HTTPException passes FastAPI's body parsing untouched
                     raise HTTPException(413, self._detail())
@@ -448,7 +460,19 @@ class BodyLimit:
         except HTTPException as e:
             if e.status_code != 413 or started:
                 raise
+            if not complete:
+                await self._drain(receive, received)
             await self._reject(send)
+
+    async def _drain(self, receive: Receive, received: int) -> None:
+        """Read and drop the body's remaining messages, up to :attr:`drain` bytes."""
+        while received <= self.drain:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            received += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
 
     def _detail(self) -> str:
         return f"request body too large: at most {self.limit:,} bytes"
@@ -460,6 +484,51 @@ class BodyLimit:
 
 async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
+
+
+# --------------------------------------------------------------------------- path prefix
+class PathPrefix:
+    """ASGI middleware for an app served under a path prefix (``--public-url
+    https://example.org/endeavor``) by a reverse proxy, which may strip the prefix
+    (nginx's ``location /endeavor/ { proxy_pass http://127.0.0.1:8000/; }``) or pass it
+    on (``proxy_pass http://127.0.0.1:8000;``): each request's ``root_path`` is the
+    prefix and its ``path`` begins with it, as ASGI wants (a path without it gets it,
+    as ``uvicorn --root-path`` does). Routes match without the prefix, while what is
+    built from the request carries it: redirects (a trailing slash), ``/docs``'s
+    address of the OpenAPI schema, the error messages' paths.
+
+    A path is taken as already prefixed when it is the prefix or starts with it and a
+    ``/``, unless the prefix's first segment is one of the app's own (``own``: ``api``,
+    ``play``...; ``--public-url https://example.org/play``), where that would be
+    ambiguous: then the proxy must strip the prefix."""
+
+    def __init__(self, app: ASGIApp, prefix: str, own: Iterable[str] = ()) -> None:
+        self.app = app
+        # as a URL writes it (percent-encoded) and as ASGI's paths are (decoded)
+        self.path = unquote(prefix.rstrip("/"))
+        self.raw = quote(self.path).encode("ascii")
+        first = self.path.lstrip("/").split("/", 1)[0]
+        self.passed_on = first not in set(own)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and self.path:
+            scope = dict(scope)
+            path: str = scope["path"]
+            scope["root_path"] = self.path
+            if not (self.passed_on and (path == self.path
+                                        or path.startswith(self.path + "/"))):
+                scope["path"] = self.path + path
+                raw = scope.get("raw_path")
+                if raw is not None:
+                    scope["raw_path"] = self.raw + raw
+        await self.app(scope, receive, send)
+
+
+def route_path(scope: Scope) -> str:
+    """The request's path inside the app (without its ``root_path``: the prefix)."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return (path[len(root):] or "/") if root and path.startswith(root) else path
 
 
 # --------------------------------------------------------------------------- the app
@@ -550,9 +619,9 @@ def create_app(db_url: str | None = None, *,
     async def _http_error(request: Request, e: StarletteHTTPException) -> Response:
         # an unknown page gets the app's own page (which says so in words), with 404;
         # the API answers in JSON
+        path = route_path(request.scope)
         if (e.status_code == 404 and request.method in ("GET", "HEAD")
-                and not request.url.path.startswith("/api/")
-                and not request.url.path.startswith("/static/")):
+                and not path.startswith("/api/") and not path.startswith("/static/")):
             return index(status_code=404)
         detail = e.detail if e.status_code != 404 or e.detail != "Not Found" else (
             f"no such address: {request.method} {request.url.path}")
@@ -871,7 +940,8 @@ def create_app(db_url: str | None = None, *,
         try:
             html = page.read_text(encoding="utf-8")
         except OSError:
-            return HTMLResponse(_PLACEHOLDER, status_code=status_code)
+            return HTMLResponse(_PLACEHOLDER.replace('"/docs"', f'"{links.prefix}/docs"'),
+                                status_code=status_code)
         html = html.replace('<base href="/">', f'<base href="{links.prefix}/">', 1)
         return HTMLResponse(html, status_code=status_code,
                             headers={"Cache-Control": "no-cache"})
@@ -882,6 +952,9 @@ def create_app(db_url: str | None = None, *,
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
+    if links.prefix:  # the first segments of the app's own paths: /api, /play, /docs...
+        own = {str(getattr(r, "path", "")).lstrip("/").split("/", 1)[0] for r in app.routes}
+        app.add_middleware(PathPrefix, prefix=links.prefix, own=own)
     return app
 
 

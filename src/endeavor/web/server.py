@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import os
 import socket
 
@@ -47,6 +48,30 @@ def _browser_url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else (
         f"[{host}]" if ":" in host else host)
     return f"http://{shown}:{port}/"
+
+
+def trusted_proxies(value: str | None) -> list[str]:
+    """``--forwarded-allow-ips``: the addresses and networks (``10.0.0.0/8``) of the
+    reverse proxies whose ``X-Forwarded-For``/``-Proto`` Uvicorn believes (``*``: every
+    client, only for an app no one else can reach). None or empty: none. A value that
+    is neither is a :class:`UsageError` (Uvicorn would take it as a name never seen)."""
+    out: list[str] = []
+    for item in (value or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if item != "*":
+            try:
+                if "/" in item:
+                    ipaddress.ip_network(item)
+                else:
+                    ipaddress.ip_address(item)
+            except ValueError as e:
+                raise UsageError(f"--forwarded-allow-ips: {e} (give IP addresses or "
+                                 "networks, comma-separated, e.g. 127.0.0.1 or "
+                                 "10.0.0.0/8)") from None
+        out.append(item)
+    return out
 
 
 def _notify_env(args: argparse.Namespace) -> None:
@@ -91,6 +116,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     Returns the exit status; a bad database or port raises :class:`UsageError`."""
     import uvicorn
 
+    proxies = trusted_proxies(getattr(args, "forwarded_allow_ips", None))
     try:
         url = db.resolve_url(args.db)
         engine = db.make_engine(url)
@@ -108,9 +134,13 @@ def serve(args: argparse.Namespace, out: Console) -> int:
               f"(Ctrl-C stops the server)")
     out.print(f"database: {db.describe_url(url)}"
               + (f"; {workers} worker processes" if workers > 1 else ""))
+    if os.environ.get(links.PUBLIC_URL_VAR) or proxies:
+        out.print(f"public address: {os.environ.get(links.PUBLIC_URL_VAR) or 'none'}; "
+                  f"forwarded headers believed from: {', '.join(proxies) or 'nobody'}")
     try:
         uvicorn.run(FACTORY, factory=True, host=args.host, port=args.port, workers=workers,
-                    log_level=args.log_level, proxy_headers=False, server_header=False)
+                    log_level=args.log_level, proxy_headers=bool(proxies),
+                    forwarded_allow_ips=proxies or None, server_header=False)
     except SystemExit as e:  # Uvicorn exits when it cannot start (it logged why)
         code = e.code if isinstance(e.code, int) else 1
         if code:
