@@ -47,7 +47,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from typing import TYPE_CHECKING, Any, Final
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import httpx
 from sqlalchemy import and_, delete, or_, select, update
@@ -101,6 +101,8 @@ PRESENT_SECONDS: Final = 60.0
 MAX_ERROR: Final = 200
 #: Discord's limit on a message's ``content`` (characters)
 DISCORD_MAX: Final = 2000
+#: the characters a URL keeps as they are in a header (the rest percent-encoded)
+_URL_SAFE: Final = ":/?#[]@!$&'()*+,;=%-._~"
 EMAIL: Final = re.compile(r"^[^@\s<>()\[\],;:\"\\]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?"
                            r"\.[A-Za-z]{2,}$")
 
@@ -303,7 +305,8 @@ class Message:
         ``message`` through them (``X-Template``), and opens ``link`` on a click; the
         others ignore them."""
         return {"Content-Type": "application/json", "X-Template": "yes",
-                "X-Title": "{{.title}}", "X-Message": "{{.message}}", "X-Click": self.link}
+                "X-Title": "{{.title}}", "X-Message": "{{.message}}",
+                "X-Click": quote(self.link, safe=_URL_SAFE)}  # headers are ASCII
 
     def email(self, sender: str, to: str) -> EmailMessage:
         """The e-mail: plain text, from ``sender`` (``--mail-from``) to ``to``."""
@@ -749,6 +752,8 @@ class Notifier:
                 reason = answer.reason_phrase
         except (httpx.HTTPError, OSError) as e:
             raise SendError(_io_words(e, self.settings.timeout)) from None
+        except (httpx.InvalidURL, UnicodeError, ValueError):
+            raise SendError("the webhook's URL cannot be used", permanent=True) from None
         if 200 <= status < 300:
             return
         if 300 <= status < 400:
