@@ -25,10 +25,9 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from conftest import Api, auth
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pg import fresh_database, pg_url, tokens
+from pg import auth, fresh_database, pg_url, tokens
 from sqlalchemy import Engine, insert, select
 
 from endeavor.web import db
@@ -263,6 +262,12 @@ def _move(client: httpx.Client, gid: str, toks: dict[int, str]) -> tuple[float, 
     answer: dict[str, Any] = r.json()
     assert answer["seq"] == view["seq"] + 1
     return took, answer
+
+
+def _act(client: httpx.Client, gid: str, token: str, action: str, seq: int,
+         ) -> httpx.Response:
+    return client.post(f"/api/games/{gid}/actions", headers=auth(token),
+                       json={"action": action, "seq": seq})
 
 
 def _play_until(client: httpx.Client, gid: str, toks: dict[int, str], seat: int) -> None:
@@ -545,22 +550,21 @@ def test_hot_seat_and_quick_bots(make_notifying: Callable[..., FastAPI], receive
     """The seats of a hot-seat screen passing the turn round, and a player whose quick
     bot answered at once, are at the page: no message (unless they moved long ago)."""
     with TestClient(make_notifying(present_seconds=present_seconds)) as client:
-        api = Api(client)
-        hot = api.create(["hotseat", "hotseat"])
-        htok = api.tokens(hot)[0]
+        hot = _game(client, ["hotseat", "hotseat"], seed=1)
+        htok = tokens(hot)[0]
         r = client.put(f"/api/games/{hot['id']}/notify", headers=auth(htok),
                        json={"seat": 1, "webhook": f"{receiver.url}/hot/{present_seconds}"})
         assert r.status_code == 200, r.text
-        bot = api.create(["human", "bot:random"])
-        btok = api.tokens(bot)[0]
+        bot = _game(client, ["human", "bot:random"], seed=1)
+        btok = tokens(bot)[0]
         r = client.put(f"/api/games/{bot['id']}/notify", headers=auth(btok),
                        json={"webhook": f"{receiver.url}/bot/{present_seconds}"})
         assert r.status_code == 200, r.text
-        view = api.view(hot["id"], htok)
-        assert api.move(hot["id"], htok, view["legal_actions"][0], 0).json()[
+        view = _view(client, hot["id"], htok)
+        assert _act(client, hot["id"], htok, view["legal_actions"][0], 0).json()[
             "current_player"] == 1
-        view = api.view(bot["id"], btok)
-        after = api.move(bot["id"], btok, view["legal_actions"][0], 0).json()
+        view = _view(client, bot["id"], btok)
+        after = _act(client, bot["id"], btok, view["legal_actions"][0], 0).json()
         assert after["current_player"] == 0 and after["seq"] == 2  # the bot answered
         if sent:
             assert receiver.wait(f"/hot/{present_seconds}")[0]["body"]["seat"] == 1
@@ -579,21 +583,20 @@ def test_a_turn_already_played_is_not_sent_and_the_end_is(
     app = make_notifying()  # not started: the test drives the notifier by hand
     notifier: Notifier = app.state.notifier
     client = TestClient(app)  # no lifespan: no background sending
-    api = Api(client)
     r = client.post("/api/games", json={"config": {"players": 2, "seed": 1},
                                         "seats": ["human", "human"],
                                         "clock": {"per_decision": 3600}})
     assert r.status_code == 201, r.text
     game = r.json()
-    gid, toks = game["id"], api.tokens(game)
+    gid, toks = game["id"], tokens(game)
     for seat in (0, 1):
         r = client.put(f"/api/games/{gid}/notify", headers=auth(toks[seat]),
                        json={"webhook": f"http://127.0.0.1:9/{seat}"})
         assert r.status_code == 200, r.text
-    view = api.view(gid, toks[0])
-    assert api.move(gid, toks[0], view["legal_actions"][0], 0).status_code == 200
-    view = api.view(gid, toks[1])
-    assert api.move(gid, toks[1], view["legal_actions"][0], 1).status_code == 200
+    view = _view(client, gid, toks[0])
+    assert _act(client, gid, toks[0], view["legal_actions"][0], 0).status_code == 200
+    view = _view(client, gid, toks[1])
+    assert _act(client, gid, toks[1], view["legal_actions"][0], 1).status_code == 200
     # P1's turn came and went: its row is dropped unsent; P0's is to send now
     jobs = {job.seat: job for job in notifier.claim(10)}
     assert set(jobs) == {0, 1}
@@ -625,14 +628,13 @@ def test_failures_back_off_then_give_up(make_notifying: Callable[..., FastAPI],
     app = make_notifying(backoff=(0.0, 0.0), timeout=0.5)
     notifier: Notifier = app.state.notifier
     client = TestClient(app)
-    api = Api(client)
-    game = api.create(["human", "human"])
-    gid, toks = game["id"], api.tokens(game)
+    game = _game(client, ["human", "human"], seed=1)
+    gid, toks = game["id"], tokens(game)
     r = client.put(f"/api/games/{gid}/notify", headers=auth(toks[1]),
                    json={"webhook": f"http://127.0.0.1:{free_port()}/x"})
     assert r.status_code == 200
-    view = api.view(gid, toks[0])
-    assert api.move(gid, toks[0], view["legal_actions"][0], 0).status_code == 200
+    view = _view(client, gid, toks[0])
+    assert _act(client, gid, toks[0], view["legal_actions"][0], 0).status_code == 200
     for attempt in (1, 2):
         [job] = notifier.claim(10)
         assert notifier.process(job).startswith("failed: the connection was refused")

@@ -453,9 +453,9 @@ class Notifier:
             self._thread.join(timeout)
             self._thread = None
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            with self._lock:
+            with self._lock:  # before the shutdown, whose cancelling forgets them
                 jobs = dict(self._jobs)
+            self._pool.shutdown(wait=False, cancel_futures=True)
             waiting = [f for f in jobs if not f.cancelled()]
             deadline = time.monotonic() + timeout
             for f in waiting:
