@@ -7,22 +7,56 @@ game), the same transaction puts a row in ``outbox`` for each channel that seat 
 process sends them in the background, after the commit, with retries: a slow or dead
 receiver never delays or loses a move.
 
-(Sending is being built: this module holds the settings and the checks of what a player
-may set.)
+How a row travels: the notifier's dispatcher thread looks at the outbox when this
+process commits (:meth:`Notifier.wake`) and every :data:`POLL_SECONDS` (rows written by
+another worker, left by a crash, or coming due for a retry); it claims a due row with
+one ``UPDATE`` of ``lease_until`` that exactly one worker wins, hands it to a fixed pool
+of :data:`SENDERS` threads (never more rows claimed at once: the queue is bounded),
+which reads the game as it then stands, sends, and deletes the row. A failure counts an
+attempt, keeps a short reason in ``last_error`` and sets ``due`` by
+:data:`BACKOFF_SECONDS`; after the last the notification is given up (and logged).
+
+What a message says is read when it is sent (see :meth:`Notifier.compose`): the seat's
+move (round, what is asked, the clock's deadline, the seat's link), or the final scores.
+A ``turn`` row whose seat is no longer to move is dropped unsent, and so is one whose
+player is at the page: when the last move made by a person was made through that very
+link less than :data:`PRESENT_SECONDS` ago (only bots played since: a quick bot
+answering, or the seats of one hot-seat screen passing it round).
+
+Logs never hold a token, a webhook's path or a full e-mail address
+(:func:`redact_url`, :func:`redact_email`), nor a message's text or link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import json
 import logging
 import os
 import re
+import smtplib
 import socket
+import ssl
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
-from urllib.parse import urlsplit
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote, urlsplit
 
-from .store import BadRequest
+import httpx
+from sqlalchemy import and_, delete, or_, select, update
+
+from endeavor import __version__, final_scores
+
+from . import db
+from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
+from .view import plain_words
 
 if TYPE_CHECKING:
     from .links import Links
@@ -36,6 +70,39 @@ MAX_EMAIL: Final = 254
 SMTP_VAR: Final = "ENDEAVOR_SMTP"
 MAIL_FROM_VAR: Final = "ENDEAVOR_MAIL_FROM"
 PRIVATE_VAR: Final = "ENDEAVOR_ALLOW_PRIVATE_WEBHOOKS"
+#: tuning for tests: the waits between attempts (``"0.3,0.3"``: seconds, comma-separated)
+#: and the timeout of each send (seconds)
+BACKOFF_VAR: Final = "ENDEAVOR_NOTIFY_BACKOFF"
+TIMEOUT_VAR: Final = "ENDEAVOR_NOTIFY_TIMEOUT"
+
+#: how often the outbox is looked at when nothing woke the notifier (seconds): rows
+#: written by another worker process, left by a crash or a restart, or due for a retry
+POLL_SECONDS: Final = 1.0
+#: the shortest time between two looks at the outbox (a burst of commits wakes it once)
+MIN_GAP_SECONDS: Final = 0.05
+#: the waits before each retry of a failed send (seconds): 10 s, 1 min, 5 min, 30 min,
+#: 2 h. When the last retry fails too the notification is given up (and logged):
+#: ``1 + len(BACKOFF_SECONDS)`` attempts in all
+BACKOFF_SECONDS: Final = (10.0, 60.0, 300.0, 1800.0, 7200.0)
+#: threads sending at once in a server process: also the most outbox rows it holds
+#: claimed at once (the queue of sends in flight is bounded)
+SENDERS: Final = 4
+#: how long a claimed row is this worker's before another may take it (seconds); a send
+#: is bounded well below that by the timeouts
+LEASE_SECONDS: Final = 120.0
+#: the longest wait for a connection to a webhook or the mail server (seconds)
+CONNECT_SECONDS: Final = 5.0
+#: the longest wait for each answer of a webhook or the mail server (seconds)
+READ_SECONDS: Final = 10.0
+#: a player whose seat's link made the last move by a person this recently (seconds),
+#: with only bots playing since, is taken to be at the page: no ``turn`` message
+PRESENT_SECONDS: Final = 60.0
+#: the longest ``outbox.last_error`` kept
+MAX_ERROR: Final = 200
+#: Discord's limit on a message's ``content`` (characters)
+DISCORD_MAX: Final = 2000
+#: the characters a URL keeps as they are in a header (the rest percent-encoded)
+_URL_SAFE: Final = ":/?#[]@!$&'()*+,;=%-._~"
 EMAIL: Final = re.compile(r"^[^@\s<>()\[\],;:\"\\]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?"
                            r"\.[A-Za-z]{2,}$")
 
@@ -49,11 +116,32 @@ class NotifySettings:
     smtp: str | None = None
     mail_from: str | None = None
     allow_private: bool = False
+    #: the waits between attempts (see :data:`BACKOFF_SECONDS`)
+    backoff: tuple[float, ...] = BACKOFF_SECONDS
+    #: each send's read timeout (its connect timeout is at most :data:`CONNECT_SECONDS`)
+    timeout: float = READ_SECONDS
+    #: how often the outbox is looked at unwoken (see :data:`POLL_SECONDS`)
+    poll_seconds: float = POLL_SECONDS
+    #: see :data:`SENDERS`
+    senders: int = SENDERS
+    #: see :data:`PRESENT_SECONDS`
+    present_seconds: float = PRESENT_SECONDS
 
     @classmethod
     def from_env(cls) -> NotifySettings:
+        """The settings ``endeavor serve`` handed to this worker (plus the tuning of
+        :data:`BACKOFF_VAR` and :data:`TIMEOUT_VAR`, for tests)."""
+        extra: dict[str, Any] = {}
+        backoff = os.environ.get(BACKOFF_VAR, "").strip()
+        if backoff:
+            with contextlib.suppress(ValueError):
+                extra["backoff"] = tuple(max(0.0, float(x)) for x in backoff.split(","))
+        timeout = os.environ.get(TIMEOUT_VAR, "").strip()
+        if timeout:
+            with contextlib.suppress(ValueError):
+                extra["timeout"] = max(0.1, float(timeout))
         return cls(os.environ.get(SMTP_VAR) or None, os.environ.get(MAIL_FROM_VAR) or None,
-                   os.environ.get(PRIVATE_VAR, "") not in ("", "0"))
+                   os.environ.get(PRIVATE_VAR, "") not in ("", "0"), **extra)
 
 
 @dataclass(frozen=True)
@@ -111,13 +199,196 @@ def _private(address: str) -> bool:
     return not ip.is_global or ip.is_multicast
 
 
+def _resolves_private(host: str, port: int) -> bool:
+    """Whether ``host`` resolves to a loopback, private, link-local or otherwise
+    non-global address (any of its addresses); ``socket.gaierror`` when it does not
+    resolve."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return any(_private(str(info[4][0])) for info in infos)
+
+
+# --------------------------------------------------------------------------- messages
+def _discord_escape(text: str) -> str:
+    """``text`` shown as is in Discord's markdown."""
+    return re.sub(r"([\\*_~`|>#\[\]()-])", r"\\\1", text)
+
+
+def _slack_escape(text: str) -> str:
+    """``text`` shown as is in Slack's mrkdwn (its three control characters)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _when(dt: datetime) -> str:
+    return dt.strftime("%Y-%m-%d %H:%M UTC")
+
+
+@dataclass(frozen=True)
+class Message:
+    """A notification as it is sent, read from the game when it is sent: ``event``
+    ``turn`` (``seat`` is to move: ``asked`` is its decision's prompt, ``deadline`` when
+    its clock runs out) or ``over`` (``scores``: ``(seat, total, rank)`` best first;
+    ``ended_by_host``). ``link`` is the seat's own link (it carries the seat's token)."""
+
+    event: str
+    game_id: str
+    title: str
+    game_url: str
+    seat: int
+    round: int
+    rounds: int
+    link: str
+    asked: str | None = None
+    deadline: datetime | None = None
+    scores: tuple[tuple[int, int, int], ...] = ()
+    ended_by_host: bool = False
+
+    @property
+    def subject(self) -> str:
+        """The e-mail's subject and the notification's title."""
+        if self.event == "over":
+            return f"Endeavor: {self.title} is over"
+        return f"Endeavor: your move in {self.title}"
+
+    @property
+    def round_words(self) -> str:
+        return "setup" if self.round <= 0 else f"round {self.round} of {self.rounds}"
+
+    def _lines(self, title: str, link: str) -> list[str]:
+        if self.event == "over":
+            how = (" (ended by the host: the scores are counted as they stood)"
+                   if self.ended_by_host else "")
+            scores = ", ".join(f"P{s} {total}" for s, total, _rank in self.scores)
+            return [f"{title} is over{how}.",
+                    f"Final scores: {scores}." if scores else "No scores.",
+                    f"Your seat (P{self.seat}): {link}"]
+        lines = [f"P{self.seat}, it is your move in {title} ({self.round_words})."]
+        if self.asked:
+            lines.append(f"Asked: {self.asked}")
+        if self.deadline is not None:
+            lines.append(f"You have until {_when(self.deadline)}.")
+        lines.append(f"Your seat: {link}")
+        return lines
+
+    def text(self) -> str:
+        """The message in plain text (e-mail, ntfy)."""
+        return "\n".join(self._lines(self.title, self.link))
+
+    def webhook_body(self) -> dict[str, Any]:
+        """The one JSON body every webhook gets (see docs/web.md, "Notifications"):
+        ``content`` for Discord, ``text`` for Slack, ``title`` and ``message`` for
+        ntfy's templates, and the structured fields."""
+        # <link>: a link in both Discord (without a preview) and Slack
+        discord = "\n".join(self._lines(f"**{_discord_escape(self.title)}**",
+                                        f"<{self.link}>"))
+        if len(discord) > DISCORD_MAX:
+            discord = discord[:DISCORD_MAX - 1] + "…"
+        return {
+            "content": discord,
+            "allowed_mentions": {"parse": []},
+            "text": "\n".join(self._lines(_slack_escape(self.title), f"<{self.link}>")),
+            "title": self.subject,
+            "message": self.text(),
+            "event": self.event,
+            "game": {"id": self.game_id, "title": self.title, "url": self.game_url},
+            "seat": self.seat,
+            "round": self.round,
+            "rounds": self.rounds,
+            "asked": self.asked,
+            "deadline": self.deadline.isoformat() if self.deadline is not None else None,
+            "link": self.link,
+            "scores": ([{"seat": s, "total": total, "rank": rank}
+                        for s, total, rank in self.scores] if self.event == "over" else None),
+        }
+
+    def webhook_headers(self) -> dict[str, str]:
+        """The headers that go with it: ntfy renders the body's ``title`` and
+        ``message`` through them (``X-Template``), and opens ``link`` on a click; the
+        others ignore them."""
+        return {"Content-Type": "application/json", "X-Template": "yes",
+                "X-Title": "{{.title}}", "X-Message": "{{.message}}",
+                "X-Click": quote(self.link, safe=_URL_SAFE)}  # headers are ASCII
+
+    def email(self, sender: str, to: str) -> EmailMessage:
+        """The e-mail: plain text, from ``sender`` (``--mail-from``) to ``to``."""
+        m = EmailMessage()
+        m["Subject"] = self.subject
+        m["From"] = sender
+        m["To"] = to
+        m["Date"] = format_datetime(utcnow())
+        m["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "endeavor.invalid")
+        m["Auto-Submitted"] = "auto-generated"
+        m.set_content(self.text() + "\n\n-- \nYou get this because this seat asked for it on "
+                      "the game's page, where you can change or remove it.\n")
+        return m
+
+
+# --------------------------------------------------------------------------- sending
+class SendError(Exception):
+    """A send that failed, in words (never the target or the link); ``permanent``: no
+    use trying again (the receiver said so)."""
+
+    def __init__(self, words: str, permanent: bool = False) -> None:
+        super().__init__(words)
+        self.permanent = permanent
+
+
+@dataclass(frozen=True)
+class _Job:
+    """An outbox row this worker claimed until ``lease``."""
+
+    game_id: str
+    seat: int
+    channel: str
+    seq: int
+    attempts: int
+    lease: datetime
+
+
+def _io_words(e: BaseException, timeout: float) -> str:
+    """A network error in words."""
+    if isinstance(e, (httpx.ConnectTimeout, httpx.PoolTimeout)):
+        return f"could not connect within {timeout:g} s"
+    if isinstance(e, (httpx.ReadTimeout, httpx.WriteTimeout, TimeoutError, socket.timeout)):
+        return f"no answer within {timeout:g} s"
+    if isinstance(e, ConnectionRefusedError):
+        return "the connection was refused"
+    if isinstance(e, httpx.ConnectError):
+        cause = e.__context__ or e.__cause__
+        if isinstance(cause, ConnectionRefusedError) or "refused" in str(e).lower():
+            return "the connection was refused"
+        return "cannot connect"
+    if isinstance(e, httpx.RemoteProtocolError):
+        return "the server closed the connection without an answer"
+    if isinstance(e, ssl.SSLError):
+        return f"TLS failed ({e.reason or type(e).__name__})"
+    if isinstance(e, socket.gaierror):
+        return "the host cannot be found"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror.lower()
+    return type(e).__name__
+
+
 class Notifier:
-    """Sends ``store``'s waiting notifications (see the module's doc)."""
+    """Sends ``store``'s waiting notifications (see the module's doc).
+
+    :meth:`start` starts a dispatcher thread and a pool of ``settings.senders`` sending
+    threads, :meth:`wake` (a listener of the store: called after each commit of this
+    process) makes it look at the outbox at once, :meth:`stop` ends it (what is not
+    sent stays in the outbox for the next start)."""
 
     def __init__(self, store: Store, links: Links, settings: NotifySettings) -> None:
         self.store = store
         self.links = links
         self.settings = settings
+        self._smtp = parse_smtp(settings.smtp) if settings.smtp else None
+        self._wakeup = threading.Event()
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._in_flight = 0
+        self._jobs: dict[Future[None], _Job] = {}
+        self._thread: threading.Thread | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._http: httpx.Client | None = None
 
     @property
     def email_available(self) -> bool:
@@ -136,12 +407,11 @@ class Notifier:
                              "https://ntfy.sh/your-topic or a Discord or Slack webhook")
         if not self.settings.allow_private:
             try:
-                infos = socket.getaddrinfo(parts.hostname, parts.port or 443,
-                                           type=socket.SOCK_STREAM)
-            except (socket.gaierror, UnicodeError):
+                private = _resolves_private(parts.hostname, parts.port or 443)
+            except (socket.gaierror, UnicodeError, ValueError):
                 raise BadRequest(f"the webhook's host {parts.hostname!r} cannot be "
                                  "found") from None
-            if any(_private(str(info[4][0])) for info in infos):
+            if private:
                 raise BadRequest("this server does not send to webhooks on loopback or "
                                  "private network addresses")
         return url
@@ -156,11 +426,375 @@ class Notifier:
             raise BadRequest(f"{address!r} is not an e-mail address")
         return address
 
+    # ------------------------------------------------------------------ life
     def wake(self, game_id: str, seq: int) -> None:
         """A commit happened in this process: look at the outbox soon."""
+        self._wakeup.set()
 
     def start(self) -> None:
-        """Start sending in the background."""
+        """Start sending in the background (once)."""
+        if self._thread is not None:
+            return
+        self._stopping.clear()
+        self._pool = ThreadPoolExecutor(max(1, int(self.settings.senders)),
+                                        thread_name_prefix="endeavor-notify")
+        self._thread = threading.Thread(target=self._loop, name="endeavor-notifier",
+                                        daemon=True)
+        self._thread.start()
+        self._wakeup.set()  # rows left from before the start
 
-    def stop(self) -> None:
-        """Stop sending (what is waiting stays in the outbox for the next start)."""
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop sending: no new row is claimed, the sends under way get ``timeout``
+        seconds to end; rows claimed but not started are handed back at once, and what
+        is not sent stays in the outbox for the next start (or another worker)."""
+        self._stopping.set()
+        self._wakeup.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        if self._pool is not None:
+            with self._lock:  # before the shutdown, whose cancelling forgets them
+                jobs = dict(self._jobs)
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            waiting = [f for f in jobs if not f.cancelled()]
+            deadline = time.monotonic() + timeout
+            for f in waiting:
+                with contextlib.suppress(Exception):
+                    f.result(max(0.0, deadline - time.monotonic()))
+            unstarted = [job for f, job in jobs.items() if f.cancelled()]
+            if unstarted:
+                with contextlib.suppress(Exception):
+                    self._release(unstarted)
+            self._pool = None
+        with self._lock:
+            http, self._http = self._http, None
+        if http is not None:
+            http.close()
+
+    def _client(self) -> httpx.Client:
+        """The HTTP client of the webhooks (made on first use): the timeouts of the
+        settings, no redirects followed (one could lead to a private address), no proxy
+        from the environment (the private-address rule is about where messages go)."""
+        with self._lock:
+            if self._http is None:
+                timeout = httpx.Timeout(self.settings.timeout,
+                                        connect=min(CONNECT_SECONDS, self.settings.timeout))
+                self._http = httpx.Client(
+                    timeout=timeout, follow_redirects=False, trust_env=False,
+                    headers={"User-Agent": f"endeavor/{__version__}"},
+                    limits=httpx.Limits(max_connections=max(1, int(self.settings.senders))))
+            return self._http
+
+    # ------------------------------------------------------------------ dispatcher
+    def _loop(self) -> None:
+        failing = False
+        last = 0.0
+        while not self._stopping.is_set():
+            self._wakeup.wait(self.settings.poll_seconds)
+            self._wakeup.clear()
+            if self._stopping.is_set():
+                break
+            gap = MIN_GAP_SECONDS - (time.monotonic() - last)
+            if gap > 0 and self._stopping.wait(gap):
+                break
+            last = time.monotonic()
+            try:
+                self.dispatch()
+                failing = False
+            except Exception as e:  # the database is away: say so once, keep trying
+                if not failing:
+                    log.warning("notifications: cannot read the outbox (%s); trying again",
+                                type(e).__name__)
+                failing = True
+
+    def dispatch(self) -> int:
+        """Claim as many due rows as there are free senders and hand them over; how
+        many were claimed."""
+        pool = self._pool
+        if pool is None:
+            return 0
+        with self._lock:
+            free = max(0, int(self.settings.senders)) - self._in_flight
+        if free <= 0:
+            return 0
+        jobs = self.claim(free)
+        for job in jobs:
+            with self._lock:
+                self._in_flight += 1
+            try:
+                future = pool.submit(self._run, job)
+            except RuntimeError:  # stopping: the pool takes no more
+                with self._lock:
+                    self._in_flight -= 1
+                self._release([job])
+                continue
+            with self._lock:
+                if not future.done():
+                    self._jobs[future] = job
+            future.add_done_callback(self._forget)
+        return len(jobs)
+
+    def _forget(self, future: Future[None]) -> None:
+        with self._lock:
+            self._jobs.pop(future, None)
+
+    def _run(self, job: _Job) -> None:
+        try:
+            self.process(job)
+        except Exception as e:  # a bug: logged without what the message holds
+            log.error("notifications: game %s P%d %s: unexpected %s", job.game_id, job.seat,
+                      job.channel, type(e).__name__)
+            with contextlib.suppress(Exception):
+                self._failed(job, f"internal error ({type(e).__name__})", False, "?")
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+            self._wakeup.set()  # a sender is free: look again
+
+    # ------------------------------------------------------------------ the outbox
+    def claim(self, limit: int, now: datetime | None = None) -> list[_Job]:
+        """Claim up to ``limit`` due rows nobody holds (oldest first) until
+        ``now + LEASE_SECONDS``: each with one ``UPDATE`` that only one worker can win
+        (a row whose ``seq`` moved meanwhile is left for the next look)."""
+        now = now or utcnow()
+        o = db.outbox
+        free = or_(o.c.lease_until.is_(None), o.c.lease_until < now)
+        query = (select(o.c.game_id, o.c.seat, o.c.channel, o.c.seq, o.c.attempts)
+                 .where(and_(o.c.due <= now, free)).order_by(o.c.due).limit(limit))
+        rows = self.store._read(lambda conn: list(conn.execute(query)))
+        if not rows:
+            return []
+        lease = now + timedelta(seconds=LEASE_SECONDS)
+        jobs = []
+        with self.store._write_lock, self.store.engine.begin() as conn:
+            for r in rows:
+                won = conn.execute(update(o).where(and_(
+                    o.c.game_id == r.game_id, o.c.seat == r.seat, o.c.channel == r.channel,
+                    o.c.seq == r.seq, o.c.due <= now, free)).values(lease_until=lease))
+                if won.rowcount == 1:
+                    jobs.append(_Job(r.game_id, int(r.seat), r.channel, int(r.seq),
+                                     int(r.attempts), lease))
+        return jobs
+
+    @staticmethod
+    def _key(job: _Job) -> Any:
+        o = db.outbox
+        return and_(o.c.game_id == job.game_id, o.c.seat == job.seat,
+                    o.c.channel == job.channel, o.c.lease_until == job.lease)
+
+    def _done(self, job: _Job) -> None:
+        """The row was sent or is not to be sent: delete it, unless a new event came
+        for it meanwhile (its ``seq`` moved): then it is due again at once."""
+        o = db.outbox
+        with self.store._write_lock, self.store.engine.begin() as conn:
+            gone = conn.execute(delete(o).where(and_(self._key(job), o.c.seq == job.seq)))
+            if gone.rowcount == 0:
+                conn.execute(update(o).where(self._key(job)).values(
+                    lease_until=None, due=utcnow(), attempts=0, last_error=None))
+
+    def _release(self, jobs: Sequence[_Job]) -> None:
+        """Hand claimed rows back untouched (due at once)."""
+        with self.store._write_lock, self.store.engine.begin() as conn:
+            for job in jobs:
+                conn.execute(update(db.outbox).where(self._key(job))
+                             .values(lease_until=None))
+
+    def _failed(self, job: _Job, words: str, permanent: bool, target: str) -> None:
+        """A send failed: try again after the backoff, or give up (delete the row)."""
+        attempts = job.attempts + 1
+        backoff = self.settings.backoff
+        give_up = permanent or attempts > len(backoff)
+        o = db.outbox
+        with self.store._write_lock, self.store.engine.begin() as conn:
+            if give_up:
+                conn.execute(delete(o).where(self._key(job)))
+            else:
+                wait = backoff[attempts - 1]
+                conn.execute(update(o).where(self._key(job)).values(
+                    attempts=attempts, lease_until=None, last_error=words[:MAX_ERROR],
+                    due=utcnow() + timedelta(seconds=wait)))
+        if give_up:
+            log.warning("notifications: gave up on the %s to %s for P%d of game %s after "
+                        "%d attempt%s: %s", job.channel, target, job.seat, job.game_id,
+                        attempts, "s" if attempts != 1 else "", words)
+        else:
+            log.warning("notifications: the %s to %s for P%d of game %s failed (attempt "
+                        "%d of %d): %s; trying again in %s s", job.channel, target, job.seat,
+                        job.game_id, attempts, len(backoff) + 1, words,
+                        f"{backoff[attempts - 1]:g}")
+
+    # ------------------------------------------------------------------ one row
+    def process(self, job: _Job) -> str:
+        """Send the claimed row ``job`` (or drop it); what happened, in words."""
+        n = db.notify
+        setting = self.store._read(lambda conn: conn.execute(
+            select(n.c.target, n.c.link_token).where(and_(
+                n.c.game_id == job.game_id, n.c.seat == job.seat,
+                n.c.channel == job.channel))).first())
+        if setting is None:
+            self._done(job)
+            return "the setting was removed"
+        target, token = str(setting.target), str(setting.link_token)
+        shown = redact_email(target) if job.channel == "email" else redact_url(target)
+        try:
+            snap = self.store.snapshot(job.game_id)
+        except StoreError:
+            self._done(job)
+            return "the game is gone"
+        message = self.compose(snap, job.seat, token)
+        if isinstance(message, str):
+            self._done(job)
+            log.info("notifications: game %s P%d %s not sent: %s", job.game_id, job.seat,
+                     job.channel, message)
+            return message
+        try:
+            if job.channel == "webhook":
+                self.send_webhook(target, message)
+            elif job.channel == "email":
+                self.send_email(target, message)
+            else:
+                raise SendError(f"unknown channel {job.channel!r}", permanent=True)
+        except SendError as e:
+            self._failed(job, self._scrub(str(e), target, token), e.permanent, shown)
+            return f"failed: {e}"
+        self._done(job)
+        log.info("notifications: sent the %s of game %s to P%d by %s to %s", message.event,
+                 job.game_id, job.seat, job.channel, shown)
+        return "sent"
+
+    @staticmethod
+    def _scrub(words: str, *secrets: str) -> str:
+        for secret in secrets:
+            if secret:
+                words = words.replace(secret, "…")
+        return words
+
+    def compose(self, snap: Snapshot, seat: int, token: str) -> Message | str:
+        """The message for ``seat`` (whose settings hold ``token``) on the game as it
+        stands in ``snap``, or why none is sent: the game is over (the final scores, to
+        every seat that asked), or the seat is to move and its player is not at the page
+        (see the module's doc); a seat no longer to move, now played by a bot, or whose
+        link was re-issued gets nothing."""
+        meta = snap.meta
+        if not 0 <= seat < len(meta.seats):
+            return "no such seat"
+        s = meta.seats[seat]
+        if s.token_hash is None or s.token_hash != hash_token(token):
+            return "the seat's link has changed"
+        state = snap.state
+        common: dict[str, Any] = {
+            "game_id": meta.id, "title": meta.title or f"game {meta.id}",
+            "game_url": self.links.spectate(meta.id, absolute=True), "seat": seat,
+            "round": int(state.round), "rounds": int(state.rules.rounds),
+            "link": self.links.seat(meta.id, token, absolute=True)}
+        if snap.over:
+            scores = sorted(((sc.player, int(sc.total), int(sc.rank))
+                             for sc in final_scores(state)), key=lambda x: (x[2], x[0]))
+            return Message("over", scores=tuple(scores), ended_by_host=snap.ended == "host",
+                           **common)
+        if snap.current_player != seat:
+            return "the seat is not to move any more"
+        if s.played_by is not None:
+            return "a bot plays the seat now"
+        if self._present(snap, seat):
+            return "its player is at the page"
+        decision = state.decision()
+        asked = plain_words(decision.prompt)[0] if decision is not None else None
+        clock = snap.clock
+        deadline = (clock.deadline if clock is not None and clock.running == seat
+                    else None)
+        return Message("turn", asked=asked, deadline=deadline, **common)
+
+    def _present(self, snap: Snapshot, seat: int) -> bool:
+        """Whether the last move made by a person (not a bot, not the host) was made
+        through ``seat``'s link (that seat, or a hot-seat seat sharing the link) less
+        than ``present_seconds`` ago."""
+        seats = snap.meta.seats
+        last = None
+        for entry in reversed(snap.log):
+            if entry.seat < 0 or entry.note is not None:
+                continue  # the host, or a bot playing for a player whose time ran out
+            if entry.kind == "action" and seats[entry.seat].played_by is not None:
+                continue  # a bot's move
+            last = entry
+            break
+        if last is None or seats[last.seat].token_hash != seats[seat].token_hash:
+            return False
+        m = db.moves
+        query = select(m.c.created).where(and_(m.c.game_id == snap.meta.id,
+                                               m.c.seq == last.seq))
+        created = self.store._read(lambda conn: conn.execute(query).scalar())
+        if created is None:
+            return False
+        age = (utcnow() - utc(created)).total_seconds()
+        return bool(age < self.settings.present_seconds)
+
+    # ------------------------------------------------------------------ channels
+    def send_webhook(self, url: str, message: Message) -> None:
+        """POST ``message`` to ``url`` (:class:`SendError` in words on failure). The
+        private-address rule is checked again (DNS may have changed); redirects are
+        not followed; the answer's body is not read."""
+        http = self._client()
+        parts = urlsplit(url)
+        if not self.settings.allow_private:
+            try:
+                private = _resolves_private(parts.hostname or "", parts.port or 443)
+            except (OSError, UnicodeError, ValueError) as e:
+                raise SendError(_io_words(e, self.settings.timeout)) from None
+            if private:
+                raise SendError("the webhook's host is now on a private network address: "
+                                "not sent")
+        body = json.dumps(message.webhook_body(), ensure_ascii=False).encode("utf-8")
+        try:
+            with http.stream("POST", url, content=body,
+                             headers=message.webhook_headers()) as answer:
+                status = answer.status_code
+                reason = answer.reason_phrase
+        except (httpx.HTTPError, OSError) as e:
+            raise SendError(_io_words(e, self.settings.timeout)) from None
+        except (httpx.InvalidURL, UnicodeError, ValueError):
+            raise SendError("the webhook's URL cannot be used", permanent=True) from None
+        if 200 <= status < 300:
+            return
+        if 300 <= status < 400:
+            raise SendError(f"the webhook answered {status} (a redirect: not followed)",
+                            permanent=True)
+        raise SendError(f"the webhook answered {status} {reason}".strip(),
+                        permanent=400 <= status < 500 and status not in (408, 425, 429))
+
+    def send_email(self, address: str, message: Message) -> None:
+        """Send ``message`` to ``address`` through the ``--smtp`` server
+        (:class:`SendError` in words on failure)."""
+        server, sender = self._smtp, self.settings.mail_from
+        if server is None or not sender:
+            raise SendError("this server has no --smtp and --mail-from any more",
+                            permanent=True)
+        timeout = self.settings.timeout
+        mail = message.email(sender, address)
+        try:
+            context = ssl.create_default_context()
+            client: smtplib.SMTP
+            if server.security == "tls":
+                client = smtplib.SMTP_SSL(server.host, server.port, timeout=timeout,
+                                          context=context)
+            else:
+                client = smtplib.SMTP(server.host, server.port, timeout=timeout)
+            with client:
+                if server.security == "starttls":
+                    client.starttls(context=context)
+                if server.user:
+                    client.login(server.user, server.password or "")
+                refused = client.send_message(mail)
+        except smtplib.SMTPRecipientsRefused:
+            raise SendError("the mail server refused the address", permanent=True) from None
+        except smtplib.SMTPAuthenticationError as e:
+            raise SendError(f"the mail server refused the login ({e.smtp_code})") from None
+        except smtplib.SMTPResponseException as e:
+            raise SendError(f"the mail server answered {e.smtp_code}",
+                            permanent=500 <= e.smtp_code < 600) from None
+        except smtplib.SMTPServerDisconnected:
+            raise SendError("the mail server closed the connection") from None
+        except (smtplib.SMTPException, OSError) as e:
+            raise SendError(_io_words(e, timeout)) from None
+        if refused:
+            raise SendError("the mail server refused the address", permanent=True)

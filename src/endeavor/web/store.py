@@ -142,17 +142,21 @@ _MOVE_SEQ_CLOCK: Final = (
             banks=bindparam("b_banks"), turn_started=bindparam("b_started"),
             deadline=bindparam("b_deadline"), claim_until=None))
 #: a seat's notifications asked for by an entry (one row per channel it set; a row
-#: already waiting for that seat and channel stays as it is: what a message says is
-#: read when it is sent). The WHERE clause also keeps SQLite's parser from reading
-#: ``ON CONFLICT`` as part of a join
+#: already waiting for that seat and channel keeps its due time, attempts and lease:
+#: what a message says is read when it is sent, but its event and seq become this
+#: entry's, so a sender that read the game before this commit sees the row moved on
+#: and sends again rather than deleting it). The WHERE clause also keeps SQLite's
+#: parser from reading ``ON CONFLICT`` as part of a join
+_OUTBOX_UPSERT: Final = (" ON CONFLICT (game_id, seat, channel) DO UPDATE "
+                         "SET event = excluded.event, seq = excluded.seq")
 _OUTBOX_SEAT: Final = text(
     "INSERT INTO outbox (game_id, seat, channel, event, seq, due, attempts) "
     "SELECT game_id, seat, channel, :event, :seq, :due, 0 FROM notify "
-    "WHERE game_id = :game AND seat = :seat ON CONFLICT DO NOTHING")
+    "WHERE game_id = :game AND seat = :seat" + _OUTBOX_UPSERT)
 _OUTBOX_ALL: Final = text(
     "INSERT INTO outbox (game_id, seat, channel, event, seq, due, attempts) "
     "SELECT game_id, seat, channel, :event, :seq, :due, 0 FROM notify "
-    "WHERE game_id = :game ON CONFLICT DO NOTHING")
+    "WHERE game_id = :game" + _OUTBOX_UPSERT)
 
 
 # --------------------------------------------------------------------------- errors
