@@ -45,13 +45,13 @@ def _free_port() -> int:
 class Server:
     """``endeavor serve`` on a free port with a fresh SQLite database."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, args: tuple[str, ...] = ()) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / "server.log"
         launch = "import sys; from endeavor.cli import main; sys.exit(main())"
         cmd = [sys.executable, "-c", launch, "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--db", f"sqlite:///{tmp / 'browser.db'}"]
+               "--port", str(self.port), "--db", f"sqlite:///{tmp / 'browser.db'}", *args]
         self._log = self.log_path.open("wb")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
@@ -82,11 +82,25 @@ class Server:
     def get(self, path: str, token: str | None = None) -> Any:
         return self.request("GET", path, token=token)
 
-    def create(self, seats: list[str], **config: Any) -> dict[str, Any]:
+    def create(self, seats: list[str], *, title: str | None = None,
+               clock: dict[str, Any] | None = None, **config: Any) -> dict[str, Any]:
         """A game through the API (``POST /api/games``)."""
-        out: dict[str, Any] = self.request("POST", "/api/games",
-                                           {"config": config, "seats": seats})
+        body: dict[str, Any] = {"config": config, "seats": seats}
+        if title is not None:
+            body["title"] = title
+        if clock is not None:
+            body["clock"] = clock
+        out: dict[str, Any] = self.request("POST", "/api/games", body)
         return out
+
+    def status(self, method: str, path: str, token: str | None = None,
+               body: Any = None) -> int:
+        """The HTTP status of a request (errors included)."""
+        try:
+            self.request(method, path, body, token=token)
+        except urllib.error.HTTPError as e:
+            return e.code
+        return 200
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -103,6 +117,21 @@ class Server:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
     srv = Server(tmp_path_factory.mktemp("browser-server"))
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="session")
+def private_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A second server that accepts webhooks on private addresses and can send e-mail
+    (to an SMTP port where nothing listens: what it would send fails, which these tests
+    do not look at)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    srv = Server(tmp_path_factory.mktemp("private-server"),
+                 ("--allow-private-webhooks", "--smtp", "smtp://127.0.0.1:9",
+                  "--mail-from", "endeavor@example.org"))
     try:
         yield srv
     finally:
@@ -137,6 +166,30 @@ def page(browser: Any) -> Iterator[Any]:
         yield pg
     finally:
         context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Any]:
+    """``new_page(**context_options)``: a page in a browser context of its own (another
+    browser, as far as the app can tell: its own storage); JavaScript errors fail the
+    test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Any:
+        context = browser.new_context(viewport=options.pop("viewport", VIEWPORT), **options)
+        contexts.append(context)
+        pg = context.new_page()
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.set_default_timeout(15_000)
+        return pg
+
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            context.close()
     assert not errors, errors
 
 

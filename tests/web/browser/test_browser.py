@@ -90,6 +90,7 @@ def test_game_against_bots_from_the_new_game_page(server: Server, page: Any, sho
         page.select_option(f"[data-testid=seat-{i}]", "bot:random")
     page.fill("[data-testid=seed]", "3")
     page.fill("[data-testid=title]", "Me against three random bots")
+    page.select_option("[data-testid=clock]", "live")
     shot(page, "new-game")
     page.click("[data-testid=create]")
     page.wait_for_selector("[data-testid=created]")
@@ -207,7 +208,10 @@ def test_replay_viewer_steps_through_a_finished_game(server: Server, page: Any,
     assert page.query_selector("[data-testid=scorepad]") is None
     page.click("[data-testid=replay-next]")
     page.wait_for_function("document.querySelector('#app').dataset.step === '1'")
-    assert page.inner_text("[data-testid=replay-step]").startswith("Action 1: start ")
+    # the step in words, its notation only in the tooltip
+    step = page.inner_text("[data-testid=replay-step]")
+    assert step.startswith("Action 1: P") and "Start with the" in step, step
+    assert page.get_attribute("[data-testid=replay-step]", "title").startswith("start ")
     page.click("[data-testid=replay-next]")
     page.wait_for_function("document.querySelector('#app').dataset.step === '2'")
     page.click("[data-testid=replay-prev]")
@@ -222,8 +226,10 @@ def test_replay_viewer_steps_through_a_finished_game(server: Server, page: Any,
 def test_lobby_lists_games_and_spectating_shows_no_options(server: Server, page: Any,
                                                           shot: Any) -> None:
     created = server.create(["human", "bot:random", "bot:random"], players=3, seed=9)
+    open_game(page, server.url + created["seats"][0]["url"])  # a seat of this browser's
     page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=games]")
+    page.wait_for_selector(f"[data-testid=mine-row][data-id='{created['id']}']")
     row = page.query_selector(f"[data-testid=game-row][data-id='{created['id']}']")
     assert row is not None
     shot(page, "lobby")

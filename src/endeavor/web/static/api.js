@@ -1,8 +1,8 @@
-// The HTTP API of docs/web.md: JSON requests, seat tokens kept per game, live updates.
+// The HTTP API of docs/web.md: JSON requests and live updates (tokens.js keeps the tokens).
 
 import { BASE, href } from "./dom.js";
 
-const TOKEN_KEY = (id) => `endeavor.token.${id}`;
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 /** An API error with the HTTP status and the server's reason. */
 export class ApiError extends Error {
@@ -12,28 +12,13 @@ export class ApiError extends Error {
   }
 }
 
-/** The seat token of game `id`: from the URL fragment (then remembered), else remembered. */
-export function seatToken(id) {
-  const fragment = decodeURIComponent(location.hash.replace(/^#/, ""));
-  if (fragment) {
-    try {
-      localStorage.setItem(TOKEN_KEY(id), fragment);
-    } catch { /* storage disabled: the fragment still works for this page */ }
-    try {
-      sessionStorage.setItem(TOKEN_KEY(id), fragment);
-    } catch { /* ignore */ }
-    return fragment;
-  }
+/** The token in the page's fragment (#<token>), or "". */
+export function fragmentToken() {
   try {
-    return sessionStorage.getItem(TOKEN_KEY(id)) || localStorage.getItem(TOKEN_KEY(id)) || "";
+    return decodeURIComponent(location.hash.replace(/^#/, "")).trim();
   } catch {
     return "";
   }
-}
-
-/** Remember a seat token (after creating a game). */
-export function rememberToken(id, token) {
-  try { localStorage.setItem(TOKEN_KEY(id), token); } catch { /* ignore */ }
 }
 
 function detailText(body, status) {
@@ -71,15 +56,23 @@ export async function request(method, path, { body, token } = {}) {
 export const api = {
   meta: () => request("GET", "/api/meta"),
   games: () => request("GET", "/api/games"),
+  mine: (games) => request("POST", "/api/games/mine", { body: { games } }),
   create: (body) => request("POST", "/api/games", { body }),
   importRecord: (body) => request("POST", "/api/games/import", { body }),
-  view: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
-  act: (id, token, action, seq) => request("POST", `/api/games/${encodeURIComponent(id)}/actions`,
-    { token, body: { action, seq } }),
-  undo: (id, token, seq) => request("POST", `/api/games/${encodeURIComponent(id)}/undo`,
-    { token, body: { seq } }),
-  record: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/record`),
-  replay: (id, n) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${n}`),
+  view: (id, token) => request("GET", game(id), { token }),
+  act: (id, token, action, seq) => request("POST", `${game(id)}/actions`, { token, body: { action, seq } }),
+  undo: (id, token, seq) => request("POST", `${game(id)}/undo`, { token, body: { seq } }),
+  reclaim: (id, token, seat) => request("POST", `${game(id)}/reclaim`, { token, body: { seat } }),
+  record: (id) => request("GET", `${game(id)}/record`),
+  replay: (id, n) => request("GET", `${game(id)}/replay/${n}`),
+  notify: (id, token) => request("GET", `${game(id)}/notify`, { token }),
+  setNotify: (id, token, body) => request("PUT", `${game(id)}/notify`, { token, body }),
+  host: (id, token) => request("GET", `${game(id)}/host`, { token }),
+  reissue: (id, token, seat) => request("POST", `${game(id)}/host/seats/${seat}/reissue`, { token }),
+  putBot: (id, token, seat, bot) => request("POST", `${game(id)}/host/seats/${seat}/bot`, { token, body: { bot } }),
+  handBack: (id, token, seat) => request("POST", `${game(id)}/host/seats/${seat}/human`, { token }),
+  clock: (id, token, body) => request("POST", `${game(id)}/host/clock`, { token, body }),
+  end: (id, token) => request("POST", `${game(id)}/host/end`, { token }),
 };
 
 /**
@@ -103,7 +96,7 @@ export function follow(id, onSeq, poll) {
     if (stopped) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     try {
-      socket = new WebSocket(`${scheme}://${location.host}${BASE}/api/games/${encodeURIComponent(id)}/ws`);
+      socket = new WebSocket(`${scheme}://${location.host}${BASE}${game(id)}/ws`);
     } catch {
       startPolling();
       retryTimer = setTimeout(connect, delay);

@@ -1,25 +1,35 @@
 // The browser app's entry point: routes by location.pathname (the server serves this
-// page for /, /new, /play/{id}, /game/{id} and /replay/{id}).
+// page for /, /new, /play/{id}, /game/{id}, /host/{id} and /replay/{id}, and with status
+// 404 for any other address, which gets the "Nothing here" page).
 
 import { gameScreen } from "./game.js";
+import { hostScreen } from "./host.js";
 import { lobbyScreen } from "./lobby.js";
 import { newGameScreen } from "./newgame.js";
 import { replayScreen } from "./replay.js";
-import { BASE, h, href, replace } from "./dom.js";
+import { BASE, h, href, problemPage } from "./dom.js";
 
 async function route() {
   const root = document.getElementById("app");
   const full = location.pathname;
   const path = (full.startsWith(BASE) ? full.slice(BASE.length) : full).replace(/\/+$/, "") || "/";
-  const match = path.match(/^\/(play|game|replay)\/([^/]+)$/);
-  document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : "lobby";
+  const match = path.match(/^\/(play|game|host|replay)\/([^/]+)$/) || path.match(/^\/(replay)\/([^/]+)\/(\d+)$/);
+  const id = match ? decodeURIComponent(match[2]) : null;
+  document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby" : "nothing";
   if (path === "/") return lobbyScreen(root);
   if (path === "/new") return newGameScreen(root);
-  if (match && match[1] === "play") return gameScreen(root, decodeURIComponent(match[2]));
-  if (match && match[1] === "game") return gameScreen(root, decodeURIComponent(match[2]), { spectator: true });
-  if (match && match[1] === "replay") return replayScreen(root, decodeURIComponent(match[2]));
-  replace(root, h("p", {}, "Nothing here. ", h("a", { href: href("/") }, "Back to the lobby")));
+  if (match && match[1] === "play") return gameScreen(root, id);
+  if (match && match[1] === "game") return gameScreen(root, id, { spectator: true });
+  if (match && match[1] === "host") return hostScreen(root, id);
+  if (match && match[1] === "replay") return replayScreen(root, id, match[3] === undefined ? null : Number(match[3]));
+  problemPage(root, "Nothing here", `There is no page at ${full}: the address may be mistyped.`,
+    [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby"),
+      h("a", { class: "btn", href: href("/new") }, "New game")], "nothing-here");
   return null;
 }
+
+// a seat's link that differs from this page's only after the # (another seat of the same
+// game) is a new page, not a scroll position
+window.addEventListener("hashchange", () => location.reload());
 
 route().finally(() => { document.body.dataset.ready = "1"; });

@@ -69,8 +69,10 @@ export function toast(message, kind = "error") {
   let box = document.getElementById("toast");
   if (!box) {
     box = h("div", { id: "toast", role: "status", "aria-live": "polite", "data-testid": "toast" });
-    document.body.append(box);
   }
+  // above an open modal dialog (the top layer), else on the page
+  const parent = document.querySelector("dialog[open]") || document.body;
+  if (box.parentNode !== parent) parent.append(box);
   box.className = `toast show ${kind}`;
   box.textContent = message;
   clearTimeout(toastTimer);
@@ -145,4 +147,40 @@ export function tokenLabel(token) {
   if (!token) return "";
   if (token.name.includes("/")) return token.name.split("/").map((w) => w[0]).join("/");
   return token.name.slice(0, 3);
+}
+
+/** A link the server gave, to follow: absolute already (a public address), or an app path. */
+export function linkHref(url) {
+  return /^https?:/.test(url) ? url : href(url);
+}
+
+/** A link the server gave, in full (to copy and send to someone). */
+export function fullUrl(url) {
+  return /^https?:/.test(url) ? url : new URL(href(url), location.origin).href;
+}
+
+/**
+ * A whole page that says what went wrong in words, with ways on (`actions`: elements,
+ * usually links styled as buttons). Never a blank page.
+ */
+export function problemPage(root, heading, text, actions = [], testid = "problem") {
+  document.title = `${heading} · Endeavor`;
+  replace(root, h("section", { class: "card-box problem", "data-testid": testid, role: "alert" },
+    h("h1", {}, heading),
+    (Array.isArray(text) ? text : [text]).map((t) => h("p", {}, t)),
+    h("div", { class: "row" }, actions)));
+}
+
+/** A modal dialog with a heading and a Close button; returns {dialog, body}. */
+export function modal(heading, testid) {
+  const body = h("div", { class: "dialog-body" });
+  const dialog = h("dialog", { class: "dialog", "data-testid": testid, "aria-label": heading },
+    h("div", { class: "dialog-head" }, h("h2", {}, heading),
+      h("button", { type: "button", class: "btn small", "data-testid": `${testid}-close`,
+        onclick: () => dialog.close() }, "Close")),
+    body);
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  return { dialog, body };
 }

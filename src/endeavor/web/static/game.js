@@ -1,24 +1,33 @@
 // The game screen (/play/{id}#<token> for a seat, /game/{id} for spectators): the board,
-// the mats, whose turn and the prompt, the legal actions (clickable where they happen and
-// as a grouped list), the log, Undo, the score pad; live through the WebSocket.
+// the mats with their clocks, whose turn and the prompt, the legal actions (clickable
+// where they happen and as a grouped list), the log, Undo, the score pad; the host panel
+// and the notification settings; live through the WebSocket.
 
-import { api, ApiError, follow, seatToken } from "./api.js";
+import { api, ApiError, follow, fragmentToken } from "./api.js";
+import { setTitle, turnWatcher } from "./alerts.js";
 import { drawBoard } from "./board.js";
-import { h, href, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
+import { clockChip, trackClock } from "./clock.js";
+import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
+import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
+import { openNotifyPanel } from "./notifypanel.js";
+import {
+  addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken,
+} from "./tokens.js";
 
 /**
  * The table (board, supply, mats) of a game view, without any controls. `mine` is the
  * mat shown beside the board (the viewer's seat to move, else the viewer's first seat);
- * the other mats go under the board.
+ * the other mats go under the board. `clocks`: show each seat's time (live games).
  */
-export function tableHtml(view) {
+export function tableHtml(view, { clocks = false } = {}) {
   const state = view.state;
   const you = view.you || [];
   const seats = view.seats || [];
   const current = state.current_player;
   const mineSeat = you.includes(current) ? current : you.length ? you[0] : null;
-  const mat = (m) => matHtml(m, state, seats[m.seat], you.includes(m.seat));
+  const mat = (m) => matHtml(m, state, seats[m.seat], you.includes(m.seat),
+    clocks && view.clock ? clockChip(m.seat) : null);
   return {
     board: h("div", { class: "board-wrap" }, drawBoard(state)),
     supply: supplyHtml(state),
@@ -29,26 +38,35 @@ export function tableHtml(view) {
 }
 
 /** "Round 3/7 · Actions · Crown P1" */
-export function headline(state) {
+export function headline(state, ended = null) {
+  if (ended === "host") return "Ended by the host";
   if (state.over) return "Game over";
   const when = state.round === 0 ? "Setup" : `Round ${state.round}/${state.rounds} · ${state.phase}`;
   return `${when} · Crown P${state.crown}`;
 }
 
+/** "P2", "P2 (hard bot)", "P2 (hot-seat)" */
 export function seatLabel(view, p) {
   const seat = (view.seats || [])[p];
   if (!seat) return `P${p}`;
-  if (seat.kind === "bot") return `P${p} (bot · ${seat.bot})`;
+  if (seat.played_by) return `P${p} (${seat.played_by} bot)`;
   if (seat.kind === "hotseat") return `P${p} (hot-seat)`;
   return `P${p}`;
 }
 
+/** What those who are not deciding read: "P1 to move: …" (third person). */
+export function summaryOf(decision) {
+  return decision.summary || `P${decision.player} to move: ${decision.prompt}`;
+}
+
 /** The score pad: one column per seat, one row per line, then totals and ranks. */
-export function scorePad(scores) {
+export function scorePad(scores, ended = null) {
   const lines = scores[0].lines.map(([name]) => name);
   const best = Math.min(...scores.map((s) => s.rank));
   return h("section", { class: "scorepad", "data-testid": "scorepad", "aria-label": "Final scores" },
     h("h2", {}, "Final scores"),
+    ended === "host" ? h("p", { class: "ended", "data-testid": "ended-by-host" },
+      "The game was ended by the host: the scores are counted as the game stood.") : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), scores.map((s) => h("th", {
         style: `color:${COLOURS[s.seat % COLOURS.length]}`,
@@ -62,28 +80,139 @@ export function scorePad(scores) {
           scores.map((s) => h("td", {}, String(s.rank)))))));
 }
 
+const LINE_MARKS = { undo: "↶ ", host: "⚑ " }; // a clock's line: an icon drawn by the CSS
+
+/** One log line: the engine's words, the rulings they rest on in a tooltip. */
+export function logLine(e, fresh = false) {
+  const colour = e.player !== null && e.player !== undefined && e.player >= 0
+    ? COLOURS[e.player % COLOURS.length] : null;
+  const rules = e.rules && e.rules.length ? `Rulings: ${e.rules.join(", ")} (docs/rulings.md)` : null;
+  return h("li", {
+    class: `ev ev-${e.kind}${fresh ? " new" : ""}${rules ? " ruled" : ""}`,
+    style: colour ? `--who:${colour}` : null, title: rules,
+  }, LINE_MARKS[e.kind] || "", e.text);
+}
+
 function logHtml(view) {
   const you = view.you || [];
   const events = view.events || [];
   let mine = -1;
   for (const e of events) if (e.kind === "action" && you.includes(e.player)) mine = Math.max(mine, e.seq);
-  const list = h("ol", { class: "log", "data-testid": "log", "aria-label": "Game log" });
-  for (const e of events) {
-    const fresh = you.length > 0 && mine >= 0 && e.seq > mine;
-    const colour = e.player !== null && e.player !== undefined ? COLOURS[e.player % COLOURS.length] : null;
-    list.append(h("li", {
-      class: `ev ev-${e.kind}${fresh ? " new" : ""}`, style: colour ? `--who:${colour}` : null,
-    }, e.text));
-  }
-  return list;
+  return h("ol", { class: "log", "data-testid": "log", "aria-label": "Game log" },
+    events.map((e) => logLine(e, you.length > 0 && mine >= 0 && e.seq > mine)));
 }
 
+/** The seat to move is one of `view.you` and a person plays it (not a bot for them). */
+export function yourMove(view) {
+  const d = view.decision;
+  if (!d || view.over) return false;
+  const seat = (view.seats || [])[d.player];
+  return (view.you || []).includes(d.player) && !(seat && seat.played_by);
+}
+
+// ------------------------------------------------------------------ opening a seat
+/** A seat of the game this browser holds that works now: [{token, you}] (checks each). */
+async function workingSeats(id) {
+  const out = [];
+  for (const token of heldTokens(id)) {
+    try {
+      const view = await api.view(id, token);
+      if (view.you && view.you.length) out.push({ token, you: view.you });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) dropToken(id, token);
+    }
+  }
+  return out;
+}
+
+function playHref(id, token) {
+  return href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
+}
+
+function noSuchGame(root, id) {
+  problemPage(root, "No such game", `There is no game “${id}” on this server: the link may be mistyped, or the game was deleted.`,
+    [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby")], "no-game");
+}
+
+/** The page for a link that is no seat of the game (with this browser's other seats of it). */
+async function notASeat(root, id, why) {
+  const others = await workingSeats(id);
+  const heading = why === "none" ? "This browser holds no seat of this game"
+    : "This link is not a seat of this game any more";
+  const text = why === "none"
+    ? "Open the link of your seat that you were sent, or watch the game."
+    : ["It may be mistyped or cut short, or the game's host gave this seat a new link or a bot, and the old link stopped working.",
+      "Ask the host for your seat's link."];
+  problemPage(root, heading, text, [
+    ...others.map((o) => h("a", { class: "btn primary", href: playHref(id, o.token), "data-testid": "open-other-seat" },
+      `Open your seat (${o.you.map((p) => `P${p}`).join(", ")})`)),
+    h("a", { class: "btn", href: href(`/game/${encodeURIComponent(id)}`), "data-testid": "watch" }, "Watch this game"),
+    h("a", { class: "btn", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby"),
+  ], "not-a-seat");
+}
+
+/**
+ * The seat this page plays: the link's token (kept once the server accepts it), else the
+ * token this tab played, else any this browser holds that still works. Null when none
+ * does (a page in words was drawn instead).
+ */
+async function openSeat(root, id) {
+  const given = fragmentToken();
+  const candidates = given ? [given]
+    : [...new Set([currentToken(id), ...heldTokens(id)].filter(Boolean))];
+  for (const token of candidates) {
+    try {
+      const view = await api.view(id, token);
+      if (view.you && view.you.length) {
+        addToken(id, token);
+        setCurrentToken(id, token);
+        return { token, view };
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        noSuchGame(root, id);
+        return null;
+      }
+      if (err instanceof ApiError && (err.status === 403 || err.status === 401)) {
+        dropToken(id, token);
+        continue;
+      }
+      problemPage(root, "The game cannot be opened", err.message, [
+        h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, "Try again"),
+        h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
+      return null;
+    }
+  }
+  await notASeat(root, id, given || candidates.length ? "link" : "none");
+  return null;
+}
+
+// ------------------------------------------------------------------ the screen
 /** Start the game screen in `root`. `spectator` for /game/{id}. */
 export async function gameScreen(root, id, { spectator = false } = {}) {
-  const token = spectator ? "" : seatToken(id);
+  let token = "";
+  let first = null;
+  if (!spectator) {
+    const seat = await openSeat(root, id);
+    if (!seat) return;
+    ({ token, view: first } = seat);
+  } else {
+    try {
+      first = await api.view(id, "");
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) noSuchGame(root, id);
+      else problemPage(root, "The game cannot be opened", err.message, [
+        h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
+      return;
+    }
+  }
   let view = null;
   let busy = false;
   let fetching = null;
+  let stop = () => {};
+  let host = null; // the open host panel
+  let meta = null;
+  const watch = turnWatcher();
 
   const board = h("div", { class: "board-col" });
   const side = h("aside", { class: "side" });
@@ -93,6 +222,18 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
 
   let announced = -1; // the highest seq the server announced
   let again = false; // an announcement came while a fetch was in flight
+
+  /** This page's link stopped working (the host re-issued it or gave the seat a bot). */
+  function lostSeat() {
+    stop();
+    trackClock(null);
+    dropToken(id, token);
+    if (hostToken(id)) {
+      location.replace(href(`/game/${encodeURIComponent(id)}`)); // the host watches on
+      return;
+    }
+    notASeat(root, id, "link");
+  }
 
   /** Fetch the view; one request at a time, and once more if news came meanwhile. */
   async function refresh() {
@@ -107,7 +248,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
           render(await api.view(id, token));
         } while (again || (view && announced > view.seq));
       } catch (err) {
-        toast(err instanceof ApiError && err.status === 404 ? "No such game" : err.message);
+        if (err instanceof ApiError && err.status === 403 && token) lostSeat();
+        else toast(err instanceof ApiError && err.status === 404 ? "No such game" : err.message);
       } finally {
         fetching = null;
       }
@@ -120,13 +262,19 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     busy = true;
     root.classList.add("busy");
     closePopup();
+    const seen = view.seq;
     try {
       render(await call());
       if (announced > view.seq) refresh();
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
-        toast(`${err.message} — the game moved on; refreshed.`);
         await refresh();
+        // a stale page: say so plainly; another refusal (over, nothing to undo): its reason
+        if (view.seq > seen) toast("The game moved on; here it is now.", "info");
+        else toast(err.message.charAt(0).toUpperCase() + err.message.slice(1));
+      } else if (err instanceof ApiError && err.status === 403) {
+        await refresh();
+        toast(err.message.charAt(0).toUpperCase() + err.message.slice(1));
       } else {
         toast(err.message);
       }
@@ -170,21 +318,58 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     }
   }
 
+  /** A bot plays one of this page's seats: why, and the button to take it back. */
+  function takenOver() {
+    const you = view.you || [];
+    const out = [];
+    for (const p of you) {
+      const seat = view.seats[p];
+      if (!seat || !seat.played_by || view.over) continue;
+      const why = seat.replaced === "timeout"
+        ? `Your time ran out: the ${seat.played_by} bot plays P${p} for you for the rest of the game.`
+        : `The host put the ${seat.played_by} bot in P${p}'s seat.`;
+      const can = (view.can_reclaim || []).includes(p);
+      out.push(h("section", { class: "takeover", "data-testid": `taken-over-${p}` },
+        h("p", {}, why),
+        can ? h("button", {
+          type: "button", class: "btn primary", "data-testid": "reclaim",
+          onclick: () => send(() => api.reclaim(id, token, p)),
+        }, you.length > 1 ? `Take P${p} back` : "Take my seat back")
+          : h("p", { class: "muted" }, seat.replaced === "timeout"
+            ? "The host did not allow taking a seat back in this game." : "Ask the host to hand it back.")));
+    }
+    return out;
+  }
+
   function turnHtml() {
     const you = view.you || [];
     const d = view.decision;
     const box = h("section", { class: "turn", "data-testid": "turn" });
     if (!d) {
-      box.append(h("h2", {}, "Game over"));
+      box.append(h("h2", { "data-testid": "whose-turn" },
+        view.ended === "host" ? "The host ended the game" : "Game over"));
       return box;
     }
-    const mine = you.includes(d.player);
-    const who = mine
-      ? (you.length > 1 ? `Seat P${d.player} to move` : "Your move")
-      : `Waiting for ${seatLabel(view, d.player)}`;
-    box.append(h("h2", { class: mine ? "mine" : "", "data-testid": "whose-turn",
+    const seat = view.seats[d.player] || {};
+    const mine = yourMove(view);
+    const bot = seat.played_by;
+    let who;
+    if (mine) who = you.length > 1 ? `Seat P${d.player} to move` : "Your move";
+    else if (bot) who = `${seatLabel(view, d.player)} is thinking…`;
+    else if (view.thinking) who = `P${d.player} is thinking…`;
+    else who = `Waiting for ${seatLabel(view, d.player)}`;
+    box.append(h("h2", { class: `${mine ? "mine" : ""}${bot ? " thinking" : ""}`, "data-testid": "whose-turn",
       style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, who));
-    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, `P${d.player}: ${d.prompt}`));
+    const text = mine ? `P${d.player}: ${d.prompt}` : summaryOf(d);
+    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, text));
+    if (view.clock && !bot) {
+      const chip = clockChip(d.player);
+      if (chip) {
+        box.append(h("p", { class: "clock-line", "data-testid": "turn-clock" }, chip,
+          view.clock.paused ? " The host stopped the clocks."
+            : ` left, then the ${view.clock.bot} bot plays ${view.clock.on_timeout === "game" ? "the rest of the game" : "this decision"}`));
+      }
+    }
     if (mine && d.options.length) {
       const quick = h("div", { class: "quick" });
       for (const o of d.options) {
@@ -200,7 +385,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
 
   function optionsHtml() {
     const d = view.decision;
-    if (!d || !d.options.length) return null;
+    if (!d || !d.options.length || !yourMove(view)) return null;
     const groups = new Map();
     for (const o of d.options) {
       if (!groups.has(o.group)) groups.set(o.group, []);
@@ -212,10 +397,26 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       box.append(h("div", { class: "opt-group" }, h("h4", {}, group),
         options.map((o) => h("button", {
           type: "button", class: "opt", "data-testid": "option", "data-action": o.action,
-          title: o.action, onclick: () => act(o),
+          title: o.rules && o.rules.length ? `Rulings: ${o.rules.join(", ")}` : null, onclick: () => act(o),
         }, o.text))));
     }
     return box;
+  }
+
+  function openHost() {
+    const start = async () => {
+      if (!meta) meta = await api.meta().catch(() => ({ bots: ["easy", "medium", "hard"] }));
+      host = openHostPanel(id, {
+        bots: meta.bots,
+        onChange: () => refresh(),
+        adopt: (next) => {
+          if (!token) return;
+          location.replace(playHref(id, next)); // this page's seat has a new link
+        },
+      });
+      host.dialog.addEventListener("close", () => { host = null; });
+    };
+    start();
   }
 
   function render(next) {
@@ -223,22 +424,30 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     view = next;
     const state = view.state;
     closePopup();
-    const spectate = !token || !(view.you || []).length;
+    const you = view.you || [];
+    const spectate = !token || !you.length;
+    const gameTitle = view.title || `Game ${id}`;
+    trackClock(view.clock);
     replace(header,
       h("a", { href: href("/"), class: "back" }, "← Lobby"),
-      h("h1", {}, view.title || `Game ${id}`),
-      h("span", { class: "headline", "data-testid": "headline" }, headline(state)),
+      h("h1", { class: "game-title", title: gameTitle }, gameTitle),
+      h("span", { class: "headline", "data-testid": "headline" }, headline(state, view.ended)),
       spectate ? h("span", { class: "badge" }, "spectating") : null,
-      h("span", { class: "muted seq", "data-testid": "seq" }, `move ${view.seq}`),
+      h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
+      token ? h("button", { type: "button", class: "btn small", "data-testid": "notify-open",
+        title: "A sound, a browser notification, a webhook or an e-mail when it's your move",
+        onclick: () => openNotifyPanel(id, token) }, "Notify me") : null,
+      hostToken(id) ? h("button", { type: "button", class: "btn small", "data-testid": "host-open",
+        title: "Every seat's link, bots in seats, clocks, ending the game", onclick: openHost }, "⚑ Host") : null,
       h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
       h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
         download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record"));
-    const table = tableHtml(view);
+    const table = tableHtml(view, { clocks: true });
     replace(board, table.board, table.supply);
     replace(matsBox, table.mats);
-    const you = view.you || [];
     replace(side,
-      view.scores ? scorePad(view.scores) : null,
+      view.scores ? scorePad(view.scores, view.ended) : null,
+      takenOver(),
       turnHtml(),
       table.mine,
       view.can_undo ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
@@ -247,7 +456,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       h("section", { class: "log-box" }, h("h3", {}, "Log", you.length ? h("span", { class: "muted" }, " · new since your last move highlighted") : null),
         logHtml(view)));
     const byTarget = new Map();
-    if (view.decision) {
+    if (view.decision && yourMove(view)) {
       for (const o of view.decision.options) {
         for (const t of o.targets) {
           if (!byTarget.has(t)) byTarget.set(t, []);
@@ -258,12 +467,16 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     activate(root, byTarget);
     const log = side.querySelector(".log");
     if (log) log.scrollTop = log.scrollHeight;
-    document.title = `${view.over ? "Over" : headline(state)} · Endeavor`;
+    const mine = yourMove(view);
+    setTitle(`${view.over ? `${headline(state, view.ended)} · ` : ""}${gameTitle} · Endeavor`, mine);
+    watch(mine, `Your move: ${gameTitle}`, view.decision ? view.decision.prompt : "");
     root.dataset.seq = String(view.seq);
+    root.dataset.yourMove = mine ? "1" : "0";
+    if (host) host.refresh();
   }
 
-  await refresh();
-  follow(id, (seq) => {
+  render(first);
+  stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);
     if (!view || seq > view.seq) refresh();
   }, refresh);

@@ -1,62 +1,167 @@
-// The lobby (/): open and running games, New game, spectate and resume links, import.
+// The lobby (/): "Your games" (every game where this browser holds a seat, your-move
+// games first, their count in the tab's title), the open and running games with Watch
+// and Resume, New game, import.
 
-import { api, rememberToken } from "./api.js";
-import { h, href, replace, toast } from "./dom.js";
+import { api } from "./api.js";
+import { setBadge } from "./alerts.js";
+import { h, href, linkHref, replace, toast } from "./dom.js";
+import { addToken, allHeld, dropToken, setHostToken } from "./tokens.js";
 
-function storedToken(id) {
-  try { return localStorage.getItem(`endeavor.token.${id}`) || ""; } catch { return ""; }
-}
-
-/** A link the server gave: absolute already (a public address), or a path of the app. */
-function absolute(url) {
-  return /^https?:/.test(url) ? url : href(url);
-}
+/** How often "Your games" is looked at again while the lobby is open (ms). */
+const MINE_EVERY = 15000;
 
 function seatsText(game) {
   return game.seats.map((s) => (s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human"))
     .join(", ");
 }
 
-function gameRow(game) {
-  const token = storedToken(game.id);
+function playHref(id, token) {
+  return href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
+}
+
+/** A title cut to one line (the whole of it in the tooltip). */
+function titleCell(game) {
+  const text = game.title || game.id;
+  return h("td", { class: "title-cell" }, h("b", { class: "clip", title: text }, text));
+}
+
+function statusText(game) {
+  if (game.ended === "host") return "ended by the host";
+  if (game.status === "over") return "over";
+  if (game.current_player === null || game.current_player === undefined) return game.status;
+  const seat = game.seats[game.current_player];
+  const bot = seat && (seat.played_by || (seat.kind === "bot" ? seat.bot : null));
+  return `P${game.current_player}${bot ? ` (${bot} bot)` : ""} to move`;
+}
+
+function gameRow(game, resume) {
   const status = game.status === "over" ? "over"
     : game.current_player !== null ? `${game.status} · P${game.current_player} to move` : game.status;
   return h("tr", { "data-testid": "game-row", "data-id": game.id },
-    h("td", {}, h("b", {}, game.title || game.id)),
-    h("td", {}, game.ruleset === "classic" ? "2009" : "Age of Sail"),
-    h("td", {}, String(game.players)),
-    h("td", { class: "muted" }, seatsText(game)),
+    titleCell(game),
+    h("td", { class: "wide" }, game.ruleset === "classic" ? "2009" : "Age of Sail"),
+    h("td", { class: "wide" }, String(game.players)),
+    h("td", { class: "muted wide" }, seatsText(game)),
     h("td", {}, h("span", { class: `status ${game.status}` }, status)),
-    h("td", { class: "muted" }, new Date(game.created).toLocaleString()),
+    h("td", { class: "muted wide" }, new Date(game.created).toLocaleString()),
     h("td", { class: "links" },
-      token ? h("a", { class: "btn small primary", href: href(`/play/${encodeURIComponent(game.id)}#${encodeURIComponent(token)}`) }, "Resume") : null,
-      h("a", { class: "btn small", href: absolute(game.spectate_url), "data-testid": "spectate" }, "Watch"),
+      resume ? h("a", { class: "btn small primary", href: playHref(game.id, resume), "data-testid": "resume" }, "Resume") : null,
+      h("a", { class: "btn small", href: linkHref(game.spectate_url), "data-testid": "spectate" }, "Watch"),
       game.status === "over" ? h("a", { class: "btn small", href: href(`/replay/${encodeURIComponent(game.id)}`) }, "Replay") : null));
 }
 
-async function importRecord(file, seatsMode) {
+function mineRow(item) {
+  const game = item.game;
+  const you = item.you.map((p) => `P${p}`).join(", ");
+  const pill = item.your_move ? h("span", { class: "status yours", "data-testid": "your-move" }, "▶ Your move")
+    : h("span", { class: `status ${game.status}` }, statusText(game));
+  return h("tr", { "data-testid": "mine-row", "data-id": item.id, class: item.your_move ? "your-move" : null },
+    titleCell(game),
+    h("td", { class: "nowrap" }, `you: ${you}`),
+    h("td", {}, pill),
+    h("td", { class: "links" },
+      h("a", { class: `btn small${item.your_move ? " primary" : ""}`, href: playHref(item.id, item.token), "data-testid": "open-mine" },
+        game.status === "over" ? "Open" : item.your_move ? "Play" : "Open"),
+      h("a", { class: "btn small", href: linkHref(game.spectate_url) }, "Watch")));
+}
+
+/**
+ * Ask the server about every (game, token) pair this browser holds. The answer's items
+ * name their game but not their token, so each request holds a game at most once (a
+ * browser holding two seats of a game asks twice); then your-move games first, newest
+ * first. Returns items with their `token`.
+ */
+async function checkHeld(held) {
+  const rounds = [];
+  for (const pair of held) {
+    let round = rounds.find((r) => r.length < 200 && !r.some((x) => x.id === pair.id));
+    if (!round) {
+      round = [];
+      rounds.push(round);
+    }
+    round.push(pair);
+  }
+  const out = [];
+  for (const round of rounds) {
+    const answer = await api.mine(round);
+    for (const item of answer.games) {
+      const pair = round.find((x) => x.id === item.id);
+      if (pair) out.push({ ...item, token: pair.token });
+    }
+  }
+  const created = (item) => (item.game ? Date.parse(item.game.created) : 0);
+  out.sort((a, b) => (b.your_move - a.your_move) || (created(b) - created(a)));
+  return out;
+}
+
+/** "Your games": checks this browser's tokens with the server; returns {id: token} that work. */
+async function yourGames(box) {
+  const held = allHeld();
+  if (!held.length) {
+    box.hidden = true;
+    document.title = "Endeavor";
+    setBadge(false);
+    return {};
+  }
+  let items;
+  try {
+    items = await checkHeld(held);
+  } catch (err) {
+    box.hidden = false;
+    replace(box.querySelector(".mine-list"), h("p", { class: "error" }, `Your games cannot be listed: ${err.message}`));
+    return {};
+  }
+  const rows = [];
+  const gone = [];
+  const working = {};
+  for (const item of items) {
+    if (item.found && item.valid) {
+      rows.push(item);
+      if (!working[item.id]) working[item.id] = item.token;
+    } else if (item.found) {
+      dropToken(item.id, item.token); // re-issued, or never a seat: it cannot work again
+    } else {
+      gone.push(item);
+    }
+  }
+  const count = rows.filter((r) => r.your_move).length;
+  document.title = count ? `(${count}) Endeavor` : "Endeavor";
+  setBadge(count > 0);
+  box.hidden = !rows.length && !gone.length;
+  replace(box.querySelector(".mine-list"),
+    rows.length ? h("table", { class: "games mine", "data-testid": "mine" },
+      h("tbody", {}, rows.map(mineRow))) : null,
+    gone.length ? h("p", { class: "muted" },
+      `${gone.length === 1 ? "A game" : `${gone.length} games`} where this browser held a seat ${gone.length === 1 ? "is" : "are"} no longer on this server. `,
+      h("button", { type: "button", class: "btn small", onclick: () => { gone.forEach((g) => dropToken(g.id, g.token)); yourGames(box); } }, "Forget")) : null);
+  box.querySelector(".mine-count").textContent = count ? ` · ${count} waiting for you` : "";
+  return working;
+}
+
+async function importRecord(file, seatsMode, bot) {
   let record;
   try {
     record = JSON.parse(await file.text());
   } catch {
-    toast("That file is not JSON: choose a record saved from a game (GET …/record).");
+    toast("That file is not JSON: choose a record saved from a game (its “Record” button).");
     return;
   }
   const players = record && record.config && record.config.players;
   if (!Number.isInteger(players)) {
-    toast("That file is not an Endeavor record (no config.players).");
+    toast("That file is not an Endeavor record (it says nothing of the players).");
     return;
   }
   const seats = seatsMode === "hotseat" ? Array(players).fill("hotseat")
-    : ["human", ...Array(players - 1).fill("bot:easy")];
+    : ["human", ...Array(players - 1).fill(`bot:${bot}`)];
   try {
-    const created = await api.importRecord({ record, seats, title: `Imported ${file.name}` });
+    const created = await api.importRecord({ record, seats, title: `Imported ${file.name}`.slice(0, 200) });
+    if (created.host_token) setHostToken(created.id, created.host_token);
     const mine = created.seats.find((s) => s.token);
     if (mine) {
-      rememberToken(created.id, mine.token);
-      location.href = absolute(mine.url);
+      addToken(created.id, mine.token); // just issued by the server
+      location.href = linkHref(mine.url);
     } else {
-      location.href = absolute(created.spectate_url);
+      location.href = linkHref(created.spectate_url);
     }
   } catch (err) {
     toast(`Import refused: ${err.message}`);
@@ -64,26 +169,50 @@ async function importRecord(file, seatsMode) {
 }
 
 export async function lobbyScreen(root) {
+  document.title = "Endeavor";
   const list = h("div", { class: "lobby-list" }, h("p", { class: "muted" }, "Loading games…"));
+  const mineBox = h("section", { class: "card-box your-games", "data-testid": "your-games", hidden: true },
+    h("h2", {}, "Your games", h("span", { class: "muted mine-count" })),
+    h("div", { class: "mine-list" }, h("p", { class: "muted" }, "Loading…")));
   const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file",
     "data-testid": "import-file" });
-  const mode = h("select", { id: "import-seats", "aria-label": "Seats of the imported game" },
+  const mode = h("select", { id: "import-seats", "aria-label": "Seats of the imported game", "data-testid": "import-seats" },
     h("option", { value: "hotseat" }, "all seats on this screen (hot-seat)"),
-    h("option", { value: "bots" }, "me as P0, easy bots for the others"));
+    h("option", { value: "bots" }, "me as P0, bots for the others"));
+  const bot = h("select", { id: "import-bot", "aria-label": "The other seats' bot", "data-testid": "import-bot" },
+    h("option", { value: "easy" }, "easy"));
+  const botLabel = h("label", { for: "import-bot" }, " bots ");
+  const showBot = () => { bot.hidden = botLabel.hidden = mode.value !== "bots"; };
+  mode.addEventListener("change", showBot);
+  showBot();
   replace(root,
     h("section", { class: "hero" },
       h("div", {},
         h("h1", {}, "Endeavor"),
         h("p", { class: "muted" }, "Age of Sail (2018, with Exploits and the Silent Fleet) and the 2009 game, in your browser.")),
       h("a", { class: "btn primary big", href: href("/new"), "data-testid": "new-game" }, "+ New game")),
+    mineBox,
     h("section", { class: "card-box" }, h("h2", {}, "Games"), list),
     h("section", { class: "card-box" }, h("h2", {}, "Import a record"),
-      h("p", { class: "muted" }, "Continue a game from a record file (the JSON of “Download record” or `endeavor` records)."),
+      h("p", { class: "muted" }, "Continue a game from a record file (what a game's “Record” button saves, or a record of the endeavor command)."),
       h("div", { class: "row" }, h("label", { for: "import-file" }, "Record "), file,
-        h("label", { for: "import-seats" }, " seats "), mode,
+        h("label", { for: "import-seats" }, " seats "), mode, botLabel, bot,
         h("button", { type: "button", class: "btn", "data-testid": "import",
-          onclick: () => (file.files[0] ? importRecord(file.files[0], mode.value) : toast("Choose a record file first.")) },
+          onclick: () => (file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast("Choose a record file first.")) },
         "Import"))));
+  api.meta().then((meta) => {
+    replace(bot, meta.bots.map((b) => h("option", { value: b }, `${b}${meta.quick_bots.includes(b) ? "" : " (slow)"}`)));
+    bot.value = meta.bots.includes("easy") ? "easy" : meta.bots[0];
+  }).catch(() => { /* easy it is */ });
+
+  let working = await yourGames(mineBox);
+  const again = setInterval(async () => {
+    if (!document.body.contains(mineBox)) {
+      clearInterval(again);
+      return;
+    }
+    if (!document.hidden) working = await yourGames(mineBox);
+  }, MINE_EVERY);
   try {
     const { games } = await api.games();
     if (!games.length) {
@@ -91,8 +220,9 @@ export async function lobbyScreen(root) {
       return;
     }
     replace(list, h("table", { class: "games", "data-testid": "games" },
-      h("thead", {}, h("tr", {}, ["Game", "Rules", "Players", "Seats", "Status", "Created", ""].map((t) => h("th", {}, t)))),
-      h("tbody", {}, games.map(gameRow))));
+      h("thead", {}, h("tr", {}, ["Game", "Rules", "Players", "Seats", "Status", "Created", ""].map((t, i) =>
+        h("th", { class: [1, 2, 3, 5].includes(i) ? "wide" : null }, t)))),
+      h("tbody", {}, games.map((g) => gameRow(g, working[g.id])))));
   } catch (err) {
     replace(list, h("p", { class: "error" }, `The games cannot be listed: ${err.message}`));
   }

@@ -26,13 +26,17 @@ function attributeRow(attr, index, classic) {
 }
 
 /**
- * One player's mat. `seat` is the view's seat entry ({kind, bot, name}); `you` whether the
- * viewer plays it.
+ * One player's mat. `seat` is the view's seat entry ({kind, bot, name, played_by, replaced});
+ * `you` whether the viewer plays it; `clock` the seat's time (an element) or null.
  */
-export function matHtml(mat, state, seat, you) {
+export function matHtml(mat, state, seat, you, clock = null) {
   const colour = COLOURS[mat.seat % COLOURS.length];
-  const who = you ? "you" : seat && seat.kind === "bot" ? `bot · ${seat.bot}` :
-    seat && seat.kind === "hotseat" ? "hot-seat" : "human";
+  let who = seat && seat.kind === "hotseat" ? "hot-seat" : "human";
+  if (seat && seat.played_by) {
+    who = seat.replaced === "timeout" ? `${seat.played_by} bot (time ran out)`
+      : seat.replaced === "host" ? `${seat.played_by} bot (put in by the host)` : `bot · ${seat.played_by}`;
+  }
+  if (you) who = seat && seat.played_by ? `you · ${who}` : "you";
   const flags = [];
   if (mat.to_move) flags.push(h("span", { class: "flag to-move" }, "▶ to move"));
   if (mat.crown) flags.push(h("span", { class: "flag crown", title: "Crown: first player" }, "♛ Crown"));
@@ -64,7 +68,7 @@ export function matHtml(mat, state, seat, you) {
   h("header", { class: "mat-head" },
     h("span", { class: "swatch", style: `background:${colour}` }),
     h("b", {}, seat && seat.name && seat.name !== mat.name ? `${mat.name} · ${seat.name}` : mat.name),
-    h("span", { class: "muted" }, who), ...flags,
+    h("span", { class: "muted who" }, who), ...flags, clock,
     h("span", { class: "glory", title: "Glory if the game ended now" }, `${mat.glory_now} glory`)),
   h("div", { class: "attrs" }, mat.attributes.map((a, i) => attributeRow(a, i, classic))),
   h("div", { class: "discs" },

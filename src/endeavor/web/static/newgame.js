@@ -1,8 +1,22 @@
 // New game (/new): ruleset, players, board side, Exploits, Silent Fleet and its options,
-// phase order, seed; each seat you / invited human / hot-seat / bot. Then the links.
+// phase order, seed; each seat you / invited human / hot-seat / bot; a clock and what
+// happens when time runs out. Then the links: every seat's, and the host's (kept in this
+// browser too).
 
-import { api, rememberToken } from "./api.js";
-import { h, href, replace, toast, copyText } from "./dom.js";
+import { api } from "./api.js";
+import { amount } from "./clock.js";
+import { h, href, replace, toast, copyText, fullUrl, linkHref } from "./dom.js";
+import { addToken, setHostToken } from "./tokens.js";
+
+/** The clocks offered: [value, words, {kind, bank, per_decision}]. */
+const CLOCKS = [
+  ["none", "no clock", null],
+  ["live", "live: 20 min each + 20 s per decision", { kind: "live", bank: 1200, per_decision: 20 }],
+  ["day", "turn-based: 24 h per decision", { kind: "turn", bank: 0, per_decision: 86400 }],
+  ["days", "turn-based: 3 days each + 12 h per decision", { kind: "turn", bank: 259200, per_decision: 43200 }],
+  ["custom", "custom…", null],
+];
+const UNITS = [[1, "seconds"], [60, "minutes"], [3600, "hours"], [86400, "days"]];
 
 const OPTION_WORDS = {
   limited_occupation: "Limited occupation (the fleet occupies only where it has presence)",
@@ -38,13 +52,72 @@ export async function newGameScreen(root) {
   const titleInput = h("input", { type: "text", name: "title", maxlength: 200, placeholder: "optional", "data-testid": "title" });
   const exploitMode = h("select", { name: "exploits", "data-testid": "exploits" },
     h("option", { value: "none" }, "none"), h("option", { value: "random" }, "3 at random"),
-    h("option", { value: "chosen" }, "chosen below"));
+    h("option", { value: "chosen" }, "chosen below (1 to 3)"));
   const exploitChecks = h("div", { class: "checks exploit-list" }, meta.exploits.map((e) => h("label", {},
     h("input", { type: "checkbox", name: "exploit", value: e.id }), ` ${e.name}`)));
   const fleet = h("input", { type: "checkbox", name: "silent_fleet", "data-testid": "silent-fleet" });
   const optionsBox = h("div", { class: "checks" });
   const seatsBox = h("div", { class: "seats", "data-testid": "seats" });
   const exploitField = labelled("Exploits", exploitMode);
+  const exploitProblem = h("p", { class: "error", role: "alert", "data-testid": "exploit-problem", hidden: true });
+
+  // the clock
+  const clockKind = h("select", { name: "clock", "data-testid": "clock" },
+    CLOCKS.map(([value, words]) => h("option", { value }, words)));
+  const unitSelect = (testid, unit) => {
+    const select = h("select", { "data-testid": testid, "aria-label": "unit" },
+      UNITS.map(([v, w]) => h("option", { value: v }, w)));
+    select.value = String(unit);
+    return select;
+  };
+  const bankInput = h("input", { type: "number", min: 0, step: "any", value: 20, "data-testid": "clock-bank", "aria-label": "Time each for the game" });
+  const bankUnit = unitSelect("clock-bank-unit", 60);
+  const perInput = h("input", { type: "number", min: 0, step: "any", value: 20, "data-testid": "clock-per", "aria-label": "Time per decision" });
+  const perUnit = unitSelect("clock-per-unit", 1);
+  const onTimeout = h("select", { "data-testid": "clock-timeout", "aria-label": "When time runs out" },
+    h("option", { value: "decision" }, "a bot plays that decision"),
+    h("option", { value: "game" }, "a bot plays the rest of the game"));
+  const timeoutBot = h("select", { "data-testid": "clock-bot", "aria-label": "The bot that plays" },
+    meta.bots.map((b) => h("option", { value: b }, `${b} bot`)));
+  timeoutBot.value = meta.default_timeout_bot && meta.bots.includes(meta.default_timeout_bot)
+    ? meta.default_timeout_bot : meta.bots.includes("medium") ? "medium" : meta.bots[0];
+  const reclaim = h("input", { type: "checkbox", "data-testid": "clock-reclaim", checked: true });
+  const reclaimLabel = h("label", { class: "field inline" }, reclaim, " the player may take the seat back");
+  const customBox = h("div", { class: "row clock-custom" },
+    h("span", { class: "field-label" }, "Each player's bank"), bankInput, bankUnit,
+    h("span", { class: "field-label" }, "+ per decision"), perInput, perUnit);
+  const timeoutBox = h("div", { class: "row clock-timeout" },
+    h("span", {}, "When a player's time runs out,"), onTimeout, h("span", {}, "by the"), timeoutBot,
+    reclaimLabel);
+  const clockHint = h("p", { class: "hint" });
+  function refreshClock() {
+    const custom = clockKind.value === "custom";
+    customBox.hidden = !custom;
+    timeoutBox.hidden = clockKind.value === "none";
+    reclaimLabel.hidden = onTimeout.value !== "game";
+    clockHint.textContent = clockKind.value === "none" ? "Nobody is hurried: good for friends at one table."
+      : "Each decision has its own time; beyond it, time comes out of the player's bank. When both are spent, a bot plays for them.";
+  }
+  clockKind.addEventListener("change", refreshClock);
+  onTimeout.addEventListener("change", refreshClock);
+
+  /** The clock to send (null: none), or a reason in words why it cannot be. */
+  function clockSpec() {
+    const preset = CLOCKS.find(([value]) => value === clockKind.value);
+    if (clockKind.value === "none") return { clock: null };
+    let spec = preset[2];
+    if (clockKind.value === "custom") {
+      const bank = Number(bankInput.value) * Number(bankUnit.value);
+      const per = Number(perInput.value) * Number(perUnit.value);
+      if (!Number.isFinite(bank) || !Number.isFinite(per) || bank < 0 || per < 0) {
+        return { problem: "The clock's times are numbers of 0 or more." };
+      }
+      if (bank + per < 1) return { problem: "A clock needs at least 1 second: give a bank or a time per decision." };
+      if (bank > 60 * 86400 || per > 60 * 86400) return { problem: "A clock's times are at most 60 days." };
+      spec = { kind: per <= 600 && bank <= 4 * 3600 ? "live" : "turn", bank, per_decision: per };
+    }
+    return { clock: { ...spec, on_timeout: onTimeout.value, bot: timeoutBot.value, reclaim: reclaim.checked } };
+  }
 
   const currentRuleset = () => meta.rulesets.find((r) => r.id === ruleset.value) || meta.rulesets[0];
 
@@ -110,12 +183,17 @@ export async function newGameScreen(root) {
       labelled("Seed", seed, "the setup's shuffle"),
       labelled("Title", titleInput)),
     exploitChecks,
+    exploitProblem,
     h("label", { class: "field inline" }, fleet, " Silent Fleet (2 players, Age of Sail: a neutral third fleet)"),
     optionsBox,
     h("h3", {}, "Seats"),
     seatsBox,
+    h("h3", {}, "Clock"),
+    h("div", { class: "clock-box" }, labelled("Time to play", clockKind), customBox, timeoutBox, clockHint),
     h("button", { type: "submit", class: "btn primary big", "data-testid": "create" }, "Create game"));
   refreshFields();
+  refreshClock();
+  exploitChecks.addEventListener("change", () => { exploitProblem.hidden = true; });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -129,17 +207,32 @@ export async function newGameScreen(root) {
       if (exploitMode.value === "random") config.exploits = "random";
       else if (exploitMode.value === "chosen") {
         config.exploits = [...exploitChecks.querySelectorAll("input:checked")].map((c) => c.value);
+        const n = config.exploits.length;
+        if (n === 0 || n > 3) {
+          exploitProblem.textContent = n === 0
+            ? "Tick the Exploits to play with (1 to 3), or choose “none” or “3 at random”."
+            : `At most 3 Exploits: ${n} are ticked.`;
+          exploitProblem.hidden = false;
+          exploitProblem.scrollIntoView({ block: "center" });
+          return;
+        }
       }
+    }
+    const timing = clockSpec();
+    if (timing.problem) {
+      toast(timing.problem);
+      return;
     }
     const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const seats = choices.map((c) => (c === "you" ? "human" : c));
     const body = { config, seats };
+    if (timing.clock) body.clock = timing.clock;
     if (titleInput.value.trim()) body.title = titleInput.value.trim();
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
       const created = await api.create(body);
-      showCreated(result, created, choices);
+      showCreated(result, created, choices, timing.clock);
       form.hidden = true;
     } catch (err) {
       toast(`The game cannot be created: ${err.message}`);
@@ -149,20 +242,15 @@ export async function newGameScreen(root) {
   });
 }
 
-/** A link the server gave, absolute (it is a path of the app unless the server has a
- * public address). */
-function absolute(url) {
-  return /^https?:/.test(url) ? url : new URL(href(url), location.origin).href;
-}
-
-function linkRow(label, url, testid) {
-  const full = absolute(url);
+function linkRow(label, url, testid, hint = null) {
+  const full = fullUrl(url);
   return h("div", { class: "link-row" }, h("span", { class: "field-label" }, label),
     h("input", { type: "text", readonly: true, value: full, "data-testid": testid, "aria-label": label }),
-    h("button", { type: "button", class: "btn small", onclick: () => copyText(full) }, "Copy"));
+    h("button", { type: "button", class: "btn small", onclick: () => copyText(full) }, "Copy"),
+    hint ? h("span", { class: "hint" }, hint) : null);
 }
 
-function showCreated(box, created, choices) {
+function showCreated(box, created, choices, clock) {
   const rows = [];
   let mine = null;
   const hotseats = created.seats.filter((s) => s.kind === "hotseat");
@@ -177,14 +265,22 @@ function showCreated(box, created, choices) {
     if (!mine) mine = hotseats[0];
     rows.push(linkRow(`Hot-seat ${hotseats.map((s) => `P${s.seat}`).join(", ")}`, hotseats[0].url, "link-hotseat"));
   }
-  if (mine) rememberToken(created.id, mine.token);
+  if (mine) addToken(created.id, mine.token); // just issued by the server
+  if (created.host_token) setHostToken(created.id, created.host_token);
   rows.push(linkRow("Spectators", created.spectate_url, "link-spectate"));
   replace(box, h("section", { class: "card-box created", "data-testid": "created" },
     h("h2", {}, "Game created"),
     h("p", { class: "muted" }, "Each link is a seat's secret: send the invitations to the other players."),
     rows,
+    created.host_url ? h("div", { class: "host-box" },
+      h("h3", {}, "Your host link"),
+      h("p", { class: "muted" }, "Keep it private. With it you can see every seat's link again, give a seat a new link, put a bot in a seat that was left and hand it back, give more time or stop the clocks, and end a game nobody will finish. This browser keeps it too (the “⚑ Host” button of the game)."),
+      linkRow("Host", created.host_url, "link-host")) : null,
+    clock ? h("p", { class: "muted", "data-testid": "created-clock" }, `Clock: ${[
+      clock.bank ? `${amount(clock.bank)} each` : null,
+      clock.per_decision ? `${amount(clock.per_decision)} per decision` : null].filter(Boolean).join(" + ")}.`) : null,
     h("div", { class: "row" },
-      mine ? h("a", { class: "btn primary big", href: absolute(mine.url), "data-testid": "open-seat" }, "Open my seat →") : null,
-      h("a", { class: "btn", href: absolute(created.spectate_url) }, "Watch"),
+      mine ? h("a", { class: "btn primary big", href: linkHref(mine.url), "data-testid": "open-seat" }, "Open my seat →") : null,
+      h("a", { class: "btn", href: linkHref(created.spectate_url) }, "Watch"),
       h("a", { class: "btn", href: href("/") }, "Lobby"))));
 }

@@ -1,21 +1,27 @@
 // The replay viewer (/replay/{id}): step through the effective actions of a game with the
 // same board drawing; each step is GET /api/games/{id}/replay/{n}.
 
-import { api } from "./api.js";
-import { h, href, replace, toast } from "./dom.js";
-import { tableHtml, headline, scorePad } from "./game.js";
+import { api, ApiError } from "./api.js";
+import { h, href, problemPage, replace, toast } from "./dom.js";
+import { tableHtml, headline, logLine, scorePad, summaryOf } from "./game.js";
 
-export async function replayScreen(root, id) {
+/** The replay of game `id`, at step `start` (null: the end). */
+export async function replayScreen(root, id, start = null) {
   let record;
   try {
     record = await api.record(id);
   } catch (err) {
-    replace(root, h("p", { class: "error" }, `No record for this game: ${err.message}`));
+    const lobby = h("a", { class: "btn primary", href: href("/") }, "Back to the lobby");
+    if (err instanceof ApiError && err.status === 404) {
+      problemPage(root, "No such game", `There is no game “${id}” on this server.`, [lobby], "no-game");
+    } else {
+      problemPage(root, "The replay cannot be opened", err.message, [lobby]);
+    }
     return;
   }
   const actions = record.actions || [];
   const last = actions.length;
-  let n = last;
+  let n = start === null ? last : Math.max(0, Math.min(last, start));
   let loading = 0;
 
   const board = h("div", { class: "board-col" });
@@ -40,7 +46,7 @@ export async function replayScreen(root, id) {
   replace(root,
     h("div", { class: "game-head" },
       h("a", { href: href("/"), class: "back" }, "← Lobby"),
-      h("h1", {}, `Replay · ${id}`), status,
+      h("h1", { class: "game-title", title: `Replay · ${id}` }, `Replay · ${id}`), status,
       h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, "Live game")),
     controls,
     h("div", { class: "game" }, board, side), mats);
@@ -59,18 +65,30 @@ export async function replayScreen(root, id) {
     slider.value = String(n);
     root.dataset.step = String(n);
     replace(status, `Step ${n} of ${last} · ${headline(view.state)}`);
+    if (view.title) {
+      const heading = root.querySelector(".game-title");
+      heading.textContent = `Replay · ${view.title}`;
+      heading.title = heading.textContent;
+      document.title = `Replay · ${view.title} · Endeavor`;
+    }
     const table = tableHtml(view);
     replace(board, table.board, table.supply);
     replace(mats, table.mats);
     const done = n > 0 ? actions[n - 1] : null;
     const events = (view.events || []).slice(-12);
+    // the step in words (the last action's own line; its notation in the tooltip)
+    const all = view.events || [];
+    const lastSeq = all.length ? Math.max(...all.map((e) => e.seq)) : -1;
+    const own = all.filter((e) => e.seq === lastSeq);
+    const said = own.find((e) => e.kind === "action") || own[0];
+    const words = n > 0 && said ? said.text : null;
     replace(side,
       h("section", { class: "turn" },
-        h("h2", { "data-testid": "replay-step" }, n === 0 ? "Setup" : `Action ${n}: ${done}`),
-        view.decision ? h("p", { class: "prompt" }, `Next: P${view.decision.player}: ${view.decision.prompt}`) : null),
+        h("h2", { "data-testid": "replay-step", title: done || null }, n === 0 ? "Setup" : `Action ${n}: ${words || done}`),
+        view.decision ? h("p", { class: "prompt", "data-testid": "replay-next-decision" }, `Next: ${summaryOf(view.decision)}`) : null),
       view.scores ? scorePad(view.scores) : null,
       events.length ? h("section", { class: "log-box" }, h("h3", {}, "What happened"),
-        h("ol", { class: "log" }, events.map((e) => h("li", { class: `ev ev-${e.kind}` }, e.text)))) : null);
+        h("ol", { class: "log" }, events.map((e) => logLine(e)))) : null);
   }
 
   await show(n);

@@ -1,0 +1,110 @@
+// Clocks: the time each seat has left, in words and counting down live for the running
+// seat. The server sends `clock.left` (seconds per seat at its `now`), the running seat
+// and its deadline; the count-down starts from `left` when the view arrived, so the
+// browser's own clock being off does not matter.
+
+import { h } from "./dom.js";
+
+/** "0:07", "12:34", "5 h 12 min", "2 d 5 h" */
+export function duration(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  if (s < 86400) {
+    const m = Math.floor((s % 3600) / 60);
+    return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ""}`;
+  }
+  const hours = Math.floor((s % 86400) / 3600);
+  return `${Math.floor(s / 86400)} d${hours ? ` ${hours} h` : ""}`;
+}
+
+/** "20 s", "20 min", "24 h", "3 days", "1 h 30 min": a setting in words. */
+export function amount(seconds) {
+  const s = Math.round(seconds);
+  if (s % 86400 === 0 && s >= 86400) return `${s / 86400} day${s === 86400 ? "" : "s"}`;
+  if (s % 3600 === 0 && s >= 3600) return `${s / 3600} h`;
+  if (s % 60 === 0 && s >= 60) return `${s / 60} min`;
+  if (s < 60) return `${s} s`;
+  return duration(s);
+}
+
+/** The clock's settings in one line: "Live clock: 20 min each + 20 s per decision; …". */
+export function clockWords(clock) {
+  const parts = [];
+  if (clock.bank) parts.push(`${amount(clock.bank)} each`);
+  if (clock.per_decision) parts.push(`${amount(clock.per_decision)} per decision`);
+  const then = clock.on_timeout === "game"
+    ? `the ${clock.bot} bot plays the rest of the game${clock.reclaim ? " (the player may take the seat back)" : ""}`
+    : `the ${clock.bot} bot plays that decision`;
+  return `${clock.kind === "live" ? "Live" : "Turn-based"} clock: ${parts.join(" + ")}; when time runs out, ${then}.`;
+}
+
+let ticker = null;
+let tracked = null; // {clock, since}
+
+/** What seat `seat` has left now (seconds), counting down for the running seat. */
+function leftNow(seat) {
+  const { clock, since } = tracked;
+  const left = clock.left[seat];
+  if (clock.running !== seat || clock.paused) return left;
+  return Math.max(0, left - (performance.now() - since) / 1000);
+}
+
+function describe(seat) {
+  const { clock } = tracked;
+  const left = leftNow(seat);
+  const bank = clock.banks[seat];
+  const running = clock.running === seat && !clock.paused;
+  let text;
+  let tip;
+  if (clock.paused) {
+    text = `${duration(left)} · stopped`;
+    tip = "The host stopped the clocks";
+  } else if (running) {
+    const own = left - bank; // what is left of this decision's own time
+    text = own > 0 && bank > 0 ? `${duration(own)} + ${duration(bank)}` : duration(left);
+    tip = own > 0 && bank > 0
+      ? `${duration(own)} left of this decision's own time, then ${duration(bank)} in the bank`
+      : `${duration(left)} left, then the ${clock.bot} bot plays`;
+  } else if (bank > 0) {
+    text = duration(bank);
+    tip = `${duration(bank)} in the bank${clock.per_decision ? `, plus ${amount(clock.per_decision)} for each decision` : ""}`;
+  } else {
+    text = `${amount(clock.per_decision)} a decision`;
+    tip = `${amount(clock.per_decision)} for each decision`;
+  }
+  const total = (clock.per_decision || 0) + bank;
+  const low = running && left <= Math.max(10, 0.1 * total);
+  return { text, tip, running, low, stopped: clock.paused };
+}
+
+function paint(el) {
+  const seat = Number(el.dataset.clockSeat);
+  const d = describe(seat);
+  el.textContent = d.text;
+  el.title = d.tip;
+  el.classList.toggle("running", d.running);
+  el.classList.toggle("low", d.low);
+  el.classList.toggle("stopped", d.stopped);
+}
+
+/** A chip showing seat `seat`'s time (kept up to date by trackClock). */
+export function clockChip(seat) {
+  if (!tracked) return null;
+  const el = h("span", { class: "flag clock", "data-clock-seat": seat, "data-testid": `clock-${seat}` });
+  paint(el);
+  return el;
+}
+
+/**
+ * Use `clock` (a view's, or null) from now on: the chips drawn after this call show its
+ * times, and every chip in the page counts down once a second while a seat's time runs.
+ */
+export function trackClock(clock) {
+  clearInterval(ticker);
+  ticker = null;
+  tracked = clock ? { clock, since: performance.now() } : null;
+  if (!clock || clock.running === null || clock.running === undefined || clock.paused) return;
+  ticker = setInterval(() => {
+    for (const el of document.querySelectorAll("[data-clock-seat]")) paint(el);
+  }, 250);
+}

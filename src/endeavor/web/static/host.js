@@ -1,0 +1,238 @@
+// The host: whoever created a game keeps its host link (/host/{id}#<token>). Opening it
+// stores the token and goes to the game (the host's own seat if this browser holds one);
+// the game page then offers the host panel: every seat's link again, a new link for a
+// seat, a bot in a seat and the seat handed back, more time or the clocks stopped, and
+// the end of an abandoned game.
+
+import { api, ApiError, fragmentToken } from "./api.js";
+import { clockChip, clockWords } from "./clock.js";
+import { COLOURS, copyText, fullUrl, h, href, modal, problemPage, replace } from "./dom.js";
+import { addToken, dropToken, heldTokens, hostToken, setHostToken } from "./tokens.js";
+
+/** /host/{id}#<token>: keep the host's token, then open the game. */
+export async function hostScreen(root, id) {
+  const token = fragmentToken() || hostToken(id);
+  const lobby = h("a", { class: "btn", href: href("/") }, "Back to the lobby");
+  const watch = h("a", { class: "btn", href: href(`/game/${encodeURIComponent(id)}`) }, "Watch this game");
+  if (!token) {
+    problemPage(root, "This host link is incomplete",
+      "The link has no secret after the # sign: copy the whole host link from where you kept it.", [watch, lobby]);
+    return;
+  }
+  try {
+    await api.host(id, token);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      problemPage(root, "No such game", `There is no game “${id}” on this server.`, [lobby], "no-game");
+    } else if (err instanceof ApiError && (err.status === 403 || err.status === 401)) {
+      problemPage(root, "This is not the host link of this game",
+        "It may have been copied incompletely. The game's creator has the host link.", [watch, lobby]);
+    } else {
+      problemPage(root, "The game cannot be opened", err.message, [
+        h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, "Try again"), lobby]);
+    }
+    return;
+  }
+  setHostToken(id, token);
+  // the host's own seat, if this browser holds one that works
+  for (const seat of heldTokens(id)) {
+    try {
+      const view = await api.view(id, seat);
+      if (view.you && view.you.length) {
+        location.replace(href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(seat)}`));
+        return;
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) dropToken(id, seat);
+    }
+  }
+  location.replace(href(`/game/${encodeURIComponent(id)}`));
+}
+
+function seatState(seat, yours) {
+  if (yours && !seat.played_by) return seat.kind === "hotseat" ? "you, on this screen (hot-seat)" : "you, in this browser";
+  if (seat.replaced === "host") return `the ${seat.played_by} bot, put there by you`;
+  if (seat.replaced === "timeout") return `the ${seat.played_by} bot (the player's time ran out)`;
+  if (seat.kind === "bot") return `${seat.played_by || seat.bot} bot`;
+  if (seat.kind === "hotseat") return "hot-seat (one link for these seats)";
+  return "a person, with this link";
+}
+
+/**
+ * Open the host panel of game `id` (this browser holds its host token). `onChange()` is
+ * called after each change the host makes; `adopt(token)` when a re-issued link replaces
+ * a seat this browser plays (so the page can go on with the new one).
+ */
+export function openHostPanel(id, { bots, onChange, adopt }) {
+  const token = hostToken(id);
+  const { dialog, body } = modal("Host", "host-panel");
+  const message = h("p", { class: "host-message", role: "status", "data-testid": "host-message" });
+  let panel = null;
+  let fresh = new Set(); // seats whose link just changed: shown highlighted
+  let confirming = false;
+
+  async function run(call, done) {
+    message.textContent = "";
+    message.className = "host-message";
+    try {
+      const before = panel;
+      panel = await call();
+      draw();
+      if (done) done(before, panel);
+      if (onChange) onChange();
+    } catch (err) {
+      message.className = "host-message error";
+      message.textContent = err instanceof ApiError && err.status === 403
+        ? "This browser's host link no longer works for this game."
+        : err.message.charAt(0).toUpperCase() + err.message.slice(1);
+    }
+  }
+
+  function say(text) {
+    message.className = "host-message ok";
+    message.textContent = text;
+  }
+
+  /** After a seat got a new link: if this browser played it with the old one, go on with the new one. */
+  function relink(before, after, seat) {
+    const old = before && before.seats[seat] && before.seats[seat].token;
+    const now = after.seats[seat].token;
+    if (old && now && old !== now && heldTokens(id).includes(old)) {
+      dropToken(id, old);
+      addToken(id, now); // the server has just issued it
+      if (adopt) adopt(now);
+    }
+  }
+
+  function seatRow(seat) {
+    const colour = COLOURS[seat.seat % COLOURS.length];
+    const link = seat.url ? fullUrl(seat.url) : null;
+    const row = h("div", { class: `host-seat${fresh.has(seat.seat) ? " fresh" : ""}`, "data-testid": `host-seat-${seat.seat}` },
+      h("div", { class: "host-seat-head" },
+        h("span", { class: "swatch", style: `background:${colour}` }),
+        h("b", {}, `P${seat.seat}`),
+        h("span", { class: "muted", "data-testid": `host-state-${seat.seat}` },
+          seatState(seat, Boolean(seat.token) && heldTokens(id).includes(seat.token))),
+        panel.clock ? clockChip(seat.seat) : null),
+      link ? h("div", { class: "link-row" },
+        h("input", { type: "text", readonly: true, value: link, "data-testid": `host-link-${seat.seat}`,
+          "aria-label": `P${seat.seat}'s link` }),
+        h("button", { type: "button", class: "btn small", "data-testid": `host-copy-${seat.seat}`,
+          onclick: () => copyText(link) }, "Copy")) : null);
+    const actions = h("div", { class: "row host-actions" });
+    if (!panel.over) {
+      if (seat.token) {
+        actions.append(h("button", {
+          type: "button", class: "btn small", "data-testid": `host-reissue-${seat.seat}`,
+          title: "A new link for this seat: the old one stops working at once",
+          onclick: () => run(() => api.reissue(id, token, seat.seat), (before, after) => {
+            fresh = new Set([seat.seat]);
+            draw();
+            say(`P${seat.seat} has a new link: send it to the player. The old link no longer works.`);
+            relink(before, after, seat.seat);
+          }),
+        }, "New link"));
+      }
+      const level = h("select", { "aria-label": `Bot for P${seat.seat}`, "data-testid": `host-bot-level-${seat.seat}` },
+        bots.map((b) => h("option", { value: b }, `${b} bot`)));
+      level.value = seat.played_by && bots.includes(seat.played_by) ? seat.played_by
+        : bots.includes("medium") ? "medium" : bots[0];
+      actions.append(level, h("button", {
+        type: "button", class: "btn small", "data-testid": `host-bot-${seat.seat}`,
+        title: "A bot plays this seat from now on; its link stops working until you hand it to a person",
+        onclick: () => run(() => api.putBot(id, token, seat.seat, level.value), () => {
+          say(`The ${level.value} bot plays P${seat.seat} now.`);
+        }),
+      }, seat.played_by ? "Change the bot" : "Put a bot in"));
+      if (seat.played_by) {
+        actions.append(h("button", {
+          type: "button", class: "btn small", "data-testid": `host-human-${seat.seat}`,
+          title: "A person plays this seat again, with a new link",
+          onclick: () => run(() => api.handBack(id, token, seat.seat), () => {
+            fresh = new Set([seat.seat]);
+            draw();
+            say(`P${seat.seat} is a person's seat again: send them the new link above.`);
+          }),
+        }, "Hand to a person"));
+      }
+    }
+    if (actions.childElementCount) row.append(actions);
+    return row;
+  }
+
+  function clockBox() {
+    const clock = panel.clock;
+    if (!clock) return null;
+    const much = h("select", { "aria-label": "How much more time", "data-testid": "host-extend-amount" },
+      [[60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]].map(([v, t]) => h("option", { value: v }, t)));
+    much.value = clock.kind === "live" ? "300" : "86400";
+    const who = h("select", { "aria-label": "For whom", "data-testid": "host-extend-seat" },
+      h("option", { value: "" }, "every seat"),
+      panel.seats.map((s) => h("option", { value: s.seat }, `P${s.seat}`)));
+    return h("section", { class: "host-clock", "data-testid": "host-clock" },
+      h("h3", {}, "Clock"),
+      h("p", { class: "muted" }, clockWords(clock), clock.paused ? h("b", {}, " The clocks are stopped.") : null),
+      panel.over ? null : h("div", { class: "row" },
+        h("button", {
+          type: "button", class: "btn small", "data-testid": "host-extend",
+          onclick: () => {
+            const body = { extend: Number(much.value) };
+            if (who.value !== "") body.seat = Number(who.value);
+            run(() => api.clock(id, token, body), () => say(`${who.value === "" ? "Every seat has" : `P${who.value} has`} ${much.selectedOptions[0].text} more.`));
+          },
+        }, "Give"), much, h("span", {}, "more to"), who,
+        h("button", {
+          type: "button", class: "btn small", "data-testid": "host-pause",
+          onclick: () => run(() => api.clock(id, token, { paused: !clock.paused }),
+            () => say(clock.paused ? "The clocks run again." : "The clocks are stopped.")),
+        }, clock.paused ? "▶ Restart the clocks" : "‖ Stop the clocks")));
+  }
+
+  function endBox() {
+    if (panel.over) {
+      return h("p", { class: "muted", "data-testid": "host-over" },
+        panel.ended === "host" ? "You ended this game." : "This game is over.");
+    }
+    if (!confirming) {
+      return h("div", { class: "row" }, h("button", {
+        type: "button", class: "btn danger", "data-testid": "host-end",
+        onclick: () => { confirming = true; draw(); },
+      }, "End the game…"), h("span", { class: "hint" }, "for a game nobody will finish"));
+    }
+    return h("div", { class: "confirm", role: "alertdialog", "aria-label": "End the game?" },
+      h("p", {}, h("b", {}, "End this game now?"), " No more moves can be made; the score pad is counted as the game stands. This cannot be undone."),
+      h("div", { class: "row" },
+        h("button", {
+          type: "button", class: "btn danger", "data-testid": "host-end-confirm",
+          onclick: () => { confirming = false; run(() => api.end(id, token), () => say("The game is over: ended by you.")); },
+        }, "End the game"),
+        h("button", { type: "button", class: "btn", onclick: () => { confirming = false; draw(); } }, "Cancel")));
+  }
+
+  function draw() {
+    if (!panel) return;
+    const hostLink = fullUrl(panel.host_url);
+    replace(body,
+      h("p", { class: "muted" }, "You created this game. Keep the host link private: it shows every seat's link and changes the seats."),
+      h("div", { class: "link-row" }, h("span", { class: "field-label" }, "Host link"),
+        h("input", { type: "text", readonly: true, value: hostLink, "data-testid": "host-link", "aria-label": "Host link" }),
+        h("button", { type: "button", class: "btn small", onclick: () => copyText(hostLink) }, "Copy")),
+      message,
+      h("h3", {}, "Seats"),
+      h("div", { class: "host-seats" }, panel.seats.map(seatRow)),
+      clockBox(),
+      h("h3", {}, "The game"),
+      endBox());
+  }
+
+  replace(body, h("p", { class: "muted" }, "Loading…"));
+  run(() => api.host(id, token));
+  return {
+    dialog,
+    /** The game moved on: show the seats as they are now (unless an answer is on screen). */
+    refresh: () => {
+      if (!dialog.open) return;
+      api.host(id, token).then((next) => { panel = next; draw(); }).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// "Tell me when it's my move": on this device (a sound, a browser notification while the
+// tab is in the background) and from the server when you are away (a webhook and/or an
+// e-mail per seat: PUT /api/games/{id}/notify with the seat's token).
+
+import { api, ApiError } from "./api.js";
+import {
+  disableNotifications, enableNotifications, notificationState, setSound, soundOn,
+} from "./alerts.js";
+import { h, modal, replace } from "./dom.js";
+
+const NOTIFY_WORDS = {
+  on: "On: a notification when the game reaches you while this tab is in the background.",
+  off: "Off.",
+  blocked: "Blocked by the browser: allow notifications for this site in its settings.",
+  unsupported: "This browser cannot show notifications.",
+};
+
+function deviceBox() {
+  const sound = h("input", { type: "checkbox", "data-testid": "sound-toggle" });
+  sound.checked = soundOn();
+  sound.addEventListener("change", () => setSound(sound.checked));
+  const state = h("span", { class: "muted", "data-testid": "browser-notify-state" });
+  const button = h("button", { type: "button", class: "btn small", "data-testid": "browser-notify" });
+  const show = () => {
+    const now = notificationState();
+    state.textContent = NOTIFY_WORDS[now];
+    button.textContent = now === "on" ? "Turn off" : "Allow browser notifications";
+    button.hidden = now === "blocked" || now === "unsupported";
+  };
+  button.addEventListener("click", async () => {
+    if (notificationState() === "on") disableNotifications();
+    else await enableNotifications();
+    show();
+  });
+  show();
+  return h("section", {},
+    h("h3", {}, "On this device"),
+    h("label", { class: "field inline" }, sound, " Play a sound when it's your move"),
+    h("div", { class: "row" }, button, state));
+}
+
+function fieldRow({ label, type, value, placeholder, testid, save, remove }) {
+  const input = h("input", { type, value: value || "", placeholder, "data-testid": `${testid}-input`,
+    "aria-label": label, maxlength: type === "email" ? 254 : 512 });
+  return h("div", { class: "notify-row" },
+    h("span", { class: "field-label" }, label),
+    h("div", { class: "row" }, input,
+      h("button", { type: "button", class: "btn small primary", "data-testid": `${testid}-save`,
+        onclick: () => save(input.value.trim()) }, "Save"),
+      value ? h("button", { type: "button", class: "btn small", "data-testid": `${testid}-remove`,
+        onclick: remove }, "Remove") : null),
+    value ? h("span", { class: "hint", "data-testid": `${testid}-current` }, `Now: ${value}`) : null);
+}
+
+/** Open the notification settings of the seat(s) `token` plays in game `id`. */
+export function openNotifyPanel(id, token) {
+  const { body } = modal("Tell me when it's my move", "notify-panel");
+  const away = h("section", { "data-testid": "notify-server" }, h("p", { class: "muted" }, "Loading…"));
+  const message = h("p", { class: "notify-message", role: "status", "data-testid": "notify-message" });
+  replace(body, deviceBox(), away);
+
+  function draw(settings) {
+    const rows = settings.seats.map((seat) => h("div", { class: "notify-seat", "data-testid": `notify-seat-${seat.seat}` },
+      settings.seats.length > 1 ? h("h4", {}, `P${seat.seat}`) : null,
+      fieldRow({
+        label: "Webhook", type: "url", value: seat.webhook, testid: "webhook",
+        placeholder: "https://ntfy.sh/your-topic, or a Discord or Slack webhook",
+        save: (url) => (url ? change(seat.seat, { webhook: url }, "The webhook is saved.")
+          : failed("Paste a webhook address first (https://…).")),
+        remove: () => change(seat.seat, { webhook: null }, "The webhook is removed."),
+      }),
+      settings.email_available ? fieldRow({
+        label: "E-mail", type: "email", value: seat.email, testid: "email", placeholder: "you@example.org",
+        save: (addr) => (addr ? change(seat.seat, { email: addr }, "The e-mail address is saved.")
+          : failed("Type an e-mail address first.")),
+        remove: () => change(seat.seat, { email: null }, "The e-mail address is removed."),
+      }) : null));
+    replace(away,
+      h("h3", {}, "When you are away"),
+      h("p", { class: "muted" }, "A webhook is a web address the server calls when it's your move: a Discord or Slack channel's webhook posts there, an ntfy.sh topic buzzes your phone."),
+      settings.email_available ? null
+        : h("p", { class: "muted", "data-testid": "no-email" }, "This server cannot send e-mail."),
+      message, rows);
+  }
+
+  function failed(text) {
+    message.className = "notify-message error";
+    message.textContent = text;
+  }
+
+  async function change(seat, fields, done) {
+    try {
+      const settings = await api.setNotify(id, token, { seat, ...fields });
+      draw(settings);
+      message.className = "notify-message ok";
+      message.textContent = done;
+    } catch (err) {
+      failed(err instanceof ApiError && err.status === 403
+        ? "This link is not a seat of this game any more."
+        : `Not saved: ${err.message}.`);
+    }
+  }
+
+  api.notify(id, token).then(draw).catch((err) => {
+    replace(away, h("p", { class: "error" }, `The settings cannot be read: ${err.message}`));
+  });
+}
