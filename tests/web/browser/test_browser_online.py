@@ -136,6 +136,11 @@ def test_bad_and_revoked_links_say_so_in_words(server: Server, page: Any) -> Non
     assert "This link is not a seat of this game any more" in text
     assert page.inner_text("[data-testid=open-other-seat]") == "Open your seat (P0)"
     assert page.inner_text("[data-testid=watch]") == "Watch this game"
+    page.click("[data-testid=open-other-seat]")
+    page.wait_for_selector("[data-testid=board]")
+    assert page.url == good and page.inner_text("[data-testid=whose-turn]") == "Your move"
+    page.goto(bad)
+    page.wait_for_selector("[data-testid=not-a-seat]")
     page.click("[data-testid=to-lobby]")
     page.wait_for_selector(f"[data-testid=mine-row][data-id='{gid}']")
     resume = page.get_attribute(
@@ -184,11 +189,10 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     assert "/host/" in host_url and "#" in host_url
     gid = host_url.split("/host/")[1].split("#")[0]
     host_token = host_url.split("#", 1)[1]
-    # the host link opens the host's own seat, with the panel
+    # the host link opens the host's own seat, with the panel open
     host.goto(host_url)
     host.wait_for_selector("[data-testid=board]")
     assert "/play/" in host.url
-    host.click("[data-testid=host-open]")
     host.wait_for_selector("[data-testid=host-seat-1]")
     assert host.inner_text("[data-testid=host-state-0]") == "you, in this browser"
     assert host.input_value("[data-testid=host-link-1]") == invite
@@ -395,8 +399,9 @@ def test_phone_width_panels(server: Server, new_page: Any) -> None:
                             title="A game with a title far too long for a phone's screen " * 2,
                             clock={"kind": "turn", "bank": 259200, "per_decision": 43200})
     phone.goto(server.url + "/host/" + created["id"] + "#" + created["host_token"])
-    phone.wait_for_selector("[data-testid=board]")
+    phone.wait_for_selector("[data-testid=host-seat-1]")
     assert "/game/" in phone.url  # this browser holds no seat: the host watches
+    phone.click("[data-testid=host-panel-close]")
     open_game(phone, game_url(server, created["seats"][0]["url"]))
     width = "document.documentElement.scrollWidth <= window.innerWidth"
     phone.click("[data-testid=host-open]")

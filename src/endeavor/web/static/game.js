@@ -12,7 +12,7 @@ import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import {
-  addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken,
+  addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
 
 /**
@@ -356,7 +356,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     let who;
     if (mine) who = you.length > 1 ? `Seat P${d.player} to move` : "Your move";
     else if (bot) who = `${seatLabel(view, d.player)} is thinking…`;
-    else if (view.thinking) who = `P${d.player} is thinking…`;
+    else if (view.thinking) who = `A bot is playing for P${d.player}…`;
     else who = `Waiting for ${seatLabel(view, d.player)}`;
     box.append(h("h2", { class: `${mine ? "mine" : ""}${bot ? " thinking" : ""}`, "data-testid": "whose-turn",
       style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, who));
@@ -428,6 +428,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const spectate = !token || !you.length;
     const gameTitle = view.title || `Game ${id}`;
     trackClock(view.clock);
+    // a bot plays one of this page's seats (its time ran out): nothing to take back now
+    const botPlaysYou = you.some((p) => view.seats[p] && view.seats[p].played_by);
     replace(header,
       h("a", { href: href("/"), class: "back" }, "← Lobby"),
       h("h1", { class: "game-title", title: gameTitle }, gameTitle),
@@ -450,7 +452,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       takenOver(),
       turnHtml(),
       table.mine,
-      view.can_undo ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
+      view.can_undo && !botPlaysYou ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
         onclick: undo, title: "Take back your last decision" }, "↶ Undo") : null,
       optionsHtml(),
       h("section", { class: "log-box" }, h("h3", {}, "Log", you.length ? h("span", { class: "muted" }, " · new since your last move highlighted") : null),
@@ -476,6 +478,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   }
 
   render(first);
+  if (takeHostFlag(id)) openHost();
   stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);
     if (!view || seq > view.seq) refresh();

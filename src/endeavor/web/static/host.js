@@ -1,13 +1,13 @@
 // The host: whoever created a game keeps its host link (/host/{id}#<token>). Opening it
-// stores the token and goes to the game (the host's own seat if this browser holds one);
-// the game page then offers the host panel: every seat's link again, a new link for a
+// stores the token and goes to the game (the host's own seat if this browser holds one)
+// with the host panel open; the game page offers it from then on (its "⚑ Host" button): every seat's link again, a new link for a
 // seat, a bot in a seat and the seat handed back, more time or the clocks stopped, and
 // the end of an abandoned game.
 
 import { api, ApiError, fragmentToken } from "./api.js";
 import { clockChip, clockWords } from "./clock.js";
 import { COLOURS, copyText, fullUrl, h, href, modal, problemPage, replace } from "./dom.js";
-import { addToken, dropToken, heldTokens, hostToken, setHostToken } from "./tokens.js";
+import { addToken, dropToken, heldTokens, hostToken, setHostFlag, setHostToken } from "./tokens.js";
 
 /** /host/{id}#<token>: keep the host's token, then open the game. */
 export async function hostScreen(root, id) {
@@ -34,6 +34,7 @@ export async function hostScreen(root, id) {
     return;
   }
   setHostToken(id, token);
+  setHostFlag(id);
   // the host's own seat, if this browser holds one that works
   for (const seat of heldTokens(id)) {
     try {

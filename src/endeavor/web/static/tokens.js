@@ -96,6 +96,18 @@ export function setHostToken(id, token) {
   write(localStorage, HOST + id, token || null);
 }
 
+/** Ask the game page to open the host panel once (after the host link was opened). */
+export function setHostFlag(id) {
+  write(sessionStorage, `endeavor.openhost.${id}`, "1");
+}
+
+/** Whether the host panel is to be opened now (once). */
+export function takeHostFlag(id) {
+  const flag = read(sessionStorage, `endeavor.openhost.${id}`) === "1";
+  if (flag) write(sessionStorage, `endeavor.openhost.${id}`, null);
+  return flag;
+}
+
 /** A preference: "1" / "0" strings in localStorage (default `fallback`). */
 export function pref(name, fallback = false) {
   const value = read(localStorage, `endeavor.pref.${name}`);
