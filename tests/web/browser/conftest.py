@@ -26,7 +26,7 @@ import pytest
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu",
                "--disable-dev-shm-usage"]
-VIEWPORT = {"width": 1400, "height": 900}
+VIEWPORT = {"width": 1440, "height": 900}
 
 
 def _unavailable(reason: str) -> None:

@@ -12,8 +12,6 @@ from conftest import Server
 from test_browser import click_something, open_game, seq, wait_seq_change
 
 YOUR_MOVE = "▶ Your move"
-#: the README's screenshots
-DESKTOP = {"width": 1440, "height": 900}
 
 
 def game_url(server: Server, url: str) -> str:
@@ -70,7 +68,7 @@ def test_your_move_reaches_the_other_browser(server: Server, new_page: Any, shot
     first = server.get(f"/api/games/{created['id']}")["current_player"]
     pages = {}
     for seat in created["seats"]:
-        pg = new_page(viewport=DESKTOP)
+        pg = new_page()
         open_game(pg, game_url(server, seat["url"]))
         pages[seat["seat"]] = pg
     mover, other = pages[first], pages[1 - first]
@@ -174,7 +172,7 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     """The creator's host link: every seat's link again (copied), a new link (the old
     one refused at once), a bot in a seat (it moves) handed back to a person (the new
     link plays), the game ended: the score pad says so."""
-    host = new_page(permissions=["clipboard-read", "clipboard-write"], viewport=DESKTOP)
+    host = new_page(permissions=["clipboard-read", "clipboard-write"])
     host.goto(server.url + "/new")
     host.wait_for_selector("[data-testid=create]")
     host.select_option("[data-testid=players]", "2")

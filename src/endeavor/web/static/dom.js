@@ -165,6 +165,7 @@ export function fullUrl(url) {
  */
 export function problemPage(root, heading, text, actions = [], testid = "problem") {
   document.title = `${heading} · Endeavor`;
+  document.querySelector("link[rel~=icon]")?.setAttribute("href", href("/static/favicon.svg"));
   replace(root, h("section", { class: "card-box problem", "data-testid": testid, role: "alert" },
     h("h1", {}, heading),
     (Array.isArray(text) ? text : [text]).map((t) => h("p", {}, t)),
