@@ -208,7 +208,8 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     # a bot in P1's seat: it plays
     host.select_option("[data-testid=host-bot-level-1]", "random")
     host.click("[data-testid=host-bot-1]")
-    host.wait_for_selector("text=the random bot, put there by you")
+    host.wait_for_function("document.querySelector('[data-testid=host-state-1]')"
+                           ".textContent === 'the random bot, put there by you'")
     assert server.status("GET", f"/api/games/{gid}", token=fresh.split("#", 1)[1]) == 403
     host.evaluate("document.getElementById('toast')?.classList.remove('show')")  # "Copied"
     host.wait_for_timeout(300)
@@ -325,9 +326,15 @@ def test_notification_settings_set_and_remove_a_webhook(private_server: Server,
     assert "removed" in page.inner_text("[data-testid=notify-message]")
     assert srv.get(f"/api/games/{gid}/notify", token=token)["seats"] == [
         {"seat": 0, "webhook": None, "email": "me@example.org"}]
-    # the sound toggle is remembered
+    # the sound toggle is remembered; browser notifications are asked for by the button
     page.check("[data-testid=sound-toggle]")
     assert page.evaluate("localStorage.getItem('endeavor.pref.sound')") == "1"
+    assert page.inner_text("[data-testid=browser-notify-state]") == "Off."
+    page.context.grant_permissions(["notifications"])
+    page.click("[data-testid=browser-notify]")
+    page.wait_for_function("document.querySelector('[data-testid=browser-notify-state]')"
+                           ".textContent.startsWith('On')")
+    assert page.inner_text("[data-testid=browser-notify]") == "Turn off"
     # a server that refuses private addresses and sends no e-mail says so in words
     other = server.create(["human", "bot:random"], players=2, seed=72)
     open_game(page, game_url(server, other["seats"][0]["url"]))

@@ -444,7 +444,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
       h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
         download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record"));
-    const table = tableHtml(view, { clocks: true });
+    const table = tableHtml(view, { clocks: !view.over });
     replace(board, table.board, table.supply);
     replace(matsBox, table.mats);
     replace(side,

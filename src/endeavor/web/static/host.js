@@ -233,7 +233,12 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     /** The game moved on: show the seats as they are now (unless an answer is on screen). */
     refresh: () => {
       if (!dialog.open) return;
-      api.host(id, token).then((next) => { panel = next; draw(); }).catch(() => {});
+      api.host(id, token).then((next) => {
+        // answers may come back out of order: never show an older panel over a newer one
+        if (panel && next.seq < panel.seq) return;
+        panel = next;
+        draw();
+      }).catch(() => {});
     },
   };
 }
