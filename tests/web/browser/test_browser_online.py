@@ -205,6 +205,17 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     assert server.status("GET", f"/api/games/{gid}", token=invite.split("#", 1)[1]) == 403
     assert server.get(f"/api/games/{gid}", token=fresh.split("#", 1)[1])["you"] == [1]
     assert "new link" in host.inner_text("[data-testid=host-message]")
+    # more time for every seat; the clocks stopped (marked on the mats) and restarted
+    host.select_option("[data-testid=host-extend-amount]", "3600")
+    host.click("[data-testid=host-extend]")
+    host.wait_for_selector("text=Every seat has 1 hour more.")
+    host.click("[data-testid=host-pause]")
+    host.wait_for_selector("text=The clocks are stopped.")
+    host.wait_for_selector("[data-testid=mat-1] [data-testid=clock-1].stopped")
+    assert "stopped" in host.inner_text("[data-testid=mat-1] [data-testid=clock-1]")
+    host.click("[data-testid=host-pause]")
+    host.wait_for_selector("text=The clocks run again.")
+    assert server.get(f"/api/games/{gid}")["clock"]["banks"][1] == 259200 + 3600
     # a bot in P1's seat: it plays
     host.select_option("[data-testid=host-bot-level-1]", "random")
     host.click("[data-testid=host-bot-1]")
