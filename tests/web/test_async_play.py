@@ -223,6 +223,9 @@ def test_time_runs_out_for_the_game_and_the_player_takes_the_seat_back(
     assert (f"P{p}'s time ran out: the easy bot plays for them for the rest of the game"
             in texts(v, "host"))
     assert v["can_reclaim"] == [p] and v["you"] == [p]  # the link still works
+    # what the bot played for them is not theirs to undo
+    bot_moves = [e for e in v["events"] if e["kind"] == "action" and e["player"] == p]
+    assert bot_moves and v["can_undo"] is False
     other = g["seats"][1 - p]["token"]
     r = fast.post(f"/api/games/{gid}/reclaim", headers=auth(other), json={"seat": p})
     assert r.status_code == 403

@@ -186,7 +186,10 @@ class BotRunner:
                 return "error", last
             try:
                 # the game right after this commit: the next bot looks at it as is
-                snap = last = self.store.append(game_id, {p}, action, snap.seq, by_bot=True)
+                # a person's seat played by a bot is marked so (its player cannot undo it)
+                note = f"bot:{bot}" if snap.seat(p).kind != "bot" else None
+                snap = last = self.store.append(game_id, {p}, action, snap.seq, note=note,
+                                                by_bot=True)
                 conflicts = 0
             except Conflict:
                 snap = None  # someone else moved first: look at the fresh position

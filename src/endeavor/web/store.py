@@ -84,6 +84,7 @@ from endeavor import (
 from endeavor.bots import NAMES as BOT_NAMES
 
 from . import db
+from .view import plain_words, pronouns
 
 log = logging.getLogger("endeavor.web")
 
@@ -662,7 +663,7 @@ _PLAYER_PREFIX: Final = re.compile(r"^P\d+:\s*")
 def undo_words(gone: Effective) -> str:
     """``P0 took back: Build the Shipyard`` (the undone action's own words)."""
     first = next((ev.text for ev in gone.events if ev.kind == "action"), gone.action)
-    what = _PLAYER_PREFIX.sub("", " ".join(first.split()))
+    what = _PLAYER_PREFIX.sub("", pronouns(plain_words(first)[0]))
     return f"P{gone.seat} took back: {what}"
 
 

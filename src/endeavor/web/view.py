@@ -593,6 +593,21 @@ _SECOND_PERSON: Final = (
 )
 
 
+_PRONOUNS: Final = (
+    (re.compile(r"\byourself\b"), "themselves"), (re.compile(r"\byours\b"), "theirs"),
+    (re.compile(r"\byour\b"), "their"), (re.compile(r"\bYour\b"), "Their"),
+    (re.compile(r"\byou\b"), "they"), (re.compile(r"\bYou\b"), "They"),
+)
+
+
+def pronouns(text: str) -> str:
+    """An engine text said to the player who acts, as the log says it to everyone:
+    ``P2: Activate your Shipyard ...`` -> ``P2: Activate their Shipyard ...``."""
+    for pattern, word in _PRONOUNS:
+        text = pattern.sub(word, text)
+    return text
+
+
 def third_person(prompt: str, player: int) -> str:
     """A decision's prompt as those who watch read it: ``P1 to move: ...``, with its
     second person turned into the third (``Your turn in the Action phase: ... (1 Harbor
@@ -635,10 +650,11 @@ def plain_words(text: str) -> tuple[str, list[str]]:
 
 def event_view(event: Event, seq: int) -> JSON:
     """One engine event for the log: the log entry ``seq`` that caused it, its kind,
-    the seat concerned (None for the table), its words and (``rules``, only when there
-    are some) the rulings they cite."""
+    the seat concerned (None for the table), its words in the third person (the log is
+    everyone's) and (``rules``, only when there are some) the rulings they cite."""
     words, rules = plain_words(event.text)
-    out: JSON = {"seq": seq, "kind": event.kind, "player": event.player, "text": words}
+    out: JSON = {"seq": seq, "kind": event.kind, "player": event.player,
+                 "text": pronouns(words)}
     if rules:
         out["rules"] = rules
     return out
@@ -667,4 +683,5 @@ def line_view(line: LogLine) -> JSON:
 
 __all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "decision_view",
            "element_ids", "event_view", "group_of", "line_view", "plain_words",
-           "player_name", "position", "scores_view", "targets_of", "third_person"]
+           "player_name", "position", "pronouns", "scores_view", "targets_of",
+           "third_person"]
