@@ -4,7 +4,9 @@ The database is checked and migrated here, once, before Uvicorn starts, so a bad
 an unreachable server is one clear line (exit status 2) rather than a traceback in every
 worker; the port is tried the same way. Uvicorn then runs the app factory
 ``endeavor.web.app:app_from_env`` (an import string, so ``--workers N`` can start N
-processes), which reads the database URL from ``$ENDEAVOR_DB``.
+processes), which reads the database URL from ``$ENDEAVOR_DB``, with
+:class:`endeavor.web.protocol.GuardedHttpToolsProtocol` as its HTTP protocol (it bounds
+how long a client may take to send a request, and the size of a request's head).
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     Returns the exit status; a bad database or port raises :class:`UsageError`."""
     import uvicorn
 
+    from . import protocol
+
     try:
         url = db.resolve_url(args.db)
         engine = db.make_engine(url)
@@ -73,7 +77,8 @@ def serve(args: argparse.Namespace, out: Console) -> int:
               + (f"; {workers} worker processes" if workers > 1 else ""))
     try:
         uvicorn.run(FACTORY, factory=True, host=args.host, port=args.port, workers=workers,
-                    log_level=args.log_level, proxy_headers=False, server_header=False)
+                    log_level=args.log_level, proxy_headers=False, server_header=False,
+                    http=protocol.PROTOCOL)
     except SystemExit as e:  # Uvicorn exits when it cannot start (it logged why)
         code = e.code if isinstance(e.code, int) else 1
         if code:
