@@ -1,10 +1,11 @@
 """``endeavor serve``: the web app under Uvicorn.
 
-The database is checked and migrated here, once, before Uvicorn starts, so a bad URL or
-an unreachable server is one clear line (exit status 2) rather than a traceback in every
-worker; the port is tried the same way. Uvicorn then runs the app factory
-``endeavor.web.app:app_from_env`` (an import string, so ``--workers N`` can start N
-processes), which reads the database URL from ``$ENDEAVOR_DB``, with
+The database is checked and migrated here, once, before Uvicorn starts, so a bad URL, an
+unreachable server or a database this server cannot write (a read-only file, a full disk:
+:func:`endeavor.web.dbhealth.check_writable`) is one clear line (exit status 2) rather
+than a traceback in every worker; the port is tried the same way. Uvicorn then runs the
+app factory ``endeavor.web.app:app_from_env`` (an import string, so ``--workers N`` can
+start N processes), which reads the database URL from ``$ENDEAVOR_DB``, with
 :class:`endeavor.web.protocol.GuardedHttpToolsProtocol` as its HTTP protocol (it bounds
 how long a client may take to send a request, and the size of a request's head).
 """
@@ -20,7 +21,7 @@ from rich.console import Console
 
 from endeavor.cli import UsageError
 
-from . import db
+from . import db, dbhealth
 
 FACTORY = "endeavor.web.app:app_from_env"
 
@@ -59,15 +60,17 @@ def serve(args: argparse.Namespace, out: Console) -> int:
 
     from . import protocol
 
+    url = ""
     try:
         url = db.resolve_url(args.db)
         engine = db.make_engine(url)
         try:
             db.upgrade(engine)
+            dbhealth.check_writable(engine)
         finally:
             engine.dispose()
     except db.DatabaseError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(f"{e}{dbhealth.full_disk_hint(url, str(e))}") from None
     _check_port(args.host, args.port)
     os.environ[db.ENV_VAR] = url  # the workers' factory reads it
     workers = max(1, int(args.workers))
