@@ -19,6 +19,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -183,6 +184,42 @@ def test_sqlite_full_disk_while_running(tmp_path: Path) -> None:
     log = (tmp_path / "server.log").read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]
     assert "the disk is full" in log
+
+
+def test_sqlite_shm_truncated_under_the_server_is_survived(tmp_path: Path) -> None:
+    """WAL maps the -shm file: truncated under the server (a copy or restore over it),
+    the worker's next use of it is a SIGBUS. The supervisor says so in one line and
+    starts a new worker, which finds every acknowledged move."""
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", log=tmp_path / "server.log")
+    srv.start()
+    try:
+        rng = random.Random(8)
+        acked: list[tuple[int, int, str]] = []
+        with httpx.Client(base_url=srv.url, timeout=TIMEOUT, trust_env=False) as client:
+            game = new_game(client, seed=8)
+            gid, toks = game["id"], tokens(game)
+            play(client, gid, toks, rng, 3, acked)
+            os.truncate(tmp_path / "games.db-shm", 0)
+            with contextlib.suppress(httpx.TransportError):  # the worker dies under it
+                client.post("/api/games", json={"config": {"players": 2},
+                                                "seats": ["human", "human"]})
+            deadline = time.monotonic() + 60
+            while True:
+                with contextlib.suppress(httpx.TransportError):
+                    if client.get("/api/meta").status_code == 200:
+                        break
+                assert time.monotonic() < deadline, srv.log_tail()
+                time.sleep(0.1)
+            assert [a for a in record_actions(client, gid)[:3]] == [a for _, _, a in acked]
+            acked[:] = [(i + 1, -1, a) for i, a in enumerate(record_actions(client, gid))]
+            play(client, gid, toks, rng, 1, acked)  # the game goes on
+            assert record_actions(client, gid) == [a for _, _, a in acked]
+        assert srv.running()
+    finally:
+        srv.close()
+    deaths = [line for line in (tmp_path / "server.log").read_text().splitlines()
+              if "was killed by SIGBUS" in line]
+    assert len(deaths) == 1 and "-shm file was truncated" in deaths[0], deaths
 
 
 def test_sqlite_full_disk_at_start_exits_2_with_one_line(tmp_path: Path) -> None:

@@ -7,7 +7,9 @@ than a traceback in every worker; the port is tried the same way. Uvicorn then r
 app factory ``endeavor.web.app:app_from_env`` (an import string, so ``--workers N`` can
 start N processes), which reads the database URL from ``$ENDEAVOR_DB``, with
 :class:`endeavor.web.protocol.GuardedHttpToolsProtocol` as its HTTP protocol (it bounds
-how long a client may take to send a request, and the size of a request's head).
+how long a client may take to send a request, and the size of a request's head). The
+worker processes, one by default, run under :mod:`endeavor.web.supervisor`, which starts
+a new one when one dies (a SQLite ``-shm`` file truncated under it is a SIGBUS).
 """
 
 from __future__ import annotations
@@ -56,9 +58,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     """Run the web app until interrupted: ``args.host``, ``args.port``, ``args.db`` (None:
     ``$ENDEAVOR_DB`` or ``sqlite:///endeavor.db``), ``args.workers``, ``args.log_level``.
     Returns the exit status; a bad database or port raises :class:`UsageError`."""
-    import uvicorn
-
-    from . import protocol
+    from . import protocol, supervisor
 
     url = ""
     try:
@@ -79,12 +79,12 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     out.print(f"database: {db.describe_url(url)}"
               + (f"; {workers} worker processes" if workers > 1 else ""))
     try:
-        uvicorn.run(FACTORY, factory=True, host=args.host, port=args.port, workers=workers,
-                    log_level=args.log_level, proxy_headers=False, server_header=False,
-                    http=protocol.PROTOCOL)
+        started = supervisor.run(FACTORY, workers=workers, host=args.host, port=args.port,
+                                 log_level=args.log_level, proxy_headers=False,
+                                 server_header=False, http=protocol.PROTOCOL)
     except SystemExit as e:  # Uvicorn exits when it cannot start (it logged why)
         code = e.code if isinstance(e.code, int) else 1
-        if code:
-            raise UsageError(f"the server could not start (exit status {code}); see the "
-                             "messages above") from None
+        started = not code
+    if not started:
+        raise UsageError("the server could not start; see the messages above")
     return 0
