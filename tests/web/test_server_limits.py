@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from endeavor.web.loadtest import ServerProcess
-from endeavor.web.protocol import MAX_HEAD
+from endeavor.web.protocol import MAX_HEAD, WS_MAX_SIZE
 
 #: the server's head, body and idle timeouts in these tests (seconds)
 TIMEOUT = 1.5
@@ -218,6 +218,21 @@ def test_websocket_outlives_the_http_timeouts(server: ServerProcess) -> None:
         finally:
             conn.close()
         assert json.loads(ws.recv(timeout=10)) == {"seq": 1}
+
+
+def test_websocket_messages_are_bounded(server: ServerProcess) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    gid = _game(server)["id"]
+    with connect(f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws", open_timeout=10,
+                 max_size=None) as ws:
+        assert json.loads(ws.recv(timeout=10)) == {"seq": 0}
+        ws.send("x" * 1000)  # ignored
+        ws.send("x" * (WS_MAX_SIZE + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
 # --------------------------------------------------------------------------- bad input

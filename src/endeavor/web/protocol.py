@@ -55,6 +55,10 @@ IDLE_TIMEOUT: Final = 5.0
 #: the largest request head (request line and headers) in bytes; browsers send a few
 #: hundred, but cookies of other apps on the same host name are sent along
 MAX_HEAD: Final = 32 * 1024
+#: the largest WebSocket message accepted from a client, in bytes (the app ignores what
+#: clients send on its sockets; Uvicorn's default is 16 MiB): a larger one closes the
+#: socket with code 1009. ``endeavor serve`` passes it as Uvicorn's ``ws_max_size``
+WS_MAX_SIZE: Final = 64 * 1024
 #: seconds a refused connection is still read (and what comes discarded) after its answer
 #: was sent and its sending side shut, before it is closed: closing a socket with unread
 #: input makes the kernel reset the connection, which can destroy the answer before the

@@ -81,7 +81,8 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     try:
         started = supervisor.run(FACTORY, workers=workers, host=args.host, port=args.port,
                                  log_level=args.log_level, proxy_headers=False,
-                                 server_header=False, http=protocol.PROTOCOL)
+                                 server_header=False, http=protocol.PROTOCOL,
+                                 ws_max_size=protocol.WS_MAX_SIZE)
     except SystemExit as e:  # Uvicorn exits when it cannot start (it logged why)
         code = e.code if isinstance(e.code, int) else 1
         started = not code
