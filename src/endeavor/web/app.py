@@ -53,7 +53,7 @@ from endeavor.config import RULESETS as RULESET_IDS
 from endeavor.exploits import EXPLOIT_IDS, REGISTRY
 from endeavor.rules import RULESETS
 
-from . import db, schemas, view
+from . import db, hardening, schemas, view
 from .bots import QUICK_BOTS, BotRunner
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
@@ -609,6 +609,7 @@ def create_app(db_url: str | None = None, *,
     app.state.notifier = notifier
     app.state.links = links
     app.add_middleware(BodyLimit, limit=max_body)
+    hardening.install(app, engine)  # strict JSON, security headers, 503 for the database
 
     @app.exception_handler(StoreError)
     async def _store_error(_request: Request, e: StoreError) -> JSONResponse:

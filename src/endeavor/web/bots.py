@@ -12,7 +12,9 @@ committed first) is dropped and the bot looks again at the fresh position.
 Bot seeds derive from the game id and the seq the bot moves at, so a bot's choice
 depends only on the position and the game; the game is reproducible from its log in any
 case. A bot that raises is logged and the game is left waiting (restart resumes it):
-no bot failure reaches a client or stops the server.
+no bot failure reaches a client or stops the server. A bot move the database cannot take
+right now (a full disk, a lost PostgreSQL server: ``dbhealth.unavailable_reason``) is
+logged in one line and tried again :data:`RETRY_SECONDS` later, until it is recorded.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any, Final, overload
 
 from endeavor.bots import make
 
+from . import dbhealth
 from .store import Conflict, NotFound, Snapshot, Store, StoreError
 
 log = logging.getLogger("endeavor.web")
@@ -38,6 +41,8 @@ QUICK_BOTS: Final = frozenset({"random", "greedy", "easy", "medium"})
 QUICK_BUDGET_SECONDS: Final = 2.0
 #: how many times in a row a bot may lose the race for a seq before giving up for now
 MAX_CONFLICTS: Final = 20
+#: seconds before a bot tries again when the database could not take its move
+RETRY_SECONDS: Final = 5.0
 
 
 def bot_seed(game_id: str, seq: int) -> int:
@@ -54,8 +59,13 @@ class BotRunner:
     threads play search bots, one game at a time each."""
 
     def __init__(self, store: Store, budgets: Mapping[str, Mapping[str, Any]] | None = None,
-                 quick_budget: float = QUICK_BUDGET_SECONDS, threads: int = 2) -> None:
+                 quick_budget: float = QUICK_BUDGET_SECONDS, threads: int = 2,
+                 retry_seconds: float = RETRY_SECONDS) -> None:
         self.store = store
+        self.retry_seconds = retry_seconds
+        #: the games (None: resume_all) to look at again when ``_retry_timer`` fires
+        self._retries: set[str | None] = set()
+        self._retry_timer: threading.Timer | None = None
         self.budgets = {k: dict(v) for k, v in (budgets or {}).items()}
         self.quick_budget = quick_budget
         self._threads = threads
@@ -86,6 +96,8 @@ class BotRunner:
         outcome, last = self._play(game_id, quick_only=True, deadline=deadline, start=snap)
         if outcome == "bot":
             self.schedule(game_id)
+        elif outcome == "retry":
+            self._retry_later(game_id)
         return last if last is not None else snap
 
     def schedule(self, game_id: str) -> None:
@@ -108,8 +120,14 @@ class BotRunner:
         bots waiting when the server stopped move again)."""
         try:
             games = self.store.unfinished_with_bots()
-        except Exception:
-            log.exception("could not list the games waiting for a bot")
+        except Exception as e:
+            reason = dbhealth.unavailable_reason(e)
+            if reason is None:
+                log.exception("could not list the games waiting for a bot")
+            else:
+                log.warning("bots: cannot list the games waiting for a bot (%s); trying "
+                            "again in %g s", reason, self.retry_seconds)
+                self._retry_later(None)
             return
         for game_id in games:
             self.schedule(game_id)
@@ -119,6 +137,10 @@ class BotRunner:
         with self._lock:
             self._stop.set()
             pool, self._pool = self._pool, None
+            timer, self._retry_timer = self._retry_timer, None
+            self._retries.clear()
+        if timer is not None:
+            timer.cancel()
         if pool is not None:
             pool.shutdown(wait=wait, cancel_futures=True)
 
@@ -138,16 +160,41 @@ class BotRunner:
         return False
 
     # ------------------------------------------------------------------ playing
+    def _retry_later(self, game_id: str | None) -> None:
+        """Look at ``game_id`` again (None: :meth:`resume_all`) in ``retry_seconds``: one
+        timer thread for all the games waiting."""
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._retries.add(game_id)
+            if self._retry_timer is not None:
+                return
+            timer = self._retry_timer = threading.Timer(self.retry_seconds, self._retry)
+            timer.daemon = True
+        timer.start()
+
+    def _retry(self) -> None:
+        with self._lock:
+            games, self._retries = self._retries, set()
+            self._retry_timer = None
+        for game_id in games:
+            if game_id is None:
+                self.resume_all()
+            else:
+                self.schedule(game_id)
+
     def _job(self, game_id: str) -> None:
         try:
             while True:
-                self._play(game_id, quick_only=False, deadline=None)
+                outcome, _ = self._play(game_id, quick_only=False, deadline=None)
                 with self._lock:
                     if self._busy.get(game_id) and not self._stop.is_set():
                         self._busy[game_id] = False  # asked again meanwhile: look again
                         continue
                     self._busy.pop(game_id, None)
-                    return
+                if outcome == "retry":
+                    self._retry_later(game_id)
+                return
         except BaseException:  # never let a bot thread die silently
             log.exception("bot job for game %s failed", game_id)
             with self._lock:
@@ -159,7 +206,8 @@ class BotRunner:
         after a commit of this process) or else the game as stored. Returns why it
         stopped: ``human`` (a person is to move), ``over``, ``bot`` (a bot is to move
         but not here: a search bot with ``quick_only``, or the deadline passed),
-        ``error`` or ``stopped``; and the game as last seen (None if never read)."""
+        ``retry`` (the database cannot be used right now), ``error`` or ``stopped``; and
+        the game as last seen (None if never read)."""
         conflicts = 0
         snap: Snapshot | None = start
         last: Snapshot | None = start
@@ -169,7 +217,9 @@ class BotRunner:
                     snap = last = self.store.snapshot(game_id)
                 except NotFound:
                     return "error", last
-                except Exception:
+                except Exception as e:
+                    if self._unavailable(e, game_id):
+                        return "retry", last
                     log.exception("bot: could not load game %s", game_id)
                     return "error", last
             p = snap.current_player
@@ -202,10 +252,22 @@ class BotRunner:
                 log.error("bot %s in game %s chose %r, refused: %s", bot, game_id,
                           action, e)
                 return "error", last
-            except Exception:
+            except Exception as e:
+                if self._unavailable(e, game_id):
+                    return "retry", last
                 log.exception("bot move in game %s could not be recorded", game_id)
                 return "error", last
         return "stopped", last
+
+    def _unavailable(self, error: Exception, game_id: str) -> bool:
+        """Whether ``error`` says the database cannot be used right now (logged in one
+        line: the bot tries again later)."""
+        reason = dbhealth.unavailable_reason(error)
+        if reason is None:
+            return False
+        log.warning("bot in game %s waits: the database cannot be used (%s); trying again "
+                    "in %g s", game_id, reason, self.retry_seconds)
+        return True
 
     def choose(self, snap: Snapshot, name: str) -> str | None:
         """The bot's action at ``snap`` (None, logged, if the bot failed)."""

@@ -401,8 +401,9 @@ class Driver:
                     for g, ev in zip(self.games, opened, strict=True)]
         try:
             # every WebSocket is open (or failed) before the first move
-            await asyncio.wait_for(asyncio.gather(*(ev.wait() for ev in opened)),
-                                   WS_OPEN_TIMEOUT + 5.0)
+            opening = asyncio.gather(*(ev.wait() for ev in opened))
+            opening.add_done_callback(_retrieve)
+            await asyncio.wait_for(opening, WS_OPEN_TIMEOUT + 5.0)
             start = time.perf_counter()
             await asyncio.gather(*(self._play(clients[g.index], g) for g in self.games))
             self.results.seconds = time.perf_counter() - start
@@ -731,6 +732,14 @@ def _quiet_gc() -> Iterator[None]:
     finally:
         gc.set_threshold(*previous)
         gc.unfreeze()
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Read a finished future's exception: Ctrl-C cancels every task at once, and a
+    gather under ``wait_for`` whose tasks were cancelled first holds a CancelledError that
+    nobody awaits (asyncio then prints "exception was never retrieved" at exit)."""
+    if not future.cancelled():
+        future.exception()
 
 
 @contextlib.contextmanager

@@ -1,10 +1,15 @@
 """``endeavor serve``: the web app under Uvicorn.
 
-The database is checked and migrated here, once, before Uvicorn starts, so a bad URL or
-an unreachable server is one clear line (exit status 2) rather than a traceback in every
-worker; the port is tried the same way. Uvicorn then runs the app factory
-``endeavor.web.app:app_from_env`` (an import string, so ``--workers N`` can start N
-processes), which reads the database URL from ``$ENDEAVOR_DB``.
+The database is checked and migrated here, once, before Uvicorn starts, so a bad URL, an
+unreachable server or a database this server cannot write (a read-only file, a full disk:
+:func:`endeavor.web.dbhealth.check_writable`) is one clear line (exit status 2) rather
+than a traceback in every worker; the port is tried the same way. Uvicorn then runs the
+app factory ``endeavor.web.app:app_from_env`` (an import string, so ``--workers N`` can
+start N processes), which reads the database URL from ``$ENDEAVOR_DB``, with
+:class:`endeavor.web.protocol.GuardedHttpToolsProtocol` as its HTTP protocol (it bounds
+how long a client may take to send a request, and the size of a request's head). The
+worker processes, one by default, run under :mod:`endeavor.web.supervisor`, which starts
+a new one when one dies (a SQLite ``-shm`` file truncated under it is a SIGBUS).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from rich.console import Console
 
 from endeavor.cli import UsageError
 
-from . import db, links, notify
+from . import db, dbhealth, links, notify
 
 FACTORY = "endeavor.web.app:app_from_env"
 
@@ -114,18 +119,20 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     """Run the web app until interrupted: ``args.host``, ``args.port``, ``args.db`` (None:
     ``$ENDEAVOR_DB`` or ``sqlite:///endeavor.db``), ``args.workers``, ``args.log_level``.
     Returns the exit status; a bad database or port raises :class:`UsageError`."""
-    import uvicorn
+    from . import protocol, supervisor
 
     proxies = trusted_proxies(getattr(args, "forwarded_allow_ips", None))
+    url = ""
     try:
         url = db.resolve_url(args.db)
         engine = db.make_engine(url)
         try:
             db.upgrade(engine)
+            dbhealth.check_writable(engine)
         finally:
             engine.dispose()
     except db.DatabaseError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(f"{e}{dbhealth.full_disk_hint(url, str(e))}") from None
     _check_port(args.host, args.port)
     os.environ[db.ENV_VAR] = url  # the workers' factory reads it
     _notify_env(args)
@@ -138,12 +145,14 @@ def serve(args: argparse.Namespace, out: Console) -> int:
         out.print(f"public address: {os.environ.get(links.PUBLIC_URL_VAR) or 'none'}; "
                   f"forwarded headers believed from: {', '.join(proxies) or 'nobody'}")
     try:
-        uvicorn.run(FACTORY, factory=True, host=args.host, port=args.port, workers=workers,
-                    log_level=args.log_level, proxy_headers=bool(proxies),
-                    forwarded_allow_ips=proxies or None, server_header=False)
+        started = supervisor.run(FACTORY, workers=workers, host=args.host, port=args.port,
+                                 log_level=args.log_level, proxy_headers=bool(proxies),
+                                 forwarded_allow_ips=proxies or None,
+                                 server_header=False, http=protocol.PROTOCOL,
+                                 ws_max_size=protocol.WS_MAX_SIZE)
     except SystemExit as e:  # Uvicorn exits when it cannot start (it logged why)
         code = e.code if isinstance(e.code, int) else 1
-        if code:
-            raise UsageError(f"the server could not start (exit status {code}); see the "
-                             "messages above") from None
+        started = not code
+    if not started:
+        raise UsageError("the server could not start; see the messages above")
     return 0

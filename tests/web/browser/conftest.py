@@ -156,11 +156,14 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh page (its own storage); JavaScript errors fail the test."""
+    """A fresh page (its own storage); JavaScript errors and anything the page's
+    Content-Security-Policy refuses fail the test."""
     context = browser.new_context(viewport=VIEWPORT)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text)
+          if "Content Security Policy" in m.text else None)
     pg.set_default_timeout(15_000)
     try:
         yield pg

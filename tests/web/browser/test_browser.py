@@ -13,23 +13,26 @@ from conftest import Server
 MAX_CLICKS = 400
 
 
+# wait_for_function is given functions ("() => ..."), never bare expressions: Playwright
+# polls an expression with eval(), which the app's Content-Security-Policy forbids
+
 def seq(page: Any) -> int:
     return int(page.get_attribute("#app", "data-seq"))
 
 
 def wait_seq_change(page: Any, before: int, timeout: float = 15_000) -> None:
-    page.wait_for_function(f"Number(document.querySelector('#app').dataset.seq) !== {before}",
+    page.wait_for_function(f"() => Number(document.querySelector('#app').dataset.seq) !== {before}",
                            timeout=timeout)
 
 
 def wait_seq(page: Any, value: int) -> None:
-    page.wait_for_function(f"Number(document.querySelector('#app').dataset.seq) === {value}")
+    page.wait_for_function(f"() => Number(document.querySelector('#app').dataset.seq) === {value}")
 
 
 def open_game(page: Any, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("[data-testid=board]")
-    page.wait_for_function("document.querySelector('#app').dataset.seq !== undefined")
+    page.wait_for_function("() => document.querySelector('#app').dataset.seq !== undefined")
 
 
 def click_something(page: Any, rng: random.Random) -> None:
@@ -203,21 +206,21 @@ def test_replay_viewer_steps_through_a_finished_game(server: Server, page: Any,
     assert page.get_attribute("#app", "data-step") == str(total)
     shot(page, "replay")
     page.click("[data-testid=replay-first]")
-    page.wait_for_function("document.querySelector('#app').dataset.step === '0'")
+    page.wait_for_function("() => document.querySelector('#app').dataset.step === '0'")
     assert page.inner_text("[data-testid=replay-step]") == "Setup"
     assert page.query_selector("[data-testid=scorepad]") is None
     page.click("[data-testid=replay-next]")
-    page.wait_for_function("document.querySelector('#app').dataset.step === '1'")
+    page.wait_for_function("() => document.querySelector('#app').dataset.step === '1'")
     # the step in words, its notation only in the tooltip
     step = page.inner_text("[data-testid=replay-step]")
     assert step.startswith("Action 1: P") and "Start with the" in step, step
     assert page.get_attribute("[data-testid=replay-step]", "title").startswith("start ")
     page.click("[data-testid=replay-next]")
-    page.wait_for_function("document.querySelector('#app').dataset.step === '2'")
+    page.wait_for_function("() => document.querySelector('#app').dataset.step === '2'")
     page.click("[data-testid=replay-prev]")
-    page.wait_for_function("document.querySelector('#app').dataset.step === '1'")
+    page.wait_for_function("() => document.querySelector('#app').dataset.step === '1'")
     page.click("[data-testid=replay-last]")
-    page.wait_for_function(f"document.querySelector('#app').dataset.step === '{total}'")
+    page.wait_for_function(f"() => document.querySelector('#app').dataset.step === '{total}'")
     page.wait_for_selector("[data-testid=scorepad]")
     # nothing on a replay is clickable
     assert page.query_selector(".target") is None

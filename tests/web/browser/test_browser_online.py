@@ -21,7 +21,7 @@ def game_url(server: Server, url: str) -> str:
 def wait_title(page: Any, starts: bool) -> None:
     """Wait until the tab's title does (or does not) start with "▶ Your move"."""
     page.wait_for_function(
-        f"document.title.startsWith('{YOUR_MOVE}') === {'true' if starts else 'false'}")
+        f"() => document.title.startsWith('{YOUR_MOVE}') === {'true' if starts else 'false'}")
 
 
 def play_until(page: Any, done: Any, rng: random.Random, limit: int = 60) -> None:
@@ -110,7 +110,7 @@ def test_your_games_lists_your_move_first_with_the_count(server: Server, page: A
     assert set(ids) == {waiting["id"], not_mine["id"], old["id"]}
     assert ids[-1] == not_mine["id"]  # your-move games first
     assert [bool(r.query_selector("[data-testid=your-move]")) for r in rows] == [True, True, False]
-    page.wait_for_function("document.title === '(2) Endeavor'")
+    page.wait_for_function("() => document.title === '(2) Endeavor'")
     assert page.evaluate("id => localStorage.getItem(`endeavor.token.${id}`)", old["id"]) is None
     # a game where it is your move opens from the list
     page.click(f"[data-testid=mine-row][data-id='{old['id']}'] [data-testid=open-mine]")
@@ -200,7 +200,7 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     # a new link for P1: the old token is refused at once, the new one works
     host.click("[data-testid=host-reissue-1]")
     host.wait_for_function(
-        f"document.querySelector('[data-testid=host-link-1]').value !== {invite!r}")
+        f"() => document.querySelector('[data-testid=host-link-1]').value !== {invite!r}")
     fresh = host.input_value("[data-testid=host-link-1]")
     assert server.status("GET", f"/api/games/{gid}", token=invite.split("#", 1)[1]) == 403
     assert server.get(f"/api/games/{gid}", token=fresh.split("#", 1)[1])["you"] == [1]
@@ -219,7 +219,7 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     # a bot in P1's seat: it plays
     host.select_option("[data-testid=host-bot-level-1]", "random")
     host.click("[data-testid=host-bot-1]")
-    host.wait_for_function("document.querySelector('[data-testid=host-state-1]')"
+    host.wait_for_function("() => document.querySelector('[data-testid=host-state-1]')"
                            ".textContent === 'the random bot, put there by you'")
     assert server.status("GET", f"/api/games/{gid}", token=fresh.split("#", 1)[1]) == 403
     host.evaluate("document.getElementById('toast')?.classList.remove('show')")  # "Copied"
@@ -343,7 +343,7 @@ def test_notification_settings_set_and_remove_a_webhook(private_server: Server,
     assert page.inner_text("[data-testid=browser-notify-state]") == "Off."
     page.context.grant_permissions(["notifications"])
     page.click("[data-testid=browser-notify]")
-    page.wait_for_function("document.querySelector('[data-testid=browser-notify-state]')"
+    page.wait_for_function("() => document.querySelector('[data-testid=browser-notify-state]')"
                            ".textContent.startsWith('On')")
     assert page.inner_text("[data-testid=browser-notify]") == "Turn off"
     # a server that refuses private addresses and sends no e-mail says so in words

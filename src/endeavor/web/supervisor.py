@@ -1,0 +1,89 @@
+"""``endeavor serve``'s supervisor: the app runs in worker processes (one by default) that
+a parent process starts again when one dies, with one line saying how it died.
+
+Why even one worker is supervised: SQLite in WAL mode maps the database's ``-shm`` file
+into memory, and a process whose mapped page can no longer be backed by the file is
+killed by SIGBUS, with no exception to catch: the ``-shm`` truncated by another process
+(a copy or a restore over it, a second SQLite user on a filesystem whose locks do not
+work), or a full disk on a filesystem that can need new blocks when a mapped page is
+written (copy-on-write ones: btrfs, ZFS). SQLite itself writes each new page of the
+``-shm`` before mapping it, so a full disk is otherwise an error (503), not a crash
+(tested on a full tmpfs). A rollback journal has no shared memory and cannot crash this
+way, but costs every commit two or three ``fsync`` calls and makes readers and the writer
+wait for each other: measured with ``endeavor loadtest --games 200`` it multiplied the p99
+of a move by 1.6 to 22 (see docs/web.md). So the server keeps WAL, and a worker killed by
+SIGBUS (or any signal) is reported and replaced: what it acknowledged is in the WAL, which
+the next connection reads back (SQLite rebuilds the ``-shm`` from it); the requests it was
+serving get a closed connection.
+
+This is Uvicorn's own supervisor (``uvicorn.supervisors.Multiprocess``, which
+``--workers N`` used already), used for one worker too, with the line about the death.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+from typing import Any, Final
+
+log = logging.getLogger("endeavor.web")
+
+#: what a worker killed by a signal most likely met, by signal
+_CAUSES: Final[dict[int, str]] = {
+    signal.SIGBUS.value: ("a memory-mapped file failed it: the SQLite database's -shm file "
+                          "was truncated, or its disk is full"),
+    signal.SIGSEGV.value: "a crash in native code",
+    signal.SIGKILL.value: "out of memory, or it stopped answering the supervisor",
+}
+
+
+#: seconds a worker may leave the supervisor's ping unanswered before it is taken for hung
+#: and replaced (Uvicorn's default is 5; a compiled engine's long bot search holds the
+#: GIL, which the worker's answering thread needs, for seconds)
+HEALTHCHECK_SECONDS: Final = 30
+
+
+def death(exitcode: int) -> str:
+    """How a worker that ended with ``exitcode`` (negative: killed by that signal) died,
+    in words."""
+    if exitcode >= 0:
+        return f"exited with status {exitcode}"
+    try:
+        name = signal.Signals(-exitcode).name
+    except ValueError:
+        name = f"signal {-exitcode}"
+    cause = _CAUSES.get(-exitcode)
+    return f"was killed by {name}" + (f" ({cause})" if cause else "")
+
+
+def run(factory: str, *, workers: int = 1, **options: Any) -> bool:
+    """Serve the app of ``factory`` (an import string of a factory) with Uvicorn in
+    ``workers`` processes under a supervisor until it is told to stop (SIGINT, SIGTERM);
+    ``options`` are :class:`uvicorn.Config`'s. Returns False when a worker could not
+    start (Uvicorn logged why), True otherwise."""
+    from uvicorn import Config
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
+
+    class Supervisor(Multiprocess):
+        failed = False
+
+        def keep_subprocess_alive(self) -> None:
+            before = list(self.processes)
+            super().keep_subprocess_alive()  # replaces a worker that died or hung
+            for old, new in zip(before, self.processes, strict=False):
+                if new is not old and old.exitcode is not None:
+                    log.warning("the server process %s %s; a new one was started",
+                                old.pid, death(old.exitcode))
+            if any(p.exitcode == STARTUP_FAILURE for p in self.processes):
+                self.failed = True
+
+    options.setdefault("timeout_worker_healthcheck", HEALTHCHECK_SECONDS)
+    config = Config(factory, factory=True, workers=workers, **options)
+    sock = config.bind_socket()
+    supervisor = Supervisor(config, sockets=[sock])
+    try:
+        supervisor.run()
+    finally:
+        sock.close()
+    return not supervisor.failed
