@@ -234,12 +234,12 @@ def test_bots_wait_for_the_database_and_try_again(
     real_append = store.append
     failures = {"left": 3, "bot_moves": 0}
 
-    def append(game_id: str, seats: Any, action: str, seq: int) -> Any:
-        if 1 in seats and failures["left"] > 0:  # the bot's seat only
+    def append(game_id: str, seats: Any, action: str, seq: int, **kw: Any) -> Any:
+        if seats is not None and 1 in seats and failures["left"] > 0:  # the bot's seat
             failures["left"] -= 1
             raise _wrapped(sqlite3.OperationalError("database or disk is full"))
-        snap = real_append(game_id, seats, action, seq)
-        failures["bot_moves"] += 1 in seats
+        snap = real_append(game_id, seats, action, seq, **kw)
+        failures["bot_moves"] += seats is not None and 1 in seats
         return snap
 
     monkeypatch.setattr(store, "append", append)

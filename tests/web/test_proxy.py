@@ -281,15 +281,20 @@ def test_a_prefix_like_the_apps_own_paths_must_be_stripped(
 
 def test_serve_passes_the_trusted_proxies_to_uvicorn(tmp_path: Path, monkeypatch: Any,
                                                       capsys: Any) -> None:
-    """No ``--forwarded-allow-ips``: Uvicorn reads no forwarded header from anyone;
+    """No ``--forwarded-allow-ips``: Uvicorn (under ``supervisor.run``) reads no
+    forwarded header from anyone;
     with it, from those addresses only; a value that is not an address or a network is
     refused in one line."""
-    import uvicorn
-
     from endeavor.cli import main
+    from endeavor.web import supervisor
 
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: calls.append(kw))
+
+    def run(*a: Any, **kw: Any) -> bool:
+        calls.append(kw)
+        return True
+
+    monkeypatch.setattr(supervisor, "run", run)
     monkeypatch.setenv("FORWARDED_ALLOW_IPS", "*")  # Uvicorn's own default: not used
     for var in ("ENDEAVOR_DB", "ENDEAVOR_PUBLIC_URL", "ENDEAVOR_FALLBACK_URL"):
         monkeypatch.delenv(var, raising=False)  # serve sets them for its workers

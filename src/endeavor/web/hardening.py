@@ -52,7 +52,7 @@ log = logging.getLogger("endeavor.web")
 #: WebSocket to the same host (CSP3's 'self' covers ws: and wss: of the page's own
 #: host and port), no plugins, no ``<base>``, never inside a frame
 CSP: Final = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-              "img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+              "img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
               "form-action 'self'; frame-ancestors 'none'")
 #: the policy of FastAPI's documentation pages (Swagger UI and ReDoc come from a CDN and
 #: start with an inline script); still never framed
@@ -62,7 +62,7 @@ DOCS_CSP: Final = ("default-src 'self'; "
                    "https://fonts.googleapis.com; font-src 'self' https://fonts.gstatic.com; "
                    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
                    "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; "
-                   "base-uri 'none'; frame-ancestors 'none'")
+                   "base-uri 'self'; frame-ancestors 'none'")
 #: the headers of every response (lower-case names, as ASGI wants them)
 SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     (b"content-security-policy", CSP.encode()),
