@@ -381,6 +381,7 @@ class Announcer:
             return out
 
     async def _poll(self, loop: asyncio.AbstractEventLoop) -> None:
+        failing = False
         while True:
             await asyncio.sleep(self.interval)
             followed = self._followed(loop)
@@ -390,9 +391,13 @@ class Announcer:
                 return
             try:
                 seqs = await run_in_threadpool(self.read_seqs, list(followed))
-            except Exception:
-                log.exception("polling the games' seq failed")
+            except Exception as e:  # the database is away: said once, tried again
+                if not failing:
+                    log.warning("polling the games' seq failed (%s: %s); trying again",
+                                type(e).__name__, e)
+                failing = True
                 continue
+            failing = False
             for game_id, seq in seqs.items():
                 for sub in followed.get(game_id, ()):
                     sub.offer(seq)
