@@ -57,6 +57,7 @@ from . import db, hardening, schemas, view
 from .bots import QUICK_BOTS, BotRunner
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
+from .jobs import SENDER_VAR
 from .links import Links
 from .notify import Notifier, NotifySettings
 from .store import (
@@ -553,7 +554,8 @@ def create_app(db_url: str | None = None, *,
                poll_seconds: float = POLL_SECONDS, bot_threads: int = 2,
                threads: int = THREADS, links: Links | None = None,
                clock_seconds: float = CLOCK_SECONDS,
-               notify: NotifySettings | None = None) -> FastAPI:
+               notify: NotifySettings | None = None,
+               send_notifications: bool = True) -> FastAPI:
     """The web app on the database at ``db_url`` (default ``$ENDEAVOR_DB``, else
     ``sqlite:///endeavor.db``), migrated to the latest schema before this returns.
 
@@ -564,7 +566,9 @@ def create_app(db_url: str | None = None, *,
     pool's size; the PostgreSQL pool holds a connection for each of them and each bot
     thread); ``links`` the public address of links (default: paths, see
     :mod:`endeavor.web.links`); ``clock_seconds`` how often expired deadlines are looked
-    for; ``notify`` the notifications' settings (SMTP, private webhooks). Raises
+    for; ``notify`` the notifications' settings (SMTP, private webhooks);
+    ``send_notifications`` False leaves sending them to another process
+    (:mod:`endeavor.web.jobs`, which ``endeavor serve`` runs). Raises
     :class:`endeavor.web.db.DatabaseError` for an unusable database."""
     threads = max(1, int(threads))
     links = links or Links()
@@ -579,7 +583,8 @@ def create_app(db_url: str | None = None, *,
     store.listeners.append(announcer.publish)
     clocks = ClockKeeper(store, runner, clock_seconds)
     notifier = Notifier(store, links, notify or NotifySettings())
-    store.listeners.append(notifier.wake)
+    if send_notifications:
+        store.listeners.append(notifier.wake)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -587,7 +592,8 @@ def create_app(db_url: str | None = None, *,
         to_thread.current_default_thread_limiter().total_tokens = threads
         await run_in_threadpool(runner.resume_all)
         clocks.start()
-        notifier.start()
+        if send_notifications:
+            notifier.start()
         try:
             yield
         finally:
@@ -1017,6 +1023,7 @@ def app_from_env() -> FastAPI:
     """The app on ``$ENDEAVOR_DB`` (Uvicorn's factory for ``--workers N``), with
     ``$ENDEAVOR_THREADS`` threads, in a process whose collector :func:`tune_gc` set."""
     app = create_app(None, threads=threads_from_env(), links=Links.from_env(),
-                     notify=NotifySettings.from_env())
+                     notify=NotifySettings.from_env(),
+                     send_notifications=os.environ.get(SENDER_VAR) != "background")
     tune_gc()
     return app

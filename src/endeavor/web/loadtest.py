@@ -304,39 +304,58 @@ def _ms_summary(values: list[float]) -> dict[str, float]:
             for name, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))}
 
 
+def _receive(port: Any, count: Any, ready: Any) -> None:
+    """The receiver process: answer 204 to every POST, counting them in ``count``."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as a webhook service would
+
+        def do_POST(self) -> None:  # noqa: N802 (the http.server API)
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            with count.get_lock():
+                count.value += 1
+            self.send_response(204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer((HOST, 0), Handler)
+    server.daemon_threads = True
+    port.value = server.server_address[1]
+    ready.set()
+    server.serve_forever()
+
+
 class Receiver:
-    """A webhook receiver on loopback (a thread of its own), counting the POSTs."""
+    """A webhook receiver on loopback, counting the POSTs, in a process of its own (so
+    it takes nothing from the load test's own measurements)."""
 
     def __init__(self) -> None:
-        import http.server
-        import threading
+        import multiprocessing
 
-        receiver = self
-        self.count = 0
-        self._lock = threading.Lock()
+        ctx = multiprocessing.get_context("spawn")
+        self._count = ctx.Value("l", 0)
+        port = ctx.Value("i", 0)
+        ready = ctx.Event()
+        self._proc = ctx.Process(target=_receive, args=(port, self._count, ready),
+                                 name="loadtest-receiver", daemon=True)
+        self._proc.start()
+        if not ready.wait(30):
+            self._proc.kill()
+            raise UsageError("the load test's webhook receiver did not start")
+        self.url = f"http://{HOST}:{port.value}/hook"
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (the http.server API)
-                length = int(self.headers.get("Content-Length") or 0)
-                self.rfile.read(length)
-                with receiver._lock:
-                    receiver.count += 1
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self._server = http.server.ThreadingHTTPServer((HOST, 0), Handler)
-        self._server.daemon_threads = True
-        self.url = f"http://{HOST}:{self._server.server_address[1]}/hook"
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        name="loadtest-receiver", daemon=True)
-        self._thread.start()
+    @property
+    def count(self) -> int:
+        return int(self._count.value)
 
     def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._proc.kill()
+        self._proc.join(5)
 
 
 class Driver:

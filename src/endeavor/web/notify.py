@@ -8,20 +8,24 @@ process sends them in the background, after the commit, with retries: a slow or 
 receiver never delays or loses a move.
 
 How a row travels: the notifier's dispatcher thread looks at the outbox when this
-process commits (:meth:`Notifier.wake`) and every :data:`POLL_SECONDS` (rows written by
-another worker, left by a crash, or coming due for a retry); it claims a due row with
-one ``UPDATE`` of ``lease_until`` that exactly one worker wins, hands it to a fixed pool
-of :data:`SENDERS` threads (never more rows claimed at once: the queue is bounded),
-which reads the game as it then stands, sends, and deletes the row. A failure counts an
-attempt, keeps a short reason in ``last_error`` and sets ``due`` by
+process commits (:meth:`Notifier.wake`, at most every :data:`MIN_GAP_SECONDS`) and every
+:data:`POLL_SECONDS` (rows written by another worker, left by a crash, or coming due for
+a retry); it claims due rows in one transaction, each with an ``UPDATE`` of
+``lease_until`` that exactly one worker wins (at most :data:`QUEUE` rows held at once:
+the queue is bounded), and hands them to a fixed pool of :data:`SENDERS` threads, which
+read the game as it then stands and send. What became of each row is written back by
+the dispatcher, for all the rows finished since its last look in one transaction (so the
+notifier takes the database's write lock a few times a second, whatever the number of
+messages, and moves never queue behind it): a row sent (or not to be sent) is deleted;
+a failure counts an attempt, keeps a short reason in ``last_error`` and sets ``due`` by
 :data:`BACKOFF_SECONDS`; after the last the notification is given up (and logged).
 
 What a message says is read when it is sent (see :meth:`Notifier.compose`): the seat's
 move (round, what is asked, the clock's deadline, the seat's link), or the final scores.
-A ``turn`` row whose seat is no longer to move is dropped unsent, and so is one whose
-player is at the page: when the last move made by a person was made through that very
-link less than :data:`PRESENT_SECONDS` ago (only bots played since: a quick bot
-answering, or the seats of one hot-seat screen passing it round).
+A ``turn`` row whose seat is no longer to move is dropped unsent, and so is one of a
+hot-seat screen passing the turn round: when the last move made by a person was made
+less than :data:`PRESENT_SECONDS` ago by another seat of the same hot-seat link (the
+people at that screen know it is their turn).
 
 Logs never hold a token, a webhook's path or a full e-mail address
 (:func:`redact_url`, :func:`redact_email`), nor a message's text or link.
@@ -30,6 +34,7 @@ Logs never hold a token, a webhook's path or a full e-mail address
 from __future__ import annotations
 
 import contextlib
+import http.client
 import ipaddress
 import json
 import logging
@@ -49,8 +54,7 @@ from email.utils import format_datetime, make_msgid
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote, urlsplit
 
-import httpx
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, or_, select, update
 
 from endeavor import __version__, final_scores
 
@@ -79,14 +83,16 @@ TIMEOUT_VAR: Final = "ENDEAVOR_NOTIFY_TIMEOUT"
 #: written by another worker process, left by a crash or a restart, or due for a retry
 POLL_SECONDS: Final = 1.0
 #: the shortest time between two looks at the outbox (a burst of commits wakes it once)
-MIN_GAP_SECONDS: Final = 0.05
+MIN_GAP_SECONDS: Final = 0.2
 #: the waits before each retry of a failed send (seconds): 10 s, 1 min, 5 min, 30 min,
 #: 2 h. When the last retry fails too the notification is given up (and logged):
 #: ``1 + len(BACKOFF_SECONDS)`` attempts in all
 BACKOFF_SECONDS: Final = (10.0, 60.0, 300.0, 1800.0, 7200.0)
-#: threads sending at once in a server process: also the most outbox rows it holds
-#: claimed at once (the queue of sends in flight is bounded)
+#: threads sending at once in a server process
 SENDERS: Final = 4
+#: the most outbox rows a server process holds claimed at once, sending or waiting for a
+#: sender (the queue is bounded; the rest wait in the outbox)
+QUEUE: Final = 32
 #: how long a claimed row is this worker's before another may take it (seconds); a send
 #: is bounded well below that by the timeouts
 LEASE_SECONDS: Final = 120.0
@@ -94,8 +100,8 @@ LEASE_SECONDS: Final = 120.0
 CONNECT_SECONDS: Final = 5.0
 #: the longest wait for each answer of a webhook or the mail server (seconds)
 READ_SECONDS: Final = 10.0
-#: a player whose seat's link made the last move by a person this recently (seconds),
-#: with only bots playing since, is taken to be at the page: no ``turn`` message
+#: a hot-seat seat whose sibling (a seat of the same link) made the last move by a
+#: person this recently (seconds) is taken to be at the screen: no ``turn`` message
 PRESENT_SECONDS: Final = 60.0
 #: the longest ``outbox.last_error`` kept
 MAX_ERROR: Final = 200
@@ -105,6 +111,35 @@ DISCORD_MAX: Final = 2000
 _URL_SAFE: Final = ":/?#[]@!$&'()*+,;=%-._~"
 EMAIL: Final = re.compile(r"^[^@\s<>()\[\],;:\"\\]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?"
                            r"\.[A-Za-z]{2,}$")
+
+
+# the outbox's statements, built once (building one costs more than running it)
+_O, _N = db.outbox, db.notify
+_FREE = or_(_O.c.lease_until.is_(None), _O.c.lease_until < bindparam("b_now"))
+#: the due rows nobody holds, oldest first, with their seat's setting (if still set)
+_DUE: Final = (
+    select(_O.c.game_id, _O.c.seat, _O.c.channel, _O.c.seq, _O.c.attempts, _N.c.target,
+           _N.c.link_token)
+    .select_from(_O.outerjoin(_N, and_(_N.c.game_id == _O.c.game_id,
+                                       _N.c.seat == _O.c.seat,
+                                       _N.c.channel == _O.c.channel)))
+    .where(and_(_O.c.due <= bindparam("b_now"), _FREE))
+    .order_by(_O.c.due).limit(bindparam("b_limit")))
+_ROW = and_(_O.c.game_id == bindparam("b_game"), _O.c.seat == bindparam("b_seat"),
+            _O.c.channel == bindparam("b_channel"))
+#: a row claimed until ``b_lease``, if it is still due, free and at ``b_seq``
+_CLAIM: Final = (update(_O).where(and_(_ROW, _O.c.seq == bindparam("b_seq"),
+                                       _O.c.due <= bindparam("b_now"), _FREE))
+                 .values(lease_until=bindparam("b_lease")))
+_MINE = and_(_ROW, _O.c.lease_until == bindparam("b_lease"))
+_DELETE_SENT: Final = delete(_O).where(and_(_MINE, _O.c.seq == bindparam("b_seq")))
+_AGAIN: Final = update(_O).where(_MINE).values(lease_until=None, due=bindparam("b_now"),
+                                               attempts=0, last_error=None)
+_RELEASE: Final = update(_O).where(_MINE).values(lease_until=None)
+_GIVE_UP: Final = delete(_O).where(_MINE)
+_RETRY: Final = update(_O).where(_MINE).values(
+    attempts=bindparam("b_attempts"), lease_until=None, last_error=bindparam("b_error"),
+    due=bindparam("b_due"))
 
 
 @dataclass(frozen=True)
@@ -124,6 +159,8 @@ class NotifySettings:
     poll_seconds: float = POLL_SECONDS
     #: see :data:`SENDERS`
     senders: int = SENDERS
+    #: see :data:`QUEUE`
+    queue: int = QUEUE
     #: see :data:`PRESENT_SECONDS`
     present_seconds: float = PRESENT_SECONDS
 
@@ -334,7 +371,8 @@ class SendError(Exception):
 
 @dataclass(frozen=True)
 class _Job:
-    """An outbox row this worker claimed until ``lease``."""
+    """An outbox row this worker claimed until ``lease``, with the seat's setting on its
+    channel (None: removed since)."""
 
     game_id: str
     seat: int
@@ -342,22 +380,43 @@ class _Job:
     seq: int
     attempts: int
     lease: datetime
+    target: str | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What became of a claimed row: ``done`` (sent, or not to be sent: deleted unless a
+    newer event came for it) or a failure (``words``, ``permanent``; ``shown``: the
+    target as a log line may show it)."""
+
+    job: _Job
+    done: bool
+    words: str = ""
+    permanent: bool = False
+    shown: str = "?"
+    said: str = "sent"
+
+    @property
+    def what(self) -> str:
+        """What happened, in words: ``sent``, why it was not, or ``failed: ...``."""
+        return self.said if self.done else f"failed: {self.words}"
+
+
+class _ConnectTimeout(Exception):
+    """No connection to the webhook within the connect timeout."""
 
 
 def _io_words(e: BaseException, timeout: float) -> str:
     """A network error in words."""
-    if isinstance(e, (httpx.ConnectTimeout, httpx.PoolTimeout)):
-        return f"could not connect within {timeout:g} s"
-    if isinstance(e, (httpx.ReadTimeout, httpx.WriteTimeout, TimeoutError, socket.timeout)):
+    if isinstance(e, _ConnectTimeout):
+        return f"could not connect within {min(CONNECT_SECONDS, timeout):g} s"
+    if isinstance(e, (TimeoutError, socket.timeout)):
         return f"no answer within {timeout:g} s"
     if isinstance(e, ConnectionRefusedError):
         return "the connection was refused"
-    if isinstance(e, httpx.ConnectError):
-        cause = e.__context__ or e.__cause__
-        if isinstance(cause, ConnectionRefusedError) or "refused" in str(e).lower():
-            return "the connection was refused"
-        return "cannot connect"
-    if isinstance(e, httpx.RemoteProtocolError):
+    if isinstance(e, (http.client.RemoteDisconnected, http.client.IncompleteRead,
+                      http.client.BadStatusLine, ConnectionResetError)):
         return "the server closed the connection without an answer"
     if isinstance(e, ssl.SSLError):
         return f"TLS failed ({e.reason or type(e).__name__})"
@@ -384,11 +443,13 @@ class Notifier:
         self._wakeup = threading.Event()
         self._stopping = threading.Event()
         self._lock = threading.Lock()
-        self._in_flight = 0
+        self._in_flight = 0  # rows claimed and not yet finished
         self._jobs: dict[Future[None], _Job] = {}
+        self._finished: list[_Outcome] = []  # to be written back by the dispatcher
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
-        self._http: httpx.Client | None = None
+        self._local = threading.local()  # each sending thread's kept-alive connections
+        self._connections: list[http.client.HTTPConnection] = []  # all of them
 
     @property
     def email_available(self) -> bool:
@@ -466,24 +527,81 @@ class Notifier:
                 with contextlib.suppress(Exception):
                     self._release(unstarted)
             self._pool = None
+        with contextlib.suppress(Exception):
+            self.flush()
         with self._lock:
-            http, self._http = self._http, None
-        if http is not None:
-            http.close()
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            with contextlib.suppress(Exception):
+                conn.close()
 
-    def _client(self) -> httpx.Client:
-        """The HTTP client of the webhooks (made on first use): the timeouts of the
-        settings, no redirects followed (one could lead to a private address), no proxy
-        from the environment (the private-address rule is about where messages go)."""
+    def _connection(self, scheme: str, host: str, port: int, fresh: bool = False,
+                    ) -> http.client.HTTPConnection:
+        """A kept-alive connection of this sending thread to ``host``, connected (made on
+        first use, or ``fresh``): the connect timeout, then the read timeout of the
+        settings; TLS with the system's certificates; no proxy (the private-address rule
+        is about where messages go)."""
+        cache: dict[tuple[str, str, int], http.client.HTTPConnection] = \
+            self._local.__dict__.setdefault("connections", {})
+        key = (scheme, host, port)
+        conn = cache.get(key)
+        if conn is not None and not fresh and conn.sock is not None:
+            return conn
+        if conn is not None:
+            conn.close()
+        connect = min(CONNECT_SECONDS, self.settings.timeout)
+        if scheme == "https":
+            conn = http.client.HTTPSConnection(host, port, timeout=connect,
+                                               context=ssl.create_default_context())
+        else:
+            conn = http.client.HTTPConnection(host, port, timeout=connect)
+        try:
+            conn.connect()
+        except TimeoutError:
+            conn.close()
+            raise _ConnectTimeout() from None
+        except BaseException:
+            conn.close()
+            raise
+        if conn.sock is not None:
+            conn.sock.settimeout(self.settings.timeout)
+        cache[key] = conn
         with self._lock:
-            if self._http is None:
-                timeout = httpx.Timeout(self.settings.timeout,
-                                        connect=min(CONNECT_SECONDS, self.settings.timeout))
-                self._http = httpx.Client(
-                    timeout=timeout, follow_redirects=False, trust_env=False,
-                    headers={"User-Agent": f"endeavor/{__version__}"},
-                    limits=httpx.Limits(max_connections=max(1, int(self.settings.senders))))
-            return self._http
+            self._connections.append(conn)
+        return conn
+
+    def _post(self, url: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
+        """POST ``body`` to ``url`` on a kept-alive connection (a new one when the kept
+        one turns out closed by the server): the answer's status and reason. Its body
+        is not read beyond 64 KiB (then the connection is not kept)."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("not an http(s) URL")
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        host = parts.hostname
+        netloc = parts.netloc.rpartition("@")[2]  # never send credentials as the Host
+        headers = {"Host": netloc, "User-Agent": f"endeavor/{__version__}",
+                   "Content-Length": str(len(body)), **headers}
+        for attempt in (0, 1):
+            conn = self._connection(parts.scheme, host, port, fresh=attempt > 0)
+            try:
+                conn.request("POST", target, body=body, headers=headers)
+                answer = conn.getresponse()
+                status, reason = answer.status, answer.reason
+                answer.read(65536)
+                if not answer.isclosed():
+                    conn.close()  # a long answer: not worth reading to keep the line
+                return status, reason
+            except (http.client.RemoteDisconnected, BrokenPipeError,
+                    ConnectionResetError) as e:
+                conn.close()  # a kept-alive line the server had closed: once more, anew
+                if attempt:
+                    raise e from None
+            except BaseException:
+                conn.close()
+                raise
+        raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ dispatcher
     def _loop(self) -> None:
@@ -499,6 +617,7 @@ class Notifier:
                 break
             last = time.monotonic()
             try:
+                self.flush()
                 self.dispatch()
                 failing = False
             except Exception as e:  # the database is away: say so once, keep trying
@@ -508,13 +627,13 @@ class Notifier:
                 failing = True
 
     def dispatch(self) -> int:
-        """Claim as many due rows as there are free senders and hand them over; how
-        many were claimed."""
+        """Claim as many due rows as the queue has room for and hand them to the
+        senders; how many were claimed."""
         pool = self._pool
         if pool is None:
             return 0
         with self._lock:
-            free = max(0, int(self.settings.senders)) - self._in_flight
+            free = max(1, int(self.settings.queue)) - self._in_flight
         if free <= 0:
             return 0
         jobs = self.claim(free)
@@ -540,16 +659,47 @@ class Notifier:
 
     def _run(self, job: _Job) -> None:
         try:
-            self.process(job)
+            outcome = self.process(job)
         except Exception as e:  # a bug: logged without what the message holds
             log.error("notifications: game %s P%d %s: unexpected %s", job.game_id, job.seat,
                       job.channel, type(e).__name__)
-            with contextlib.suppress(Exception):
-                self._failed(job, f"internal error ({type(e).__name__})", False, "?")
-        finally:
-            with self._lock:
-                self._in_flight -= 1
-            self._wakeup.set()  # a sender is free: look again
+            outcome = _Outcome(job, False, f"internal error ({type(e).__name__})")
+        with self._lock:
+            self._finished.append(outcome)
+            self._in_flight -= 1
+        self._wakeup.set()  # write it back, and there is room in the queue: look again
+
+    def handle(self, job: _Job) -> str:
+        """Process the claimed row ``job`` here and now and write back what became of
+        it (tests, and a tool driving the notifier by hand); what happened, in words."""
+        outcome = self.process(job)
+        with self._lock:
+            self._finished.append(outcome)
+        self.flush()
+        return outcome.what
+
+    def flush(self) -> int:
+        """Write back what became of the rows finished since the last flush, in one
+        transaction; how many."""
+        with self._lock:
+            finished, self._finished = self._finished, []
+        if not finished:
+            return 0
+        try:
+            with self.store._write_lock, self.store.engine.begin() as conn:
+                for outcome in finished:
+                    if outcome.done:
+                        self._done(conn, outcome.job)
+                    else:
+                        self._failed(conn, outcome)
+        except Exception:
+            with self._lock:  # the database is away: kept for the next flush
+                self._finished[:0] = finished
+            raise
+        for outcome in finished:
+            if not outcome.done:
+                self._log_failure(outcome)
+        return len(finished)
 
     # ------------------------------------------------------------------ the outbox
     def claim(self, limit: int, now: datetime | None = None) -> list[_Job]:
@@ -557,63 +707,59 @@ class Notifier:
         ``now + LEASE_SECONDS``: each with one ``UPDATE`` that only one worker can win
         (a row whose ``seq`` moved meanwhile is left for the next look)."""
         now = now or utcnow()
-        o = db.outbox
-        free = or_(o.c.lease_until.is_(None), o.c.lease_until < now)
-        query = (select(o.c.game_id, o.c.seat, o.c.channel, o.c.seq, o.c.attempts)
-                 .where(and_(o.c.due <= now, free)).order_by(o.c.due).limit(limit))
-        rows = self.store._read(lambda conn: list(conn.execute(query)))
+        rows = self.store._read(lambda conn: list(conn.execute(
+            _DUE, {"b_now": now, "b_limit": limit})))
         if not rows:
             return []
         lease = now + timedelta(seconds=LEASE_SECONDS)
         jobs = []
         with self.store._write_lock, self.store.engine.begin() as conn:
             for r in rows:
-                won = conn.execute(update(o).where(and_(
-                    o.c.game_id == r.game_id, o.c.seat == r.seat, o.c.channel == r.channel,
-                    o.c.seq == r.seq, o.c.due <= now, free)).values(lease_until=lease))
+                won = conn.execute(_CLAIM, {"b_game": r.game_id, "b_seat": r.seat,
+                                            "b_channel": r.channel, "b_seq": r.seq,
+                                            "b_now": now, "b_lease": lease})
                 if won.rowcount == 1:
                     jobs.append(_Job(r.game_id, int(r.seat), r.channel, int(r.seq),
-                                     int(r.attempts), lease))
+                                     int(r.attempts), lease, r.target, r.link_token))
         return jobs
 
     @staticmethod
-    def _key(job: _Job) -> Any:
-        o = db.outbox
-        return and_(o.c.game_id == job.game_id, o.c.seat == job.seat,
-                    o.c.channel == job.channel, o.c.lease_until == job.lease)
+    def _key(job: _Job) -> dict[str, Any]:
+        """The bound parameters naming ``job``'s row as this worker claimed it."""
+        return {"b_game": job.game_id, "b_seat": job.seat, "b_channel": job.channel,
+                "b_lease": job.lease}
 
-    def _done(self, job: _Job) -> None:
+    def _done(self, conn: Connection, job: _Job) -> None:
         """The row was sent or is not to be sent: delete it, unless a new event came
         for it meanwhile (its ``seq`` moved): then it is due again at once."""
-        o = db.outbox
-        with self.store._write_lock, self.store.engine.begin() as conn:
-            gone = conn.execute(delete(o).where(and_(self._key(job), o.c.seq == job.seq)))
-            if gone.rowcount == 0:
-                conn.execute(update(o).where(self._key(job)).values(
-                    lease_until=None, due=utcnow(), attempts=0, last_error=None))
+        gone = conn.execute(_DELETE_SENT, {**self._key(job), "b_seq": job.seq})
+        if gone.rowcount == 0:
+            conn.execute(_AGAIN, {**self._key(job), "b_now": utcnow()})
 
     def _release(self, jobs: Sequence[_Job]) -> None:
         """Hand claimed rows back untouched (due at once)."""
         with self.store._write_lock, self.store.engine.begin() as conn:
             for job in jobs:
-                conn.execute(update(db.outbox).where(self._key(job))
-                             .values(lease_until=None))
+                conn.execute(_RELEASE, self._key(job))
 
-    def _failed(self, job: _Job, words: str, permanent: bool, target: str) -> None:
+    def _failed(self, conn: Connection, outcome: _Outcome) -> None:
         """A send failed: try again after the backoff, or give up (delete the row)."""
+        job = outcome.job
         attempts = job.attempts + 1
         backoff = self.settings.backoff
-        give_up = permanent or attempts > len(backoff)
-        o = db.outbox
-        with self.store._write_lock, self.store.engine.begin() as conn:
-            if give_up:
-                conn.execute(delete(o).where(self._key(job)))
-            else:
-                wait = backoff[attempts - 1]
-                conn.execute(update(o).where(self._key(job)).values(
-                    attempts=attempts, lease_until=None, last_error=words[:MAX_ERROR],
-                    due=utcnow() + timedelta(seconds=wait)))
-        if give_up:
+        if outcome.permanent or attempts > len(backoff):
+            conn.execute(_GIVE_UP, self._key(job))
+        else:
+            wait = backoff[attempts - 1]
+            conn.execute(_RETRY, {**self._key(job), "b_attempts": attempts,
+                                  "b_error": outcome.words[:MAX_ERROR],
+                                  "b_due": utcnow() + timedelta(seconds=wait)})
+
+    def _log_failure(self, outcome: _Outcome) -> None:
+        job, words, target = outcome.job, outcome.words, outcome.shown
+        attempts = job.attempts + 1
+        backoff = self.settings.backoff
+        if outcome.permanent or attempts > len(backoff):
             log.warning("notifications: gave up on the %s to %s for P%d of game %s after "
                         "%d attempt%s: %s", job.channel, target, job.seat, job.game_id,
                         attempts, "s" if attempts != 1 else "", words)
@@ -624,29 +770,25 @@ class Notifier:
                         f"{backoff[attempts - 1]:g}")
 
     # ------------------------------------------------------------------ one row
-    def process(self, job: _Job) -> str:
-        """Send the claimed row ``job`` (or drop it); what happened, in words."""
-        n = db.notify
-        setting = self.store._read(lambda conn: conn.execute(
-            select(n.c.target, n.c.link_token).where(and_(
-                n.c.game_id == job.game_id, n.c.seat == job.seat,
-                n.c.channel == job.channel))).first())
-        if setting is None:
-            self._done(job)
-            return "the setting was removed"
-        target, token = str(setting.target), str(setting.link_token)
+    def process(self, job: _Job) -> _Outcome:
+        """Send the claimed row ``job`` (or drop it): what became of it (written back
+        by :meth:`flush`)."""
+        if job.target is None or job.token is None:
+            log.info("notifications: game %s P%d %s not sent: the setting was removed",
+                     job.game_id, job.seat, job.channel)
+            return _Outcome(job, True, said="the setting was removed")
+        target, token = job.target, job.token
         shown = redact_email(target) if job.channel == "email" else redact_url(target)
         try:
-            snap = self.store.snapshot(job.game_id)
+            # composed under the game's lock, from its cached position (not copied)
+            message = self.store.peek(job.game_id,
+                                      lambda snap: self.compose(snap, job.seat, token))
         except StoreError:
-            self._done(job)
-            return "the game is gone"
-        message = self.compose(snap, job.seat, token)
+            return _Outcome(job, True, said="the game is gone")
         if isinstance(message, str):
-            self._done(job)
             log.info("notifications: game %s P%d %s not sent: %s", job.game_id, job.seat,
                      job.channel, message)
-            return message
+            return _Outcome(job, True, said=message)
         try:
             if job.channel == "webhook":
                 self.send_webhook(target, message)
@@ -655,12 +797,11 @@ class Notifier:
             else:
                 raise SendError(f"unknown channel {job.channel!r}", permanent=True)
         except SendError as e:
-            self._failed(job, self._scrub(str(e), target, token), e.permanent, shown)
-            return f"failed: {e}"
-        self._done(job)
+            return _Outcome(job, False, self._scrub(str(e), target, token), e.permanent,
+                            shown)
         log.info("notifications: sent the %s of game %s to P%d by %s to %s", message.event,
                  job.game_id, job.seat, job.channel, shown)
-        return "sent"
+        return _Outcome(job, True)
 
     @staticmethod
     def _scrub(words: str, *secrets: str) -> str:
@@ -697,7 +838,7 @@ class Notifier:
         if s.played_by is not None:
             return "a bot plays the seat now"
         if self._present(snap, seat):
-            return "its player is at the page"
+            return "its players are at the hot-seat screen"
         decision = state.decision()
         asked = plain_words(decision.prompt)[0] if decision is not None else None
         clock = snap.clock
@@ -707,9 +848,11 @@ class Notifier:
 
     def _present(self, snap: Snapshot, seat: int) -> bool:
         """Whether the last move made by a person (not a bot, not the host) was made
-        through ``seat``'s link (that seat, or a hot-seat seat sharing the link) less
-        than ``present_seconds`` ago."""
+        less than ``present_seconds`` ago by another seat of ``seat``'s hot-seat link
+        (the people at that screen know it is their turn)."""
         seats = snap.meta.seats
+        if seats[seat].kind != "hotseat":
+            return False
         last = None
         for entry in reversed(snap.log):
             if entry.seat < 0 or entry.note is not None:
@@ -718,7 +861,8 @@ class Notifier:
                 continue  # a bot's move
             last = entry
             break
-        if last is None or seats[last.seat].token_hash != seats[seat].token_hash:
+        if (last is None or last.seat == seat
+                or seats[last.seat].token_hash != seats[seat].token_hash):
             return False
         m = db.moves
         query = select(m.c.created).where(and_(m.c.game_id == snap.meta.id,
@@ -734,7 +878,6 @@ class Notifier:
         """POST ``message`` to ``url`` (:class:`SendError` in words on failure). The
         private-address rule is checked again (DNS may have changed); redirects are
         not followed; the answer's body is not read."""
-        http = self._client()
         parts = urlsplit(url)
         if not self.settings.allow_private:
             try:
@@ -746,13 +889,10 @@ class Notifier:
                                 "not sent")
         body = json.dumps(message.webhook_body(), ensure_ascii=False).encode("utf-8")
         try:
-            with http.stream("POST", url, content=body,
-                             headers=message.webhook_headers()) as answer:
-                status = answer.status_code
-                reason = answer.reason_phrase
-        except (httpx.HTTPError, OSError) as e:
+            status, reason = self._post(url, body, message.webhook_headers())
+        except (OSError, _ConnectTimeout, http.client.HTTPException) as e:
             raise SendError(_io_words(e, self.settings.timeout)) from None
-        except (httpx.InvalidURL, UnicodeError, ValueError):
+        except (UnicodeError, ValueError):
             raise SendError("the webhook's URL cannot be used", permanent=True) from None
         if 200 <= status < 300:
             return

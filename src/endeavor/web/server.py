@@ -24,7 +24,7 @@ from rich.console import Console
 
 from endeavor.cli import UsageError
 
-from . import db, dbhealth, links, notify
+from . import db, dbhealth, jobs, links, notify
 
 FACTORY = "endeavor.web.app:app_from_env"
 
@@ -145,7 +145,11 @@ def serve(args: argparse.Namespace, out: Console) -> int:
         out.print(f"public address: {os.environ.get(links.PUBLIC_URL_VAR) or 'none'}; "
                   f"forwarded headers believed from: {', '.join(proxies) or 'nobody'}")
     try:
-        started = supervisor.run(FACTORY, workers=workers, host=args.host, port=args.port,
+        # the notifications are sent by a background process (jobs.main), not by the
+        # workers, whose time is the requests'
+        os.environ[jobs.SENDER_VAR] = "background"
+        started = supervisor.run(FACTORY, workers=workers, background=jobs.main,
+                                 host=args.host, port=args.port,
                                  log_level=args.log_level, proxy_headers=bool(proxies),
                                  forwarded_allow_ips=proxies or None,
                                  server_header=False, http=protocol.PROTOCOL,

@@ -886,6 +886,15 @@ class Store:
         with self._locked(game_id) as cached:
             return cached.snapshot()
 
+    def peek(self, game_id: str, fn: Callable[[Snapshot], _T]) -> _T:
+        """``fn`` of the game as it stands in the database now, without copying its
+        position: ``fn`` runs under the game's lock (keep it short, and keep nothing of
+        the snapshot it is given: its ``state`` is the cache's own)."""
+        with self._locked(game_id) as cached:
+            return fn(Snapshot(cached.meta, cached.seq, cached.state,
+                               tuple(cached.effective), tuple(cached.log), cached.memo,
+                               tuple(cached.journal), cached.clock, cached.ended))
+
     def meta(self, game_id: str) -> Meta:
         """What the game is: id, config, title, seats, as this process last saw it (no
         database read; :class:`NotFound` if unknown). Seats change with the host's

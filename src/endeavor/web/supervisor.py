@@ -18,12 +18,15 @@ serving get a closed connection.
 
 This is Uvicorn's own supervisor (``uvicorn.supervisors.Multiprocess``, which
 ``--workers N`` used already), used for one worker too, with the line about the death.
+Beside the workers it keeps one background process alive: the notifications' sender
+(:mod:`endeavor.web.jobs`).
 """
 
 from __future__ import annotations
 
 import logging
 import signal
+from collections.abc import Callable
 from typing import Any, Final
 
 log = logging.getLogger("endeavor.web")
@@ -56,14 +59,52 @@ def death(exitcode: int) -> str:
     return f"was killed by {name}" + (f" ({cause})" if cause else "")
 
 
-def run(factory: str, *, workers: int = 1, **options: Any) -> bool:
+class Background:
+    """A process running ``target`` beside the web workers (``endeavor serve``'s
+    background jobs: :func:`endeavor.web.jobs.main`), started again when it dies."""
+
+    def __init__(self, target: Callable[[], None]) -> None:
+        import multiprocessing
+
+        self.target = target
+        self._ctx = multiprocessing.get_context("spawn")
+        self.process: Any = None
+
+    def start(self) -> None:
+        self.process = self._ctx.Process(target=self.target, name="endeavor-jobs",
+                                         daemon=True)
+        self.process.start()
+
+    def keep_alive(self) -> None:
+        """Start it again if it died (with one line saying how)."""
+        if self.process is not None and not self.process.is_alive():
+            log.warning("the background process %s %s; a new one was started",
+                        self.process.pid, death(self.process.exitcode or 0))
+            self.start()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()  # SIGTERM: it stops its senders and exits
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
+        self.process = None
+
+
+def run(factory: str, *, workers: int = 1, background: Callable[[], None] | None = None,
+        **options: Any) -> bool:
     """Serve the app of ``factory`` (an import string of a factory) with Uvicorn in
-    ``workers`` processes under a supervisor until it is told to stop (SIGINT, SIGTERM);
-    ``options`` are :class:`uvicorn.Config`'s. Returns False when a worker could not
-    start (Uvicorn logged why), True otherwise."""
+    ``workers`` processes under a supervisor until it is told to stop (SIGINT, SIGTERM),
+    with ``background`` (a picklable function) running in a process of its own beside
+    them; ``options`` are :class:`uvicorn.Config`'s. Returns False when a worker could
+    not start (Uvicorn logged why), True otherwise."""
     from uvicorn import Config
     from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
+
+    jobs = Background(background) if background is not None else None
 
     class Supervisor(Multiprocess):
         failed = False
@@ -77,13 +118,19 @@ def run(factory: str, *, workers: int = 1, **options: Any) -> bool:
                                 old.pid, death(old.exitcode))
             if any(p.exitcode == STARTUP_FAILURE for p in self.processes):
                 self.failed = True
+            if jobs is not None and not self.should_exit.is_set():
+                jobs.keep_alive()
 
     options.setdefault("timeout_worker_healthcheck", HEALTHCHECK_SECONDS)
     config = Config(factory, factory=True, workers=workers, **options)
     sock = config.bind_socket()
     supervisor = Supervisor(config, sockets=[sock])
     try:
+        if jobs is not None:
+            jobs.start()
         supervisor.run()
     finally:
         sock.close()
+        if jobs is not None:
+            jobs.stop()
     return not supervisor.failed
