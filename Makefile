@@ -84,7 +84,7 @@ typecheck: $(DEV_STAMP)
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, mypy, the"
 	@echo "pure-Python suite and the web app's; each step prints its output when it ends"
-	$(MAKE) --no-print-directory -j2 -O test-compiled lint typecheck test-pure test-web
+	$(MAKE) --no-print-directory -j3 -O test-compiled lint typecheck test-pure test-web
 
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
