@@ -1193,13 +1193,15 @@ class Store:
                     change: Callable[[_Cached], tuple[Meta | None, Any, str | None, list[
                         tuple[Any, dict[str, Any]]]]],
                     seat: int = HOST_SEAT, seq: int | None = None,
-                    check: Callable[[_Cached], None] | None = None) -> Snapshot:
+                    check: Callable[[_Cached], None] | None = None,
+                    trusted: bool = False) -> Snapshot:
         """Append a ``host`` entry: ``change(cached)`` (under the lock, after the host
         check and ``check``) returns the new meta (or None), the new clock (or
         :data:`_KEEP`), an ending (or None) and the statements that go with it.
-        ``host_token`` None: made by ``seat`` itself (checked by the caller)."""
+        ``host_token`` None: made by ``seat`` itself (checked by the caller), or by the
+        server itself when ``trusted`` (a clock)."""
         with self._locked(game_id) as cached:
-            if seat == HOST_SEAT:
+            if seat == HOST_SEAT and not trusted:
                 _check_host(cached.meta, host_token)
             if seq is not None:
                 _check_seq(cached, seq)
@@ -1342,15 +1344,7 @@ class Store:
                                                         list[Any]]],
                       seq: int) -> Snapshot:
         """A ``host`` entry made by the server itself (a clock), at version ``seq``."""
-        with self._locked(game_id) as cached:
-            _check_seq(cached, seq)
-            meta, clock, ended, extra = change(cached)
-            entry = Entry(cached.seq + 1, HOST_SEAT, "host", notation)
-            self._commit(cached, entry, None, meta=meta, restart=False, clock=clock,
-                         ended=ended, extra=extra)
-            snap = cached.snapshot()
-        self._notify(game_id, snap.seq)
-        return snap
+        return self._host_entry(game_id, None, notation, change, seq=seq, trusted=True)
 
     def extend(self, game_id: str, host_token: str | None, seconds: float,
                seat: int | None = None) -> Snapshot:
