@@ -263,3 +263,16 @@ def test_scenario_harbor_docks() -> None:
     d = view.decision_view(s, [0])
     assert d is not None
     assert not any("effect" in o for o in d["options"])
+
+
+def test_search_past_its_budget_says_no_best(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the search budget the discards that follow are announced without their best
+    (the change of the option itself is still said)."""
+    from endeavor.web import effects
+    s = _last_discard()
+    monkeypatch.setattr(effects, "SEARCH_BUDGET", 0)
+    d = view.decision_view(s, [0])
+    assert d is not None
+    eu2 = next(o["effect"] for o in d["options"] if o["action"] == "discard EU/2")
+    assert eu2 == "Influence 7 \u2192 4 (\u22123): \u22123 glory; then you must discard again"
+    assert parse(eu2)[:3] == (-3, None, None)

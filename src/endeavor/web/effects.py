@@ -23,8 +23,13 @@ Two kinds of decision get one, and only they (the others cost nothing):
       leaves 1 disc in your Harbor: not enough for Ship + Occupy (2 discs)
 
 Only the engine's public API is used: :meth:`State.copy`, :meth:`State.apply_code`,
-:meth:`State.decision`, :func:`endeavor.scoring.final_scores`, ``state.marker`` and the
-ruleset's tables.
+:meth:`State.legal_codes`, ``state.marker``, ``state.has_passed``, the mats and the
+ruleset's tables, and the score pad's lines of one player, ``state.rules.score_lines``
+(what :func:`endeavor.scoring.final_scores` adds up, without scoring the others). The
+discards that must follow are searched (each hand once, at most
+:data:`SEARCH_BUDGET` positions): a few milliseconds, a few tens for a big hand, once
+per player and game. Not checked: an Exploit ability that needs no disc or gives one
+back (the Harbor words count normal actions only).
 """
 
 from __future__ import annotations
