@@ -36,6 +36,7 @@ from ..rules.words import icons_label
 from ..rules.words import word_player as player_name
 from ..scoring import final_scores
 from ..state import State
+from .effects import option_effects
 
 if TYPE_CHECKING:
     from .store import LogLine
@@ -565,14 +566,17 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -
     """The pending decision for a client playing ``seats``: who decides, its kind, the
     prompt, the same in the third person for those who watch (``summary``), and (only
     when that player is one of ``seats``) the options, each with its notation, its
-    words, a group label, its click targets and (``rules``, when there are some) the
-    rulings its words cite, which are cut out of the words as out of the prompt's.
-    None at the end."""
+    words, a group label, its click targets, (``rules``, when there are some) the
+    rulings its words cite, which are cut out of the words as out of the prompt's, and
+    (``effect``, only on the options of a few decisions) what it changes that its words
+    do not say: the final score of the last discards, the Harbor discs an activation
+    leaves (:mod:`endeavor.web.effects`). None at the end."""
     d = state.decision()
     if d is None:
         return None
     options: list[JSON] = []
     if state.current_player in seats:
+        effects = option_effects(state, d)
         for o in d.options:
             text, rules = plain_words(o.text)
             option: JSON = {"action": str(o.action), "text": text,
@@ -580,6 +584,9 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -
                             "targets": targets_of(state, o.action, d.player)}
             if rules:
                 option["rules"] = rules
+            effect = effects.get(option["action"])
+            if effect:
+                option["effect"] = effect
             options.append(option)
     return {"player": d.player, "kind": d.kind, "prompt": plain_words(d.prompt)[0],
             "summary": third_person(d.prompt, d.player), "options": options}

@@ -301,7 +301,13 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       el.removeAttribute("aria-disabled");
       if (el.namespaceURI !== "http://www.w3.org/1999/xhtml") el.setAttribute("role", "button");
       const label = options.length === 1 ? options[0].text : `${options.length} choices`;
-      el.setAttribute("aria-label", label);
+      // what an option changes that its words do not say (a final discard's glory)
+      const effects = options.filter((o) => o.effect)
+        .map((o) => (options.length === 1 ? o.effect : `${o.text}: ${o.effect}`));
+      el.setAttribute("aria-label", effects.length ? `${label}. ${effects.join(". ")}` : label);
+      if (effects.length && el.namespaceURI === "http://www.w3.org/1999/xhtml") {
+        el.setAttribute("title", `${label}\n${effects.join("\n")}`);
+      }
       const fire = (event) => {
         event.stopPropagation();
         event.preventDefault();
@@ -398,7 +404,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         options.map((o) => h("button", {
           type: "button", class: "opt", "data-testid": "option", "data-action": o.action,
           title: o.rules && o.rules.length ? `Rulings: ${o.rules.join(", ")}` : null, onclick: () => act(o),
-        }, o.text))));
+        }, o.text, o.effect ? h("span", { class: "opt-effect", "data-testid": "option-effect" }, o.effect) : null))));
     }
     return box;
   }
