@@ -121,8 +121,8 @@ EXPLOITS: Final[dict[str, ExploitText]] = {
         "without your presence (never the Pirate's city), and occupy it at once with a "
         "Harbor disc, taking its Trade token (P35). "
         "Occupy action: move any Missionary, from the tile or from any city, to a city you "
-        "control; then you may spend a Culture Trade token to gain 2 discs from your "
-        "supply (P36). "
+        "control; after the move, paying a Culture Trade token brings 2 discs from your "
+        "supply to your Harbor (P36). "
         "A city holding a Missionary can never be Attacked; several may share a city. "
         "End of game: 1 glory per city you control that holds a Missionary.",
         "A Missionary protects its city against every attacker, Shield or not."),
@@ -144,17 +144,17 @@ EXPLOITS: Final[dict[str, ExploitText]] = {
         "At setup every player has one disc in Manila, on the tile. "
         "Ship action: move one of your discs from Manila, or from any open sea, to the "
         "open sea of another open region. From the Far East (or Manila) to North America: "
-        "take one of the 8 Galleon tokens. From North America (or Manila) to the Far East: "
-        "you may swap up to 2 Trade tokens from your mat for as many Trade tokens anywhere "
-        "on the board (P43). "
+        "take one of the 8 Galleon tokens. Into the Far East from North America (or "
+        "Manila): exchange as many as 2 Trade tokens of your mat for the same number of "
+        "Trade tokens anywhere on the board, if you wish (P43). "
         "In every Salary phase, after your workers are paid, each Galleon you hold pays "
         "one more worker or gains you 1 disc; it is never used up (P42). "
         "End of game: 2 glory per Galleon you hold.",
         "Galleons you hold work in the Salary phase without the Shield; their glory needs "
         "it (P41)."),
     "underground_railroad": ExploitText(
-        "Draw action: discard the top card of the Slavery deck from the game and gain 2 "
-        "discs from your supply. "
+        "Draw action: the Slavery deck's top card leaves the game, and you gain 2 discs "
+        "from your supply. "
         "Occupy action: put a Harbor disc on the next of the Railroad's 5 spaces, if your "
         "score meets that space's mark (Industry 7, Culture 7, Wealth 7, Influence 7, "
         "Influence 10), and take a Freedom token of your choice: +1 in that attribute (it "
@@ -190,8 +190,8 @@ EXPLOITS: Final[dict[str, ExploitText]] = {
         "(P55).",
         "The extra Draw presence counts only while you hold the Shield (P50)."),
     "spice_trade": ExploitText(
-        "Ship action: put a Harbor disc in the open sea of Africa, India or the Far East "
-        "(the Far East even while it is closed), then draw the top card of that region's "
+        "Ship action: put a Harbor disc in the open sea of Africa, of India or of the Far "
+        "East (the Far East even while it is closed), then draw the top card of that region's "
         "deck at once if your presence there meets its Draw Value (P51). "
         "Ship action, the other way: move any number of your discs from those three open "
         "seas to the base of your Wealth and/or Influence tracks; each is +1 there, like a "
