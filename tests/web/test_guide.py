@@ -31,6 +31,9 @@ def test_all_fifteen_exploits_have_a_rule_and_a_shield() -> None:
         rule, shield = guide.exploit_rule(e), guide.shield_text(e)
         assert len(rule) >= 350 and len(rule.split()) >= 60, e
         assert "End of game" in rule, e  # the scoring is part of the rule
+        paragraphs = guide.exploit_paragraphs(e)
+        assert len(paragraphs) >= 3 and " ".join(paragraphs) == rule, e
+        assert all(x.strip() == x and x for x in paragraphs), e
         # its abilities, by the action kinds the engine's module answers
         for kind in set(REGISTRY[e].kinds.values()):
             assert f"{D.KIND_NAMES[kind]}" in rule, (e, D.KIND_NAMES[kind])
@@ -75,6 +78,7 @@ def test_meta_serves_rule_and_shield(client: TestClient) -> None:
     assert [e["id"] for e in m["exploits"]] == list(EXPLOIT_IDS)
     for e in m["exploits"]:
         assert e["rule"] == guide.exploit_rule(e["id"])
+        assert e["paragraphs"] == guide.exploit_paragraphs(e["id"])
         assert e["shield"] == guide.shield_text(e["id"])
         assert e["name"] == REGISTRY[e["id"]].name and len(e["regions"]) == 2
 

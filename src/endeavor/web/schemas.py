@@ -286,6 +286,8 @@ class ExploitMeta(BaseModel):
     number: int = Field(default=0, description="the tile's number (1-15)")
     regions: list[str] = Field(default_factory=list, description="its two regions' names")
     rule: str = Field(default="", description="the whole rule in plain words (guide.py)")
+    paragraphs: list[str] = Field(default_factory=list, description="the same rule in "
+                                  "paragraphs: setup, each ability, scoring")
     shield: str = Field(default="", description="how its Shields are earned and what "
                                                 "they do")
 
