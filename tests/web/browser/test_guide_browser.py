@@ -63,6 +63,7 @@ def test_how_to_play_opens_from_a_game_page(server: Server, page: Any, shot: Any
         page.wait_for_selector("[data-testid=board]")
         link = page.locator("[data-testid=rules-link]")
         assert link.get_attribute("href").endswith(f"/rules#{tab}")
+        shot(page, f"game-rules-link-{tab}")
         with page.context.expect_page() as opened:
             link.click()
         rules = opened.value
