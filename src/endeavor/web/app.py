@@ -50,10 +50,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import endeavor
 from endeavor.bots import NAMES as BOT_NAMES
 from endeavor.config import RULESETS as RULESET_IDS
-from endeavor.exploits import EXPLOIT_IDS, REGISTRY
 from endeavor.rules import RULESETS
 
-from . import db, hardening, schemas, view
+from . import db, guide, hardening, schemas, view
 from .bots import QUICK_BOTS, BotRunner
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
@@ -97,7 +96,7 @@ THREADS_VAR: Final = "ENDEAVOR_THREADS"
 #: often (a few ms each) and a full collection waits for 100 times more of them
 GC_THRESHOLDS: Final = (20_000, 50, 100)
 #: paths the front end routes by itself: each serves index.html
-PAGES: Final = ("/", "/new", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
+PAGES: Final = ("/", "/new", "/rules", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
                 "/replay/{game_id}", "/replay/{game_id}/{n}")
 GameId = Annotated[str, PathParam(min_length=1, max_length=32)]
 SeatNo = Annotated[int, PathParam(ge=0, le=7, description="the seat's number")]
@@ -305,7 +304,7 @@ def meta_view(max_body: int = MAX_BODY, email: bool = False) -> schemas.Meta:
     orders = list(dict.fromkeys(o for r in rulesets for o in r.phase_orders))
     return schemas.Meta(
         rulesets=rulesets, boards=boards,
-        exploits=[schemas.ExploitMeta(id=e, name=REGISTRY[e].name) for e in EXPLOIT_IDS],
+        exploits=[schemas.ExploitMeta(**e) for e in guide.exploits()],
         bots=list(BOT_NAMES), quick_bots=[b for b in BOT_NAMES if b in QUICK_BOTS],
         phase_orders=orders, seat_kinds=["human", "hotseat", "bot"], max_body=max_body,
         clock_kinds=list(CLOCK_KINDS), on_timeout=list(ON_TIMEOUT),
@@ -907,6 +906,15 @@ def create_app(db_url: str | None = None, *,
         """Rulesets, boards, Exploits, bots and phase orders: the new-game form's
         choices."""
         return meta_view(max_body, notifier.email_available)
+
+    guide_body = _dumps(schemas.Guide(**guide.guide()).model_dump())
+
+    @app.get("/api/guide", response_model=schemas.Guide, tags=["meta"])
+    def rules_guide() -> Response:
+        """The How to play page's tables, from the rulesets' data: buildings by level,
+        the status tracks, the Exploits' rules and Shields."""
+        return Response(guide_body, media_type="application/json",
+                        headers={"Cache-Control": "no-cache"})
 
     # ------------------------------------------------------------------ websocket
     @app.websocket("/api/games/{game_id}/ws")

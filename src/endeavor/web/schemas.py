@@ -283,6 +283,61 @@ class RulesetMeta(BaseModel):
 class ExploitMeta(BaseModel):
     id: str
     name: str
+    number: int = Field(default=0, description="the tile's number (1-15)")
+    regions: list[str] = Field(default_factory=list, description="its two regions' names")
+    rule: str = Field(default="", description="the whole rule in plain words (guide.py)")
+    paragraphs: list[str] = Field(default_factory=list, description="the same rule in "
+                                  "paragraphs: setup, each ability, scoring")
+    shield: str = Field(default="", description="how its Shields are earned and what "
+                                                "they do")
+
+
+class GuideBuilding(BaseModel):
+    code: str
+    name: str
+    level: int = Field(description="0 for a start tile")
+    copies: int
+    does: str = Field(description="its action(s): 'Ship', 'Ship or Draw', "
+                                  "'Ship + Occupy (one or both)', 'no action'")
+    gives: str = Field(description="the attributes and glory it gives, in words")
+    note: str = Field(description="a power or restriction its symbols do not say")
+
+
+class GuideLevel(BaseModel):
+    level: int
+    buildings: list[GuideBuilding]
+
+
+class GuideRuleset(BaseModel):
+    id: str
+    title: str
+    players: list[int]
+    rounds: int
+    discs: int = Field(description="discs per player")
+    max_cards: int = Field(description="card slots on a mat (the most cards kept)")
+    attributes: list[str] = Field(description="the four attributes' names")
+    track_cap: int | None = Field(description="the highest track score that counts "
+                                              "(null: no cap)")
+    start: list[GuideBuilding]
+    levels: list[GuideLevel]
+    level5_pool: int = Field(description="level-5 types in the box")
+    level5_available: int = Field(description="level-5 types in play in a game")
+
+
+class GuideTrack(BaseModel):
+    score: int
+    level: int = Field(description="Build Level, Salary (payments) and Card Limit")
+    growth: int = Field(description="discs gained in the Growth phase")
+    glory: int = Field(description="end-game glory of a marker on this score")
+
+
+class Guide(BaseModel):
+    """``GET /api/guide``: what the How to play page draws from the engine's data."""
+
+    rulesets: list[GuideRuleset]
+    tracks: list[GuideTrack]
+    shields: str = Field(description="what Shields are, in words")
+    exploits: list[ExploitMeta]
 
 
 class Meta(BaseModel):

@@ -37,6 +37,7 @@ from ..rules.words import word_player as player_name
 from ..scoring import final_scores
 from ..state import State
 from .effects import option_effects
+from .guide import exploit_rule, shield_text
 
 if TYPE_CHECKING:
     from .store import LogLine
@@ -310,6 +311,7 @@ def _modules(state: State) -> tuple[list[JSON], list[JSON]]:
             "active": state.exploit_active(i),
             "shields": [p for p in range(state.n) if state.has_shield(p, i)],
             "text": text,
+            "rule": exploit_rule(m.id), "shield": shield_text(m.id),
         })
     return exploits, variants
 

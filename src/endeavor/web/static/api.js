@@ -55,6 +55,7 @@ export async function request(method, path, { body, token } = {}) {
 
 export const api = {
   meta: () => request("GET", "/api/meta"),
+  guide: () => request("GET", "/api/guide"),
   games: () => request("GET", "/api/games"),
   mine: (games) => request("POST", "/api/games/mine", { body: { games } }),
   create: (body) => request("POST", "/api/games", { body }),

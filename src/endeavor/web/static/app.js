@@ -1,9 +1,10 @@
 // The browser app's entry point: routes by location.pathname (the server serves this
-// page for /, /new, /play/{id}, /game/{id}, /host/{id} and /replay/{id}, and with status
+// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id} and /replay/{id}, and with status
 // 404 for any other address, which gets the "Nothing here" page).
 
 import { gameScreen } from "./game.js";
 import { hostScreen } from "./host.js";
+import { howtoScreen } from "./howto.js";
 import { lobbyScreen } from "./lobby.js";
 import { newGameScreen } from "./newgame.js";
 import { replayScreen } from "./replay.js";
@@ -15,9 +16,11 @@ async function route() {
   const path = (full.startsWith(BASE) ? full.slice(BASE.length) : full).replace(/\/+$/, "") || "/";
   const match = path.match(/^\/(play|game|host|replay)\/([^/]+)$/) || path.match(/^\/(replay)\/([^/]+)\/(\d+)$/);
   const id = match ? decodeURIComponent(match[2]) : null;
-  document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby" : "nothing";
+  document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby"
+    : path === "/rules" ? "rules" : "nothing";
   if (path === "/") return lobbyScreen(root);
   if (path === "/new") return newGameScreen(root);
+  if (path === "/rules") return howtoScreen(root);
   if (match && match[1] === "play") return gameScreen(root, id);
   if (match && match[1] === "game") return gameScreen(root, id, { spectator: true });
   if (match && match[1] === "host") return hostScreen(root, id);
@@ -29,7 +32,9 @@ async function route() {
 }
 
 // a seat's link that differs from this page's only after the # (another seat of the same
-// game) is a new page, not a scroll position
-window.addEventListener("hashchange", () => location.reload());
+// game) is a new page, not a scroll position; on How to play the # is the tab shown
+window.addEventListener("hashchange", () => {
+  if (document.body.dataset.screen !== "rules") location.reload();
+});
 
 route().finally(() => { document.body.dataset.ready = "1"; });

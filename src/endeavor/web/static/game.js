@@ -448,6 +448,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       hostToken(id) ? h("button", { type: "button", class: "btn small", "data-testid": "host-open",
         title: "Every seat's link, bots in seats, clocks, ending the game", onclick: openHost }, "⚑ Host") : null,
       h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
+      h("a", { href: href(`/rules#${rulesAnchor(view.config)}`), class: "btn small", target: "_blank", rel: "noopener",
+        "data-testid": "rules-link", title: "How to play: this game's rules, in a new tab" }, "Rules"),
       h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
         download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record"));
     const table = tableHtml(view, { clocks: !view.over });
@@ -489,4 +491,10 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     announced = Math.max(announced, seq);
     if (!view || seq > view.seq) refresh();
   }, refresh);
+}
+
+/** The How to play tab of a game's rules (/rules#…): its ruleset, or the Silent Fleet. */
+function rulesAnchor(config) {
+  if (!config || config.ruleset === "classic") return config ? "classic" : "age-of-sail";
+  return config.options && config.options.silent_fleet ? "silent-fleet" : "age-of-sail";
 }

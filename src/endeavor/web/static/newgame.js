@@ -53,12 +53,20 @@ export async function newGameScreen(root) {
   const exploitMode = h("select", { name: "exploits", "data-testid": "exploits" },
     h("option", { value: "none" }, "none"), h("option", { value: "random" }, "3 at random"),
     h("option", { value: "chosen" }, "chosen below (1 to 3)"));
-  const exploitChecks = h("div", { class: "checks exploit-list" }, meta.exploits.map((e) => h("label", {},
-    h("input", { type: "checkbox", name: "exploit", value: e.id }), ` ${e.name}`)));
+  // each Exploit's rule and Shields beside its checkbox, folded (GET /api/meta's words)
+  const exploitChecks = h("div", { class: "checks exploit-list" }, meta.exploits.map((e) => h("div", { class: "exploit-choice" },
+    h("label", {}, h("input", { type: "checkbox", name: "exploit", value: e.id }), ` ${e.name}`,
+      e.regions && e.regions.length ? h("span", { class: "muted" }, ` · ${e.regions.join(" + ")}`) : null),
+    e.rule ? h("details", { class: "exploit-rule", "data-testid": `exploit-rule-${e.id}` },
+      h("summary", {}, "Rule and Shields"),
+      (e.paragraphs && e.paragraphs.length ? e.paragraphs : [e.rule]).map((text) => h("p", {}, text)),
+      e.shield ? h("p", {}, h("b", {}, "Shields: "), e.shield) : null) : null)));
   const fleet = h("input", { type: "checkbox", name: "silent_fleet", "data-testid": "silent-fleet" });
   const optionsBox = h("div", { class: "checks" });
   const seatsBox = h("div", { class: "seats", "data-testid": "seats" });
-  const exploitField = labelled("Exploits", exploitMode);
+  const exploitField = labelled("Exploits", exploitMode, h("span", { "data-testid": "shields-hint" },
+    "An Exploit wakes once its two regions are open; each player with presence in both then holds its Shield: only they use its abilities and score it. ",
+    h("a", { href: href("/rules#exploits"), target: "_blank", rel: "noopener" }, "More in How to play")));
   const exploitProblem = h("p", { class: "error", role: "alert", "data-testid": "exploit-problem", hidden: true });
 
   // the clock
