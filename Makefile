@@ -78,7 +78,8 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
 # two lanes (one core each): compile the mypyc build and run the engine's suite on it;
-# meanwhile ruff, mypy and the suite on the pure-Python build. The web app's tests
+# meanwhile ruff, mypy and the suite on the pure-Python build (playing a fifth of the
+# seeded random-play sweeps, which the compiled lane plays whole). The web app's tests
 # (tests/web: adapters, not the engine, so once, on the pure build) take whichever lane
 # is free first. -O prints each step when it ends.
 test:
@@ -89,8 +90,9 @@ test:
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
 		echo "compiled modules in src/ would shadow the sources; delete them"; exit 1; fi
-	@echo "== pytest, pure Python (editable install in $(VENV)), tests/web apart"
-	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest --ignore=tests/web
+	@echo "== pytest, pure Python (editable install in $(VENV)), tests/web apart, one in five"
+	@echo "   chunks of the seeded sweeps (the compiled lane plays them whole: tests/sweep.py)"
+	ENDEAVOR_SWEEP=sample ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest --ignore=tests/web
 
 # the web app's tests, on the pure build, with PostgreSQL and Chromium (tools/
 # ci_services.sh installs and starts them when missing; quick otherwise). They read the
@@ -109,7 +111,7 @@ test-web: $(DEV_STAMP)
 
 test-compiled: $(COMPILED_STAMP)
 	@echo "== pytest, compiled with mypyc (wheel installed in $(CVENV)), tests/web left out"
-	ENDEAVOR_EXPECT_BUILD=mypyc $(CBIN)/pytest --ignore=tests/web
+	ENDEAVOR_SWEEP=all ENDEAVOR_EXPECT_BUILD=mypyc $(CBIN)/pytest --ignore=tests/web
 
 # start (installing when missing) PostgreSQL and Chromium; prints the test database URL
 services:

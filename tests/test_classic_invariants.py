@@ -29,6 +29,7 @@ from collections import Counter
 
 import pytest
 
+import sweep
 from endeavor import GameConfig, State, final_scores, replay
 from endeavor import actions as A
 from endeavor import data as D
@@ -234,11 +235,12 @@ def play_fast(seed: int) -> State:
     return SUITE.play_fast(seed)
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("chunk", sweep.chunks(CHUNKS))
 def test_classic_random_games(chunk: int) -> None:
     SUITE.run_chunk(chunk)
 
 
+@sweep.whole_sweep
 def test_classic_coverage() -> None:
     """The suite as a whole reaches every rule event listed in :data:`COVERED`."""
     SUITE.coverage(COVERED)

@@ -32,6 +32,7 @@ from collections import Counter
 
 import pytest
 
+import sweep
 from endeavor import GameConfig, State, final_scores, new_game, replay
 from endeavor import actions as A
 from endeavor import data as D
@@ -223,7 +224,7 @@ def play_suite_game(g: int, cov: Counter[str]) -> None:
     cov["steps"] += step
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("chunk", sweep.chunks(CHUNKS))
 def test_fleet_games(chunk: int) -> None:
     cov: Counter[str] = Counter()
     for g in range(chunk, GAMES, CHUNKS):
@@ -237,6 +238,7 @@ def test_fleet_games(chunk: int) -> None:
     _COVERAGE[chunk] = cov
 
 
+@sweep.whole_sweep
 def test_coverage() -> None:
     total: Counter[str] = Counter()
     for chunk in range(CHUNKS):
