@@ -2,6 +2,7 @@
 // elements carry data-target="<id>" like the board's.
 
 import { h, COLOURS, tokenLabel } from "./dom.js";
+import { tip } from "./tipcard.js";
 
 const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
 
@@ -86,6 +87,23 @@ export function matHtml(mat, state, seat, you, clock = null) {
   tokens.length ? h("div", { class: "tokens" }, tokens) : null);
 }
 
+/** A building's tip card: what it does, how it is built, how many are left. */
+function buildingTip(b, industry) {
+  const start = b.count === undefined;
+  return {
+    title: `${b.name} · ${start ? "start tile" : `level ${b.level}`}`,
+    lines: [
+      `Does: ${b.does}.`,
+      b.activatable
+        ? "Put a disc from your Harbor on it (activate it) to take its action; the Payment phase frees the disc."
+        : "It has no action: what it shows counts once it is built.",
+      start ? "A start tile: each player picks one before the first round."
+        : `Build it in the Build phase when your Build Level (set by ${industry}) is ${b.level} or more; a level 5 building at most once a game.`,
+      start ? null : b.count === 0 ? "None left in the supply." : `${b.count} left in the supply.`,
+    ],
+  };
+}
+
 /** The building supply by level (and the start tiles during setup). */
 export function supplyHtml(state) {
   const byLevel = new Map();
@@ -93,12 +111,12 @@ export function supplyHtml(state) {
     if (!byLevel.has(b.level)) byLevel.set(b.level, []);
     byLevel.get(b.level).push(b);
   }
-  const chip = (b) => h("button", {
+  const industry = state.attributes[0];
+  const chip = (b) => tip(h("button", {
     type: "button", class: `supply-chip level${b.level}${b.count === 0 ? " sold-out" : ""}`,
-    "data-target": b.id, tabindex: -1,
-    title: `${b.name} (level ${b.level}): ${b.does}${b.count !== undefined ? ` · ${b.count} left` : ""}`,
+    "data-target": b.id, tabindex: -1, "aria-label": `${b.name} (level ${b.level}): ${b.does}`,
   }, h("span", { class: "b-name" }, b.name), h("span", { class: "b-does" }, b.does),
-  b.count !== undefined ? h("span", { class: "count" }, `×${b.count}`) : null);
+  b.count !== undefined ? h("span", { class: "count" }, `×${b.count}`) : null), () => buildingTip(b, industry));
   const rows = [];
   if (state.start_tiles.length) {
     rows.push(h("div", { class: "supply-row start" }, h("span", { class: "lvl" }, "Start"),
