@@ -98,7 +98,8 @@ function overlaps(a, b, pad = 0) {
 }
 
 // ------------------------------------------------------------------ cards
-function cardWords(card) {
+/** What a card is and gives, in words (a list of sentences). */
+export function cardWords(card) {
   const lines = [];
   if (card.governor) lines.push("A Governor card: it counts as an Asset card, and the free Governor slot of a mat holds one without counting toward the card limit.");
   else if (card.value !== null && card.value !== undefined) {
@@ -557,6 +558,8 @@ export function drawBoard(state) {
     return [Math.min(near, far) - 17, y - 16, Math.abs(far - near) + 34, 32];
   });
   const [lines, markers] = linksSvg(state.links, players, sitesByCode, [...labels, ...cards, ...trackBoxes], siteHits);
-  svg.append(lands, lines, ...regions, pileSvg(state), exploitsSvg(state), markers);
+  // the links and their tokens under the regions' pieces: a site's or a card's hit area
+  // wins where a link's would touch it (and no token lies under a name or a card)
+  svg.append(lands, lines, markers, ...regions, pileSvg(state), exploitsSvg(state));
   return svg;
 }
