@@ -60,6 +60,9 @@ def test_link_tokens_cover_no_name_and_no_card(server: Server, page: Any, board:
         assert len(tokens) == links == 26
     bad = [(t["id"], o["id"]) for t in tokens for o in labels + cards if overlap(t, o)]
     assert not bad, bad
+    # nor another link's token
+    both = [(a["id"], b["id"]) for i, a in enumerate(tokens) for b in tokens[i + 1:] if overlap(a, b)]
+    assert not both, both
     # nor does a token cover a site's shape
     shapes = page.evaluate(BOXES, ".site-shape")
     assert not [(t["id"], o["id"]) for t in tokens for o in shapes if overlap(t, o)]

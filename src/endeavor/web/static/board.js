@@ -119,10 +119,10 @@ export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id =
     s("rect", { x, y, width: w, height: h, rx: 5, fill: "#fffdf6", stroke: colour, "stroke-width": 2, class: "card-face hl" }),
     s("rect", { x, y, width: w, height: 16, rx: 5, fill: colour }),
     s("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "card-code" }, label || card.code));
-  if (card.governor) g.append(s("path", { d: `M${x + 3},${y + h - 10} h${w - 6}`, class: "gov-stripe" }));
+  if (card.governor) g.append(s("path", { d: `M${x + 3},${y + 19} h${w - 6}`, class: "gov-stripe" }));
   const parts = card.short ? card.short.split(" ") : [];
   parts.forEach((part, i) => {
-    g.append(s("text", { x: x + w / 2, y: y + 30 + i * 11, "text-anchor": "middle", class: "card-icons" }, part));
+    g.append(s("text", { x: x + w / 2, y: y + 31 + i * 11, "text-anchor": "middle", class: "card-icons" }, part));
   });
   if (count !== null) {
     g.append(s("circle", { cx: x + w - 4, cy: y + h - 4, r: 10, class: "count-badge" }),
@@ -133,9 +133,11 @@ export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id =
 }
 
 function emptyCard(x, y, text, tipText, id = null) {
+  const words = text.split(" ");
   const g = s("g", { class: "card empty", "data-target": id },
     s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 5, class: "card-empty hl" }),
-    s("text", { x: x + CARD_W / 2, y: y + CARD_H / 2 + 3, "text-anchor": "middle", class: "card-icons" }, text));
+    s("text", { x: x + CARD_W / 2, y: y + CARD_H / 2 + 3 - (words.length - 1) * 6, "text-anchor": "middle", class: "card-icons" },
+      words.map((w, i) => s("tspan", { x: x + CARD_W / 2, dy: i ? 12 : 0 }, i < words.length - 1 ? `${w} ` : w))));
   tip(g, tipText);
   return g;
 }
@@ -164,7 +166,7 @@ function governorSvg(region, x, y, players) {
     g.classList.add("governor");
     if (gov.winner !== null) {
       g.append(s("text", { x: x + CARD_W / 2, y: y + CARD_H + 12, "text-anchor": "middle", class: "small" },
-        `→ ${ownerName(gov.winner, players)}`));
+        `→ ${gov.winner >= players ? "SF" : ownerName(gov.winner, players)}`));
     }
     tip(g, () => ({
       title: `${region.name} Governor`,
@@ -197,6 +199,7 @@ function siteWords(site, region, players) {
     lines.push(`Free. Its token: ${tokenWords(site.token)}, taken by the first disc here.`);
     lines.push(site.kind === "city" ? "Occupy it with a disc from your Harbor (you need presence in the region)." : "");
   } else lines.push("Free, its token already taken.");
+  if (site.owner === null) lines.push("Once someone holds it, attacking it costs 2 discs from your Harbor (one lost, one that takes the place).");
   if (site.tile) lines.push("An Exploit tile covers this site.");
   return lines;
 }
@@ -332,9 +335,13 @@ function regionSvg(region, players, labels, cards, classic) {
   const [ax, ay, aw, ah] = geo.area;
   const g = s("g", { class: `region${region.open ? " open" : ""}`, "data-region": region.id, id: `region-${region.id}` },
     s("rect", { x: ax, y: ay, width: aw, height: ah, class: "region-area" }));
-  const name = s("text", { x: geo.name.x, y: geo.name.y, "text-anchor": geo.name.anchor, class: "region-name" },
-    region.name, s("tspan", { class: `region-status${region.open ? " is-open" : ""}`, dx: 6 },
-      `${region.open && region.id !== "EU" ? "✓ " : ""}${regionStatus(region)}`));
+  // the status beside Europe's name, under the others' (a short line: no site's name under it)
+  const europe = region.id === "EU";
+  const status = s("tspan", { class: `region-status${region.open ? " is-open" : ""}`,
+    ...(europe ? { dx: 6 } : { x: geo.name.x, dy: 14 }) },
+  `${region.open && !europe ? "✓ " : ""}${regionStatus(region)}`);
+  const name = s("text", { x: geo.name.x, y: geo.name.y - (europe ? 0 : 10), "text-anchor": geo.name.anchor, class: "region-name" },
+    region.name, status);
   tip(name, () => ({
     title: region.name,
     lines: [region.id === "EU" ? "Europe is open from the start: anyone may Occupy, Attack and Ship to its trade routes, and everyone has presence here."
@@ -377,7 +384,7 @@ function bezier(a, c, b, t) {
     (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1]];
 }
 
-const TOKEN_SPOTS = [0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68];
+const TOKEN_SPOTS = [0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68, 0.26, 0.74];
 
 function linksSvg(links, players, sitesByCode, avoid, siteHits) {
   const lines = s("g", { class: "links" });
@@ -405,10 +412,11 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
       }
     }
     const [px, py] = spot;
+    avoid.push([px - 16, py - 10, 32, 20]);
     const marker = s("g", { class: `link-marker${link.circular ? "" : " square"}`, "data-target": link.id },
       s("circle", { cx: px, cy: py, r: 21, class: "hit" }));
     if (link.token) marker.append(tokenBadge(link.token, px, py, 8, "link-token"));
-    else if (link.controller !== null) marker.append(discSvg(link.controller, players, px, py, 7));
+    else if (link.controller !== null) marker.append(discSvg(link.controller, players, px, py, 9));
     else if (link.circular) marker.append(s("circle", { cx: px, cy: py, r: 5, class: "link-dot hl" }));
     else marker.append(s("rect", { x: px - 5, y: py - 5, width: 10, height: 10, class: "link-dot hl" }));
     const na = sitesByCode[link.a]?.name || link.a;
