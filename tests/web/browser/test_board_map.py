@@ -61,7 +61,8 @@ def test_link_tokens_cover_no_name_and_no_card(server: Server, page: Any, board:
     bad = [(t["id"], o["id"]) for t in tokens for o in labels + cards if overlap(t, o)]
     assert not bad, bad
     # nor another link's token
-    both = [(a["id"], b["id"]) for i, a in enumerate(tokens) for b in tokens[i + 1:] if overlap(a, b)]
+    both = [(a["id"], b["id"]) for i, a in enumerate(tokens) for b in tokens[i + 1:]
+            if overlap(a, b)]
     assert not both, both
     # nor does a token cover a site's shape
     shapes = page.evaluate(BOXES, ".site-shape")
@@ -98,7 +99,7 @@ def test_every_target_has_a_big_hit_area_and_regions_are_named(server: Server, p
 
 @pytest.mark.parametrize("board", list(BOARDS))
 def test_no_city_name_is_cut_and_a_tip_card_says_what_a_city_is(server: Server, page: Any,
-                                                                  board: str) -> None:
+                                                                  board: str, shot: Any) -> None:
     open_board(server, page, board)
     state = page.evaluate("() => fetch(location.pathname.replace('/play/', '/api/games/'))"
                           ".then((r) => r.json()).then((v) => v.state)")
@@ -120,6 +121,7 @@ def test_no_city_name_is_cut_and_a_tip_card_says_what_a_city_is(server: Server, 
     assert "Santo Domingo" in text and "glory" in text and "token" in text.lower()
     box = card.bounding_box()
     assert box["width"] <= 340
+    shot(page, f"board-tip-{board}")
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=tipcard]", state="detached")
     # a deck's tip names its top card and what it gives
@@ -130,7 +132,7 @@ def test_no_city_name_is_cut_and_a_tip_card_says_what_a_city_is(server: Server, 
     page.wait_for_selector("[data-testid=tipcard]", state="detached")
 
 
-def test_long_press_shows_the_tip_on_a_phone(server: Server, new_page: Any) -> None:
+def test_long_press_shows_the_tip_on_a_phone(server: Server, new_page: Any, shot: Any) -> None:
     page = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     open_board(server, page, "A")
     box = page.query_selector("[data-target='city:EU1']").bounding_box()
@@ -142,6 +144,7 @@ def test_long_press_shows_the_tip_on_a_phone(server: Server, new_page: Any) -> N
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     text = page.wait_for_selector("[data-testid=tipcard]").inner_text()
     assert "London" in text and "glory" in text
+    shot(page, "board-tip-phone")
     # a tap elsewhere closes it
     page.touchscreen.tap(5, 5)
     page.wait_for_selector("[data-testid=tipcard]", state="detached")

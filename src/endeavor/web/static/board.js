@@ -121,8 +121,13 @@ export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id =
     s("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "card-code" }, label || card.code));
   if (card.governor) g.append(s("path", { d: `M${x + 3},${y + 19} h${w - 6}`, class: "gov-stripe" }));
   const parts = card.short ? card.short.split(" ") : [];
+  // up to four lines of icons; five (a card that gives every attribute) in two columns
+  const cols = parts.length > 4 ? 2 : 1;
+  const rows = Math.ceil(parts.length / cols);
   parts.forEach((part, i) => {
-    g.append(s("text", { x: x + w / 2, y: y + 31 + i * 11, "text-anchor": "middle", class: "card-icons" }, part));
+    const col = cols === 1 ? 0 : Math.floor(i / rows);
+    const cx = cols === 1 ? x + w / 2 : x + w / 4 + col * (w / 2);
+    g.append(s("text", { x: cx, y: y + 31 + (i % rows) * 11, "text-anchor": "middle", class: "card-icons" }, part));
   });
   if (count !== null) {
     g.append(s("circle", { cx: x + w - 4, cy: y + h - 4, r: 10, class: "count-badge" }),
