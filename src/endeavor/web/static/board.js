@@ -115,7 +115,7 @@ export function cardWords(card) {
 /** A card drawn small: code, what it gives, optional count badge. */
 export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id = null, label = null } = {}) {
   const colour = DECK_COLOURS[card.deck] || "#777";
-  const g = s("g", { class: "card", "data-target": id },
+  const g = s("g", { class: "card", "data-target": id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}` },
     s("rect", { x, y, width: w, height: h, rx: 5, fill: "#fffdf6", stroke: colour, "stroke-width": 2, class: "card-face hl" }),
     s("rect", { x, y, width: w, height: 16, rx: 5, fill: colour }),
     s("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "card-code" }, label || card.code));
@@ -153,6 +153,7 @@ function deckSvg(deck, x, y) {
   }
   const g = cardSvg(deck.top, x, y, { count: deck.size, id: deck.id });
   g.classList.add("deck");
+  g.setAttribute("aria-label", `${deck.name} deck, ${deck.size} cards, top ${deck.top.code}: ${deck.top.gives}`);
   g.setAttribute("data-deck", deck.code);
   tip(g, () => ({
     title: `${deck.name} deck · ${deck.size} card${deck.size === 1 ? "" : "s"}`,
@@ -246,7 +247,7 @@ function trackSvg(region, geo, players) {
   const xs = track.spaces.map((_, i) => near + dir * (n - 1 - i) * TRACK_STEP);
   const x0 = Math.min(...xs) - 17;
   const x1 = Math.max(...xs) + 17;
-  const g = s("g", { class: "track", "data-target": track.id },
+  const g = s("g", { class: "track", "data-target": track.id, "aria-label": `${region.name} shipping track, ${track.filled} of ${n} taken` },
     s("rect", { x: x0 - 2, y: y - 22, width: x1 - x0 + 4, height: 44, class: "hit" }),
     s("rect", { x: x0, y: y - 16, width: x1 - x0, height: 32, rx: 16, class: "track-bg hl" }));
   // an arrow from the last space to the deck: the track runs toward its deck
@@ -277,7 +278,7 @@ function trackSvg(region, geo, players) {
 function seaSvg(region, geo, players, classic) {
   const sea = region.sea;
   const [x, y] = geo.sea;
-  const g = s("g", { class: "sea", "data-target": sea.id },
+  const g = s("g", { class: "sea", "data-target": sea.id, "aria-label": `${region.name}: ${sea.label}` },
     s("rect", { x, y, width: 112, height: 44, rx: 10, class: "sea-bg hl" }),
     s("text", { x: x + 56, y: y + 12, "text-anchor": "middle", class: "small" }, sea.label));
   sea.discs.forEach((d, i) => {
@@ -418,7 +419,8 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
     }
     const [px, py] = spot;
     avoid.push([px - 16, py - 10, 32, 20]);
-    const marker = s("g", { class: `link-marker${link.circular ? "" : " square"}`, "data-target": link.id },
+    const marker = s("g", { class: `link-marker${link.circular ? "" : " square"}`, "data-target": link.id,
+      "aria-label": `Link ${sitesByCode[link.a]?.name || link.a} – ${sitesByCode[link.b]?.name || link.b}` },
       s("circle", { cx: px, cy: py, r: 21, class: "hit" }));
     if (link.token) marker.append(tokenBadge(link.token, px, py, 8, "link-token"));
     else if (link.controller !== null) marker.append(discSvg(link.controller, players, px, py, 9));
@@ -495,7 +497,7 @@ function exploitsSvg(state) {
     const active = tile.active;
     const rule = exploitRule(tile);
     const key = tile.key || tile.id.replace(/^exploit:/, "");
-    const t = s("g", { class: `exploit${active ? " active" : ""}`, "data-target": tile.id, "data-exploit": key },
+    const t = s("g", { class: `exploit${active ? " active" : ""}`, "data-target": tile.id, "data-exploit": key, "aria-label": tile.name },
       s("rect", { x: tx, y: ty, width: tw, height: th, rx: 8, class: "exploit-bg hl" }));
     const head = [tile.regions ? `${tile.regions.join(" + ")} · ${active ? "active" : "dormant"}` : "variant"];
     // HTML inside the tile: real word wrapping; the whole rule is in the DOM, the tile shows

@@ -1,10 +1,11 @@
 // Tip cards: a small HTML card that says what a thing is and does, in words. Shown on
-// hover with a mouse, on a long press (about 500 ms) with a finger or pen; hidden when
-// the pointer leaves, on a tap elsewhere and on Escape. Works for SVG and HTML elements
-// alike: give an element a `data-tip` attribute (plain text; a first line ending in a
-// newline is the card's heading) or register a function with `tip(el, fn)` that
-// returns the card's content when it is shown. The card lives in <body>, never inside
-// the element, so showing it changes nothing of the board or the mats.
+// hover with a mouse, on a long press (about 500 ms) with a finger or pen, and on
+// keyboard focus; hidden when the pointer leaves, on a tap elsewhere, on Escape and when
+// the element is redrawn away. Works for SVG and HTML elements alike: give an element a
+// `data-tip` attribute (plain text; a first line ending in a newline is the card's
+// heading) or register a function with `tip(el, fn)` that returns the card's content
+// when it is shown. The card lives in <body>, never inside the element, so showing it
+// changes nothing of the board or the mats.
 
 import { h } from "./dom.js";
 
@@ -138,6 +139,7 @@ document.addEventListener("pointerdown", (event) => {
 }, true);
 
 document.addEventListener("pointermove", (event) => {
+  if (card && shownFor && !shownFor.isConnected) hideTip(); // the screen was redrawn under it
   if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > MOVE_SLOP) cancelPress();
 }, true);
 document.addEventListener("pointerup", cancelPress, true);
@@ -155,6 +157,15 @@ document.addEventListener("click", (event) => {
 document.addEventListener("contextmenu", (event) => {
   if (tipOwner(event.target) && (press || card?.classList.contains("pinned"))) event.preventDefault();
 }, true);
+
+// the keyboard: a piece reached with Tab shows its card too
+document.addEventListener("focusin", (event) => {
+  const el = tipOwner(event.target);
+  if (el && event.target.matches?.(":focus-visible")) showTip(el);
+});
+document.addEventListener("focusout", (event) => {
+  if (shownFor && tipOwner(event.target) === shownFor) hideTip();
+});
 
 document.addEventListener("keydown", (event) => { if (event.key === "Escape") hideTip(); });
 window.addEventListener("scroll", () => { if (card && !card.classList.contains("pinned")) hideTip(); }, true);
