@@ -164,3 +164,44 @@ def test_exploit_tiles_keep_their_spaces(server: Server, page: Any) -> None:
         assert len(got.split()) >= len(want.split()), (got, want)
         tile = page.query_selector(f"[data-target='exploit:{ex['key']}']")
         assert ex["name"] in tile.text_content()
+
+
+def test_an_exploit_rule_in_plain_words_is_on_the_tile_and_in_its_tip(server: Server,
+                                                                       page: Any) -> None:
+    """When the view gives an Exploit's ``rule`` and ``shield``, the tile shows the rule
+    (the whole of it in the tile's DOM) and its tip card both."""
+    open_board(server, page, "A")
+    rule = ("Each time you Ship to a track in one of its regions you may also place a "
+            "Galleon on the tile; each Galleon left at the end is worth 1 glory.")
+    shield = "Earned by the first player to open one of its regions."
+    key = page.evaluate("""async ([rule, shield]) => {
+      const { drawBoard } = await import('./static/board.js');
+      const view = await fetch(location.pathname.replace('/play/', '/api/games/'))
+        .then((r) => r.json());
+      for (const e of view.state.exploits) { e.rule = rule; e.shield = shield; }
+      document.querySelector('[data-testid=board]').replaceWith(drawBoard(view.state));
+      return view.state.exploits[0].key;
+    }""", [rule, shield])
+    assert page.text_content(f"[data-testid=exploit-rule-{key}]") == rule
+    page.hover(f"[data-target='exploit:{key}']")
+    text = page.wait_for_selector("[data-testid=tipcard]").inner_text()
+    assert rule in text and shield in text
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_every_board_element_of_the_view_is_drawn_with_its_id(server: Server, page: Any,
+                                                                board: str) -> None:
+    open_board(server, page, board)
+    state = page.evaluate("() => fetch(location.pathname.replace('/play/', '/api/games/'))"
+                          ".then((r) => r.json()).then((v) => v.state)")
+    want = {link["id"] for link in state["links"]}
+    want |= {e["id"] for e in state["exploits"] + state["variants"] + state["pile"]}
+    for r in state["regions"]:
+        want |= {s["id"] for s in r["cities"] + r["routes"]}
+        want |= {d["id"] for d in r["decks"]}
+        if r["track"]:
+            want |= {r["track"]["id"], r["sea"]["id"]}
+    drawn = set(page.evaluate("() => [...document.querySelectorAll("
+                              "'[data-testid=board] [data-target]')]"
+                              ".map((e) => e.getAttribute('data-target'))"))
+    assert want <= drawn, want - drawn
