@@ -255,9 +255,9 @@ function trackSvg(region, geo, players) {
   g.append(s("path", { d: `M${tipX},${y - 6} l${-dir * 9},6 l${dir * 9},6 z`, class: "track-arrow" }));
   track.spaces.forEach((space, i) => {
     const cx = xs[i];
-    const sp = s("g", { class: "space-g" }, s("circle", { cx, cy: y, r: 12.5, class: "space" }));
-    if (space.owner !== null) sp.append(discSvg(space.owner, players, cx, y, 10));
-    else if (space.token) sp.append(tokenBadge(space.token, cx, y, 7));
+    const sp = s("g", { class: "space-g" }, s("circle", { cx, cy: y, r: 13.5, class: "space" }));
+    if (space.owner !== null) sp.append(discSvg(space.owner, players, cx, y, 10.5));
+    else if (space.token) sp.append(tokenBadge(space.token, cx, y, 7.6));
     tip(sp, () => ({
       title: `${region.name} shipping track, space ${space.space} of ${n}`,
       lines: [space.owner !== null ? `${ownerName(space.owner, players)}'s disc is here.`
