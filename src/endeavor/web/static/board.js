@@ -504,22 +504,22 @@ function exploitsSvg(state) {
     // as many lines as fit and the tip card the rest
     const fo = s("foreignObject", { x: tx + 6, y: ty + 4, width: tw - 12, height: th - 8 });
     const div = document.createElement("div");
-    div.className = "exploit-html";
+    div.className = "tile-html";
     const nameEl = document.createElement("div");
-    nameEl.className = "exploit-title";
+    nameEl.className = "tile-title";
     nameEl.textContent = tile.name;
     const meta = document.createElement("div");
-    meta.className = "exploit-meta";
+    meta.className = "tile-meta";
     meta.textContent = head.join("");
     if (tile.shields) {
       const shields = document.createElement("span");
-      shields.className = "exploit-shields";
+      shields.className = "tile-shields";
       shields.textContent = tile.shields.length
         ? ` · Shields: ${tile.shields.map((p) => ownerName(p, state.players_count)).join(", ")}` : " · no Shields";
       meta.append(shields);
     }
     const ruleEl = document.createElement("div");
-    ruleEl.className = "exploit-rule";
+    ruleEl.className = "tile-rule";
     ruleEl.setAttribute("data-testid", `exploit-rule-${key}`);
     ruleEl.textContent = rule;
     div.append(nameEl, meta, ruleEl);
