@@ -1,315 +1,580 @@
-// The board as SVG, drawn from the position JSON (view.position): regions with their
-// shipping tracks, cities, trade routes, open seas, decks and Governors; the links; the
-// discard pile; the Exploit tiles. Every element a move can be clicked on carries
-// data-target="<id>" (the ids of docs/web.md); the game screen makes the legal ones live.
+// The board as SVG, drawn from the position JSON (view.position) like the printed map:
+// the regions where they lie on a world map (boardmap.js), each with its cities and trade
+// routes, its shipping track running toward its deck and Governor, its open sea; the
+// links as short connectors under the cities, their tokens on them; the discard pile and
+// the Exploit tiles. Every element a move can be clicked on carries data-target="<id>"
+// (the ids of docs/web.md) and a hit area of at least 40 × 40 units; the game screen
+// makes the legal ones live. Each region's group carries data-region="<code>". Every
+// piece has a tip card (tipcard.js) that says what it is and does in words.
 
-import { s, title, ownerColour, ownerName, tokenLabel } from "./dom.js";
-
-const W = 1200;
-const H = 800;
-
-/** Where each region's panel lies: [x, y, width, height]. */
-const PANELS = {
-  NA: [15, 15, 380, 245],
-  EU: [410, 15, 380, 320],
-  FE: [805, 15, 380, 245],
-  CA: [15, 275, 380, 245],
-  IN: [805, 275, 380, 245],
-  AF: [410, 350, 380, 250],
-  SA: [15, 535, 380, 250],
-};
-const PILE_PANEL = [410, 615, 380, 170];
-const EXPLOIT_PANEL = [805, 535, 380, 250];
+import { s, ownerColour, ownerName, tokenLabel } from "./dom.js";
+import { tip } from "./tipcard.js";
+import {
+  W, H, REGIONS, PILE_AREA, EXPLOIT_AREA, TRACK_STEP, SITES, BENDS,
+} from "./boardmap.js";
 
 const DECK_COLOURS = {
   EU: "#7b5ea7", SL: "#4b4b4b", AF: "#c0772c", SA: "#3f8f4a", CA: "#2a8c8c",
   NA: "#4f6db0", IN: "#b5523b", FE: "#a8842a",
 };
 
-/** A token badge (brown attribute token or blue action token) centred at (x, y). */
-function tokenBadge(token, x, y, size = 9) {
-  return s("g", { class: `token ${token.colour}` },
-    s("rect", { x: x - size * 1.3, y: y - size * 0.8, width: size * 2.6, height: size * 1.6, rx: 3 }),
-    s("text", { x, y: y + size * 0.35, "text-anchor": "middle", "font-size": size }, tokenLabel(token)));
+const SITE_R = 17;
+const HIT = 46; // a target's invisible hit area (viewBox units)
+const CARD_W = 50;
+const CARD_H = 70;
+
+// ------------------------------------------------------------------ small pieces
+/** A regular polygon's points around (x, y). */
+function polygon(x, y, r, sides, turn = -Math.PI / 2) {
+  const pts = [];
+  for (let i = 0; i < sides; i += 1) {
+    const a = turn + (2 * Math.PI * i) / sides;
+    pts.push(`${(x + r * Math.cos(a)).toFixed(1)},${(y + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return pts.join(" ");
 }
 
-function disc(owner, players, x, y, r) {
-  return s("circle", {
-    class: "disc", cx: x, cy: y, r, fill: ownerColour(owner, players),
-  });
+/**
+ * A player's disc: the seat's colour AND a shape of its own (circle, square, diamond,
+ * hexagon, pentagon) with the seat number on it; the neutral Silent Fleet is a grey
+ * octagon marked "SF" with a dashed rim.
+ */
+export function discSvg(owner, players, x, y, r) {
+  const neutral = owner >= players;
+  const fill = ownerColour(owner, players);
+  const seat = owner % 5;
+  const attrs = { class: "disc-shape", fill };
+  let shape;
+  if (neutral) shape = s("polygon", { ...attrs, points: polygon(x, y, r * 1.05, 8, Math.PI / 8) });
+  else if (seat === 0) shape = s("circle", { ...attrs, cx: x, cy: y, r });
+  else if (seat === 1) shape = s("rect", { ...attrs, x: x - r * 0.9, y: y - r * 0.9, width: r * 1.8, height: r * 1.8, rx: 2 });
+  else if (seat === 2) shape = s("polygon", { ...attrs, points: polygon(x, y, r * 1.2, 4) });
+  else if (seat === 3) shape = s("polygon", { ...attrs, points: polygon(x, y, r * 1.08, 6, 0) });
+  else shape = s("polygon", { ...attrs, points: polygon(x, y, r * 1.12, 5) });
+  const mark = neutral ? "SF" : String(owner);
+  return s("g", { class: `disc seat-${neutral ? "neutral" : seat}` }, shape,
+    s("text", { x, y: y + r * 0.36, "text-anchor": "middle", class: "disc-mark",
+      "font-size": neutral ? r * 0.8 : r * 1.05 }, mark));
+}
+
+/** A Trade token: brown (attribute) a rounded square, blue (action) a rounded hexagon-ish tag. */
+function tokenBadge(token, x, y, size = 9, cls = "") {
+  const w = size * 2.8;
+  const hgt = size * 1.7;
+  const shape = token.colour === "blue"
+    ? s("polygon", { points: [[x - w / 2 + 4, y - hgt / 2], [x + w / 2 - 4, y - hgt / 2], [x + w / 2, y],
+      [x + w / 2 - 4, y + hgt / 2], [x - w / 2 + 4, y + hgt / 2], [x - w / 2, y]].map((p) => p.join(",")).join(" ") })
+    : s("rect", { x: x - w / 2, y: y - hgt / 2, width: w, height: hgt, rx: 3 });
+  return s("g", { class: `token ${token.colour}${cls ? ` ${cls}` : ""}` }, shape,
+    s("text", { x, y: y + size * 0.36, "text-anchor": "middle", "font-size": size }, tokenLabel(token)));
+}
+
+function tokenWords(token) {
+  return `${token.name} token (${token.colour === "blue" ? "an action you spend later" : "+1 " + token.name})`;
+}
+
+/** A name as the board writes it: one line, or two split at the space nearest the middle. */
+export function nameLines(name) {
+  if (name.length <= 10 || !name.includes(" ")) return [name];
+  const words = name.split(" ");
+  let best = null;
+  for (let k = 1; k < words.length; k += 1) {
+    const a = words.slice(0, k).join(" ");
+    const b = words.slice(k).join(" ");
+    if (!best || Math.max(a.length, b.length) < Math.max(best[0].length, best[1].length)) best = [a, b];
+  }
+  return best;
+}
+
+/** The box a site's name takes (as tools/board_layout.py counts it). */
+function labelBox(x, y, name) {
+  const lines = nameLines(name);
+  const w = Math.max(...lines.map((l) => l.length)) * 6 + 6;
+  return [x - w / 2, y + SITE_R + 2, w, 12.5 * lines.length + 2];
+}
+
+function overlaps(a, b, pad = 0) {
+  return a[0] < b[0] + b[2] + pad && b[0] < a[0] + a[2] + pad && a[1] < b[1] + b[3] + pad && b[1] < a[1] + a[3] + pad;
+}
+
+// ------------------------------------------------------------------ cards
+/** What a card is and gives, in words (a list of sentences). */
+export function cardWords(card) {
+  const lines = [];
+  if (card.governor) lines.push("A Governor card: it counts as an Asset card, and the free Governor slot of a mat holds one without counting toward the card limit.");
+  else if (card.value !== null && card.value !== undefined) {
+    lines.push(`Draw value ${card.value}: you may draw it with a Draw action when you have at least ${card.value} disc${card.value === 1 ? "" : "s"} in ${card.deck === "EU" || card.deck === "SL" ? "Europe" : `the ${card.deck_name} region`}.`);
+  }
+  lines.push(`Gives ${card.gives}.`);
+  if (card.bonus_disc) lines.push("When you draw it you also take 1 disc from your supply to your Harbor.");
+  if (card.slavery) lines.push("A Slavery card: when Slavery is abolished it is set aside (its symbols lost) and costs 1 glory at the end.");
+  if (card.abolition) lines.push("Abolition of Slavery: whoever draws it makes every player set aside their Slavery cards.");
+  return lines;
 }
 
 /** A card drawn small: code, what it gives, optional count badge. */
-export function cardSvg(card, x, y, { w = 50, h = 70, count = null, id = null, label = null } = {}) {
+export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id = null, label = null } = {}) {
   const colour = DECK_COLOURS[card.deck] || "#777";
-  const g = s("g", { class: "card", "data-target": id },
-    title(`${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}`),
-    s("rect", { x, y, width: w, height: h, rx: 5, fill: "#fffdf6", stroke: colour, "stroke-width": 2 }),
+  const g = s("g", { class: "card", "data-target": id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}` },
+    s("rect", { x, y, width: w, height: h, rx: 5, fill: "#fffdf6", stroke: colour, "stroke-width": 2, class: "card-face hl" }),
     s("rect", { x, y, width: w, height: 16, rx: 5, fill: colour }),
-    s("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "card-code" },
-      label || card.code));
+    s("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "card-code" }, label || card.code));
+  if (card.governor) g.append(s("path", { d: `M${x + 3},${y + 19} h${w - 6}`, class: "gov-stripe" }));
   const parts = card.short ? card.short.split(" ") : [];
+  // up to four lines of icons; five (a card that gives every attribute) in two columns
+  const cols = parts.length > 4 ? 2 : 1;
+  const rows = Math.ceil(parts.length / cols);
   parts.forEach((part, i) => {
-    g.append(s("text", { x: x + w / 2, y: y + 30 + i * 11, "text-anchor": "middle", class: "card-icons" }, part));
+    const col = cols === 1 ? 0 : Math.floor(i / rows);
+    const cx = cols === 1 ? x + w / 2 : x + w / 4 + col * (w / 2);
+    g.append(s("text", { x: cx, y: y + 31 + (i % rows) * 11, "text-anchor": "middle", class: "card-icons" }, part));
   });
   if (count !== null) {
     g.append(s("circle", { cx: x + w - 4, cy: y + h - 4, r: 10, class: "count-badge" }),
       s("text", { x: x + w - 4, y: y + h - 0.5, "text-anchor": "middle", class: "count-text" }, count));
   }
+  tip(g, () => ({ title: `${card.code}${card.governor ? " · Governor" : ""} (${card.deck_name})`, lines: cardWords(card) }));
   return g;
 }
 
-function emptyCard(x, y, text, w = 50, h = 70, id = null) {
-  return s("g", { class: "card empty", "data-target": id },
-    title(text),
-    s("rect", { x, y, width: w, height: h, rx: 5, class: "card-empty" }),
-    s("text", { x: x + w / 2, y: y + h / 2 + 3, "text-anchor": "middle", class: "card-icons" }, text));
+function emptyCard(x, y, text, tipText, id = null) {
+  const words = text.split(" ");
+  const g = s("g", { class: "card empty", "data-target": id },
+    s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 5, class: "card-empty hl" }),
+    s("text", { x: x + CARD_W / 2, y: y + CARD_H / 2 + 3 - (words.length - 1) * 6, "text-anchor": "middle", class: "card-icons" },
+      words.map((w, i) => s("tspan", { x: x + CARD_W / 2, dy: i ? 12 : 0 }, i < words.length - 1 ? `${w} ` : w))));
+  tip(g, tipText);
+  return g;
 }
 
 function deckSvg(deck, x, y) {
-  if (!deck.top) return emptyCard(x, y, `${deck.code} empty`, 50, 70, deck.id);
+  if (!deck.top) {
+    return emptyCard(x, y, "empty", { title: `${deck.name} deck`, lines: ["No cards left to draw here."] }, deck.id);
+  }
   const g = cardSvg(deck.top, x, y, { count: deck.size, id: deck.id });
-  g.querySelector("title").textContent =
-    `${deck.name} deck: ${deck.size} card(s); top ${deck.top.code} gives ${deck.top.gives}`;
   g.classList.add("deck");
+  g.setAttribute("aria-label", `${deck.name} deck, ${deck.size} cards, top ${deck.top.code}: ${deck.top.gives}`);
+  g.setAttribute("data-deck", deck.code);
+  tip(g, () => ({
+    title: `${deck.name} deck · ${deck.size} card${deck.size === 1 ? "" : "s"}`,
+    lines: [`Top card ${deck.top.code}.`, ...cardWords(deck.top),
+      "A Draw action takes the top card; the next one shows only then."],
+  }));
   return g;
 }
 
 function governorSvg(region, x, y, players) {
   const gov = region.governor;
   if (!gov) return null;
+  const rule = "It goes to the player with the most discs on the shipping track when the region opens (a tie: the tied disc closest to the deck).";
   if (gov.where === "board") {
-    const g = cardSvg(gov.card, x, y, { label: "Governor" });
+    const g = cardSvg(gov.card, x, y, { label: "Gov." });
+    g.classList.add("governor");
     if (gov.winner !== null) {
-      g.append(s("text", { x: x + 25, y: y + 84, "text-anchor": "middle", class: "small" },
-        "→ ", s("tspan", { fill: ownerColour(gov.winner, players), "font-weight": 700 },
-          ownerName(gov.winner, players))));
+      g.append(s("text", { x: x + CARD_W / 2, y: y + CARD_H + 12, "text-anchor": "middle", class: "small" },
+        `→ ${gov.winner >= players ? "SF" : ownerName(gov.winner, players)}`));
     }
-    g.querySelector("title").textContent = `${region.name} Governor: ${gov.card.gives}` +
-      (gov.winner !== null ? `; ${ownerName(gov.winner, players)} would take it now` : "");
+    tip(g, () => ({
+      title: `${region.name} Governor`,
+      lines: [`Gives ${gov.card.gives}.`, rule,
+        gov.winner !== null ? `${ownerName(gov.winner, players)} would take it now.` : "Nobody would take it yet: no disc on the track.",
+        "It counts as an Asset card; the free Governor slot of a mat holds one outside the card limit."],
+    }));
     return g;
   }
   const text = gov.where === "player" ? `Gov ${ownerName(gov.holder, players)}` : "Gov gone";
-  return emptyCard(x, y, text);
-}
-
-function siteSvg(site, x, y, players, centres) {
-  centres[site.code] = [x, y];
-  const r = 17;
-  const shape = site.kind === "city"
-    ? s("circle", { cx: x, cy: y, r, class: "site-shape" })
-    : s("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: "site-shape route",
-      transform: `rotate(45 ${x} ${y})` });
-  const g = s("g", { class: `site ${site.kind}${site.tile ? " tile" : ""}`, "data-target": site.id },
-    title(`${site.name} (${site.code})${site.kind === "route" ? ", trade route" : `, ${site.glory} glory`}` +
-      (site.owner !== null ? `: ${ownerName(site.owner, players)}` : site.token ? `: token ${site.token.name}` : "")),
-    shape);
-  if (site.glory === 2) g.append(s("circle", { cx: x, cy: y, r: r + 4, class: "glory2" }));
-  if (site.owner !== null) g.append(disc(site.owner, players, x, y, 12));
-  else if (site.token) g.append(tokenBadge(site.token, x, y, 8));
-  g.append(s("text", { x, y: y + r + 12, "text-anchor": "middle", class: "site-name" },
-    site.name.length > 12 ? `${site.name.slice(0, 11)}…` : site.name));
-  return g;
-}
-
-function trackSvg(region, x, y, players) {
-  const track = region.track;
-  const step = 30;
-  const g = s("g", { class: "track", "data-target": track.id },
-    title(`${region.name} shipping track: ${track.filled} of ${track.length} spaces taken`),
-    s("rect", { x, y, width: track.length * step + 8, height: 34, rx: 17, class: "track-bg" }));
-  track.spaces.forEach((space, i) => {
-    const cx = x + 19 + i * step;
-    const cy = y + 17;
-    g.append(s("circle", { cx, cy, r: 13, class: "space" }));
-    if (space.owner !== null) g.append(disc(space.owner, players, cx, cy, 11));
-    else if (space.token) g.append(tokenBadge(space.token, cx, cy, 7));
+  return emptyCard(x, y, text, {
+    title: `${region.name} Governor`,
+    lines: [gov.where === "player" ? `${ownerName(gov.holder, players)} holds it (${gov.card.gives}).` : "Out of the game (discarded).", rule],
   });
+}
+
+// ------------------------------------------------------------------ sites
+function siteWords(site, region, players) {
+  const lines = [];
+  const where = region.id === "EU" ? "Europe (always open)" : `${region.name}${region.open ? " (open)" : " (closed until its shipping track fills)"}`;
+  if (site.kind === "city") {
+    lines.push(`A city in ${where}, worth ${site.glory} glory at the end to whoever occupies it; every link it shares with another site you hold is 1 more.`);
+  } else {
+    lines.push(`A trade route in ${where}: Ship a disc here (once the region is open) to take its token; it counts for the links it joins, not for glory of its own.`);
+  }
+  if (site.owner !== null) {
+    lines.push(`Held by ${ownerName(site.owner, players)}.`);
+    lines.push("Attacking it costs you 2 discs from your Harbor: one lost to your supply, one that takes the place; you need presence in the region.");
+  } else if (site.token) {
+    lines.push(`Free. Its token: ${tokenWords(site.token)}, taken by the first disc here.`);
+    lines.push(site.kind === "city" ? "Occupy it with a disc from your Harbor (you need presence in the region)." : "");
+  } else lines.push("Free, its token already taken.");
+  if (site.owner === null) lines.push("Once someone holds it, attacking it costs 2 discs from your Harbor (one lost, one that takes the place).");
+  if (site.tile) lines.push("An Exploit tile covers this site.");
+  return lines;
+}
+
+function siteSvg(site, region, players, labels) {
+  const xy = SITES[site.code];
+  if (!xy) return null;
+  const [x, y] = xy;
+  const r = SITE_R;
+  const shape = site.kind === "city"
+    ? s("circle", { cx: x, cy: y, r, class: "site-shape hl" })
+    : s("polygon", { points: polygon(x, y, r * 1.25, 4), class: "site-shape route hl" });
+  const g = s("g", {
+    class: `site ${site.kind}${site.tile ? " tile" : ""}`, "data-target": site.id, "data-code": site.code,
+    "aria-label": site.name,
+  }, s("circle", { cx: x, cy: y, r: HIT / 2, class: "hit" }), shape);
+  if (site.glory === 2) g.append(s("circle", { cx: x, cy: y, r: r + 4, class: "glory2" }));
+  if (site.owner !== null) g.append(discSvg(site.owner, players, x, y, 11.5));
+  else if (site.token) g.append(tokenBadge(site.token, x, y, 8));
+  const lines = nameLines(site.name);
+  const label = s("text", { x, y: y + r + 12, "text-anchor": "middle", class: "site-name" });
+  // the space between two lines stays in the text (a test or a screen reader reads whole words)
+  lines.forEach((line, i) => label.append(s("tspan", { x, dy: i ? 12.5 : 0 }, i < lines.length - 1 ? `${line} ` : line)));
+  g.append(label);
+  if (site.glory === 2) {
+    g.append(s("text", { x, y: y - r - 7, "text-anchor": "middle", class: "glory-mark" }, "2 glory"));
+  }
+  labels.push(labelBox(x, y, site.name));
+  if (site.glory === 2) labels.push([x - 22, y - r - 18, 44, 13]);
+  tip(g, () => ({ title: `${site.name} · ${site.kind === "city" ? `city, ${site.glory} glory` : "trade route"}`, lines: siteWords(site, region, players) }));
   return g;
 }
 
-function seaSvg(region, x, y, players) {
+// ------------------------------------------------------------------ tracks and seas
+function trackSvg(region, geo, players) {
+  const track = region.track;
+  const { y, near, dir } = geo.track;
+  const n = track.length;
+  const xs = track.spaces.map((_, i) => near + dir * (n - 1 - i) * TRACK_STEP);
+  const x0 = Math.min(...xs) - 17;
+  const x1 = Math.max(...xs) + 17;
+  const g = s("g", { class: "track", "data-target": track.id, "aria-label": `${region.name} shipping track, ${track.filled} of ${n} taken` },
+    s("rect", { x: x0 - 2, y: y - 22, width: x1 - x0 + 4, height: 44, class: "hit" }),
+    s("rect", { x: x0, y: y - 16, width: x1 - x0, height: 32, rx: 16, class: "track-bg hl" }));
+  // an arrow from the last space to the deck: the track runs toward its deck
+  const tipX = near - dir * 17;
+  g.append(s("path", { d: `M${tipX},${y - 6} l${-dir * 9},6 l${dir * 9},6 z`, class: "track-arrow" }));
+  track.spaces.forEach((space, i) => {
+    const cx = xs[i];
+    const sp = s("g", { class: "space-g" }, s("circle", { cx, cy: y, r: 13.5, class: "space" }));
+    if (space.owner !== null) sp.append(discSvg(space.owner, players, cx, y, 10.5));
+    else if (space.token) sp.append(tokenBadge(space.token, cx, y, 7.6));
+    tip(sp, () => ({
+      title: `${region.name} shipping track, space ${space.space} of ${n}`,
+      lines: [space.owner !== null ? `${ownerName(space.owner, players)}'s disc is here.`
+        : `Free; its token: ${space.token ? tokenWords(space.token) : "none"}.`,
+      "A Ship action puts a disc on the free space furthest from the deck and takes its token.",
+      `When the last space fills the region opens and its Governor is awarded. ${track.filled} of ${n} taken.`],
+    }));
+    g.append(sp);
+  });
+  tip(g, () => ({
+    title: `${region.name} shipping track`,
+    lines: [`${track.filled} of ${n} spaces taken${region.open ? "; the region is open" : ""}.`,
+      "Ship here to claim the free space furthest from the deck (and its token); the track filling opens the region."],
+  }));
+  return g;
+}
+
+function seaSvg(region, geo, players, classic) {
   const sea = region.sea;
-  const g = s("g", { class: "sea", "data-target": sea.id },
-    title(`${region.name} ${sea.label}`),
-    s("rect", { x, y, width: 112, height: 44, rx: 10, class: "sea-bg" }),
+  const [x, y] = geo.sea;
+  const g = s("g", { class: "sea", "data-target": sea.id, "aria-label": `${region.name}: ${sea.label}` },
+    s("rect", { x, y, width: 112, height: 44, rx: 10, class: "sea-bg hl" }),
     s("text", { x: x + 56, y: y + 12, "text-anchor": "middle", class: "small" }, sea.label));
   sea.discs.forEach((d, i) => {
-    const cx = x + 14 + i * 24;
-    g.append(disc(d.owner, players, cx, y + 29, 9),
-      s("text", { x: cx, y: y + 32, "text-anchor": "middle", class: "disc-count" }, d.count));
+    const cx = x + 14 + i * 21;
+    g.append(discSvg(d.owner, players, cx, y + 29, 8.5),
+      s("text", { x: cx + 8, y: y + 41, class: "disc-count" }, `×${d.count}`));
   });
+  tip(g, () => ({
+    title: `${region.name}: ${sea.label}`,
+    lines: [classic
+      ? "A ship to a full track goes here: it gives presence in the region, no token."
+      : "Ship a disc here once the region is open and its track is full: it gives you presence in the region (to Occupy, Attack and Draw), nothing else.",
+    sea.discs.length ? `Here: ${sea.discs.map((d) => `${ownerName(d.owner, players)} ×${d.count}`).join(", ")}.` : "No discs here yet."],
+  }));
   return g;
 }
 
-function regionSvg(region, players, centres) {
-  const [x, y, w, h] = PANELS[region.id];
-  const g = s("g", { class: `region${region.open ? " open" : ""}`, id: `region-${region.id}` },
-    s("rect", { x, y, width: w, height: h, rx: 14, class: "panel" }),
-    s("text", { x: x + 14, y: y + 24, class: "region-name" }, region.name));
-  const status = region.id === "EU" ? "always open"
-    : region.open ? "open" : `closed · ${region.track.filled}/${region.track.length}`;
-  g.append(s("text", { x: x + w - 12, y: y + 24, "text-anchor": "end",
-    class: `region-status${region.open ? " is-open" : ""}` }, status));
-  const sites = [...region.cities, ...region.routes];
+// ------------------------------------------------------------------ regions
+/** A coastline around an area: a rounded shape with gentle bays, the same every time. */
+function coast(area, seed) {
+  const [x, y, w, h] = area;
+  const pts = [];
+  const per = 2 * (w + h);
+  const steps = Math.round(per / 22);
+  for (let i = 0; i < steps; i += 1) {
+    let d = (i / steps) * per;
+    let px;
+    let py;
+    let nx;
+    let ny;
+    if (d < w) { px = x + d; py = y; nx = 0; ny = -1; } else if ((d -= w) < h) { px = x + w; py = y + d; nx = 1; ny = 0; } else if ((d -= h) < w) { px = x + w - d; py = y + h; nx = 0; ny = 1; } else { d -= w; px = x; py = y + h - d; nx = -1; ny = 0; }
+    const wobble = 3.5 * Math.sin(i * 1.7 + seed) + 2.5 * Math.sin(i * 0.63 + seed * 2.1);
+    pts.push([px + nx * wobble, py + ny * wobble]);
+  }
+  // pull the corners in (a rounded land), then smooth with quadratic curves through midpoints
+  const cx = x + w / 2;
+  const cy = y + h / 2;
+  const round = pts.map(([px, py]) => {
+    const fx = Math.abs(px - cx) / (w / 2);
+    const fy = Math.abs(py - cy) / (h / 2);
+    const k = Math.max(0, Math.min(fx, fy) - 0.82) * 0.9;
+    return [px - (px - cx) * k * 0.35, py - (py - cy) * k * 0.35];
+  });
+  const mid = (a, b) => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  let d = `M${mid(round[round.length - 1], round[0]).map((v) => v.toFixed(1)).join(",")}`;
+  round.forEach((p, i) => {
+    const m = mid(p, round[(i + 1) % round.length]);
+    d += ` Q${p[0].toFixed(1)},${p[1].toFixed(1)} ${m[0].toFixed(1)},${m[1].toFixed(1)}`;
+  });
+  return `${d} Z`;
+}
+
+function regionStatus(region) {
+  if (region.id === "EU") return "always open";
+  return region.open ? "open" : `closed · ${region.track.filled}/${region.track.length}`;
+}
+
+function regionSvg(region, players, labels, cards, classic) {
+  const geo = REGIONS[region.id];
+  const [ax, ay, aw, ah] = geo.area;
+  const g = s("g", { class: `region${region.open ? " open" : ""}`, "data-region": region.id, id: `region-${region.id}` },
+    s("rect", { x: ax, y: ay, width: aw, height: ah, class: "region-area" }));
+  // the status beside Europe's name, under the others' (a short line: no site's name under it)
+  const europe = region.id === "EU";
+  const status = s("tspan", { class: `region-status${region.open ? " is-open" : ""}`,
+    ...(europe ? { dx: 6 } : { x: geo.name.x, dy: 14 }) },
+  `${region.open && !europe ? "✓ " : ""}${regionStatus(region)}`);
+  const name = s("text", { x: geo.name.x, y: geo.name.y - (europe ? 0 : 10), "text-anchor": geo.name.anchor, class: "region-name" },
+    region.name, status);
+  tip(name, () => ({
+    title: region.name,
+    lines: [region.id === "EU" ? "Europe is open from the start: anyone may Occupy, Attack and Ship to its trade routes, and everyone has presence here."
+      : region.open ? "Open: its cities may be occupied and attacked, its trade routes and open sea shipped to."
+        : `Closed until its shipping track fills (${region.track.filled} of ${region.track.length}); until then only Ship to the track and Draw work here.`,
+    `Presence: ${region.presence.map((n, p) => `${ownerName(p, players)} ${n}`).join(", ")}.`],
+  }));
+  g.append(name);
   if (region.id === "EU") {
-    sites.forEach((site, i) => {
-      const col = i % 5;
-      const row = Math.floor(i / 5);
-      g.append(siteSvg(site, x + 36 + col * 66, y + 66 + row * 68, players, centres));
+    region.decks.forEach((deck, i) => {
+      const [x, y] = geo.decks[i];
+      g.append(deckSvg(deck, x, y));
+      cards.push([x, y, CARD_W, CARD_H]);
     });
-    region.decks.forEach((deck, i) => g.append(deckSvg(deck, x + w - 122 + i * 58, y + h - 84)));
     if (region.abolished) {
-      g.append(s("text", { x: x + w - 10, y: y + h - 90, "text-anchor": "end", class: "small" },
+      g.append(s("text", { x: geo.decks[1][0] + CARD_W, y: geo.decks[1][1] + CARD_H + 12, "text-anchor": "end", class: "small" },
         "Slavery abolished"));
     }
-    return g;
+  } else {
+    g.append(trackSvg(region, geo, players));
+    g.append(deckSvg(region.decks[0], ...geo.deck));
+    cards.push([...geo.deck, CARD_W, CARD_H]);
+    const gov = governorSvg(region, ...geo.gov, players);
+    if (gov) {
+      g.append(gov);
+      cards.push([...geo.gov, CARD_W, CARD_H]);
+    }
+    g.append(seaSvg(region, geo, players, classic));
   }
-  g.append(trackSvg(region, x + 10, y + 36, players));
-  sites.forEach((site, i) => {
-    const col = i % 4;
-    const row = Math.floor(i / 4);
-    g.append(siteSvg(site, x + 34 + col * 60, y + 118 + row * 66, players, centres));
-  });
-  g.append(deckSvg(region.decks[0], x + w - 118, y + 40));
-  const gov = governorSvg(region, x + w - 62, y + 40, players);
-  if (gov) g.append(gov);
-  g.append(seaSvg(region, x + w - 122, y + h - 56, players));
+  for (const site of [...region.cities, ...region.routes]) {
+    const el = siteSvg(site, region, players, labels);
+    if (el) g.append(el);
+  }
   return g;
 }
 
-function linksSvg(links, centres, players) {
+// ------------------------------------------------------------------ links
+function bezier(a, c, b, t) {
+  return [(1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
+    (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1]];
+}
+
+const TOKEN_SPOTS = [0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68, 0.26, 0.74];
+
+function linksSvg(links, players, sitesByCode, avoid, siteHits) {
   const lines = s("g", { class: "links" });
   const markers = s("g", { class: "link-markers" });
   for (const link of links) {
-    const a = centres[link.a];
-    const b = centres[link.b];
+    const a = SITES[link.a];
+    const b = SITES[link.b];
     if (!a || !b) continue;
-    const mx = (a[0] + b[0]) / 2;
-    const my = (a[1] + b[1]) / 2;
-    const bend = 0.12;
-    const cx = mx - (b[1] - a[1]) * bend;
-    const cy = my + (b[0] - a[0]) * bend;
+    const bend = BENDS[`${link.a}-${link.b}`] || BENDS[`${link.b}-${link.a}`] || 0;
+    const c = [(a[0] + b[0]) / 2 - (b[1] - a[1]) * bend, (a[1] + b[1]) / 2 + (b[0] - a[0]) * bend];
     const colour = link.controller !== null ? ownerColour(link.controller, players) : null;
     lines.append(s("path", {
-      d: `M${a[0]},${a[1]} Q${cx},${cy} ${b[0]},${b[1]}`,
+      d: `M${a[0]},${a[1]} Q${c[0]},${c[1]} ${b[0]},${b[1]}`,
       class: `link ${link.circular ? "circular" : "square"}${colour ? " controlled" : ""}`,
       stroke: colour,
     }));
-    // the marker sits at the curve's midpoint
-    const px = 0.25 * a[0] + 0.5 * cx + 0.25 * b[0];
-    const py = 0.25 * a[1] + 0.5 * cy + 0.25 * b[1];
-    const marker = s("g", { class: "link-marker", "data-target": link.id },
-      title(`Link ${link.a}–${link.b} (${link.circular ? "circular" : "square"})` +
-        (link.controller !== null ? `: ${ownerName(link.controller, players)}` :
-          link.token ? `: token ${link.token.name}` : "")));
-    if (link.token) marker.append(tokenBadge(link.token, px, py, 7));
-    else if (colour) marker.append(s("circle", { cx: px, cy: py, r: 5, fill: colour, class: "disc" }));
-    else marker.append(link.circular ? s("circle", { cx: px, cy: py, r: 4, class: "link-dot" })
-      : s("rect", { x: px - 4, y: py - 4, width: 8, height: 8, class: "link-dot" }));
+    // the token sits on the curve where it covers no name, site or card
+    let spot = bezier(a, c, b, 0.5);
+    for (const t of TOKEN_SPOTS) {
+      const p = bezier(a, c, b, t);
+      const box = [p[0] - 16, p[1] - 10, 32, 20];
+      if (!avoid.some((r) => overlaps(box, r, 2)) && !siteHits.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) < HIT / 2 + 22)) {
+        spot = p;
+        break;
+      }
+    }
+    const [px, py] = spot;
+    avoid.push([px - 16, py - 10, 32, 20]);
+    const marker = s("g", { class: `link-marker${link.circular ? "" : " square"}`, "data-target": link.id,
+      "aria-label": `Link ${sitesByCode[link.a]?.name || link.a} – ${sitesByCode[link.b]?.name || link.b}` },
+      s("circle", { cx: px, cy: py, r: 21, class: "hit" }));
+    if (link.token) marker.append(tokenBadge(link.token, px, py, 8, "link-token"));
+    else if (link.controller !== null) marker.append(discSvg(link.controller, players, px, py, 9));
+    else if (link.circular) marker.append(s("circle", { cx: px, cy: py, r: 5, class: "link-dot hl" }));
+    else marker.append(s("rect", { x: px - 5, y: py - 5, width: 10, height: 10, class: "link-dot hl" }));
+    const na = sitesByCode[link.a]?.name || link.a;
+    const nb = sitesByCode[link.b]?.name || link.b;
+    tip(marker, () => ({
+      title: `Link ${na} – ${nb}`,
+      lines: [`${link.circular ? "A circular link" : "A square link (never has a token)"}: hold both ends to control it; each link you control is 1 glory at the end.`,
+        link.controller !== null ? `Controlled by ${ownerName(link.controller, players)}.`
+          : link.token ? `Its token (${tokenWords(link.token)}) goes to the first player to control it.` : "Nobody controls it."],
+    }));
     markers.append(marker);
   }
   return [lines, markers];
 }
 
+// ------------------------------------------------------------------ pile and Exploits
 function pileSvg(state) {
-  const [x, y, w, h] = PILE_PANEL;
+  const [x, y, w, h] = PILE_AREA;
   const g = s("g", { class: "pile-panel" },
     s("rect", { x, y, width: w, height: h, rx: 14, class: "panel" }),
-    s("text", { x: x + 14, y: y + 24, class: "region-name" }, "Discard pile"));
+    s("text", { x: x + 12, y: y + 22, class: "region-name" }, "Discard pile"));
   if (state.ruleset === "classic") {
-    g.append(s("text", { x: x + 14, y: y + 50, class: "small" },
-      "2009 rules: discarded cards go back into their decks."));
+    g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, "2009 rules: discarded cards"),
+      s("text", { x: x + 12, y: y + 60, class: "small" }, "go back under their decks."));
     return g;
   }
   if (!state.pile.length) {
-    g.append(s("text", { x: x + 14, y: y + 50, class: "small" }, "empty"));
+    g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, "empty"));
     return g;
   }
-  const step = Math.min(54, (w - 70) / Math.max(1, state.pile.length - 1));
-  state.pile.forEach((card, i) => g.append(cardSvg(card, x + 14 + i * step, y + 40,
-    { id: card.id, w: 50, h: 72 })));
+  const perRow = Math.ceil(state.pile.length / (state.pile.length > 8 ? 2 : 1));
+  const rows = Math.ceil(state.pile.length / perRow);
+  const ch = rows === 1 ? CARD_H : 62;
+  const step = Math.min(CARD_W + 4, (w - 24 - CARD_W) / Math.max(1, perRow - 1));
+  state.pile.forEach((card, i) => {
+    const row = Math.floor(i / perRow);
+    const col = i % perRow;
+    g.append(cardSvg(card, x + 12 + col * step, y + 32 + row * (ch + 8), { id: card.id, w: CARD_W, h: ch }));
+  });
   return g;
 }
 
-function wrapText(text, x, y, width, lineHeight, maxLines, cls) {
-  // approximate wrapping for SVG text (no foreignObject needed)
-  const perLine = Math.max(8, Math.floor(width / 5.2));
-  const words = text.split(" ");
-  const lines = [];
-  let line = "";
-  for (const word of words) {
-    if ((line + " " + word).trim().length > perLine) {
-      lines.push(line.trim());
-      line = word;
-    } else {
-      line += ` ${word}`;
-    }
-  }
-  if (line.trim()) lines.push(line.trim());
-  if (lines.length > maxLines) {
-    lines.length = maxLines;
-    lines[maxLines - 1] += " …";
-  }
-  return s("text", { class: cls }, lines.map((l, i) => s("tspan", { x, y: y + i * lineHeight }, l)));
+/** The Exploit's words: the rule in plain words when the server gives it, else its state. */
+function exploitRule(tile) {
+  return tile.rule || tidy(tile.text || "");
+}
+
+/** "industryx2 culturex1" -> "Industry ×2, Culture ×1" (the engine's compact state words). */
+function tidy(text) {
+  return text.replace(/\b([a-z]+)x(\d+)\b/g, (_, word, n) => `${word[0].toUpperCase()}${word.slice(1)} ×${n}`);
 }
 
 function exploitsSvg(state) {
-  const [x, y, w, h] = EXPLOIT_PANEL;
+  const [x, y, w, h] = EXPLOIT_AREA;
   const tiles = [...state.exploits, ...state.variants];
   const g = s("g", { class: "exploit-panel" },
     s("rect", { x, y, width: w, height: h, rx: 14, class: "panel" }),
-    s("text", { x: x + 14, y: y + 24, class: "region-name" },
+    s("text", { x: x + 12, y: y + 22, class: "region-name" },
       state.ruleset === "classic" ? "2009 rules" : tiles.length ? "Exploits" : "No Exploits"));
   if (!tiles.length) {
-    g.append(s("text", { x: x + 14, y: y + 50, class: "small" },
+    g.append(s("text", { x: x + 12, y: y + 46, class: "small" },
       state.ruleset === "classic" ? "The 2009 game has no Exploits." : "This game plays without Exploits."));
     return g;
   }
-  const tw = (w - 20 - (tiles.length - 1) * 8) / tiles.length;
+  const gap = 8;
+  const tw = (w - 20 - (tiles.length - 1) * gap) / tiles.length;
   tiles.forEach((tile, i) => {
-    const tx = x + 10 + i * (tw + 8);
-    const ty = y + 36;
-    const th = h - 46;
+    const tx = x + 10 + i * (tw + gap);
+    const ty = y + 30;
+    const th = h - 38;
     const active = tile.active;
-    const t = s("g", { class: `exploit${active ? " active" : ""}`, "data-target": tile.id },
-      title(`${tile.name}: ${tile.text}`),
-      s("rect", { x: tx, y: ty, width: tw, height: th, rx: 8, class: "exploit-bg" }),
-      wrapText(tile.name, tx + 8, ty + 16, tw - 12, 13, 2, "exploit-name"));
-    if (tile.regions) {
-      t.append(s("text", { x: tx + 8, y: ty + 50, class: "small" },
-        `${tile.regions.join(" + ")} · ${active ? "active" : "dormant"}`));
-      tile.shields.forEach((p, k) => t.append(s("circle", {
-        cx: tx + 14 + k * 16, cy: ty + 64, r: 6, fill: ownerColour(p, state.players_count), class: "disc",
-      })));
-      if (!tile.shields.length) t.append(s("text", { x: tx + 8, y: ty + 68, class: "small" }, "no Shields"));
+    const rule = exploitRule(tile);
+    const key = tile.key || tile.id.replace(/^exploit:/, "");
+    const t = s("g", { class: `exploit${active ? " active" : ""}`, "data-target": tile.id, "data-exploit": key, "aria-label": tile.name },
+      s("rect", { x: tx, y: ty, width: tw, height: th, rx: 8, class: "exploit-bg hl" }));
+    const head = [tile.regions ? `${tile.regions.join(" + ")} · ${active ? "active" : "dormant"}` : "variant"];
+    // HTML inside the tile: real word wrapping; the whole rule is in the DOM, the tile shows
+    // as many lines as fit and the tip card the rest
+    const fo = s("foreignObject", { x: tx + 6, y: ty + 4, width: tw - 12, height: th - 8 });
+    const div = document.createElement("div");
+    div.className = "tile-html";
+    const nameEl = document.createElement("div");
+    nameEl.className = "tile-title";
+    nameEl.textContent = tile.name;
+    const meta = document.createElement("div");
+    meta.className = "tile-meta";
+    meta.textContent = head.join("");
+    if (tile.shields) {
+      const shields = document.createElement("span");
+      shields.className = "tile-shields";
+      shields.textContent = tile.shields.length
+        ? ` · Shields: ${tile.shields.map((p) => ownerName(p, state.players_count)).join(", ")}` : " · no Shields";
+      meta.append(shields);
     }
-    t.append(wrapText(tile.text, tx + 8, ty + 86, tw - 12, 11, Math.floor((th - 90) / 11), "exploit-text"));
+    const ruleEl = document.createElement("div");
+    ruleEl.className = "tile-rule";
+    ruleEl.setAttribute("data-testid", `exploit-rule-${key}`);
+    ruleEl.textContent = rule;
+    div.append(nameEl, meta, ruleEl);
+    fo.append(div);
+    t.append(fo);
+    tip(t, () => ({
+      title: `${tile.name}${tile.number ? ` (Exploit ${tile.number})` : ""}`,
+      lines: [tile.regions ? `Regions ${tile.regions.join(" and ")}: ${active ? "active (one of them is open)" : "dormant until one of them opens"}.` : null,
+        rule, tile.shield ? `Shields: ${tile.shield}` : null,
+        tile.shields && tile.shields.length ? `Shields held by ${tile.shields.map((p) => ownerName(p, state.players_count)).join(", ")}.` : null,
+        tile.rule && tile.text ? `Now: ${tidy(tile.text)}` : null],
+    }));
     g.append(t);
   });
+  return g;
+}
+
+// ------------------------------------------------------------------ the whole board
+function graticule() {
+  const g = s("g", { class: "graticule" });
+  for (let x = 100; x < W; x += 100) g.append(s("path", { d: `M${x},0 V${H}` }));
+  for (let y = 100; y < H; y += 100) g.append(s("path", { d: `M0,${y} H${W}` }));
   return g;
 }
 
 /** The whole board as an <svg> element. */
 export function drawBoard(state) {
   const players = state.players_count;
-  const centres = {};
+  const classic = state.ruleset === "classic";
   const svg = s("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "board", role: "img", "data-testid": "board",
+    "data-board": state.board,
     "aria-label": `Board side ${state.board}, round ${state.round}, ${state.phase}`,
   });
-  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "ocean" }));
-  const regions = state.regions.map((region) => regionSvg(region, players, centres));
-  // panels first, then the links above the panels, then the sites on top
-  const panels = s("g", {});
-  const sitesLayer = s("g", {});
-  for (const g of regions) {
-    const sites = [...g.querySelectorAll(".site")];
-    for (const site of sites) sitesLayer.append(site);
-    panels.append(g);
-  }
-  svg.append(panels, pileSvg(state), exploitsSvg(state));
-  const [lines, markers] = linksSvg(state.links, centres, players);
-  svg.append(lines, sitesLayer, markers);
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "ocean" }), graticule());
+  const lands = s("g", { class: "lands" });
+  state.regions.forEach((region, i) => {
+    lands.append(s("path", { d: coast(REGIONS[region.id].area, i * 1.3 + 0.4),
+      class: `land${region.open ? " open" : ""}`, "data-land": region.id }));
+  });
+  const labels = [];
+  const cards = [];
+  const regions = state.regions.map((region) => regionSvg(region, players, labels, cards, classic));
+  const sitesByCode = {};
+  for (const region of state.regions) for (const site of [...region.cities, ...region.routes]) sitesByCode[site.code] = site;
+  // a token must cover no name, no site and no card
+  const siteHits = Object.keys(sitesByCode).filter((c) => SITES[c]).map((c) => SITES[c]);
+  const trackBoxes = state.regions.filter((r) => r.track).map((r) => {
+    const { y, near, dir } = REGIONS[r.id].track;
+    const far = near + dir * (r.track.length - 1) * TRACK_STEP;
+    return [Math.min(near, far) - 17, y - 16, Math.abs(far - near) + 34, 32];
+  });
+  const [lines, markers] = linksSvg(state.links, players, sitesByCode, [...labels, ...cards, ...trackBoxes], siteHits);
+  // the links and their tokens under the regions' pieces: a site's or a card's hit area
+  // wins where a link's would touch it (and no token lies under a name or a card)
+  svg.append(lands, lines, markers, ...regions, pileSvg(state), exploitsSvg(state));
   return svg;
 }

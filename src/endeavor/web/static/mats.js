@@ -2,15 +2,18 @@
 // elements carry data-target="<id>" like the board's.
 
 import { h, COLOURS, tokenLabel } from "./dom.js";
+import { cardWords } from "./board.js";
+import { tip } from "./tipcard.js";
 
 const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
 
 function cardChip(card) {
-  return h("button", {
+  return tip(h("button", {
     type: "button", class: `card-chip deck-${card.deck}${card.governor ? " governor" : ""}`,
-    "data-target": card.id, title: `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}`,
+    "data-target": card.id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}`,
     tabindex: -1,
-  }, h("b", {}, card.code), h("span", {}, card.short || "—"));
+  }, h("b", {}, card.code), h("span", {}, card.short || "—")),
+  () => ({ title: `${card.code}${card.governor ? " · Governor" : ""} (${card.deck_name})`, lines: cardWords(card) }));
 }
 
 function attributeRow(attr, index, classic) {
@@ -42,14 +45,20 @@ export function matHtml(mat, state, seat, you, clock = null) {
   if (mat.crown) flags.push(h("span", { class: "flag crown", title: "Crown: first player" }, "♛ Crown"));
   if (mat.passed) flags.push(h("span", { class: "flag passed" }, "passed"));
   const classic = state.ruleset === "classic";
-  const buildings = mat.buildings.map((b) => h("button", {
+  const buildings = mat.buildings.map((b) => tip(h("button", {
     type: "button", class: `building level${b.level}${b.worker ? " staffed" : ""}`,
     "data-target": b.id, tabindex: -1,
-    title: `${b.name} (level ${b.level}): ${b.does}${b.activatable ? (b.worker ? " · worker on it" : " · circle free") : ""}`,
+    "aria-label": `${b.name} (level ${b.level}): ${b.does}${b.activatable ? (b.worker ? " · worker on it" : " · circle free") : ""}`,
   },
   h("span", { class: "b-name" }, b.name),
   h("span", { class: "b-does" }, b.does),
-  b.activatable ? h("span", { class: `worker${b.worker ? " on" : ""}`, style: b.worker ? `background:${colour}` : null }) : null));
+  b.activatable ? h("span", { class: `worker${b.worker ? " on" : ""}`, style: b.worker ? `background:${colour}` : null }) : null),
+  () => ({
+    title: `${b.name} · level ${b.level}`,
+    lines: [`Does: ${b.does}.`, !b.activatable ? "No action: what it shows counted when it was built."
+      : b.worker ? "A worker is on it: it was used this round; the Payment phase frees it."
+        : "Its circle is free: put a disc from your Harbor on it to take its action."],
+  })));
   const tokens = mat.tokens.map((t) => h("button", {
     type: "button", class: `token-chip ${t.colour}`, "data-target": t.id, tabindex: -1,
     title: `${t.name} token × ${t.count}`,
@@ -86,6 +95,23 @@ export function matHtml(mat, state, seat, you, clock = null) {
   tokens.length ? h("div", { class: "tokens" }, tokens) : null);
 }
 
+/** A building's tip card: what it does, how it is built, how many are left. */
+function buildingTip(b, industry) {
+  const start = b.count === undefined;
+  return {
+    title: `${b.name} · ${start ? "start tile" : `level ${b.level}`}`,
+    lines: [
+      `Does: ${b.does}.`,
+      b.activatable
+        ? "Put a disc from your Harbor on it (activate it) to take its action; the Payment phase frees the disc."
+        : "It has no action: what it shows counts once it is built.",
+      start ? "A start tile: each player picks one before the first round."
+        : `Build it in the Build phase when your Build Level (set by ${industry}) is ${b.level} or more; a level 5 building at most once a game.`,
+      start ? null : b.count === 0 ? "None left in the supply." : `${b.count} left in the supply.`,
+    ],
+  };
+}
+
 /** The building supply by level (and the start tiles during setup). */
 export function supplyHtml(state) {
   const byLevel = new Map();
@@ -93,12 +119,12 @@ export function supplyHtml(state) {
     if (!byLevel.has(b.level)) byLevel.set(b.level, []);
     byLevel.get(b.level).push(b);
   }
-  const chip = (b) => h("button", {
+  const industry = state.attributes[0];
+  const chip = (b) => tip(h("button", {
     type: "button", class: `supply-chip level${b.level}${b.count === 0 ? " sold-out" : ""}`,
-    "data-target": b.id, tabindex: -1,
-    title: `${b.name} (level ${b.level}): ${b.does}${b.count !== undefined ? ` · ${b.count} left` : ""}`,
+    "data-target": b.id, tabindex: -1, "aria-label": `${b.name} (level ${b.level}): ${b.does}`,
   }, h("span", { class: "b-name" }, b.name), h("span", { class: "b-does" }, b.does),
-  b.count !== undefined ? h("span", { class: "count" }, `×${b.count}`) : null);
+  b.count !== undefined ? h("span", { class: "count" }, `×${b.count}`) : null), () => buildingTip(b, industry));
   const rows = [];
   if (state.start_tiles.length) {
     rows.push(h("div", { class: "supply-row start" }, h("span", { class: "lvl" }, "Start"),
