@@ -344,8 +344,8 @@ def test_red_discards_south_america_1_with_politics_3() -> None:
     s.apply("pass")
     d = s.decision()
     assert d is not None and (d.kind, d.player) == ("discard", RED)
-    assert d.prompt == ("You passed: discard 1 of 4 cards down to your card limit: your "
-                        "limit is 2 + 1 Slavery card (Politics 3), at most 5 in all")
+    assert d.prompt == ("You passed: discard 1 of 4 cards down to your card limit "
+                        "(Politics 3: limit 2 + 1 Slavery card, at most 5 in all)")
     assert S.texts(s) == ["discard SA/1", "discard NA/1", "discard FE/1", "discard SL/1"]
     assert d.option("discard SA/1").text == (
         "Discard SA/1 (+2 Culture): back into the South America deck in value order, "
