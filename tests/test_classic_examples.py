@@ -60,7 +60,7 @@ def test_green_builds_the_theater_with_industry_5() -> None:
     assert s.players[GREEN].level(I) == 3
     assert set(S.texts(s)) == {f"build {b.code}" for b in D.BUILDINGS if 1 <= b.level <= 3}
     assert d.option("build theater").text == \
-        "Build the Theater (level 3): +2 Culture (3 left)"
+        "Build the Theater (level 3): +2 Culture (then 2 left)"
     s.apply("build theater")
     assert s.players[GREEN].attr[C] == 2
     assert s.players[GREEN].blds == [D.CLASSIC_START_BUILDING, D.BUILDING_INDEX["theater"]]
@@ -289,7 +289,7 @@ def test_green_draws_north_america_3_with_five_discs() -> None:
     d = s.decision()
     assert d is not None
     assert d.option("draw NA").text == \
-        "Draw NA/3 (+2 Industry, +2 Culture) from the North America deck (3 left)"
+        "Draw NA/3 (+2 Industry, +2 Culture) from the North America deck (then 2 left)"
     green = s.players[GREEN]
     industry, culture = green.attr[I], green.attr[C]
     s.apply("draw NA")

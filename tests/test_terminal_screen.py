@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from endeavor import GameConfig, State, new_game
+from endeavor import data as D
 from endeavor import screen as S
 from endeavor import testing as T
 from endeavor.bots import RandomBot
@@ -335,3 +336,33 @@ def test_bots_names_on_the_mats_and_in_the_header() -> None:
             checked += 1
         state.apply(bot.choose(state))
     assert checked > 20
+
+
+def test_the_log_counts_what_a_build_or_draw_leaves() -> None:
+    """"Build the Workshop … (then 4 left)": the count in the log is what the supply or
+    the deck holds after the action (the menu said the same before it)."""
+    counted = {"build": 0, "draw": 0}
+    for seed in range(3):
+        state = new_game(GameConfig(players=4, seed=seed))
+        bot = RandomBot(seed, 0.1)
+        while not state.is_over:
+            action = bot.choose(state)
+            decision = state.decision()
+            assert decision is not None
+            words = decision.option(action).text
+            event = state.apply(action)[0]
+            assert event.text.endswith(words)  # the menu's words, in the log
+            verb, _, target = action.text.partition(" ")
+            if verb == "build":
+                b = next(i for i, bd in enumerate(D.BUILDINGS) if bd.code == target)
+                left = state.bsupply[b]
+            elif verb == "draw" and target in D.DECK_CODES:
+                left = len(state.decks[D.DECK_CODES.index(target)])
+            else:
+                continue
+            counted[verb] += 1
+            said = f"(then {left or 'none'} left)"
+            assert event.text.endswith(said), (event.text, said)
+            lines = [x.text.plain for x in S.log_lines([event], 100)]
+            assert said in " ".join(" ".join(lines).split())
+    assert counted["build"] > 10 and counted["draw"] > 10

@@ -72,6 +72,12 @@ def site_words(x: int) -> str:
     return f"{site.code} ({site.name})"
 
 
+def left_after(k: int) -> str:
+    """What a supply or deck holding ``k`` keeps once one is taken: ``"then 4 left"``,
+    ``"then none left"`` (the same words in a menu and, after the action, in the log)."""
+    return f"then {k - 1} left" if k > 1 else "then none left"
+
+
 def plural(k: int, word: str) -> str:
     """``plural(1, "disc")`` -> ``"1 disc"``, ``plural(2, "disc")`` -> ``"2 discs"``,
     ``plural(2, "casualty")`` -> ``"2 casualties"``."""
