@@ -409,8 +409,9 @@ def _entry_cell(e: Entry, num_w: int, cell_w: int) -> Text:
 
 def _entry_lines(e: Entry, num_w: int, cell_w: int, most: int) -> list[Text]:
     """The entry in at most ``most`` lines of ``cell_w`` cells: the number and the
-    notation, then the effect in words, wrapped under the notation; the last line is
-    cut with an ellipsis if the words still do not fit."""
+    notation, then the effect in words, wrapped under the notation (in shorter words,
+    :func:`_compact`, if the whole words do not fit); the last line is cut with an
+    ellipsis if the words still do not fit."""
     out = Text.assemble((f"{e.number:>{num_w}} ", "bold"),
                         (e.shown, "bold cyan" if e.is_submenu else "bold"))
     style = "dim" if not e.is_submenu else ""
@@ -418,26 +419,24 @@ def _entry_lines(e: Entry, num_w: int, cell_w: int, most: int) -> list[Text]:
         return [fit(out, cell_w)]
     out.append(" ")
     room = cell_w - out.cell_len
-    text = e.text if len(e.text) <= room else _compact(e.text)
-    if most <= 1 or len(text) <= room:
-        out.append(text, style=style)
-        return [fit(out, cell_w)]
     indent = " " * (num_w + 3)
-    words = text.split(" ")
-    first = ""
-    while words and len(first) + len(words[0]) + (1 if first else 0) <= room:
-        first += (" " if first else "") + words.pop(0)
-    rest = " ".join(words)
-    out.append(first, style=style)
-    lines = [fit(out, cell_w)]
-    wrapped = textwrap.wrap(rest, max(10, cell_w - len(indent))) if rest else []
-    for k, w in enumerate(wrapped):
-        if len(lines) == most - 1 and k < len(wrapped) - 1:
-            w = " ".join(wrapped[k:])  # the last line allowed: the rest, cut
-            lines.append(fit(Text.assemble(indent, (w, style)), cell_w))
-            break
-        lines.append(fit(Text.assemble(indent, (w, style)), cell_w))
-    return lines
+
+    def wrap(text: str) -> list[str]:
+        words = text.split(" ")
+        first = ""
+        while words and len(first) + len(words[0]) + (1 if first else 0) <= room:
+            first += (" " if first else "") + words.pop(0)
+        rest = " ".join(words)
+        return [first] + (textwrap.wrap(rest, max(10, cell_w - len(indent))) if rest else [])
+
+    parts = wrap(e.text)
+    if len(parts) > most:
+        parts = wrap(_compact(e.text))
+    if len(parts) > most:  # the last line allowed holds the rest, cut
+        parts = parts[:most - 1] + [" ".join(parts[most - 1:])]
+    out.append(parts[0], style=style)
+    return [fit(out, cell_w)] + [fit(Text.assemble(indent, (w, style)), cell_w)
+                                 for w in parts[1:]]
 
 
 def _cut(e: Entry, num_w: int, cell_w: int) -> int:
@@ -697,13 +696,12 @@ def links_lines(state: State, width: int, level: int = 0) -> list[Text]:
         for k, name in enumerate(n for n, t, _ in links if t == kind):
             if k:
                 chunks.append(Text(name))
-            else:  # the token's kind before its first link
-                head = Text("│ " if chunks else "", style="dim")
-                chunks.append(Text.assemble(head, R.token_text(kind), " ", name))
-    lines = _pack(chunks, width, first, 7, sep=" ")
+            else:  # the token's kind (in its colour) before its first link
+                chunks.append(Text.assemble(R.token_text(kind), " ", name))
+    lines = _pack(chunks, width, first, 2, sep=" ")
     for extra in lines[2:]:  # the rest joins the second line, cut with an ellipsis
         lines[1].append(" ")
-        lines[1].append_text(extra[7:])
+        lines[1].append_text(extra[2:])
     return [fit(t, width) for t in lines[:2]]
 
 
