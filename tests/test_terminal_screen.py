@@ -459,3 +459,26 @@ def test_a_sub_menu_shows_the_targets_and_what_they_gain_first() -> None:
     lines = _text(s, S.View(human=0, decision=decision, menu=sub))
     for e in sub.entries:
         assert re.search(rf"(?<!\d){e.number} {re.escape(e.shown)}\b", "\n".join(lines))
+
+
+def test_mats_show_every_token_and_card_at_100_columns() -> None:
+    """A crowded mat's second line keeps its cards and tokens whole (the buildings are
+    written tighter first, then the labels go) instead of cutting the tokens."""
+    from endeavor import render as R
+
+    s = T.fresh(4)
+    for code in ("market", "market", "shipyard", "bank", "guild-hall", "barracks", "docks"):
+        T.give_building(s, 1, code)
+    for code in ("IN/1", "SL/1", "NA/1", "CA/2", "EU/2"):
+        T.give_card(s, 1, code)
+    for t, k in ((D.T_INDUSTRY, 1), (D.T_CULTURE, 2), (D.T_WEALTH, 1), (D.T_INFLUENCE, 5),
+                 (D.T_ATTACK, 1)):
+        T.give_token(s, 1, t, k)
+    T.check(s)
+    pl = s.players[1]
+    second = S.mat_lines(s, 100)[3].plain
+    tokens = " ".join(f"{R.TOKEN_ABBREVS[t]}{k}"
+                      for t, k in enumerate(list(pl.btok) + list(pl.blue)) if k)
+    assert tokens.count(" ") >= 4 and tokens in second, (tokens, second)
+    assert all(D.CARDS[c].code in second for c in pl.cards), second
+    assert len(second) <= 100
