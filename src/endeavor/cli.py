@@ -603,7 +603,8 @@ returns. Typing a whole notation works at any level.
 Commands: help · board (redraw) · log (the whole game's log) · undo (back to your
 previous decision, with the bots' moves after it) · save FILE · back · quit ·
 hint (what the strongest bot would play here: its top actions with their menu numbers
-and its evaluation in words; the game is not changed)"""
+and its evaluation in words; the game is not changed).
+Help and the log open in a pager on a terminal: q returns to the game."""
 
 #: answers that confirm an overwrite
 _YES = ("y", "yes")

@@ -7,14 +7,17 @@ its first line. For a 100-column, 40-line terminal it holds, top to bottom:
 * the header (1 line);
 * the board: one line per region (deck top card and cards left, who would take the
   Governor now, the shipping track far to near, cities and trade routes, open-sea discs);
-* the building supply and the discard pile, the links (their tokens or controller);
+* the building supply and the discard pile, the links (their tokens or controller; short
+  of room: the tokens still there by kind, and how many links each player holds);
 * the Exploits in play (regions, dormant / active, Shields, the module's tile state);
 * every player's mat (2 lines each: who plays it, "you" or the bot's name; tracks and
   levels, Harbor, supply, glory now; buildings, cards, Governor slot, tokens);
 * the log: what happened since the human's last decision (marked ``»``), in order, with
   every automatic step, built from the engine's events; older lines fill spare room;
 * the decision's prompt and the menu, grouped by kind and numbered left to right, top to
-  bottom.
+  bottom; an entry's words wrap into spare lines rather than being cut, a collapsed
+  entry lists its targets first, and a sub-menu shows its entries without the prefix
+  they share (shown above them).
 
 :func:`compose` fits these into ``width`` × ``height``: when room is short it first
 drops older log lines, then shortens sections in a fixed order (links, supply, Exploits,
