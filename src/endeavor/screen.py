@@ -877,7 +877,11 @@ def mat_lines(state: State, width: int, human: int | None = None,
             out.append(fit(Text.assemble("    ", line2), width))
         else:
             line1.append("  ")
-            line1.append_text(Text("  ").join(_mat_parts(state, p, width, True)))
+            for tight in range(3):  # as on line 2 at level 0: the tokens before the labels
+                parts = Text("  ").join(_mat_parts(state, p, width, True, tight))
+                if line1.cell_len + parts.cell_len <= width:
+                    break
+            line1.append_text(parts)
             out.append(fit(line1, width))
     return out
 
