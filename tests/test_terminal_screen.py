@@ -424,7 +424,7 @@ def test_attack_and_occupy_options_show_the_links_they_complete_at_100_by_40() -
     lines = _text(s, S.View(human=2, decision=decision, menu=S.build_menu(decision)))
     assert len(lines) <= 39 and HEADER.match(lines[0])
     menu = " ".join(" ".join(lines).split())
-    assert "attack AF1 Attack the Elmina held by P1" in menu
+    assert "attack AF1 Attack Elmina held by P1" in menu
     assert "completes the link AF1-EU8 (Influence token)" in menu
     # an Occupy beside a city of yours says the same
     s = T.fresh(4)

@@ -329,7 +329,10 @@ def _site_named(text: str, notation: str) -> str:
         return text
     for m in _SITE_NAMED.finditer(text):
         if m.group(1) == code:
-            return text[:m.start()] + m.group(2) + text[m.end():]
+            head = text[:m.start()]
+            if head.endswith("the ") and D.SITES[D.SITE_INDEX[code]].city:
+                head = head[:-4]  # "Attack the EU3 (Cadiz)" -> "Attack Cadiz"
+            return head + m.group(2) + text[m.end():]
     return text
 
 
