@@ -60,7 +60,7 @@ def test_green_builds_the_theater_with_industry_5() -> None:
     assert s.players[GREEN].level(I) == 3
     assert set(S.texts(s)) == {f"build {b.code}" for b in D.BUILDINGS if 1 <= b.level <= 3}
     assert d.option("build theater").text == \
-        "Build the Theater (level 3): +2 Culture (3 left)"
+        "Build the Theater (level 3): +2 Culture (then 2 left)"
     s.apply("build theater")
     assert s.players[GREEN].attr[C] == 2
     assert s.players[GREEN].blds == [D.CLASSIC_START_BUILDING, D.BUILDING_INDEX["theater"]]
@@ -289,7 +289,7 @@ def test_green_draws_north_america_3_with_five_discs() -> None:
     d = s.decision()
     assert d is not None
     assert d.option("draw NA").text == \
-        "Draw NA/3 (+2 Industry, +2 Culture) from the North America deck (3 left)"
+        "Draw NA/3 (+2 Industry, +2 Culture) from the North America deck (then 2 left)"
     green = s.players[GREEN]
     industry, culture = green.attr[I], green.attr[C]
     s.apply("draw NA")
@@ -344,8 +344,8 @@ def test_red_discards_south_america_1_with_politics_3() -> None:
     s.apply("pass")
     d = s.decision()
     assert d is not None and (d.kind, d.player) == ("discard", RED)
-    assert d.prompt == ("You passed: discard 1 of 4 cards down to your card limit: your "
-                        "limit is 2 + 1 Slavery card (Politics 3), at most 5 in all")
+    assert d.prompt == ("You passed: discard 1 of 4 cards down to your card limit "
+                        "(Politics 3: limit 2 + 1 Slavery card, at most 5 in all)")
     assert S.texts(s) == ["discard SA/1", "discard NA/1", "discard FE/1", "discard SL/1"]
     assert d.option("discard SA/1").text == (
         "Discard SA/1 (+2 Culture): back into the South America deck in value order, "

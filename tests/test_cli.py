@@ -12,6 +12,7 @@ import itertools
 import json
 import re
 import statistics
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -773,3 +774,58 @@ def test_bench_and_replay_classic(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Final score" in out and "Connections" in out
+
+
+# --------------------------------------------------------------------------- the pager
+_FAKE_PAGER = ("import os, sys; open(sys.argv[1], 'w', encoding='utf-8').write("
+               "os.environ['LESS'] + '\\n' + sys.stdin.read())")
+
+
+def test_pager_environment_shows_colours_and_says_how_to_leave() -> None:
+    env = cli.pager_environment("Help", {"LESS": "-X", "HOME": "/h"})
+    assert env["LESS"].startswith("-R ") and env["LESS"].endswith("$ -X")
+    assert "q returns to the game" in env["LESS"] and env["HOME"] == "/h"
+    assert env["LESSCHARSET"] == "utf-8"
+    assert cli.pager_environment("Help", {"LESSCHARSET": "latin1"})["LESSCHARSET"] == "latin1"
+    assert cli.pager_command({"PAGER": ""}) is None
+    assert cli.pager_command({"PAGER": "most -s"}) == ["most", "-s"]
+
+
+def test_log_and_help_page_with_colours_and_say_q_returns(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On a terminal, ``help`` and ``log`` run the pager ($PAGER) with the lines'
+    colours as escape codes, ``less`` told to show them (-R) and how to leave."""
+    paged = tmp_path / "paged.txt"
+    monkeypatch.setenv("PAGER", f"{sys.executable} -c \"{_FAKE_PAGER}\" {paged}")
+    monkeypatch.delenv("LESS", raising=False)
+    out = Console(width=100, file=io.StringIO(), force_terminal=True,
+                  color_system="truecolor")
+    state = new_game(GameConfig(players=2, seed=1))
+    _feed(monkeypatch, ["help", "log"])
+    session = PlaySession(state, out, state.current_player, RandomBot(0), {"seat": 0})
+    pages = []
+    real_run = cli.subprocess.run
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        done = real_run(*args, **kwargs)
+        pages.append(paged.read_text(encoding="utf-8"))
+        return done
+
+    monkeypatch.setattr(cli.subprocess, "run", run)
+    assert session.run() == 0
+    assert len(pages) == 2
+    for text, title in zip(pages, ("Help", "The whole game's log"), strict=True):
+        less, _, body = text.partition("\n")
+        assert less.startswith("-R -Ps") and "q returns to the game" in less
+        assert body.splitlines()[0].startswith("\x1b[")  # styled: escape codes
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", body)
+        assert plain.splitlines()[0] == f"{title} · q returns to the game"
+    assert "Commands: help" in pages[0] and "New game" in pages[1]
+
+
+def test_page_without_a_pager_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = Console(width=80, file=io.StringIO(), color_system=None)
+    cli.page(out, [render.player_text(1)], "Help", command=["/nonexistent/pager"])
+    file = out.file
+    assert isinstance(file, io.StringIO)
+    assert file.getvalue() == "Help · q returns to the game\nP1\n"

@@ -189,8 +189,10 @@ def test_discard_prompt_says_the_limit() -> None:
     limit = pl.level(D.INFLUENCE)
     keep = min(limit, 5)
     assert d.kind == "discard"
-    assert d.prompt.startswith(f"Discard {6 - keep} of 6 cards: your limit is {limit} "
-                               f"(Influence {limit})")
+    marker = s.marker(0, D.INFLUENCE)
+    assert marker != limit  # the track value and the limit its level gives: both shown
+    assert d.prompt.startswith(f"Discard {6 - keep} of 6 cards (Influence {marker}: "
+                               f"limit {limit}")
     assert "face-up discard pile" in d.option("discard EU/0").text
 
 

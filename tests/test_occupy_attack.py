@@ -205,6 +205,10 @@ def test_attack_can_win_the_first_control_of_a_link() -> None:  # R13
     place(s, 1, "AF1")
     sea(s, 2, "AF")
     s.apply("act barracks")
+    d = s.decision()
+    assert d is not None  # the Attack says which link it completes, as an Occupy does
+    assert d.option("attack AF1").text.endswith(
+        "; completes the link AF1-EU8 (Influence token)")
     s.apply("attack AF1")
     assert s.link_token[li] == -1
     assert s.players[2].btok[D.T_INFLUENCE] == 1

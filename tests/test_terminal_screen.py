@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from endeavor import GameConfig, State, new_game
+from endeavor import data as D
 from endeavor import screen as S
 from endeavor import testing as T
 from endeavor.bots import RandomBot
@@ -335,3 +336,149 @@ def test_bots_names_on_the_mats_and_in_the_header() -> None:
             checked += 1
         state.apply(bot.choose(state))
     assert checked > 20
+
+
+def test_the_log_counts_what_a_build_or_draw_leaves() -> None:
+    """"Build the Workshop … (then 4 left)": the count in the log is what the supply or
+    the deck holds after the action (the menu said the same before it)."""
+    counted = {"build": 0, "draw": 0}
+    for seed in range(3):
+        state = new_game(GameConfig(players=4, seed=seed))
+        bot = RandomBot(seed, 0.1)
+        while not state.is_over:
+            action = bot.choose(state)
+            decision = state.decision()
+            assert decision is not None
+            words = decision.option(action).text
+            event = state.apply(action)[0]
+            assert event.text.endswith(words)  # the menu's words, in the log
+            verb, _, target = action.text.partition(" ")
+            if verb == "build":
+                b = next(i for i, bd in enumerate(D.BUILDINGS) if bd.code == target)
+                left = state.bsupply[b]
+            elif verb == "draw" and target in D.DECK_CODES:
+                left = len(state.decks[D.DECK_CODES.index(target)])
+            else:
+                continue
+            counted[verb] += 1
+            said = f"(then {left or 'none'} left)"
+            assert event.text.endswith(said), (event.text, said)
+            lines = [x.text.plain for x in S.log_lines([event], 100)]
+            assert said in " ".join(" ".join(lines).split())
+    assert counted["build"] > 10 and counted["draw"] > 10
+
+
+def _late_game(seed: int = 3) -> State:
+    """A 4-player game played at random into its last round."""
+    state = new_game(GameConfig(players=4, seed=seed))
+    bot = RandomBot(seed, 0.1)
+    while state.round < 7:
+        state.apply(bot.choose(state))
+    return state
+
+
+def test_links_short_of_room_list_the_tokens_still_there() -> None:
+    """The Links line short of room (level 1) names every link whose token is still
+    there, by kind, and counts the links each player holds (it used to say only
+    "+ 14 with a token"); at full size every link is listed with its token or holder."""
+    state = _late_game()
+    board = state.info.board
+    held = {p: sum(state.controls_link(p, li) for li in range(len(board.links)))
+            for p in range(4)}
+    waiting = [(D.SITES[x].code, D.SITES[y].code) for li, (x, y) in enumerate(board.links)
+               if state.link_token[li] >= 0 and not any(held) or
+               state.link_token[li] >= 0 and not any(state.controls_link(p, li)
+                                                     for p in range(4))]
+    assert waiting and any(held.values())
+    for width in (100, 120):
+        lines = S.links_lines(state, width, level=1)
+        short = " ".join(line.plain for line in lines)
+        assert len(lines) <= 2 and "with a token" not in short
+        assert short.endswith("…") == (width == 100)  # a longer list is cut visibly
+        names = [f"{a}-{b[2:]}" if a[:2] == b[:2] else f"{a}-{b}" for a, b in waiting]
+        shown = [n for n in names
+                 if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", short)]
+        assert len(shown) >= len(names) - (2 if width == 100 else 0), (names, short)
+        for p, k in held.items():
+            assert (f"P{p}×{k}" in short) == (k > 0)
+    full = " ".join(line.plain for line in S.links_lines(state, 100))
+    assert all(f"{a}-{b}:" in full for a, b in waiting)
+
+
+def test_attack_and_occupy_options_show_the_links_they_complete_at_100_by_40() -> None:
+    """At 100×40 an Attack's and an Occupy's menu entries show the links they would
+    complete (wrapped into spare lines, the site named once), not cut before them."""
+    s = T.fresh(4)
+    T.give_building(s, 2, "barracks")
+    T.give_discs(s, 2, 4)
+    T.at_actions(s, 2)
+    T.set_link_token(s, "EU8", "AF1", D.T_INFLUENCE)
+    for _ in range(len(s.track(D.REGION_CODES.index("AF")))):
+        T.ship(s, 1, "AF")
+    T.place(s, 2, "EU8")
+    T.place(s, 1, "AF1")
+    T.sea(s, 2, "AF")
+    s.apply("act barracks")
+    decision = s.decision()
+    assert decision is not None
+    lines = _text(s, S.View(human=2, decision=decision, menu=S.build_menu(decision)))
+    assert len(lines) <= 39 and HEADER.match(lines[0])
+    menu = " ".join(" ".join(lines).split())
+    assert "attack AF1 Attack Elmina held by P1" in menu
+    assert "completes the link AF1-EU8 (Influence token)" in menu
+    # an Occupy beside a city of yours says the same
+    s = T.fresh(4)
+    T.give_building(s, 0, "colonial-house")
+    T.give_discs(s, 0, 2)
+    T.at_actions(s, 0)
+    T.place(s, 0, "EU10")
+    T.set_link_token(s, "EU9", "EU10", D.T_WEALTH)
+    s.apply("act colonial-house")
+    decision = s.decision()
+    assert decision is not None
+    lines = _text(s, S.View(human=0, decision=decision, menu=S.build_menu(decision)))
+    assert any("occupy EU9 Genoa: 1 glory" in line for line in lines)
+    menu = " ".join(" ".join(lines).split())
+    assert "link EU9-EU10 (Wealth" in menu
+
+
+def test_a_sub_menu_shows_the_targets_and_what_they_gain_first() -> None:
+    """A collapsed entry lists its targets first; in its sub-menu each entry shows the
+    target, its city's name and what it gains, not the words every entry shares."""
+    s = _deic_draw()
+    s.apply("act market")
+    decision = s.decision()
+    assert decision is not None
+    menu = S.build_menu(decision)
+    docks = next(e for e in menu.entries if e.notation == "deic rebuild docks …")
+    targets = [o.action.text.split()[3] for o in decision.options
+               if o.action.text.startswith("deic rebuild docks ")]
+    assert docks.text.startswith(f"{len(targets)} choices: {' '.join(targets[:3])}")
+    sub = S.build_menu(decision, "deic rebuild docks")
+    assert [e.shown for e in sub.entries] == targets
+    lines = _text(s, S.View(human=0, decision=decision, menu=sub))
+    for e in sub.entries:
+        assert re.search(rf"(?<!\d){e.number} {re.escape(e.shown)}\b", "\n".join(lines))
+
+
+def test_mats_show_every_token_and_card_at_100_columns() -> None:
+    """A crowded mat's second line keeps its cards and tokens whole (the buildings are
+    written tighter first, then the labels go) instead of cutting the tokens."""
+    from endeavor import render as R
+
+    s = T.fresh(4)
+    for code in ("market", "market", "shipyard", "bank", "guild-hall", "barracks", "docks"):
+        T.give_building(s, 1, code)
+    for code in ("IN/1", "SL/1", "NA/1", "CA/2", "EU/2"):
+        T.give_card(s, 1, code)
+    for t, k in ((D.T_INDUSTRY, 1), (D.T_CULTURE, 2), (D.T_WEALTH, 1), (D.T_INFLUENCE, 5),
+                 (D.T_ATTACK, 1)):
+        T.give_token(s, 1, t, k)
+    T.check(s)
+    pl = s.players[1]
+    second = S.mat_lines(s, 100)[3].plain
+    tokens = " ".join(f"{R.TOKEN_ABBREVS[t]}{k}"
+                      for t, k in enumerate(list(pl.btok) + list(pl.blue)) if k)
+    assert tokens.count(" ") >= 4 and tokens in second, (tokens, second)
+    assert all(D.CARDS[c].code in second for c in pl.cards), second
+    assert len(second) <= 100

@@ -109,6 +109,7 @@ from .rules.module import (
 from .rules.words import (
     card_words,
     icons_words,
+    links_words,
     owner_words,
     plural,
     site_words,
@@ -590,7 +591,7 @@ __all__ = [
     "attack_cost", "build_level", "building_possible", "card_words", "casualty", "code",
     "controls_link", "discard_building", "discard_token", "discard_top_card",
     "draw_presence", "emit", "free_circles", "gain_card", "gain_discs", "gain_token",
-    "icons_words", "is_neutral", "links", "lose_card", "lose_token", "mark_link",
+    "icons_words", "is_neutral", "links", "links_words", "lose_card", "lose_token", "mark_link",
     "mark_site", "module_index", "neighbours", "neutral_owner", "neutral_supply",
     "owner_words", "pay_worker", "payment_codes", "pending_steps", "place_disc",
     "place_neutral_disc", "plural", "push_building", "push_followup", "push_step",

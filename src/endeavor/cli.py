@@ -18,11 +18,16 @@ asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
+import os
 import random
 import secrets
+import shlex
+import shutil
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -598,7 +603,8 @@ returns. Typing a whole notation works at any level.
 Commands: help · board (redraw) · log (the whole game's log) · undo (back to your
 previous decision, with the bots' moves after it) · save FILE · back · quit ·
 hint (what the strongest bot would play here: its top actions with their menu numbers
-and its evaluation in words; the game is not changed)"""
+and its evaluation in words; the game is not changed).
+Help and the log open in a pager on a terminal: q returns to the game."""
 
 #: answers that confirm an overwrite
 _YES = ("y", "yes")
@@ -666,6 +672,72 @@ def _menu_spot(menu: S.Menu, action: Action) -> str:
         if e.action is None and action.text.startswith(e.notation.removesuffix("…")):
             return f" [menu {e.number} …]"
     return ""
+
+
+#: how to leave the pager, said above the paged text and in less's prompt
+PAGER_LEAVE = "q returns to the game"
+
+
+def pager_command(environ: Mapping[str, str] | None = None) -> list[str] | None:
+    """The pager ``page`` runs: ``$PAGER`` if set (an empty value: none), else ``less``,
+    else ``more``; None if there is none."""
+    env = os.environ if environ is None else environ
+    if "PAGER" in env:
+        return shlex.split(env["PAGER"]) or None
+    for name in ("less", "more"):
+        path = shutil.which(name)
+        if path:
+            return [path]
+    return None
+
+
+def _less_prompt(text: str) -> str:
+    """``text`` as a literal less prompt (its special characters escaped)."""
+    return "".join("\\" + c if c in "?:.%\\" else c for c in text)
+
+
+def pager_environment(title: str, environ: Mapping[str, str] | None = None
+                      ) -> dict[str, str]:
+    """The environment of the pager: ``less`` shows colours (``-R`` ahead of the user's
+    own ``$LESS`` options, which still apply), reads UTF-8 and says at the bottom how
+    to leave."""
+    env = dict(os.environ if environ is None else environ)
+    prompt = _less_prompt(f"{title} - {PAGER_LEAVE} (space, b: next, previous page)")
+    env["LESS"] = f"-R -Ps{prompt}$ {env.get('LESS', '')}".strip()
+    env.setdefault("LESSCHARSET", "utf-8")
+    return env
+
+
+def page(out: Console, lines: Sequence[Text], title: str,
+         command: Sequence[str] | None = None) -> None:
+    """Show ``lines`` (styled) through a pager, ``command`` or :func:`pager_command`,
+    with ``title`` and how to leave on the first line; without a pager (none found, or
+    it fails to start) print them on ``out``. The pager gets the lines with their
+    colours as terminal escape codes, and ``less`` is told to show them as colours
+    (:func:`pager_environment`)."""
+    head = Text.assemble((title, "bold"), " · ", (PAGER_LEAVE, "bold reverse"))
+    cmd = list(command) if command is not None else pager_command()
+    if cmd:
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=out.width, force_terminal=True,
+                          color_system=("truecolor" if out.color_system == "truecolor"
+                                        else "256" if out.color_system == "256"
+                                        else "standard"),
+                          no_color=out.no_color, legacy_windows=False)
+        console.print(head)
+        for line in lines:
+            console.print(line)
+        try:
+            subprocess.run(cmd, input=buffer.getvalue(), text=True, encoding="utf-8",
+                           env=pager_environment(title), check=False)
+            return
+        except OSError:
+            pass  # no pager after all: print the lines
+        except KeyboardInterrupt:  # the pager had the terminal: back to the game
+            return
+    out.print(head)
+    for line in lines:
+        out.print(line)
 
 
 class PlaySession:
@@ -796,12 +868,10 @@ class PlaySession:
         else:
             self.out.print(text, soft_wrap=True)
 
-    def _page(self, lines: Sequence[Text]) -> None:
+    def _page(self, lines: Sequence[Text], title: str) -> None:
         """Long output (help, the whole log): through the pager on a terminal."""
         if self.terminal:
-            with self.out.pager(styles=True):
-                for line in lines:
-                    self.out.print(line)
+            page(self.out, lines, title)
         else:
             for line in lines:
                 self.out.print(line)
@@ -837,7 +907,7 @@ class PlaySession:
             rest = rest.strip()
             if command == "help" and not rest:
                 lines = [Text(_PLAY_HELP), Text(render.LEGEND, style="dim")]
-                self._page(lines)
+                self._page(lines, "Help")
                 redraw = self.terminal
             elif command == "board" and not rest:
                 redraw = True
@@ -845,7 +915,8 @@ class PlaySession:
                 self._hint(menu)
             elif command == "log" and not rest:
                 width, _ = _screen_size(self.out)
-                self._page([x.text for x in S.log_lines(self.log, width, self._new_from())])
+                self._page([x.text for x in S.log_lines(self.log, width, self._new_from())],
+                           "The whole game's log")
                 redraw = self.terminal
             elif command == "undo" and not rest:
                 if self._undo():

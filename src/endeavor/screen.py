@@ -7,14 +7,17 @@ its first line. For a 100-column, 40-line terminal it holds, top to bottom:
 * the header (1 line);
 * the board: one line per region (deck top card and cards left, who would take the
   Governor now, the shipping track far to near, cities and trade routes, open-sea discs);
-* the building supply and the discard pile, the links (their tokens or controller);
+* the building supply and the discard pile, the links (their tokens or controller; short
+  of room: the tokens still there by kind, and how many links each player holds);
 * the Exploits in play (regions, dormant / active, Shields, the module's tile state);
 * every player's mat (2 lines each: who plays it, "you" or the bot's name; tracks and
   levels, Harbor, supply, glory now; buildings, cards, Governor slot, tokens);
 * the log: what happened since the human's last decision (marked ``»``), in order, with
   every automatic step, built from the engine's events; older lines fill spare room;
 * the decision's prompt and the menu, grouped by kind and numbered left to right, top to
-  bottom.
+  bottom; an entry's words wrap into spare lines rather than being cut, a collapsed
+  entry lists its targets first, and a sub-menu shows its entries without the prefix
+  they share (shown above them).
 
 :func:`compose` fits these into ``width`` × ``height``: when room is short it first
 drops older log lines, then shortens sections in a fixed order (links, supply, Exploits,
@@ -219,10 +222,17 @@ class Entry:
     text: str
     action: Action | None = None
     count: int = 0
+    #: the notation as shown: in a sub-menu, without the words it shares with its
+    #: prefix (shown above the menu); otherwise the whole notation
+    label: str = ""
 
     @property
     def is_submenu(self) -> bool:
         return self.action is None
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.notation
 
 
 @dataclass
@@ -299,6 +309,33 @@ def _partition(options: list[Option], depth: int,
     return finer if finer is not None else list(options)
 
 
+def _unprefixed(notation: str, prefix: str) -> str:
+    """``notation`` without the words of ``prefix`` it starts with (a sub-menu shows the
+    prefix above its entries), or "" to show it whole."""
+    words, head = notation.split(), prefix.split()
+    if head and words[:len(head)] == head and len(words) > len(head):
+        return " ".join(words[len(head):])
+    return ""
+
+
+_SITE_NAMED = re.compile(r"\b([A-Z]{2,3}T?\d+) \(([^)+][^)]*)\)")
+
+
+def _site_named(text: str, notation: str) -> str:
+    """``text`` with the site its notation names as ``EU3 (Cadiz)`` shortened to
+    ``Cadiz`` (the code is in the notation beside it): room for the effect."""
+    code = notation.split()[-1]
+    if code not in D.SITE_INDEX:
+        return text
+    for m in _SITE_NAMED.finditer(text):
+        if m.group(1) == code:
+            head = text[:m.start()]
+            if head.endswith("the ") and D.SITES[D.SITE_INDEX[code]].city:
+                head = head[:-4]  # "Attack the EU3 (Cadiz)" -> "Attack Cadiz"
+            return head + m.group(2) + text[m.end():]
+    return text
+
+
 def _group_label(notation: str) -> str:
     first = notation.split(" ", 1)[0]
     return _VERB_GROUPS.get(first, first)
@@ -333,35 +370,93 @@ def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT) -
         for part in group:
             if isinstance(part, tuple):
                 key, members = part
+                depth_k = len(key.split())
+                nexts = list(dict.fromkeys(" ".join(_words(m)[depth_k:depth_k + 1])
+                                           for m in members))
                 shared = _common_words([m.text for m in members])
-                text = f"{len(members)} choices" + (f": {shared} …" if shared else "")
-                entries.append(Entry(number, key + " …", text, None, len(members)))
+                text = f"{len(members)} choices: {' '.join(nexts)}"  # the targets first
+                if shared:
+                    text += f" · {shared} …"
+                notation = key + " …"
+                entries.append(Entry(number, notation, text, None, len(members),
+                                     _unprefixed(notation, prefix)))
             else:
                 text = part.text
                 if common and len(text) > len(common) + 1:
                     text = text[len(common):].lstrip(" :,")
-                entries.append(Entry(number, part.action.text, text, part.action))
+                notation = part.action.text
+                entries.append(Entry(number, notation, _site_named(text, notation),
+                                     part.action, label=_unprefixed(notation, prefix)))
             number += 1
         menu.groups.append((label, entries))
     return menu
 
 
+#: shorter words for an option's effect when its cell is too narrow for them
+_COMPACT = ((re.compile(r"\bgain an? ([\w/]+) token\b"), r"+\1"),
+            (re.compile(r" glory at the end\b"), " glory"),
+            (re.compile(r"\bcompletes the link(s?)\b"), r"link\1"),
+            (re.compile(r"\b(\w+) token\)"), r"\1)"))
+
+
+def _compact(text: str) -> str:
+    """``"Cadiz: 1 glory at the end, gain a Culture token; completes the link EU3-EU4
+    (Wealth token)"`` -> ``"Cadiz: 1 glory, +Culture; link EU3-EU4 (Wealth)"``."""
+    for pattern, short in _COMPACT:
+        text = pattern.sub(short, text)
+    return text
+
+
 def _entry_cell(e: Entry, num_w: int, cell_w: int) -> Text:
-    """``12 occupy EU3 Cadiz (EU3): 1 glory …`` in ``cell_w`` cells: the number and the
+    """``12 occupy EU3 Cadiz: 1 glory …`` in ``cell_w`` cells: the number and the
     notation whole, then as much of the effect in words as fits."""
+    return _entry_lines(e, num_w, cell_w, 1)[0]
+
+
+def _entry_lines(e: Entry, num_w: int, cell_w: int, most: int) -> list[Text]:
+    """The entry in at most ``most`` lines of ``cell_w`` cells: the number and the
+    notation, then the effect in words, wrapped under the notation (in shorter words,
+    :func:`_compact`, if the whole words do not fit); the last line is cut with an
+    ellipsis if the words still do not fit."""
     out = Text.assemble((f"{e.number:>{num_w}} ", "bold"),
-                        (e.notation, "bold cyan" if e.is_submenu else "bold"))
-    if e.text and out.cell_len + 4 <= cell_w:
-        out.append(" ")
-        out.append(e.text, style="dim" if not e.is_submenu else "")
-    return fit(out, cell_w)
+                        (e.shown, "bold cyan" if e.is_submenu else "bold"))
+    style = "dim" if not e.is_submenu else ""
+    if not e.text or out.cell_len + 4 > cell_w:
+        return [fit(out, cell_w)]
+    out.append(" ")
+    room = cell_w - out.cell_len
+    indent = " " * (num_w + 3)
+
+    def wrap(text: str) -> list[str]:
+        words = text.split(" ")
+        first = ""
+        while words and len(first) + len(words[0]) + (1 if first else 0) <= room:
+            first += (" " if first else "") + words.pop(0)
+        rest = " ".join(words)
+        return [first] + (textwrap.wrap(rest, max(10, cell_w - len(indent))) if rest else [])
+
+    parts = wrap(e.text)
+    if len(parts) > most:
+        parts = wrap(_compact(e.text))
+    if len(parts) > most:  # the last line allowed holds the rest, cut
+        parts = parts[:most - 1] + [" ".join(parts[most - 1:])]
+    out.append(parts[0], style=style)
+    return [fit(out, cell_w)] + [fit(Text.assemble(indent, (w, style)), cell_w)
+                                 for w in parts[1:]]
+
+
+def _cut(e: Entry, num_w: int, cell_w: int) -> int:
+    """How many more lines the entry's words would take wrapped (0: they fit)."""
+    return len(_entry_lines(e, num_w, cell_w, 3)) - 1
 
 
 def menu_layout(menu: Menu, width: int, budget: int, squeeze: bool = False) -> list[Text]:
     """The menu in at most ``budget`` lines if it can be: each group on its own lines
     after its label, entries numbered left to right then top to bottom; a group gets
     more columns (shorter option texts) only while the menu is too tall, and keeps at
-    least a few words of each text unless ``squeeze`` (then only the notations)."""
+    least a few words of each text unless ``squeeze`` (then only the notations). Lines
+    left in the budget let the words of a one-column group's entries wrap (at most 3
+    lines an entry) instead of being cut."""
     if not menu.groups:
         return []
     label_w = min(9, max(len(label) for label, _ in menu.groups)) + 1
@@ -370,7 +465,7 @@ def menu_layout(menu: Menu, width: int, budget: int, squeeze: bool = False) -> l
     cols = {i: 1 for i in range(len(menu.groups))}
 
     def min_cell(i: int) -> int:
-        longest = max(len(e.notation) for e in menu.groups[i][1])
+        longest = max(len(e.shown) for e in menu.groups[i][1])
         return num_w + 1 + longest + 6
 
     def rows(i: int) -> int:
@@ -394,10 +489,11 @@ def menu_layout(menu: Menu, width: int, budget: int, squeeze: bool = False) -> l
             for i in cols:
                 n = len(menu.groups[i][1])
                 while cols[i] < n and avail // (cols[i] + 1) >= num_w + 2 + max(
-                        len(e.notation) for e in menu.groups[i][1]):
+                        len(e.shown) for e in menu.groups[i][1]):
                     cols[i] += 1
             break
         cols[best] += 1
+    spare = max(0, budget - sum(rows(i) for i in cols))
     out: list[Text] = []
     for i, (label, entries) in enumerate(menu.groups):
         c = cols[i]
@@ -406,6 +502,14 @@ def menu_layout(menu: Menu, width: int, budget: int, squeeze: bool = False) -> l
             head = Text.assemble((f"{label[:label_w - 1]:<{label_w}}" if r == 0
                                   else " " * label_w, "bold"))
             line = head
+            if c == 1:
+                e = entries[r]
+                more = min(spare, _cut(e, num_w, cell_w - 2))
+                spare -= more
+                cells = _entry_lines(e, num_w, cell_w - 2, 1 + more)
+                out.append(fit(Text.assemble(head, cells[0]), width))
+                out += [fit(Text.assemble(" " * label_w, t), width) for t in cells[1:]]
+                continue
             for k, e in enumerate(entries[r:r + c]):
                 cell = _entry_cell(e, num_w, cell_w - 2)
                 line.append_text(cell)
@@ -550,39 +654,61 @@ def board_lines(state: State, width: int, titles: bool = True) -> list[Text]:
     return out
 
 
-def _link_entries(state: State, level: int) -> tuple[list[Text], int]:
-    """The links as ``EU1-IN1:wea`` (token still there) or ``…:P2`` (controlled); level 0
-    both, level 1 controlled only. Also the number of links left out (with a token)."""
+def _link_name(a: str, b: str, short: bool) -> str:
+    """``EU9-EU10``, or ``EU9-10`` (``short``) when both ends are in the same region."""
+    if short and a[:2] == b[:2] and a[2:3].isdigit() and b[2:3].isdigit():
+        return f"{a}-{b[2:]}"
+    return f"{a}-{b}"
+
+
+def _link_entries(state: State, short: bool = False) -> list[tuple[str, int, int]]:
+    """Every link with its token still there or a controller, in board order (by
+    region): ``(name, token or -1, controller or -1)``."""
     board = state.info.board
-    entries: list[tuple[tuple[int, str], Text]] = []
-    skipped = 0
+    out: list[tuple[tuple[int, str], str, int, int]] = []
     for li, (x, y) in enumerate(board.links):
         sx, sy = D.SITES[x], D.SITES[y]
-        name = f"{sx.code}-{sy.code}"
-        controller = next((p for p in range(len(state.players)) if state.controls_link(p, li)), -1)
-        token = state.link_token[li]
-        if controller >= 0:
-            what = R.player_text(controller)
-        elif token >= 0 and level == 0:
-            what = R.token_text(token)
-        else:
-            skipped += token >= 0
-            continue
-        key = (max(sx.region, sy.region), name)
-        entries.append((key, Text.assemble(name, ":", what)))
-    entries.sort(key=lambda e: e[0])
-    return [t for _, t in entries], skipped
+        controller = next((p for p in range(len(state.players))
+                           if state.controls_link(p, li)), -1)
+        token = state.link_token[li] if controller < 0 else -1
+        if controller >= 0 or token >= 0:
+            out.append(((max(sx.region, sy.region), f"{sx.code}-{sy.code}"),
+                        _link_name(sx.code, sy.code, short), token, controller))
+    out.sort(key=lambda e: e[0])
+    return [(name, token, controller) for _, name, token, controller in out]
 
 
 def links_lines(state: State, width: int, level: int = 0) -> list[Text]:
-    """The links, packed into lines (see :func:`_link_entries`)."""
-    entries, skipped = _link_entries(state, level)
-    if level >= 1 and skipped:
-        entries.append(Text(f"+ {skipped} with a token", style="dim"))
-    if not entries:
-        entries = [Text("none with a token or a controller", style="dim")]
+    """The links: level 0 each as ``EU1-IN1:wea`` (its token still there) or ``…:P2``
+    (controlled); level 1 (short of room) at most 2 lines: the tokens still there, by
+    kind (``wea EU9-10 AF1-2``), then how many links each player controls."""
     first = Text.assemble(("Links  ", "bold"))
-    return [fit(t, width) for t in _pack(entries, width, first, 7)]
+    links = _link_entries(state, short=level >= 1)
+    if not links:
+        return [fit(Text.assemble(first, ("none with a token or a controller", "dim")),
+                    width)]
+    if level == 0:
+        entries = [Text.assemble(name, ":", R.player_text(p) if p >= 0 else R.token_text(t))
+                   for name, t, p in links]
+        return [fit(t, width) for t in _pack(entries, width, first, 7)]
+    chunks: list[Text] = []
+    owners = [p for _, _, p in links if p >= 0]
+    if owners:
+        held = Text.assemble(("held ", "dim"))
+        held.append_text(Text(" ").join(Text.assemble(R.player_text(p), f"×{owners.count(p)}")
+                                        for p in sorted(set(owners))))
+        chunks.append(held)
+    for kind in sorted({t for _, t, _ in links if t >= 0}):
+        for k, name in enumerate(n for n, t, _ in links if t == kind):
+            if k:
+                chunks.append(Text(name))
+            else:  # the token's kind (in its colour) before its first link
+                chunks.append(Text.assemble(R.token_text(kind), " ", name))
+    lines = _pack(chunks, width, first, 2, sep=" ")
+    for extra in lines[2:]:  # the rest joins the second line, cut with an ellipsis
+        lines[1].append(" ")
+        lines[1].append_text(extra[2:])
+    return [fit(t, width) for t in lines[:2]]
 
 
 def supply_lines(state: State, width: int, level: int = 0) -> list[Text]:
@@ -676,10 +802,12 @@ def _mat_head(state: State, p: int, human: int | None,
     return head
 
 
-def _mat_parts(state: State, p: int, width: int, short: bool) -> list[Text]:
+def _mat_parts(state: State, p: int, width: int, short: bool,
+               tight: int = 0) -> list[Text]:
     """The second half of a mat: buildings (``●`` staffed, ``○`` free circle, ``·`` no
     circle), cards and the Governor slot, tokens, discs on the track bases, set-aside
-    cards."""
+    cards. ``tight`` saves room: 1 the buildings' marks are their separators
+    (``●mkt○shp·wks``), 2 also no ``cards``/``tokens`` labels."""
     pl = state.players[p]
     bld = []
     for i, b in enumerate(pl.blds):
@@ -690,11 +818,11 @@ def _mat_parts(state: State, p: int, width: int, short: bool) -> list[Text]:
         else:
             mark = Text("○")
         bld.append(Text.assemble(mark, R.building_name(b, short)))
-    items: list[Text] = [Text(" ").join(bld)] if bld else []
+    items: list[Text] = [Text("" if tight else " ").join(bld)] if bld else []
     cards = [Text(f"{D.CARDS[c].code}({R.card_gives(c)})"
                   if not short and width >= 130 and R.card_gives(c) else D.CARDS[c].code)
              for c in pl.cards]
-    cards_text = Text.assemble(("cards ", "dim"))
+    cards_text = Text.assemble(("" if tight >= 2 else "cards ", "dim"))
     cards_text.append_text(Text(" ").join(cards) if cards else Text("—", style="dim"))
     if pl.gov >= 0:
         cards_text.append(" gov ", style="dim")
@@ -702,7 +830,8 @@ def _mat_parts(state: State, p: int, width: int, short: bool) -> list[Text]:
     items.append(cards_text)
     toks = _tokens(pl.btok, 0) + _tokens(pl.blue, 4)
     if toks:
-        items.append(Text.assemble(("tokens ", "dim"), Text(" ").join(toks)))
+        items.append(Text.assemble(("" if tight >= 2 else "tokens ", "dim"),
+                                   Text(" ").join(toks)))
     if any(pl.mem):
         items.append(Text.assemble(("on tracks ", "dim"), Text(" ").join(_tokens(pl.mem, 0))))
     if pl.aside:
@@ -744,12 +873,18 @@ def mat_lines(state: State, width: int, human: int | None = None,
         if level == 0:
             out.append(fit(line1, width))
             line2 = Text(" " * 4).join(_mat_parts(state, p, width, False))
-            if line2.cell_len + 4 > width:
-                line2 = Text("  ").join(_mat_parts(state, p, width, True))
+            tight = 0
+            while line2.cell_len + 4 > width and tight <= 2:  # tokens and cards whole
+                line2 = Text("  ").join(_mat_parts(state, p, width, True, tight))
+                tight += 1
             out.append(fit(Text.assemble("    ", line2), width))
         else:
             line1.append("  ")
-            line1.append_text(Text("  ").join(_mat_parts(state, p, width, True)))
+            for tight in range(3):  # as on line 2 at level 0: the tokens before the labels
+                parts = Text("  ").join(_mat_parts(state, p, width, True, tight))
+                if line1.cell_len + parts.cell_len <= width:
+                    break
+            line1.append_text(parts)
             out.append(fit(line1, width))
     return out
 

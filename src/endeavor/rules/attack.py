@@ -18,7 +18,7 @@ from ..frames import F_CASUALTY, PH_ACTIONS
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import owner_words, plural, site_words
+from .words import links_words, owner_words, plural, site_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -164,7 +164,8 @@ class Attack(ActionKind):
             plural(k, "casualty")
         city = "trade route " if not D.SITES[x].city else ""
         return (f"Attack the {city}{site_words(x)} held by {owner_words(s, s.site_owner[x])}: "
-                f"{lost} + 1 disc to occupy, {D.SITES[x].glory} glory at the end")
+                f"{lost} + 1 disc to occupy, {D.SITES[x].glory} glory at the end"
+                f"{links_words(s, p, x)}")
 
 
 class Casualty(DecisionType):

@@ -101,13 +101,14 @@ def marker(s: State, p: int, attribute: int) -> int:
 
 
 def limit_words(s: State, p: int) -> str:
-    """``"your limit is 2 (Politics 3)"``, with the Slavery exemption if it applies."""
+    """``"Politics 3: limit 2"`` (the track value, then the limit its level gives), with
+    the Slavery exemption if it applies."""
     pl = s.players[p]
     limit = pl.level(D.INFLUENCE)
     slavery = any(_CARD_DECK[c] == _SL for c in pl.cards)
     extra = " + 1 Slavery card" if slavery and limit < D.MAX_CARDS else ""
     most = f", at most {D.MAX_CARDS} in all" if extra else ""
-    return f"your limit is {limit}{extra} (Politics {marker(s, p, D.INFLUENCE)}){most}"
+    return f"Politics {marker(s, p, D.INFLUENCE)}: limit {limit}{extra}{most}"
 
 
 # --------------------------------------------------------------------------- action kinds
@@ -268,8 +269,8 @@ class ClassicDiscard(Discard):
         n = len(pl.cards)
         slavery = any(_CARD_DECK[c] == _SL for c in pl.cards)
         keep = min(pl.level(D.INFLUENCE) + slavery, D.MAX_CARDS)
-        return (f"You passed: discard {n - keep} of {n} cards down to your card limit: "
-                f"{limit_words(s, p)}")
+        return (f"You passed: discard {n - keep} of {n} cards down to your card limit "
+                f"({limit_words(s, p)})")
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         c = action.arg

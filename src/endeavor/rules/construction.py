@@ -14,7 +14,7 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_BUILD, F_START, PH_CONSTRUCTION, PH_SETUP
-from .words import icons_words
+from .words import icons_words, left_after
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -135,8 +135,8 @@ class Build(DecisionType):
                 "Build Level) or lower")
 
     def option(self, s: State, f: Frame, action: Action) -> str:
-        left = s.bsupply[action.arg]
-        return f"Build the {building_words(action.arg, s.rules.token_names)} ({left} left)"
+        left = left_after(s.bsupply[action.arg])
+        return f"Build the {building_words(action.arg, s.rules.token_names)} ({left})"
 
 
 class StartTile(DecisionType):

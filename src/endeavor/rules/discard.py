@@ -54,13 +54,14 @@ def over_card_limit(s: State, p: int) -> bool:
 
 
 def limit_words(s: State, p: int) -> str:
-    """``"your limit is 4 (Influence 7)"``, with the Slavery exemption if it applies."""
+    """``"Influence 9: limit 4"`` (the track value, then the limit its level gives), with
+    the Slavery exemption if it applies."""
     pl = s.players[p]
     limit = pl.level(D.INFLUENCE)
     slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
     extra = " + 1 Slavery card" if slavery and limit < s.rules.max_cards else ""
     most = f", at most {s.rules.max_cards} in all" if extra else ""
-    return f"your limit is {limit}{extra} (Influence {limit}){most}"
+    return f"Influence {s.marker(p, D.INFLUENCE)}: limit {limit}{extra}{most}"
 
 
 def discard(s: State, p: int, c: int) -> None:
@@ -125,7 +126,7 @@ class Discard(DecisionType):
         limit = pl.level(D.INFLUENCE)
         slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
         keep = min(limit + slavery, s.rules.max_cards)
-        return f"Discard {n - keep} of {n} cards: {limit_words(s, p)}"
+        return f"Discard {n - keep} of {n} cards ({limit_words(s, p)})"
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         c = action.arg

@@ -10,7 +10,7 @@ from .. import actions as A
 from .. import data as D
 from .abolition import abolish
 from .kinds import ActionKind
-from .words import card_words, word_player
+from .words import card_words, left_after, word_player
 
 if TYPE_CHECKING:
     from ..state import State
@@ -151,5 +151,5 @@ class Draw(ActionKind):
             top = s.decks[arg][-1]
             return (f"Draw {card_words(top, s.rules.token_names)} from the "
                     f"{D.DECK_NAMES[arg]} deck "
-                    f"({len(s.decks[arg])} left)")
+                    f"({left_after(len(s.decks[arg]))})")
         return f"Draw {card_words(arg, s.rules.token_names)} from the discard pile"

@@ -12,7 +12,7 @@ from ..frames import FL_NO_PRESENCE
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
-from .words import site_words, token_words
+from .words import links_words, site_words, token_words
 
 if TYPE_CHECKING:
     from ..state import State
@@ -98,18 +98,4 @@ class Occupy(ActionKind):
         t = s.site_token[x]
         glory = D.SITES[x].glory
         gain = f", gain {token_words(t, s.rules.token_names)}" if t >= 0 else ""
-        links = self.links_completed(s, p, x)
-        link = f"; completes the link{'s' if len(links) > 1 else ''} {', '.join(links)}" \
-            if links else ""
-        return f"Occupy {site_words(x)}: {glory} glory at the end{gain}{link}"
-
-    @staticmethod
-    def links_completed(s: State, p: int, x: int) -> list[str]:
-        """The links ``p`` would control by holding ``x`` (with the token taken, if any)."""
-        out = []
-        for li, other in s.info.adj[x]:
-            if s.site_owner[other] == p and not s.lmark[li]:
-                t = s.link_token[li]
-                name = f"{D.SITES[x].code}-{D.SITES[other].code}"
-                out.append(f"{name} ({s.rules.token_names[t]} token)" if t >= 0 else name)
-        return out
+        return f"Occupy {site_words(x)}: {glory} glory at the end{gain}{links_words(s, p, x)}"

@@ -72,6 +72,33 @@ def site_words(x: int) -> str:
     return f"{site.code} ({site.name})"
 
 
+def links_completed(s: State, p: int, x: int) -> list[str]:
+    """The links ``p`` would control by holding ``x`` (with the token taken, if any):
+    ``["EU3-EU4 (Wealth token)", "EU3-EU2"]``."""
+    out = []
+    for li, other in s.info.adj[x]:
+        if s.site_owner[other] == p and not s.lmark[li]:
+            t = s.link_token[li]
+            name = f"{D.SITES[x].code}-{D.SITES[other].code}"
+            out.append(f"{name} ({s.rules.token_names[t]} token)" if t >= 0 else name)
+    return out
+
+
+def links_words(s: State, p: int, x: int) -> str:
+    """``"; completes the link EU3-EU4 (Wealth token)"`` (see :func:`links_completed`),
+    or nothing when holding ``x`` completes no link."""
+    links = links_completed(s, p, x)
+    if not links:
+        return ""
+    return f"; completes the link{'s' if len(links) > 1 else ''} {', '.join(links)}"
+
+
+def left_after(k: int) -> str:
+    """What a supply or deck holding ``k`` keeps once one is taken: ``"then 4 left"``,
+    ``"then none left"`` (the same words in a menu and, after the action, in the log)."""
+    return f"then {k - 1} left" if k > 1 else "then none left"
+
+
 def plural(k: int, word: str) -> str:
     """``plural(1, "disc")`` -> ``"1 disc"``, ``plural(2, "disc")`` -> ``"2 discs"``,
     ``plural(2, "casualty")`` -> ``"2 casualties"``."""
