@@ -132,3 +132,20 @@ class GameConfig:
         if "exploits" in kw and isinstance(kw["exploits"], list):
             kw["exploits"] = tuple(kw["exploits"])
         return cls(**kw)
+
+    # pickle and copy: ``options`` is a read-only mapping, which pickle cannot take, so a
+    # config travels as its plain form and is validated again on arrival; being
+    # immutable, a copy is the config itself
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        return (_config_from_plain, (self.to_dict(),))
+
+    def __copy__(self) -> GameConfig:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameConfig:
+        return self
+
+
+def _config_from_plain(d: dict[str, Any]) -> GameConfig:
+    """Unpickle a :class:`GameConfig` (its :meth:`GameConfig.to_dict` form)."""
+    return GameConfig.from_dict(d)

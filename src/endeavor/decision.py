@@ -15,7 +15,7 @@ state dispatches through that table; there is no ``if``/``elif`` on frame kinds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import actions as A
 from .actions import Action
@@ -34,6 +34,13 @@ class Option:
     def __init__(self, action: Action, text: str) -> None:
         self.action = action
         self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Option) and self.action == other.action
+                and self.text == other.text)
+
+    def __reduce__(self) -> tuple[Any, tuple[Action, str]]:
+        return (Option, (self.action, self.text))
 
     def __repr__(self) -> str:
         return f"Option({self.action.text!r}, {self.text!r})"
@@ -65,6 +72,14 @@ class Decision:
             if o.action.text.lower() == text.lower():
                 return o
         raise KeyError(f"{action} is not an option of this decision")
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Decision) and self.player == other.player
+                and self.kind == other.kind and self.prompt == other.prompt
+                and self.options == other.options)
+
+    def __reduce__(self) -> tuple[Any, tuple[int, str, str, list[Option]]]:
+        return (Decision, (self.player, self.kind, self.prompt, self.options))
 
     def __repr__(self) -> str:
         return (f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, "

@@ -62,6 +62,9 @@ class Event:
     def __hash__(self) -> int:
         return hash((self.kind, self.player, self.text))
 
+    def __reduce__(self) -> tuple[Any, tuple[str, int | None, str, dict[str, Any] | None]]:
+        return (Event, (self.kind, self.player, self.text, self.data))
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         d: dict[str, Any] = {"kind": self.kind, "player": self.player, "text": self.text}

@@ -579,10 +579,25 @@ class State:
         from .records import state_from_json
         return state_from_json(text)
 
+    # pickle and copy: a state travels as its JSON (:meth:`to_json`, which keeps the
+    # history, the generator and a built position's origin) and comes back equal, with
+    # the same legal actions, playing on identically; copy.copy and copy.deepcopy are
+    # :meth:`copy` (independent, nothing mutable shared)
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (_state_from_json, (self.to_json(),))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.copy()
+
     def __repr__(self) -> str:
         cp = self.current_player
         return (f"<State round {self.round} {self.phase_name} "
                 f"player {cp} decides; {self.nhist} actions>")
+
+
+def _state_from_json(text: str) -> State:
+    """Unpickle a :class:`State` (its :meth:`State.to_json`)."""
+    return State.from_json(text)
 
 
 def _who(p: int) -> str:
