@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import Server
-from test_browser import seq
+from test_browser import seq, wait_seq_change
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
          "device_scale_factor": 2}
@@ -31,10 +31,12 @@ MIN_TAP = 32
 #: or the option buttons), and everything too small or off screen
 PHONE_CHECK = """() => {
   const W = innerWidth, H = innerHeight;
-  const inView = (r) => r.width > 0 && r.left >= -0.5 && r.top >= -0.5 && r.right <= W + 0.5 && r.bottom <= H + 0.5;
+  const inView = (r) => r.width > 0 && r.left >= -0.5 && r.top >= -0.5
+    && r.right <= W + 0.5 && r.bottom <= H + 0.5;
   const box = (el) => { const r = el.getBoundingClientRect();
-    return { x: Math.round(r.left), y: Math.round(r.top), w: Math.round(r.width), h: Math.round(r.height) }; };
-  const name = (el) => el.getAttribute('data-target') || el.getAttribute('data-action') || el.textContent.slice(0, 40);
+    return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; };
+  const name = (el) => el.getAttribute('data-target') || el.getAttribute('data-action')
+    || el.textContent.slice(0, 40);
   const hits = (el) => { const r = el.getBoundingClientRect();
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x > W || y > H) return false;
@@ -51,6 +53,12 @@ PHONE_CHECK = """() => {
     if (hits(el)) tappable.push(i);
   });
   const options = [...document.querySelectorAll('[data-testid=option]')];
+  // every other button, link and tab that a thumb can reach now
+  for (const el of document.querySelectorAll('#app button, #app a, #app [role=tab]')) {
+    const r = el.getBoundingClientRect();
+    if (el.classList.contains('target') || !hits(el)) continue;
+    if (r.height < 32 || r.width < 32) small.push([name(el), box(el)]);
+  }
   for (const el of options) {
     const r = el.getBoundingClientRect();
     if (r.height && (r.height < 32 || r.width < 32)) small.push([name(el), box(el)]);
@@ -62,11 +70,11 @@ PHONE_CHECK = """() => {
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     return x >= frame.left && x <= frame.right && y >= frame.top && y <= frame.bottom; }).length;
   return {
-    prompt: prompt ? box(prompt) : null, promptInView: !!prompt && inView(prompt.getBoundingClientRect()),
+    prompt: prompt ? box(prompt) : null,
+    promptInView: !!prompt && inView(prompt.getBoundingClientRect()),
     small, tappable, options: options.length,
     boardTargets: boardTargets.length, boardShown, onBoardInView,
-    scrollWidth: document.documentElement.scrollWidth, scrollHeight: document.documentElement.scrollHeight,
-    scrollY: window.scrollY,
+    scrollWidth: document.documentElement.scrollWidth, scrollY: window.scrollY,
   };
 }"""
 
@@ -77,7 +85,8 @@ DESKTOP_CHECK = """() => {
   const box = (sel) => { const el = document.querySelector(sel); if (!el) return null;
     const r = el.getBoundingClientRect();
     return { x: r.left, y: r.top, right: r.right, bottom: r.bottom,
-             inView: r.width > 0 && r.left >= -0.5 && r.top >= -0.5 && r.right <= W + 0.5 && r.bottom <= H + 0.5 }; };
+             inView: r.width > 0 && r.left >= -0.5 && r.top >= -0.5
+               && r.right <= W + 0.5 && r.bottom <= H + 0.5 }; };
   return { W, H, board: box('[data-testid=board]'), turn: box('[data-testid=turn]'),
            option: box('[data-testid=option]'), mat: box('.side .mat.yours'),
            scrollWidth: document.documentElement.scrollWidth };
@@ -118,7 +127,7 @@ def act(page: Any, rng: random.Random, tappable: list[int], touch: bool) -> None
                 b = items.nth(i).bounding_box()
                 assert b is not None and b["height"] >= MIN_TAP and b["width"] >= MIN_TAP, b
         press(items.nth(rng.randrange(items.count())))
-        page.wait_for_function(f"() => Number(document.querySelector('#app').dataset.seq) !== {before}")
+        wait_seq_change(page, before)
 
 
 def new_bot_game(server: Server, seed: int) -> str:
@@ -127,9 +136,13 @@ def new_bot_game(server: Server, seed: int) -> str:
     return server.url + created["seats"][0]["url"]
 
 
-def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any) -> None:
-    page = new_page(**PHONE)
-    page.goto(new_bot_game(server, 3))
+@pytest.mark.parametrize("size,seed", [(PHONE, 3), (SMALL_PHONE, 8)], ids=["390x844", "360x740"])
+def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: dict[str, Any],
+                                          seed: int) -> None:
+    page = new_page(**size)
+    width = size["viewport"]["width"]
+    url = new_bot_game(server, seed)
+    page.goto(url)
     page.wait_for_selector("[data-testid=bar]")
     rng = random.Random(7)
     started = time.monotonic()
@@ -140,7 +153,7 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any) -> None
         where = f"decision {decisions}: {page.inner_text('[data-testid=prompt]')}"
         assert seen["promptInView"], (where, seen["prompt"])
         assert not seen["small"], (where, seen["small"])
-        assert seen["scrollWidth"] <= 390 and seen["scrollY"] == 0, (where, seen)
+        assert seen["scrollWidth"] <= width and seen["scrollY"] == 0, (where, seen)
         assert seen["tappable"] or seen["options"], where
         if seen["boardShown"] and seen["boardTargets"]:
             # the board opened on the decision: some of its targets are in the frame
@@ -154,8 +167,13 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any) -> None
     totals = [int(page.inner_text(f"[data-testid=total-{p}]")) for p in range(4)]
     assert max(totals) > 0
     elapsed = time.monotonic() - started
-    print(f"\nphone game: {decisions} decisions, {board_focus} on the board, {elapsed:.1f} s")
+    print(f"\nphone game at {width} px: {decisions} decisions ({board_focus} on the board),"
+          f" {elapsed:.1f} s")
     assert elapsed < 240
+    # the replay of the finished game fits the phone too
+    page.goto(url.replace("/play/", "/replay/").split("#")[0])
+    page.wait_for_selector("[data-testid=scorepad]")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
 
 
 def test_whole_game_by_mouse_on_a_desktop(server: Server, new_page: Any) -> None:
@@ -174,7 +192,7 @@ def test_whole_game_by_mouse_on_a_desktop(server: Server, new_page: Any) -> None
                 assert seen[part] is not None and seen[part]["inView"], (where, part, seen)
             assert seen["scrollWidth"] <= size["width"], (where, seen)
         page.set_viewport_size({"width": 1440, "height": 900})
-        tappable = page.evaluate("""() => [...document.querySelectorAll('.target')].map((el, i) => i)""")
+        tappable = list(range(page.locator(".target").count()))
         act(page, rng, tappable, touch=False)
         decisions += 1
         assert decisions < MAX_DECISIONS
@@ -192,14 +210,17 @@ def board_scale(page: Any) -> float:
 
 def test_board_pans_and_zooms_on_a_phone(server: Server, new_page: Any) -> None:
     page = new_page(**SMALL_PHONE)
-    page.goto(new_bot_game(server, 11))
+    url = new_bot_game(server, 11)
+    page.goto(url)
     page.wait_for_selector("[data-testid=bar]")
     page.locator("[data-testid=tab-board]").tap()
     first = board_scale(page)
     assert first >= 0.8  # a 40-unit target is 32 px
     page.locator("[data-testid=zoom-in]").tap()
-    page.wait_for_function(f"() => {{ const svg = document.querySelector('[data-testid=board]');"
-                           f" return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width > {first * 1.2}; }}")
+    page.wait_for_function("""(least) => {
+      const svg = document.querySelector('[data-testid=board]');
+      return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width > least; }""",
+                           arg=first * 1.2)
     for _ in range(6):
         page.locator("[data-testid=zoom-out]").tap()
     assert 0.8 <= board_scale(page) <= first + 1e-6  # never below the phone's minimum
@@ -227,12 +248,21 @@ def test_board_pans_and_zooms_on_a_phone(server: Server, new_page: Any) -> None:
     touch("touchEnd", [])
     assert page.get_attribute("[data-testid=board]", "viewBox") != view
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    # a spectator's phone: the decision in words in the bar, no options
+    watcher = new_page(**SMALL_PHONE)
+    watcher.goto(url.replace("/play/", "/game/").split("#")[0])
+    watcher.wait_for_selector("[data-testid=bar] [data-testid=prompt]")
+    assert "Waiting for P0" in watcher.inner_text("[data-testid=whose-turn]")
+    assert watcher.query_selector("[data-testid=option]") is None
+    seen = watcher.evaluate(PHONE_CHECK)
+    assert seen["promptInView"] and not seen["small"] and not seen["tappable"], seen
 
 
 @pytest.mark.parametrize("size", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
-def test_lobby_and_new_game_fit_a_phone(server: Server, new_page: Any, size: dict[str, Any]) -> None:
+def test_lobby_and_new_game_fit_a_phone(server: Server, new_page: Any,
+                                       size: dict[str, Any]) -> None:
     server.create(["human", "bot:random"], players=2, seed=1,
-                  title="A game with a rather long title to show in the lobby's list of games")
+                  title="A game with a rather long title to show in the lobby's list")
     page = new_page(**size)
     width = size["viewport"]["width"]
     for path, ready in (("/", "[data-testid=games]"), ("/new", "[data-testid=create]")):

@@ -579,7 +579,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
         token ? h("button", { type: "button", class: "btn small", "data-testid": "notify-open",
           title: "A sound, a browser notification, a webhook or an e-mail when it's your move",
-          onclick: () => openNotifyPanel(id, token) }, "Notify me") : null,
+          onclick: () => openNotifyPanel(id, token) }, "Notify", h("span", { class: "notify-more" }, " me")) : null,
         hostToken(id) ? h("button", { type: "button", class: "btn small", "data-testid": "host-open",
           title: "Every seat's link, bots in seats, clocks, ending the game", onclick: openHost }, "⚑ Host") : null,
         h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
