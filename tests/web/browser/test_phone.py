@@ -112,14 +112,21 @@ def wait_moved_or_popup(page: Any, before: int) -> str:
 
 def act(page: Any, rng: random.Random, tappable: list[int], touch: bool) -> None:
     """One decision: an enabled target that can be hit where it is (60 %), else an option
-    button; a popup's item when the target offers several."""
+    button; a popup's item when the target offers several. Passing only one time in four
+    when there is something else to do (a game of many decisions)."""
     press = (lambda loc: loc.tap()) if touch else (lambda loc: loc.click())
     before = seq(page)
+    targets = page.locator(".target")
+    options = page.locator("[data-testid=option]")
+    passing = rng.random() < 0.25
     if tappable and rng.random() < 0.6:
-        press(page.locator(".target").nth(rng.choice(tappable)))
+        kinds = {i: targets.nth(i).get_attribute("data-target") for i in tappable}
+        other = [i for i in tappable if kinds[i] not in ("pass", "done")]
+        press(targets.nth(rng.choice(tappable if passing or not other else other)))
     else:
-        options = page.locator("[data-testid=option]")
-        press(options.nth(rng.randrange(options.count())))
+        actions = [options.nth(i).get_attribute("data-action") for i in range(options.count())]
+        other = [i for i, a in enumerate(actions) if a not in ("pass", "done")]
+        press(options.nth(rng.choice(list(range(len(actions))) if passing or not other else other)))
     if wait_moved_or_popup(page, before) == "popup":
         items = page.locator("[data-testid=popup] .popup-item")
         if touch:

@@ -194,8 +194,8 @@ async function openSeat(root, id) {
 }
 
 // ------------------------------------------------------------------ the layout
-/** The game screen's phone layout applies below this width (the CSS's `.shell`). */
-const phone = matchMedia("(max-width: 700px)");
+/** The game screen's phone layout (the CSS's `.shell`) up to this width. */
+const phone = matchMedia("(max-width: 900px)");
 
 const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["players", "Players"],
   ["log", "Log"], ["scores", "Scores"]];

@@ -158,7 +158,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     }
     const w = box.x1 - box.x0 + 2 * pad;
     const hgt = box.y1 - box.y0 + 2 * pad;
-    const most = Math.max(lo, Math.min(r.width, r.height * 1.5) / 420); // no closer than ~a region
+    const most = Math.max(lo, Math.min(r.width / 600, r.height / 400)); // a region and around it
     scale = Math.max(lo, Math.min(most, r.width / w, r.height / hgt));
     cx = (box.x0 + box.x1) / 2;
     cy = (box.y0 + box.y1) / 2;
