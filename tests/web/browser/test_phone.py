@@ -166,6 +166,12 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
             # the board opened on the decision: some of its targets are in the frame
             assert seen["onBoardInView"], where
             board_focus += 1
+        if decisions == 3 and page.locator("[data-testid=undo]").is_visible():
+            # Undo sits in the bar too: take the last decision back, then decide again
+            before = seq(page)
+            page.locator("[data-testid=undo]").tap()
+            wait_seq_change(page, before)
+            continue
         act(page, rng, seen["tappable"], touch=True)
         decisions += 1
         assert decisions < MAX_DECISIONS
@@ -248,6 +254,25 @@ def test_board_pans_and_zooms_on_a_phone(server: Server, new_page: Any) -> None:
     touch("touchEnd", [])
     after = board_scale(page)
     assert after > before * 1.5, (before, after)
+    for _ in range(3):  # from the closest a double tap goes back out: start away from it
+        page.locator("[data-testid=zoom-out]").tap()
+    # a double tap where there is nothing to choose zooms in
+    spot = page.evaluate("""([x0, y0, w, h]) => {
+      for (let i = 1; i < 10; i++) for (let j = 1; j < 10; j++) {
+        const x = x0 + w * i / 10, y = y0 + h * j / 10;
+        const el = document.elementFromPoint(x, y);
+        if (el && el.closest('svg.board') && !el.closest('.target')) return [x, y];
+      }
+      return null; }""", [frame["x"], frame["y"], frame["width"] - 60, frame["height"]])
+    assert spot is not None
+    before = board_scale(page)
+    page.touchscreen.tap(*spot)
+    page.wait_for_timeout(80)
+    page.touchscreen.tap(*spot)
+    page.wait_for_function("""(least) => {
+      const svg = document.querySelector('[data-testid=board]');
+      return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width > least; }""",
+                           arg=before * 1.5)
     view = page.get_attribute("[data-testid=board]", "viewBox")
     touch("touchStart", [(cx, cy)])
     for step in range(1, 9):

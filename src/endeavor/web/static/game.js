@@ -251,6 +251,7 @@ function gameLayout(parts) {
       button.setAttribute("aria-selected", tab === name ? "true" : "false");
       if (drawers[tab]) drawers[tab].hidden = tab !== name;
     }
+    if (name === "log") drawers.log.scrollTop = drawers.log.scrollHeight; // the latest lines
   }
 
   function arrange(isPhone) {
@@ -295,6 +296,7 @@ function gameLayout(parts) {
       if (best) select(best);
     }
     if (tabButtons[current].hidden) select("board");
+    else if (current === "log") select("log");
   }
 
   return { arrange, update, leave: () => root.classList.remove("shell") };
@@ -345,7 +347,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   layout.arrange(phone.matches);
   phone.addEventListener("change", () => {
     layout.arrange(phone.matches);
-    if (view) render(view, { again: true });
+    if (view) render(view, { relayout: true });
   });
   let focused = -1; // the seq of the decision the board last opened on (phone)
 
@@ -552,7 +554,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     start();
   }
 
-  function render(next, { again = false } = {}) {
+  function render(next, { relayout = false } = {}) {
     if (!next || (view && next.seq < view.seq)) return; // never go back to an older view
     const fresh = !view || next.seq !== view.seq;
     view = next;
@@ -611,7 +613,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const log = logBox.querySelector(".log");
     if (log) log.scrollTop = log.scrollHeight;
     const mine = yourMove(view);
-    layout.update({ mine, over: view.over, fresh: fresh && !again });
+    layout.update({ mine, over: view.over, fresh: fresh && !relayout });
     // on a phone the board opens on where the decision happens (once per decision)
     if (phone.matches && mine && focused !== view.seq) {
       const targets = table.svg.querySelectorAll(".target");

@@ -26,7 +26,8 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   let cy = 0;
   let fitted = true; // the view follows "the whole board" (desktop default) on resize
   let pending = null; // a focus asked while the frame had no size
-  let clickBlockUntil = 0;
+  let blockClick = false; // the click that ends a drag is not a click on what lies under it
+  let blockTimer = null;
   let lastTap = null;
   let lastTouchUp = 0;
 
@@ -221,6 +222,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   }
 
   wrap.addEventListener("pointerdown", (event) => {
+    blockClick = false;
     if (!laidOut() || event.target.closest(".pz-controls")) return;
     if (event.pointerType === "mouse" && event.button !== 0) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
@@ -255,7 +257,11 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     if (!pointers.has(event.pointerId)) return;
     pointers.delete(event.pointerId);
     const moved = gesture && gesture.moved;
-    if (moved) clickBlockUntil = Date.now() + 400;
+    if (moved && !pointers.size) {
+      blockClick = true;
+      clearTimeout(blockTimer);
+      blockTimer = setTimeout(() => { blockClick = false; }, 300);
+    }
     if (event.pointerType === "touch") {
       lastTouchUp = Date.now();
       if (!moved && event.type === "pointerup" && !pointers.size && !event.target.closest(".target")) {
@@ -282,10 +288,10 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   // a drag that ends on a target is not a click on it
   wrap.addEventListener("click", (event) => {
-    if (Date.now() < clickBlockUntil) {
-      event.stopPropagation();
-      event.preventDefault();
-    }
+    if (!blockClick || event.target.closest(".pz-controls")) return;
+    blockClick = false;
+    event.stopPropagation();
+    event.preventDefault();
   }, true);
 
   wrap.addEventListener("dblclick", (event) => {
