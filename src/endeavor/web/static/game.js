@@ -235,6 +235,7 @@ function gameLayout(parts) {
   const tools = h("div", { class: "bar-tools" });
   const bar = h("section", { class: "bar", "data-testid": "bar", "aria-label": "Your decision" }, tools);
   let current = "board";
+  let phoneMode = false;
   let choices = 0;
   let scoresShown = false;
 
@@ -255,6 +256,7 @@ function gameLayout(parts) {
   }
 
   function arrange(isPhone) {
+    phoneMode = isPhone;
     root.classList.toggle("shell", isPhone);
     document.body.dataset.layout = isPhone ? "phone" : "desktop";
     if (isPhone) {
@@ -285,6 +287,7 @@ function gameLayout(parts) {
     tabButtons.you.hidden = !mineBox.childElementCount;
     choices = optionsBox.querySelectorAll("[data-testid=option]").length;
     label();
+    if (!phoneMode) return;
     if (over && !scoresShown && scoresBox.childElementCount) {
       scoresShown = true;
       select("scores");
@@ -294,6 +297,8 @@ function gameLayout(parts) {
         if (counts[name] > (best ? counts[best] : 0)) best = name;
       }
       if (best) select(best);
+      // in a drawer, its first target in sight
+      if (best && best !== "board") boxes[best].querySelector(".target")?.scrollIntoView({ block: "nearest" });
     }
     if (tabButtons[current].hidden) select("board");
     else if (current === "log") select("log");
