@@ -38,7 +38,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   const controls = h("div", { class: "pz-controls", role: "toolbar", "aria-label": "Board zoom" },
     button("+", "Zoom in", "zoom-in", () => zoomBy(1.5)),
     button("−", "Zoom out", "zoom-out", () => zoomBy(1 / 1.5)),
-    button("⤢", "Whole board, or the current decision on a phone", "zoom-reset", () => reset()));
+    button("⤢", "Reset the view: the whole board, or on a phone the current decision", "zoom-reset", () => reset()));
   wrap.classList.add("pz");
   wrap.append(controls);
 
@@ -168,14 +168,10 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     return true;
   }
 
-  let lastFocus = [];
-  /** Back to the start: the whole board, or on a phone the decision last focused. */
+  /** Back to the start: the whole board, or on a phone the current decision's targets. */
   function reset() {
-    if (minScale() > 0 && lastFocus.length && lastFocus.every((el) => el.isConnected)) {
-      focus(lastFocus);
-      return;
-    }
-    fit();
+    const targets = svg ? svg.querySelectorAll(".target") : [];
+    if (!(minScale() > 0 && targets.length && focus(targets))) fit();
   }
 
   function fit() {
@@ -318,10 +314,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   return {
     setSvg,
-    focus: (elements) => {
-      lastFocus = [...elements];
-      return focus(lastFocus);
-    },
+    focus,
     fit,
     zoomBy,
     refresh,
