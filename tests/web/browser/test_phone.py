@@ -155,6 +155,7 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
     started = time.monotonic()
     decisions = 0
     board_focus = 0
+    undone = False
     while wait_turn_or_end(page):
         seen = page.evaluate(PHONE_CHECK)
         where = f"decision {decisions}: {page.inner_text('[data-testid=prompt]')}"
@@ -166,8 +167,9 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
             # the board opened on the decision: some of its targets are in the frame
             assert seen["onBoardInView"], where
             board_focus += 1
-        if decisions == 3 and page.locator("[data-testid=undo]").is_visible():
+        if decisions >= 3 and not undone and page.locator("[data-testid=undo]").is_visible():
             # Undo sits in the bar too: take the last decision back, then decide again
+            undone = True
             before = seq(page)
             page.locator("[data-testid=undo]").tap()
             wait_seq_change(page, before)
@@ -175,6 +177,7 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
         act(page, rng, seen["tappable"], touch=True)
         decisions += 1
         assert decisions < MAX_DECISIONS
+    assert undone
     page.wait_for_selector("[data-testid=scorepad]", state="visible")
     assert page.locator("[data-testid=tab-scores]").get_attribute("aria-selected") == "true"
     totals = [int(page.inner_text(f"[data-testid=total-{p}]")) for p in range(4)]
