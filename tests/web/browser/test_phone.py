@@ -230,6 +230,14 @@ def test_board_pans_and_zooms_on_a_phone(server: Server, new_page: Any) -> None:
     page.goto(url)
     page.wait_for_selector("[data-testid=bar]")
     page.locator("[data-testid=tab-board]").tap()
+    # the bar folds its options away (more board), never the prompt
+    tall = page.locator(".board-wrap").bounding_box()["height"]
+    page.locator("[data-testid=bar-toggle]").tap()
+    assert not page.locator("[data-testid=option]").first.is_visible()
+    assert page.evaluate(PHONE_CHECK)["promptInView"]
+    assert page.locator(".board-wrap").bounding_box()["height"] > tall
+    page.locator("[data-testid=bar-toggle]").tap()
+    assert page.locator("[data-testid=option]").first.is_visible()
     first = board_scale(page)
     assert first >= 0.8  # a 40-unit target is 32 px
     page.locator("[data-testid=zoom-in]").tap()
