@@ -304,7 +304,12 @@ function gameLayout(parts) {
     else if (current === "log") select("log");
   }
 
-  return { arrange, update, leave: () => root.classList.remove("shell") };
+  function leave() {
+    root.classList.remove("shell");
+    delete document.body.dataset.layout;
+  }
+
+  return { arrange, update, leave };
 }
 
 // ------------------------------------------------------------------ the screen
