@@ -196,6 +196,21 @@ def test_whole_game_by_mouse_on_a_desktop(server: Server, new_page: Any) -> None
     page = new_page(viewport={"width": 1440, "height": 900})
     page.goto(new_bot_game(server, 5))
     page.wait_for_selector("[data-testid=board]")
+    # the whole board at first; + zooms in, a drag pans, ⤢ shows the whole board again
+    whole = page.get_attribute("[data-testid=board]", "viewBox")
+    page.click("[data-testid=zoom-in]")
+    zoomed = page.get_attribute("[data-testid=board]", "viewBox")
+    assert zoomed != whole
+    frame = page.locator(".board-wrap").bounding_box()
+    assert frame is not None
+    x, y = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 120, y - 60, steps=6)
+    page.mouse.up()
+    assert page.get_attribute("[data-testid=board]", "viewBox") != zoomed
+    page.click("[data-testid=zoom-reset]")
+    assert page.get_attribute("[data-testid=board]", "viewBox") == whole
     rng = random.Random(3)
     started = time.monotonic()
     decisions = 0
