@@ -82,11 +82,17 @@ PHONE_CHECK = """() => {
 DESKTOP_CHECK = """() => {
   window.scrollTo(0, 0);
   const W = innerWidth, H = innerHeight;
+  // in the window and not under anything else (looked at in its middle and near its left
+  // corners; the board's zoom buttons sit in its bottom right corner)
   const box = (sel) => { const el = document.querySelector(sel); if (!el) return null;
     const r = el.getBoundingClientRect();
+    const shown = (x, y) => { const top = document.elementFromPoint(x, y);
+      return !!top && (top === el || el.contains(top)); };
     return { x: r.left, y: r.top, right: r.right, bottom: r.bottom,
              inView: r.width > 0 && r.left >= -0.5 && r.top >= -0.5
-               && r.right <= W + 0.5 && r.bottom <= H + 0.5 }; };
+               && r.right <= W + 0.5 && r.bottom <= H + 0.5,
+             shown: shown(r.left + r.width / 2, r.top + r.height / 2)
+               && shown(r.left + 10, r.top + 10) && shown(r.left + 10, r.bottom - 10) }; };
   return { W, H, board: box('[data-testid=board]'), turn: box('[data-testid=turn]'),
            option: box('[data-testid=option]'), mat: box('.side .mat.yours'),
            scrollWidth: document.documentElement.scrollWidth };
@@ -224,7 +230,8 @@ def test_whole_game_by_mouse_on_a_desktop(server: Server, new_page: Any) -> None
             seen = page.evaluate(DESKTOP_CHECK)
             where = f"decision {decisions} at {size}: {page.inner_text('[data-testid=prompt]')}"
             for part in ("board", "turn", "option", "mat"):
-                assert seen[part] is not None and seen[part]["inView"], (where, part, seen)
+                assert seen[part] is not None and seen[part]["inView"] and seen[part]["shown"], (
+                    where, part, seen)
             assert seen["scrollWidth"] <= size["width"], (where, seen)
         if len(sizes) > 1:
             page.set_viewport_size(sizes[0])

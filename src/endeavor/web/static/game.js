@@ -214,7 +214,8 @@ function gameLayout(parts) {
   const { root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision, turnBox,
     undoBox, optionsBox, mineBox, logBox, matsBox } = parts;
   const boardCol = h("div", { class: "board-col" });
-  const side = h("aside", { class: "side" });
+  const sideFit = h("div", { class: "side-fit" }); // what fits the window: the decision, your mat
+  const side = h("aside", { class: "side" }, sideFit);
   const desktop = h("div", { class: "game" }, boardCol, side);
   const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, scores: scoresBox };
   const drawers = {};
@@ -270,7 +271,8 @@ function gameLayout(parts) {
     } else {
       boardCol.append(boardFrame, supplyBox);
       decision.append(turnBox, undoBox, optionsBox);
-      side.append(scoresBox, takeoverBox, decision, mineBox, logBox);
+      sideFit.append(scoresBox, takeoverBox, decision, mineBox);
+      side.append(sideFit, logBox);
       replace(root, header, desktop, matsBox);
     }
   }
