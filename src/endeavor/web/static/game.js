@@ -11,6 +11,7 @@ import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from
 import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
+import { ensureHitArea, panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -19,6 +20,8 @@ import {
  * The table (board, supply, mats) of a game view, without any controls. `mine` is the
  * mat shown beside the board (the viewer's seat to move, else the viewer's first seat);
  * the other mats go under the board. `clocks`: show each seat's time (live games).
+ * `board` is the <svg> in its frame; `svg` the same drawing alone (the game screen puts
+ * it in its pan-and-zoom frame).
  */
 export function tableHtml(view, { clocks = false } = {}) {
   const state = view.state;
@@ -28,8 +31,11 @@ export function tableHtml(view, { clocks = false } = {}) {
   const mineSeat = you.includes(current) ? current : you.length ? you[0] : null;
   const mat = (m) => matHtml(m, state, seats[m.seat], you.includes(m.seat),
     clocks && view.clock ? clockChip(m.seat) : null);
+  const svg = drawBoard(state);
+  const box = (svg.getAttribute("viewBox") || "0 0 1200 800").split(/[\s,]+/).map(Number);
   return {
-    board: h("div", { class: "board-wrap" }, drawBoard(state)),
+    svg,
+    board: h("div", { class: "board-wrap", style: `--board-ratio:${box[2]} / ${box[3]}` }, svg),
     supply: supplyHtml(state),
     mine: mineSeat === null ? null : mat(state.players[mineSeat]),
     mats: h("div", { class: "mats", "data-testid": "mats" },
@@ -187,6 +193,127 @@ async function openSeat(root, id) {
   return null;
 }
 
+// ------------------------------------------------------------------ the layout
+/** The game screen's phone layout (the CSS's `.shell`) up to this width. */
+const phone = matchMedia("(max-width: 900px)");
+
+const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["players", "Players"],
+  ["log", "Log"], ["scores", "Scores"]];
+
+/**
+ * Where the game screen's parts go. A desktop: the board and the building supply on the
+ * left; the score pad, the decision (prompt, Undo, options) and your mat in a column
+ * beside it; the others' mats under both. A phone (`arrange(true)`): one screen that never
+ * scrolls: a slim header, tabs, the board filling the middle with the building supply,
+ * your mat, the others' mats, the log and the score pad as drawers over it, and the
+ * decision in a bar at the bottom (its list of options can fold away).
+ * `update()` after each drawing marks the tabs holding the decision's targets and, on a
+ * new decision of yours, opens the one holding most of them.
+ */
+function gameLayout(parts) {
+  const { root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision, turnBox,
+    undoBox, optionsBox, mineBox, logBox, matsBox } = parts;
+  const boardCol = h("div", { class: "board-col" });
+  const sideFit = h("div", { class: "side-fit" }); // what fits the window: the decision, your mat
+  const side = h("aside", { class: "side" }, sideFit);
+  const desktop = h("div", { class: "game" }, boardCol, side);
+  const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, scores: scoresBox };
+  const drawers = {};
+  const tabButtons = {};
+  for (const [name, label] of TABS) {
+    tabButtons[name] = h("button", {
+      type: "button", class: "tab", role: "tab", "data-tab": name, "data-testid": `tab-${name}`,
+      onclick: () => select(name),
+    }, label, h("span", { class: "tab-dot", "aria-hidden": "true" }));
+    if (name !== "board") drawers[name] = h("div", { class: `drawer drawer-${name}`, role: "tabpanel", "aria-label": label });
+  }
+  const tabs = h("nav", { class: "tabs", role: "tablist", "aria-label": "Game" }, Object.values(tabButtons));
+  const stage = h("div", { class: "stage" }, Object.values(drawers));
+  const toggle = h("button", {
+    type: "button", class: "btn small bar-toggle", "data-testid": "bar-toggle",
+    onclick: () => { bar.classList.toggle("collapsed"); label(); },
+  });
+  const tools = h("div", { class: "bar-tools" });
+  const bar = h("section", { class: "bar", "data-testid": "bar", "aria-label": "Your decision" }, tools);
+  let current = "board";
+  let phoneMode = false;
+  let choices = 0;
+  let scoresShown = false;
+
+  function label() {
+    const folded = bar.classList.contains("collapsed");
+    toggle.textContent = folded ? `Choices (${choices}) ▴` : "Hide ▾";
+    toggle.hidden = !choices;
+  }
+
+  function select(name) {
+    current = name;
+    stage.dataset.tab = name;
+    for (const [tab, button] of Object.entries(tabButtons)) {
+      button.setAttribute("aria-selected", tab === name ? "true" : "false");
+      if (drawers[tab]) drawers[tab].hidden = tab !== name;
+    }
+    if (name === "log") drawers.log.scrollTop = drawers.log.scrollHeight; // the latest lines
+  }
+
+  function arrange(isPhone) {
+    phoneMode = isPhone;
+    root.classList.toggle("shell", isPhone);
+    document.body.dataset.layout = isPhone ? "phone" : "desktop";
+    if (isPhone) {
+      for (const [name, box] of Object.entries(boxes)) drawers[name].append(box);
+      stage.prepend(boardFrame);
+      decision.append(turnBox, optionsBox);
+      tools.append(undoBox, toggle);
+      bar.append(takeoverBox, decision);
+      replace(root, header, tabs, stage, bar);
+      select(current);
+    } else {
+      boardCol.append(boardFrame, supplyBox);
+      decision.append(turnBox, undoBox, optionsBox);
+      sideFit.append(scoresBox, takeoverBox, decision, mineBox);
+      side.append(sideFit, logBox);
+      replace(root, header, desktop, matsBox);
+    }
+  }
+
+  function update({ mine, over, fresh }) {
+    const counts = {
+      board: boardFrame.querySelectorAll(".target").length,
+      build: supplyBox.querySelectorAll(".target").length,
+      you: mineBox.querySelectorAll(".target").length,
+      players: matsBox.querySelectorAll(".target").length,
+    };
+    for (const [name, button] of Object.entries(tabButtons)) button.classList.toggle("has-targets", (counts[name] || 0) > 0);
+    tabButtons.scores.hidden = !scoresBox.childElementCount;
+    tabButtons.you.hidden = !mineBox.childElementCount;
+    choices = optionsBox.querySelectorAll("[data-testid=option]").length;
+    label();
+    if (!phoneMode) return;
+    if (over && !scoresShown && scoresBox.childElementCount) {
+      scoresShown = true;
+      select("scores");
+    } else if (fresh && mine) {
+      let best = counts[current] ? current : null;
+      for (const name of ["board", "build", "you", "players"]) {
+        if (counts[name] > (best ? counts[best] : 0)) best = name;
+      }
+      if (best) select(best);
+      // in a drawer, its first target in sight
+      if (best && best !== "board") boxes[best].querySelector(".target")?.scrollIntoView({ block: "nearest" });
+    }
+    if (tabButtons[current].hidden) select("board");
+    else if (current === "log") select("log");
+  }
+
+  function leave() {
+    root.classList.remove("shell");
+    delete document.body.dataset.layout;
+  }
+
+  return { arrange, update, leave };
+}
+
 // ------------------------------------------------------------------ the screen
 /** Start the game screen in `root`. `spectator` for /game/{id}. */
 export async function gameScreen(root, id, { spectator = false } = {}) {
@@ -214,11 +341,27 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   let meta = null;
   const watch = turnWatcher();
 
-  const board = h("div", { class: "board-col" });
-  const side = h("aside", { class: "side" });
-  const matsBox = h("div", { class: "mats-col" });
   const header = h("div", { class: "game-head" });
-  replace(root, header, h("div", { class: "game" }, board, side), matsBox);
+  const boardFrame = h("div", { class: "board-wrap" });
+  const pz = panZoom(boardFrame, { minScale: () => (phone.matches ? PHONE_MIN_SCALE : 0) });
+  const supplyBox = h("div", { class: "supply-box" });
+  const scoresBox = h("div", { class: "scores-box" });
+  const takeoverBox = h("div", { class: "takeover-box" });
+  const turnBox = h("div", { class: "turn-box" });
+  const undoBox = h("div", { class: "undo-box" });
+  const optionsBox = h("div", { class: "options-box" });
+  const mineBox = h("div", { class: "mine-box" });
+  const logBox = h("section", { class: "log-box" });
+  const matsBox = h("div", { class: "mats-col" });
+  const decision = h("div", { class: "decision", "data-testid": "decision" }, turnBox, undoBox, optionsBox);
+  const layout = gameLayout({ root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision,
+    turnBox, undoBox, optionsBox, mineBox, logBox, matsBox });
+  layout.arrange(phone.matches);
+  phone.addEventListener("change", () => {
+    layout.arrange(phone.matches);
+    if (view) render(view, { relayout: true });
+  });
+  let focused = -1; // the seq of the decision the board last opened on (phone)
 
   let announced = -1; // the highest seq the server announced
   let again = false; // an announcement came while a fetch was in flight
@@ -226,6 +369,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   /** This page's link stopped working (the host re-issued it or gave the seat a bot). */
   function lostSeat() {
     stop();
+    layout.leave();
     trackClock(null);
     dropToken(id, token);
     if (hostToken(id)) {
@@ -299,7 +443,10 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       el.classList.add("target");
       el.setAttribute("tabindex", "0");
       el.removeAttribute("aria-disabled");
-      if (el.namespaceURI !== "http://www.w3.org/1999/xhtml") el.setAttribute("role", "button");
+      if (el.namespaceURI !== "http://www.w3.org/1999/xhtml") {
+        el.setAttribute("role", "button");
+        ensureHitArea(el);
+      }
       const label = options.length === 1 ? options[0].text : `${options.length} choices`;
       // what an option changes that its words do not say (a final discard's glory)
       const effects = options.filter((o) => o.effect)
@@ -425,8 +572,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     start();
   }
 
-  function render(next) {
+  function render(next, { relayout = false } = {}) {
     if (!next || (view && next.seq < view.seq)) return; // never go back to an older view
+    const fresh = !view || next.seq !== view.seq;
     view = next;
     const state = view.state;
     closePopup();
@@ -437,34 +585,41 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     // a bot plays one of this page's seats (its time ran out): nothing to take back now
     const botPlaysYou = you.some((p) => view.seats[p] && view.seats[p].played_by);
     replace(header,
-      h("a", { href: href("/"), class: "back" }, "← Lobby"),
+      h("a", { href: href("/"), class: "back", title: "Back to the lobby" }, "← ", h("span", { class: "back-word" }, "Lobby")),
       h("h1", { class: "game-title", title: gameTitle }, gameTitle),
       h("span", { class: "headline", "data-testid": "headline" }, headline(state, view.ended)),
       spectate ? h("span", { class: "badge" }, "spectating") : null,
-      h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
-      token ? h("button", { type: "button", class: "btn small", "data-testid": "notify-open",
-        title: "A sound, a browser notification, a webhook or an e-mail when it's your move",
-        onclick: () => openNotifyPanel(id, token) }, "Notify me") : null,
-      hostToken(id) ? h("button", { type: "button", class: "btn small", "data-testid": "host-open",
-        title: "Every seat's link, bots in seats, clocks, ending the game", onclick: openHost }, "⚑ Host") : null,
-      h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
-      h("a", { href: href(`/rules#${rulesAnchor(view.config)}`), class: "btn small", target: "_blank", rel: "noopener",
-        "data-testid": "rules-link", title: "How to play: this game's rules, in a new tab" }, "Rules"),
-      h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
-        download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record"));
+      h("button", { type: "button", class: "btn small menu-toggle", "data-testid": "menu-toggle",
+        "aria-expanded": header.classList.contains("open") ? "true" : "false", title: "More: notifications, host, replay, record",
+        onclick: (event) => {
+          const open = header.classList.toggle("open");
+          event.currentTarget.setAttribute("aria-expanded", open ? "true" : "false");
+        } }, "☰"),
+      h("span", { class: "tools" },
+        h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
+        token ? h("button", { type: "button", class: "btn small", "data-testid": "notify-open",
+          title: "A sound, a browser notification, a webhook or an e-mail when it's your move",
+          onclick: () => openNotifyPanel(id, token) }, "Notify", h("span", { class: "notify-more" }, " me")) : null,
+        hostToken(id) ? h("button", { type: "button", class: "btn small", "data-testid": "host-open",
+          title: "Every seat's link, bots in seats, clocks, ending the game", onclick: openHost }, "⚑ Host") : null,
+        h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
+        h("a", { href: href(`/rules#${rulesAnchor(view.config)}`), class: "btn small", target: "_blank", rel: "noopener",
+          "data-testid": "rules-link", title: "How to play: this game's rules, in a new tab" }, "Rules"),
+        h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
+          download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record")));
     const table = tableHtml(view, { clocks: !view.over });
-    replace(board, table.board, table.supply);
+    replace(supplyBox, table.supply);
     replace(matsBox, table.mats);
-    replace(side,
-      view.scores ? scorePad(view.scores, view.ended) : null,
-      takenOver(),
-      turnHtml(),
-      table.mine,
-      view.can_undo && !botPlaysYou ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
-        onclick: undo, title: "Take back your last decision" }, "↶ Undo") : null,
-      optionsHtml(),
-      h("section", { class: "log-box" }, h("h3", {}, "Log", you.length ? h("span", { class: "muted" }, " · new since your last move highlighted") : null),
-        logHtml(view)));
+    replace(scoresBox, view.scores ? scorePad(view.scores, view.ended) : null);
+    replace(takeoverBox, takenOver());
+    replace(turnBox, turnHtml());
+    replace(undoBox, view.can_undo && !botPlaysYou ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
+      onclick: undo, title: "Take back your last decision" }, "↶ Undo") : null);
+    replace(optionsBox, optionsHtml());
+    replace(mineBox, table.mine);
+    replace(logBox, h("h3", {}, "Log", you.length ? h("span", { class: "muted" }, " · new since your last move highlighted") : null),
+      logHtml(view));
+    pz.setSvg(table.svg);
     const byTarget = new Map();
     if (view.decision && yourMove(view)) {
       for (const o of view.decision.options) {
@@ -475,9 +630,16 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       }
     }
     activate(root, byTarget);
-    const log = side.querySelector(".log");
+    const log = logBox.querySelector(".log");
     if (log) log.scrollTop = log.scrollHeight;
     const mine = yourMove(view);
+    layout.update({ mine, over: view.over, fresh: fresh && !relayout });
+    // on a phone the board opens on where the decision happens (once per decision)
+    if (phone.matches && mine && focused !== view.seq) {
+      const targets = table.svg.querySelectorAll(".target");
+      if (targets.length) pz.focus(targets);
+      focused = view.seq;
+    }
     setTitle(`${view.over ? `${headline(state, view.ended)} · ` : ""}${gameTitle} · Endeavor`, mine);
     watch(mine, `Your move: ${gameTitle}`, view.decision ? view.decision.prompt : "");
     root.dataset.seq = String(view.seq);

@@ -1,0 +1,355 @@
+// Pan and zoom for the board: the SVG's viewBox follows a drag (one finger or the mouse),
+// a pinch (two fingers), a double tap or double click, Ctrl + wheel (a trackpad's pinch)
+// and the + / − buttons. The frame (`wrap`) stays; the game screen hands it each newly
+// drawn <svg> and the view carries over. On a phone the view never zooms out below
+// `minScale` CSS px per board unit, so that every target (≥ 40 × 40 units, the board's
+// promise) stays at least 32 × 32 px; on a desktop it can show the whole board.
+
+import { h } from "./dom.js";
+
+/** CSS px per board unit that makes a 40-unit target 32 px (with a little to spare). */
+export const PHONE_MIN_SCALE = 0.82;
+/** A target's smallest hit area in board units (see ensureHitArea). */
+export const MIN_TARGET_UNITS = 40;
+const MOVE_SLOP = 8; // px a pointer moves before a tap becomes a drag
+const DOUBLE_TAP_MS = 320;
+
+/**
+ * Make `wrap` a pan-and-zoom frame. `minScale()` is the phone minimum (0: none);
+ * `onChange()` runs after the view moves. Returns {setSvg, focus, fit, zoomBy, refresh, scale}.
+ */
+export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) {
+  let svg = null;
+  let board = { x: 0, y: 0, w: 1200, h: 800 }; // the drawing's own viewBox
+  let scale = 0; // CSS px per unit; 0 until first laid out
+  let cx = 0; // the view's centre, in units
+  let cy = 0;
+  let fitted = true; // the view follows "the whole board" (desktop default) on resize
+  let pending = null; // a focus asked while the frame had no size
+  let blockClick = false; // the click that ends a drag is not a click on what lies under it
+  let blockTimer = null;
+  let lastTap = null;
+  let lastTouchUp = 0;
+
+  const button = (label, title, testid, fn) => h("button", {
+    type: "button", class: "pz-btn", title, "aria-label": title, "data-testid": testid,
+    onclick: (event) => { event.stopPropagation(); fn(); },
+  }, label);
+  const controls = h("div", { class: "pz-controls", role: "toolbar", "aria-label": "Board zoom" },
+    button("+", "Zoom in", "zoom-in", () => zoomBy(1.5)),
+    button("−", "Zoom out", "zoom-out", () => zoomBy(1 / 1.5)),
+    button("⤢", "Reset the view: the whole board, or on a phone the current decision", "zoom-reset", () => reset()));
+  wrap.classList.add("pz");
+  wrap.append(controls);
+
+  function rect() {
+    return svg ? svg.getBoundingClientRect() : wrap.getBoundingClientRect();
+  }
+  function fitScale(r) {
+    return Math.min(r.width / board.w, r.height / board.h);
+  }
+  function limits(r) {
+    const lo = Math.max(fitScale(r), minScale());
+    return [lo, Math.max(lo * 4, 2.5)];
+  }
+  function laidOut() {
+    const r = rect();
+    return svg && svg.isConnected && r.width > 0 && r.height > 0;
+  }
+
+  /** Clamp and write the viewBox; the board never leaves the frame. */
+  function apply() {
+    if (!laidOut()) return;
+    const r = rect();
+    const [lo, hi] = limits(r);
+    if (fitted || !scale) {
+      scale = lo;
+      cx = board.x + board.w / 2;
+      cy = board.y + board.h / 2;
+    }
+    scale = Math.min(hi, Math.max(lo, scale));
+    const vw = r.width / scale;
+    const vh = r.height / scale;
+    const clampAxis = (c, start, length, view) => (view >= length ? start + length / 2
+      : Math.min(start + length - view / 2, Math.max(start + view / 2, c)));
+    cx = clampAxis(cx, board.x, board.w, vw);
+    cy = clampAxis(cy, board.y, board.h, vh);
+    svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    wrap.classList.toggle("zoomed", scale > fitScale(r) * 1.01);
+    onChange();
+  }
+
+  /** The board unit under the client point (x, y). */
+  function unitAt(x, y) {
+    const r = rect();
+    return [cx + (x - r.left - r.width / 2) / scale, cy + (y - r.top - r.height / 2) / scale];
+  }
+
+  /** Zoom by `factor` keeping the unit under (x, y) (client px; default: the centre) still. */
+  function zoomBy(factor, x = null, y = null) {
+    if (!laidOut()) return;
+    const r = rect();
+    const px = x === null ? r.left + r.width / 2 : x;
+    const py = y === null ? r.top + r.height / 2 : y;
+    const [ux, uy] = unitAt(px, py);
+    const [lo, hi] = limits(r);
+    scale = Math.min(hi, Math.max(lo, scale * factor));
+    fitted = false;
+    cx = ux - (px - r.left - r.width / 2) / scale;
+    cy = uy - (py - r.top - r.height / 2) / scale;
+    apply();
+  }
+
+  /** The elements' union in board units (from their boxes on screen), or null. */
+  function unitBox(elements) {
+    let box = null;
+    for (const el of elements) {
+      const b = el.getBoundingClientRect();
+      if (!b.width && !b.height) continue;
+      const [x0, y0] = unitAt(b.left, b.top);
+      const [x1, y1] = unitAt(b.right, b.bottom);
+      box = box ? { x0: Math.min(box.x0, x0), y0: Math.min(box.y0, y0), x1: Math.max(box.x1, x1), y1: Math.max(box.y1, y1) }
+        : { x0, y0, x1, y1 };
+    }
+    return box;
+  }
+
+  /**
+   * Show `elements` (the decision's targets on the board): zoomed to their box, at most
+   * to a view about a region wide; when they do not fit at the smallest zoom, the
+   * biggest group of them that does. False when there is nothing to show.
+   */
+  function focus(elements) {
+    const els = [...elements];
+    if (!els.length) return false;
+    if (!laidOut()) {
+      pending = els;
+      return true;
+    }
+    pending = null;
+    if (!scale) apply();
+    const r = rect();
+    const [lo] = limits(r);
+    const boxes = els.map((el) => unitBox([el])).filter(Boolean);
+    if (!boxes.length) return false;
+    const viewW = r.width / lo;
+    const viewH = r.height / lo;
+    const pad = 24;
+    // all of them, else the window (at the smallest zoom) that holds the most
+    let chosen = boxes;
+    const all = unionOf(boxes);
+    if (all.x1 - all.x0 + 2 * pad > viewW || all.y1 - all.y0 + 2 * pad > viewH) {
+      let best = [];
+      for (const anchor of boxes) {
+        const ax = (anchor.x0 + anchor.x1) / 2;
+        const ay = (anchor.y0 + anchor.y1) / 2;
+        const inside = boxes.filter((b) => Math.abs((b.x0 + b.x1) / 2 - ax) <= viewW / 2 - pad
+          && Math.abs((b.y0 + b.y1) / 2 - ay) <= viewH / 2 - pad);
+        if (inside.length > best.length) best = inside;
+      }
+      chosen = best;
+    }
+    // a region's worth of context around them: the region they all lie in, when one does
+    let box = unionOf(chosen);
+    const regions = new Set(els.map((el) => el.closest("[data-region]")).filter(Boolean));
+    if (regions.size === 1) {
+      const region = unitBox(regions);
+      if (region && region.x1 - region.x0 <= viewW && region.y1 - region.y0 <= viewH) box = unionOf([box, region]);
+    }
+    const w = box.x1 - box.x0 + 2 * pad;
+    const hgt = box.y1 - box.y0 + 2 * pad;
+    const most = Math.max(lo, Math.min(r.width / 600, r.height / 400)); // a region and around it
+    scale = Math.max(lo, Math.min(most, r.width / w, r.height / hgt));
+    cx = (box.x0 + box.x1) / 2;
+    cy = (box.y0 + box.y1) / 2;
+    fitted = false;
+    apply();
+    return true;
+  }
+
+  /** Back to the start: the whole board, or on a phone the current decision's targets. */
+  function reset() {
+    const targets = svg ? svg.querySelectorAll(".target") : [];
+    if (!(minScale() > 0 && targets.length && focus(targets))) fit();
+  }
+
+  function fit() {
+    fitted = true;
+    apply();
+  }
+
+  /** A newly drawn board: keep the view (its viewBox is the drawing's whole extent). */
+  function setSvg(next) {
+    if (svg && svg !== next) svg.remove();
+    svg = next;
+    const box = svg.viewBox && svg.viewBox.baseVal;
+    if (box && box.width && box.height) board = { x: box.x, y: box.y, w: box.width, h: box.height };
+    wrap.style.setProperty("--board-ratio", `${board.w} / ${board.h}`);
+    if (svg.parentNode !== wrap) wrap.prepend(svg);
+    apply();
+  }
+
+  function refresh() {
+    if (pending && laidOut()) focus(pending);
+    else apply();
+  }
+
+  // ------------------------------------------------------------ pointers
+  const pointers = new Map();
+  let gesture = null;
+
+  function centroid() {
+    const pts = [...pointers.values()];
+    const x = pts.reduce((a, p) => a + p.x, 0) / pts.length;
+    const y = pts.reduce((a, p) => a + p.y, 0) / pts.length;
+    const d = pts.length > 1 ? Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y) : 0;
+    return { x, y, d };
+  }
+
+  function begin(moved = false) {
+    if (!pointers.size) {
+      gesture = null;
+      return;
+    }
+    const c = centroid();
+    const [ux, uy] = unitAt(c.x, c.y);
+    gesture = { start: c, ux, uy, scale, moved };
+  }
+
+  wrap.addEventListener("pointerdown", (event) => {
+    blockClick = false;
+    if (!laidOut() || event.target.closest(".pz-controls")) return;
+    if (event.pointerType === "mouse" && event.button !== 0) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    begin(gesture ? gesture.moved : false);
+  });
+
+  wrap.addEventListener("pointermove", (event) => {
+    if (!pointers.has(event.pointerId) || !gesture) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const c = centroid();
+    if (!gesture.moved) {
+      if (Math.hypot(c.x - gesture.start.x, c.y - gesture.start.y) < MOVE_SLOP
+        && (pointers.size < 2 || Math.abs(c.d - gesture.start.d) < MOVE_SLOP)) return;
+      gesture.moved = true;
+      for (const id of pointers.keys()) {
+        try { wrap.setPointerCapture(id); } catch { /* the pointer is gone */ }
+      }
+    }
+    const r = rect();
+    const [lo, hi] = limits(r);
+    if (pointers.size > 1 && gesture.start.d > 0) {
+      scale = Math.min(hi, Math.max(lo, gesture.scale * (c.d / gesture.start.d)));
+    }
+    fitted = false;
+    cx = gesture.ux - (c.x - r.left - r.width / 2) / scale;
+    cy = gesture.uy - (c.y - r.top - r.height / 2) / scale;
+    apply();
+    event.preventDefault();
+  });
+
+  function up(event) {
+    if (!pointers.has(event.pointerId)) return;
+    pointers.delete(event.pointerId);
+    const moved = gesture && gesture.moved;
+    if (moved && !pointers.size) {
+      blockClick = true;
+      clearTimeout(blockTimer);
+      blockTimer = setTimeout(() => { blockClick = false; }, 300);
+    }
+    if (event.pointerType === "touch") {
+      lastTouchUp = Date.now();
+      if (!moved && event.type === "pointerup" && !pointers.size && !event.target.closest(".target")) {
+        const now = Date.now();
+        if (lastTap && now - lastTap.t < DOUBLE_TAP_MS
+          && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 30) {
+          doubleZoom(event.clientX, event.clientY);
+          lastTap = null;
+        } else {
+          lastTap = { t: now, x: event.clientX, y: event.clientY };
+        }
+      }
+    }
+    begin(moved);
+  }
+  wrap.addEventListener("pointerup", up);
+  wrap.addEventListener("pointercancel", up);
+
+  /** A double tap: closer, and from the closest back out to the smallest zoom. */
+  function doubleZoom(x, y) {
+    const [, hi] = limits(rect());
+    zoomBy(scale >= hi * 0.99 ? 0.01 : 2, x, y);
+  }
+
+  // a drag that ends on a target is not a click on it
+  wrap.addEventListener("click", (event) => {
+    if (!blockClick || event.target.closest(".pz-controls")) return;
+    blockClick = false;
+    event.stopPropagation();
+    event.preventDefault();
+  }, true);
+
+  wrap.addEventListener("dblclick", (event) => {
+    if (Date.now() - lastTouchUp < 800 || event.target.closest(".target, .pz-controls")) return;
+    event.preventDefault();
+    doubleZoom(event.clientX, event.clientY);
+  });
+
+  wrap.addEventListener("wheel", (event) => {
+    if (!laidOut()) return;
+    if (event.ctrlKey) {
+      event.preventDefault();
+      zoomBy(Math.exp(-event.deltaY * 0.01), event.clientX, event.clientY);
+    } else if (wrap.classList.contains("zoomed")) {
+      event.preventDefault();
+      fitted = false;
+      cx += event.deltaX / scale;
+      cy += event.deltaY / scale;
+      apply();
+    }
+  }, { passive: false });
+
+  new ResizeObserver(() => refresh()).observe(wrap);
+
+  return {
+    setSvg,
+    focus,
+    fit,
+    zoomBy,
+    refresh,
+    scale: () => scale,
+  };
+}
+
+function unionOf(boxes) {
+  return boxes.reduce((a, b) => ({
+    x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1),
+  }));
+}
+
+/**
+ * A guard for a board target drawn smaller than MIN_TARGET_UNITS on a side: an invisible
+ * rectangle of at least that size over it (the board draws its own hit areas; this adds
+ * nothing to a target that has one).
+ */
+export function ensureHitArea(el, min = MIN_TARGET_UNITS) {
+  if (typeof el.getBBox !== "function") return;
+  let box;
+  try {
+    box = el.getBBox();
+  } catch {
+    return;
+  }
+  if (!box.width && !box.height) return;
+  if (box.width >= min && box.height >= min) return;
+  const w = Math.max(min, box.width);
+  const hgt = Math.max(min, box.height);
+  const rectEl = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  rectEl.setAttribute("class", "hit");
+  rectEl.setAttribute("x", String(box.x + box.width / 2 - w / 2));
+  rectEl.setAttribute("y", String(box.y + box.height / 2 - hgt / 2));
+  rectEl.setAttribute("width", String(w));
+  rectEl.setAttribute("height", String(hgt));
+  el.append(rectEl);
+}
