@@ -223,3 +223,29 @@ def test_every_board_element_of_the_view_is_drawn_with_its_id(server: Server, pa
                               "'[data-testid=board] [data-target]')]"
                               ".map((e) => e.getAttribute('data-target'))"))
     assert want <= drawn, want - drawn
+
+
+def test_every_exploit_rule_is_on_its_tile_in_play(server: Server, page: Any) -> None:
+    """All 15 Exploits, three a game in five games: each tile in play carries its whole
+    rule in plain words (the view's ``rule``, from ``endeavor.web.guide``) and its tip
+    card the Shield text too."""
+    from endeavor.exploits import EXPLOIT_IDS
+    from endeavor.web.guide import exploit_rule, shield_text
+
+    ids = list(EXPLOIT_IDS)
+    assert len(ids) == 15
+    for i in range(0, 15, 3):
+        trio = ids[i:i + 3]
+        created = server.create(["human", "bot:random", "bot:random"], players=3, seed=i,
+                                exploits=trio)
+        page.goto(server.url + created["seats"][0]["url"])
+        page.wait_for_selector("[data-testid=board]")
+        for key in trio:
+            rule = exploit_rule(key)
+            assert len(rule.split()) > 40
+            shown = page.text_content(f"[data-testid=exploit-rule-{key}]")
+            assert " ".join((shown or "").split()) == " ".join(rule.split()), key
+            page.hover(f"[data-target='exploit:{key}']")
+            tip = page.wait_for_selector("[data-testid=tipcard]").inner_text()
+            assert " ".join(shield_text(key).split())[:60] in " ".join(tip.split()), key
+            page.mouse.move(1, 1)
