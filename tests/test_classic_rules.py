@@ -468,11 +468,13 @@ def test_the_abolition_card_may_come_back_without_a_second_abolition() -> None:
 def test_tracks_score_at_most_15() -> None:
     """P75: 18 Industry icons score 15 in the 2009 game (18 in Age of Sail, P9)."""
     s = classic()
-    S.give_token(s, RED, D.T_INDUSTRY, 18)
+    S.give_token(s, RED, D.T_INDUSTRY, 16)  # the game has 17 Industry tokens
+    S.give_building(s, RED, "workshop")  # and 2 icons more
     assert s.players[RED].attr[I] == 18 and s.players[RED].level(I) == 5
     assert final_scores(s)[RED].lines["Industry"] == 15
     a = S.fresh(3)
-    S.give_token(a, RED, D.T_INDUSTRY, 18)
+    S.give_token(a, RED, D.T_INDUSTRY, 16)
+    S.give_building(a, RED, "workshop")
     assert final_scores(a)[RED].lines["Industry"] == 18
 
 
