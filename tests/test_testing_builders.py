@@ -289,10 +289,3 @@ def test_no_token_beyond_the_games_own() -> None:
         T.give_token(s, 1, D.T_INDUSTRY)
     assert s.to_json() == before
     T.check(s)
-
-
-def test_check_refuses_a_negative_count() -> None:
-    s = _acting()
-    s.spent[D.T_CULTURE] -= 1
-    s.link_token[s.link_token.index(-1)] = D.T_CULTURE
-    assert any("negative count of tokens out of the game" in p for p in T.problems(s))
