@@ -289,3 +289,14 @@ def test_no_token_beyond_the_games_own() -> None:
         T.give_token(s, 1, D.T_INDUSTRY)
     assert s.to_json() == before
     T.check(s)
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: check() does not yet see the facts "
+                   "State.from_json adds to it (a closed region's Governor held, R11); "
+                   "15 scenario tests build such positions with give_card")
+def test_a_governor_given_before_its_region_opens_is_refused_by_check() -> None:
+    s = _acting()
+    T.give_card(s, 0, "AF/G")  # R11: only the opening awards it
+    with pytest.raises(RecordError, match="Africa is closed but its Governor is gone"):
+        State.from_json(s.to_json())
+    assert T.problems(s), "check() accepts what from_json refuses"
