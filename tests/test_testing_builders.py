@@ -77,6 +77,7 @@ def _buildings() -> State:
     T.give_building(s, 0, "docks")
     T.give_building(s, 1, "market", staffed=True)
     T.staff(s, 0, "docks")
+    T.give_building(s, 2, "colonial-house")  # a second start tile: from the box
     return s
 
 

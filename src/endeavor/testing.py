@@ -221,13 +221,17 @@ def stock(s: State, p: int, attribute: int, k: int = 1) -> None:
 # --------------------------------------------------------------------------- buildings
 def give_building(s: State, p: int, code: str, staffed: bool = False) -> None:
     """``p`` builds ``code`` from the supply (a level-5 building not in this game's pool
-    is swapped into it); ``staffed`` puts a disc from the supply on its circle."""
+    is swapped into it; a start tile, in no supply, comes from the box); ``staffed``
+    puts a disc from the supply on its circle."""
     b = D.BUILDING_INDEX[code]
-    if D.BUILDINGS[b].level == 5 and b not in s.level5:
+    level = D.BUILDINGS[b].level
+    if level == 5 and b not in s.level5:
         out = next(x for x in s.level5 if s.bsupply[x] == 1)
         s.bsupply[out] = 0
         s.level5 = tuple(sorted([x for x in s.level5 if x != out] + [b]))
         s.bsupply[b] = 1
+    if level == 0:
+        s.bsupply[b] += 1  # not counted in any supply: build takes it back at once
     construction.build(s, p, b)
     if staffed:
         pl = s.players[p]
