@@ -230,6 +230,85 @@ def test_round_7_pass_chooses_the_governor_slot() -> None:
     assert final_scores(s)[RED].lines["Governor space"] == 3
 
 
+def _two_governors(over: int = 1) -> State:
+    """Red (round 1) holds FE/G in the free slot and AF/G in a normal slot (the first
+    Governor won goes into the empty free slot, the second into a normal slot, P1), and
+    ``over`` cards too many in normal slots (Politics 1: limit 1)."""
+    s = classic()
+    open_bare(s, "FE", RED)
+    open_bare(s, "AF", RED)
+    for code in ("EU/0", "NA/1")[:over]:
+        S.give_card(s, RED, code)
+    red = s.players[RED]
+    assert red.gov == CARD["FE/G"] and CARD["AF/G"] in red.cards
+    assert red.level(N) == 1 and len(red.cards) == 1 + over
+    return S.at_actions(s, RED)
+
+
+def test_rounds_1_to_6_a_governor_in_the_free_slot_can_be_the_card_discarded() -> None:
+    """P92 (2009 rulebook, Pass / Discard): "Players may reposition their cards into
+    whatever slots they wish during the Discard process, as long as their Card Limit is
+    obeyed when they are done", and players "are not forced to keep a held Governor card
+    in their 'free Governor' slot". Passing over the limit with Governors in both kinds
+    of slot, Red first chooses which one sits in the free slot, so FE/G, which sat
+    there, can be the card discarded."""
+    s = _two_governors()
+    s.apply("pass")
+    d = s.decision()
+    assert d is not None and (d.kind, d.player) == ("governor_slot", RED)
+    assert d.prompt.startswith("You passed over your card limit: first choose which of "
+                               "your Governors sits in the free Governor slot")
+    assert S.texts(s) == ["slot AF/G", "slot FE/G"]  # an empty slot is no choice (P1)
+    assert d.option("slot AF/G").text.endswith(
+        "in the free Governor slot, outside the card limit; FE/G moves to a normal "
+        "slot, where it can be discarded")
+    js = s.to_json()
+    assert "before the last round the free Governor slot stays filled" in illegal(
+        s, "slot none")
+    assert s.to_json() == js  # refused: nothing changed
+    s.apply("slot AF/G")
+    assert S.deciding(s) == ("discard", RED)
+    assert sorted(S.texts(s)) == ["discard EU/0", "discard FE/G"]
+    industry = s.players[RED].attr[I]
+    s.apply("discard FE/G")  # out of the game (R18) with its 2 Industry icons
+    red = s.players[RED]
+    assert red.gov == CARD["AF/G"] and red.cards == [CARD["EU/0"]]
+    assert CARD["FE/G"] in s.removed and red.attr[I] == industry - 2
+    assert S.decision_kind(s) == "action" and s.current_player != RED
+    S.check(s)
+    assert State.from_json(s.to_json()).to_json() == s.to_json()
+
+
+def test_rounds_1_to_6_keeping_the_free_governor_discards_from_the_normal_slots() -> None:
+    """P92: keeping FE/G in the free slot, AF/G and the other cards are the ones that
+    count against the limit and can go."""
+    s = _two_governors(over=2)
+    s.apply("pass")
+    s.apply("slot FE/G")
+    assert sorted(S.texts(s)) == ["discard AF/G", "discard EU/0", "discard NA/1"]
+    s.apply("discard AF/G")  # its Politics icon goes with it: Politics 0, limit still 1
+    assert S.deciding(s) == ("discard", RED)
+    s.apply("discard NA/1")
+    assert s.players[RED].gov == CARD["FE/G"] and s.players[RED].cards == [CARD["EU/0"]]
+    S.check(s)
+
+
+def test_rounds_1_to_6_no_slot_question_without_a_choice() -> None:
+    """P1, P92: with one Governor (in the free slot), or under the limit, where a
+    Governor sits changes nothing before round 7: no question is asked."""
+    s = _two_governors(over=0)  # AF/G alone in the normal slots: limit 1 kept
+    s.apply("pass")
+    assert S.decision_kind(s) == "action" and s.current_player != RED
+    s = classic()
+    open_bare(s, "FE", RED)
+    for code in ("EU/0", "NA/1"):
+        S.give_card(s, RED, code)
+    S.at_actions(s, RED)
+    s.apply("pass")
+    assert S.deciding(s) == ("discard", RED)
+    assert S.texts(s) == ["discard EU/0", "discard NA/1"]
+
+
 @pytest.mark.parametrize("rnd, free_slot", [(6, True), (7, False)])
 def test_governor_won_after_passing(rnd: int, free_slot: bool) -> None:
     """P71, P72: a Governor won after passing (another player's Ship fills the track):
@@ -468,11 +547,13 @@ def test_the_abolition_card_may_come_back_without_a_second_abolition() -> None:
 def test_tracks_score_at_most_15() -> None:
     """P75: 18 Industry icons score 15 in the 2009 game (18 in Age of Sail, P9)."""
     s = classic()
-    S.give_token(s, RED, D.T_INDUSTRY, 18)
+    S.give_token(s, RED, D.T_INDUSTRY, 16)  # the game has 17 Industry tokens
+    S.give_building(s, RED, "workshop")  # and 2 icons more
     assert s.players[RED].attr[I] == 18 and s.players[RED].level(I) == 5
     assert final_scores(s)[RED].lines["Industry"] == 15
     a = S.fresh(3)
-    S.give_token(a, RED, D.T_INDUSTRY, 18)
+    S.give_token(a, RED, D.T_INDUSTRY, 16)
+    S.give_building(a, RED, "workshop")
     assert final_scores(a)[RED].lines["Industry"] == 18
 
 

@@ -140,3 +140,99 @@ def test_equal_configs_give_equal_games() -> None:
     a = new_game(GameConfig(seed=5))
     b = new_game(GameConfig.from_dict(GameConfig(seed=5).to_dict()))
     assert a.to_json() == b.to_json()
+
+
+class _Strange:
+    """Junk no field takes: unhashable, and its ``==`` raises."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("a strange value was compared")
+
+    def __repr__(self) -> str:
+        return "<strange>"
+
+
+#: junk of every kind: unhashable containers, wrong scalar types, bytes, a bool where
+#: an int is meant, objects with a strange ``==``
+JUNK: list[object] = [{}, {"A": 1}, [], [1], set(), frozenset(), b"A", bytearray(b"A"),
+                      1.5, float("nan"), 2j, True, object(), _Strange(), ("A",), "zz"]
+#: the words each field's refusal names it by
+FIELD_WORDS = {"players": "players", "ruleset": "ruleset", "board": "board side",
+               "exploits": "Exploit", "seed": "seed", "options": "option"}
+
+
+#: more junk for each field; ``skip`` the junk values a field does take
+EXTRA: dict[str, list[object]] = {
+    "players": [None, 0, -1, 10**30, "3"], "ruleset": [None, 0, "", "A", "Classic"],
+    "board": [0, "", "C", "a"], "exploits": [None, 0, "zz", "random,zz"],
+    "seed": [None, "0"], "options": [None, 0, "phase_order", [("phase_order", "by_phase")]]}
+
+
+def _takes(name: str, value: object) -> bool:
+    """The junk values a field does take: ``[]`` as Exploits, ``{}`` as options."""
+    return (name == "exploits" and type(value) is list and not value
+            or name == "options" and type(value) is dict and not value)
+
+
+@pytest.mark.parametrize("name", list(FIELD_WORDS))
+@pytest.mark.parametrize("ruleset", ["age_of_sail", "classic"])
+def test_junk_in_any_field_is_a_config_error(name: str, ruleset: str) -> None:
+    # every bad value raises ConfigError with the reason, never a TypeError
+    for value in JUNK + EXTRA[name]:
+        if _takes(name, value):
+            continue
+        kwargs = {"players": 3, "ruleset": ruleset, name: value}
+        with pytest.raises(ConfigError, match=FIELD_WORDS[name]) as err:
+            GameConfig(**kwargs)  # type: ignore[arg-type]
+        assert type(err.value) is ConfigError, (name, value)
+
+
+@pytest.mark.parametrize("option", ["phase_order", "discard_pile_bonus", "silent_fleet"])
+def test_junk_option_values_and_names_are_config_errors(option: str) -> None:
+    for value in JUNK + [None, 0, 1, "by_phase " if option == "phase_order" else "yes"]:
+        if value is True and option != "phase_order":
+            continue  # a bool option takes True
+        with pytest.raises(ConfigError, match=f"option {option}="):
+            GameConfig(players=2, options={option: value})
+    for name in (1, None, b"phase_order", ("phase_order",), frozenset(), 1.5):
+        with pytest.raises(ConfigError, match="unknown option"):
+            GameConfig(players=2, options={name: "by_phase"})
+
+
+def test_junk_exploit_ids_are_config_errors() -> None:
+    for value in JUNK + [None, 5]:
+        if isinstance(value, str):
+            continue
+        with pytest.raises(ConfigError, match="Exploit"):
+            GameConfig(players=2, exploits=(value,))  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="unknown Exploit 'zz'"):
+        GameConfig(players=2, exploits=("zz",))
+
+
+def test_junk_in_from_dict_is_a_config_error() -> None:
+    for d in JUNK + [None, 5, "players=2"]:
+        if type(d) is dict:
+            continue
+        with pytest.raises(ConfigError, match="config must be an object"):
+            GameConfig.from_dict(d)
+    for key in (1, None, b"players", ("players",), 1.5):
+        with pytest.raises(ConfigError, match="unknown config field"):
+            GameConfig.from_dict({"players": 2, key: 1})
+    with pytest.raises(ConfigError, match="board side"):
+        GameConfig.from_dict({"players": 2, "board": {}})
+
+
+def test_equal_values_of_other_types_are_stored_plain() -> None:
+    # an int or str subclass is accepted for its value and stored as the plain type
+    class Seats(int):
+        pass
+
+    class Side(str):
+        pass
+
+    c = GameConfig(players=Seats(3), board=Side("B"), seed=Seats(7))
+    assert type(c.players) is int and type(c.board) is str and type(c.seed) is int
+    assert c == GameConfig(players=3, board="B", seed=7)
+    assert new_game(c).to_json() == new_game(GameConfig(players=3, board="B", seed=7)).to_json()

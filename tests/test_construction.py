@@ -14,6 +14,7 @@ from scenario import (
     give_token,
     pool_level5,
     sell_out,
+    stock,
     texts,
 )
 
@@ -203,7 +204,7 @@ def test_at_most_one_level5_building_per_player() -> None:
     assert _levels(s, p) == {1, 2, 3, 4}
     # another player at Build Level 5 still sees the remaining level-5 tiles
     q = (p + 1) % 4
-    _industry(s, q, 10)
+    stock(s, q, D.INDUSTRY, 10 - s.players[q].attr[D.INDUSTRY])  # 17 Industry tokens in all
     assert {b for b in s.build_options(q) if D.BUILDINGS[b].level == 5} == \
         {b for b in five if s.bsupply[b]}
 

@@ -288,6 +288,30 @@ def test_icons_lost_lower_the_card_limit() -> None:  # R18
     check(s)
 
 
+def test_before_the_last_round_any_governor_can_be_discarded() -> None:  # P92
+    # RB: "You may freely rearrange cards among your slots as allowed. If after
+    # rearrangement you exceed your limits, you must discard cards as necessary (your
+    # choice which)"; "you do not have to keep a Governor card in the Free Governor slot"
+    s, p = _setup()
+    give_card(s, p, "AF/G")
+    slot_governor(s, p, "AF/G")
+    for code in ("CA/G", "SA/1", "NA/1"):
+        give_card(s, p, code)
+    pl = s.players[p]
+    assert pl.level(D.INFLUENCE) == 2 and s.over_card_limit(p)  # 3 cards, limit 2
+    _discard_phase(s)
+    assert deciding(s) == ("governor_slot", p)
+    assert texts(s) == ["slot AF/G", "slot CA/G"]  # keeping the slot empty is no choice
+    prompt = s.decision().prompt  # type: ignore[union-attr]
+    assert prompt.startswith("Over your card limit: first choose which of your Governors")
+    s.apply("slot CA/G")  # AF/G to a normal slot ...
+    assert sorted(texts(s)) == ["discard AF/G", "discard NA/1", "discard SA/1"]
+    s.apply("discard AF/G")  # ... where it can be the card discarded (out of the game)
+    assert pl.gov == CARD["CA/G"] and _codes(pl.cards) == ["NA/1", "SA/1"]
+    assert CARD["AF/G"] in s.removed
+    check(s)
+
+
 def test_before_the_last_round_a_governor_fills_the_empty_slot() -> None:  # P1
     # rearranging is free every Discard phase and only the last placement can score the
     # empty slot's 3 glory, so before round 7 an empty slot simply takes a Governor

@@ -73,18 +73,44 @@ def test_exploit_modules_touch_no_private_member_and_write_only_their_data(
     assert not writes, f"{path.name} writes {writes}"
 
 
+#: private names of other libraries a test may read, each with the reason
+THIRD_PARTY_PRIVATE = {
+    "_max_overflow": "SQLAlchemy's QueuePool has no public reader of its max_overflow",
+}
+#: calls that name an attribute in a string: ``setattr(obj, "_x", ...)``,
+#: ``monkeypatch.setattr(obj, "_x", ...)``, ``monkeypatch.setattr("pkg.mod._x", ...)``
+_BY_NAME = {"setattr", "getattr", "hasattr", "delattr"}
+
+
+def _is_private(name: str) -> bool:
+    return (name.startswith("_") and not name.startswith("__")
+            and name not in THIRD_PARTY_PRIVATE)
+
+
 def _private_uses(tree: ast.AST) -> list[str]:
-    """Attributes (of anything but the module's own ``self`` / ``cls``) and engine
-    imports whose names start with one underscore."""
+    """Attributes (of anything but the module's own ``self`` / ``cls``), attributes
+    named in a string to ``setattr`` / ``getattr`` / ``monkeypatch.setattr`` ..., and
+    engine imports whose names start with one underscore."""
     out = [f"line {n.lineno}: .{n.attr}" for n in ast.walk(tree)
-           if isinstance(n, ast.Attribute) and n.attr.startswith("_")
-           and not n.attr.startswith("__")
+           if isinstance(n, ast.Attribute) and _is_private(n.attr)
            and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))]
     for n in ast.walk(tree):
         if isinstance(n, ast.ImportFrom) and ((n.module or "").startswith("endeavor")
                                               or n.level):
             out += [f"line {n.lineno}: import {a.name}" for a in n.names
                     if a.name.startswith("_")]
+        if isinstance(n, ast.Call):
+            f = n.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(
+                f, ast.Attribute) else ""
+            if name not in _BY_NAME:
+                continue
+            for arg in n.args[:2]:
+                if (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                        and _is_private(arg.value.rsplit(".", 1)[-1])
+                        and not (isinstance(n.args[0], ast.Name)
+                                 and n.args[0].id in ("self", "cls"))):
+                    out.append(f"line {n.lineno}: {name}(..., {arg.value!r})")
     return out
 
 
@@ -201,6 +227,48 @@ def _allowed_lines(tree: ast.AST) -> set[int]:
         for stmt in body:
             lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
     return lines
+
+
+#: every test file, the web server's and the browser tests' included
+ALL_TEST_FILES = sorted(p for p in Path(__file__).parent.rglob("*.py")
+                        if "__pycache__" not in p.parts)
+
+
+#: private members of the web server's modules its tests still read, left to the web
+#: work (each must become public or go; the list must then shrink, never grow)
+WEB_PENDING = {
+    "web/deploydoc.py": ["line 29: import _LAUNCH"],
+    "web/test_guide.py": ["line 56: ._BUILDING_NOTES"],
+    "web/test_view.py": ["line 185: ._RULES_CACHE"],
+}
+
+
+@pytest.mark.parametrize("path", ALL_TEST_FILES,
+                         ids=lambda p: str(p.relative_to(Path(__file__).parent)))
+def test_no_test_reads_a_private_member(path: Path) -> None:
+    """Tests speak through the public API: no ``obj._x`` (but their own ``self._x``),
+    no ``setattr(obj, "_x")`` / ``monkeypatch.setattr(obj, "_x")``, no ``from endeavor...
+    import _x``, in any test file (the web's too, but for :data:`WEB_PENDING`)."""
+    name = str(path.relative_to(Path(__file__).parent))
+    found = sorted(_private_uses(ast.parse(path.read_text())))
+    assert found == WEB_PENDING.get(name, []), f"{name} uses {found}"
+
+
+def test_the_private_access_checker_sees_every_form() -> None:
+    code = """
+s._legal = None
+x = store._write(1)
+monkeypatch.setattr(store, "_insert", full)
+monkeypatch.setattr("endeavor.web.store._now", now)
+getattr(state, "_shields")()
+from endeavor.web.loadtest import _retrieve
+self._own = 1
+engine.pool._max_overflow
+monkeypatch.setattr(cli, "DEFAULT_OPPONENT", "random")
+"""
+    found = sorted(_private_uses(ast.parse(code)))
+    assert [f.split(":")[0] for f in found] == [
+        "line 2", "line 3", "line 4", "line 5", "line 6", "line 7"], found
 
 
 @pytest.mark.parametrize("path", TEST_FILES, ids=lambda p: p.stem)

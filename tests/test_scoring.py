@@ -16,8 +16,13 @@ GLORY = (0, 0, 2, 2, 4, 4, 4, 7, 7, 7, 10, 11, 12, 13, 14, 15)
 
 
 def _tokens(s, p: int, attribute: int, k: int) -> None:  # type: ignore[no-untyped-def]
+    """``k`` more on a track: Trade tokens while the game has any left to take (17
+    Industry...), then discs at the track's base."""
     for _ in range(k):
-        give_token(s, p, attribute)
+        try:
+            give_token(s, p, attribute)
+        except ValueError:
+            S.stock(s, p, attribute)
 
 
 def _set_tracks(s, p: int, target: list[int]) -> None:  # type: ignore[no-untyped-def]

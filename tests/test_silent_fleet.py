@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from endeavor import ConfigError, Event, GameConfig, State, api, final_scores, new_game, replay
+from endeavor import (
+    ConfigError,
+    Event,
+    GameConfig,
+    IllegalActionError,
+    State,
+    api,
+    final_scores,
+    new_game,
+    replay,
+)
 from endeavor import data as D
 from scenario import (
     REGION,
@@ -498,7 +508,7 @@ def test_building_shortage_at_each_round_start() -> None:  # R22, P90
                                "Crown, so discard a building of level 1 or lower")
     assert texts(s) == ["shortage discard market", "shortage discard shipyard",
                         "shortage discard workshop"]
-    assert s.phase_name == "Setup" and s.round == 1  # before Construction
+    assert s.phase_name == "Building shortage" and s.round == 1  # before Construction
     js = s.to_json()  # a round-start decision survives the JSON round trip
     assert State.from_json(js).to_json() == js
     events = s.apply("shortage discard workshop")
@@ -521,6 +531,66 @@ def _to_round(s: State, rnd: int) -> list[Event]:
         pick = next((a for a in ("pass", "done", "build barracks") if a in opts), opts[0])
         events += s.apply(pick)
     return events
+
+
+def test_building_shortage_names_its_own_step_of_the_round() -> None:  # R22, P90
+    # fr: "Au début de chaque tour avant la phase de construction, le joueur qui n'a pas
+    # la Couronne défausse un bâtiment de la réserve": neither the Setup (round 1) nor the
+    # Discard phase of the round before (rounds 2-7) is happening then
+    s = _game(building_shortage=True)
+    seen = []
+    while s.round <= 3:
+        if _kind(s) == "building_shortage":
+            seen.append((s.round, s.phase_name))
+            assert repr(s).startswith(f"<State round {s.round} Building shortage ")
+        else:
+            assert s.phase_name != "Building shortage"
+        opts = texts(s)
+        s.apply(next((a for a in ("pass", "done") if a in opts), opts[0]))
+    assert seen == [(1, "Building shortage"), (2, "Building shortage"),
+                     (3, "Building shortage")]
+    assert (s.round, _kind(s), s.phase_name) == (4, "building_shortage", "Building shortage")
+    s.apply(texts(s)[0])
+    assert (_kind(s), s.phase_name) == ("construction", "Construction")
+
+
+def test_a_wrong_action_during_the_shortage_says_what_is_asked() -> None:  # P90
+    s = _game(building_shortage=True)
+    js = s.to_json()
+    with pytest.raises(IllegalActionError) as err:
+        s.apply("build workshop")
+    msg = str(err.value)
+    assert (f"player {1 - s.crown} must discard a building from the supply for the "
+            "building shortage (P90) (round 1, Building shortage); legal: shortage "
+            "discard market") in msg
+    assert "exploit" not in msg.lower()
+    assert s.to_json() == js  # refused: nothing changed
+
+
+@pytest.mark.parametrize(("kind", "asked"), [
+    ("fleet_ship", "choose where The Silent Fleet's disc ships to (its reaction to a Ship)"),
+    ("fleet_react", "choose which of the turn's actions The Silent Fleet reacts to")])
+def test_a_wrong_action_during_a_fleet_reaction_says_what_is_asked(kind: str,
+                                                                   asked: str) -> None:
+    # R21: the fleet reacts after the turn; the player makes its choices, which are no
+    # Exploit's
+    s = _game()
+    if kind == "fleet_ship":
+        _shipped(s)
+    else:
+        give_building(s, 0, "docks")
+        ready_to_act(s, 0, 3, "docks")
+        s.apply("act docks")
+        s.apply("ship AF")
+        s.apply("occupy EU3" if "occupy EU3" in texts(s) else texts(s)[0])
+    assert _kind(s) == kind
+    js = s.to_json()
+    with pytest.raises(IllegalActionError) as err:
+        s.apply("pass")
+    msg = str(err.value)
+    assert f"player 0 must {asked} (round 1, Actions)" in msg
+    assert "exploit" not in msg.lower()
+    assert s.to_json() == js
 
 
 def test_building_shortage_with_nothing_to_discard() -> None:  # P90

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from endeavor import GameConfig, State, new_game
 from endeavor import data as D
@@ -24,8 +25,8 @@ from endeavor.decision import Decision
 from endeavor.events import Event
 from scenario import feed_input
 
-HEADER = re.compile(r"^(Setup|Round [1-7]/7 · \w+|Game over)( · ▶ P\d( \(you\))? [\w ]+)?"
-                    r" · Crown P\d")
+HEADER = re.compile(r"^(Setup|Round [1-7]/7 · \w+( \w+)?|Game over)"
+                    r"( · ▶ P\d( \((you|random|greedy|medium|hard)\))? [\w ]+)? · Crown P\d")
 
 
 def _text(state: State, view: S.View, width: int = 100, height: int = 40) -> list[str]:
@@ -291,6 +292,29 @@ def test_sub_menu_choice_back_and_notation(monkeypatch: pytest.MonkeyPatch) -> N
     assert s.history()[k].text == "deic rebuild docks bank"
 
 
+@pytest.mark.parametrize("players", [2, 5])
+def test_long_exploit_menus_keep_the_header_at_100_by_40(players: int) -> None:
+    """Every decision of seat 0 with the menu the terminal builds at 100×40 (collapsed
+    past half the height, as PlaySession does), each of its sub-menus too, with bot
+    names, a message and the Silent Fleet's building shortage: the header is the first
+    line and the screen leaves the last line to the input prompt."""
+    options = {"silent_fleet": True, "building_shortage": True} if players == 2 else {}
+    config = GameConfig(players=players, seed=7, options=options,
+                        exploits=("dutch_east_india_company", "globalisation",
+                                  "letters_of_marque"))
+    names = {p: "random" for p in range(1, players)}
+    for state, log, new_from, decision in _decisions(config, every=2, seed=7):
+        menu = S.build_menu(decision, "", 20)
+        menus = [menu] + [S.build_menu(decision, e.notation.rstrip(" …"), 20)
+                          for e in menu.entries if e.action is None]
+        for m in menus:
+            view = S.View(human=0, log=log, new_from=new_from, decision=decision, menu=m,
+                          names=names, messages=[Text("No menu entry 99", style="red")])
+            lines = _text(state, view)
+            assert len(lines) <= 39 and HEADER.match(lines[0]), lines[:2]
+            assert _menu_spots(lines, m) == list(range(1, len(m) + 1))
+
+
 def test_a_small_terminal_keeps_the_header_prompt_and_menu() -> None:
     config = CONFIGS[4]  # 5 players, 3 Exploits
     for state, log, new_from, decision in _decisions(config, every=7, seed=config.seed):
@@ -323,7 +347,7 @@ def test_bots_names_on_the_mats_and_in_the_header() -> None:
                           decision=state.decision())
             lines = _text(state, view)
             assert len(lines) <= 39 and all(len(line) <= 100 for line in lines)
-            assert HEADER.match(lines[0]) or p != 0
+            assert HEADER.match(lines[0]), lines[0]  # a bot's decision too
             who = "(you)" if p == 0 else f"({names[p]})"
             assert f"▶ P{p} {who}" in lines[0]
             mats = {int(m.group(1)): m.group(2) for line in lines

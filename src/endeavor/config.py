@@ -16,7 +16,7 @@ from typing import Any
 from .errors import ConfigError
 from .exploits import EXPLOIT_IDS  # noqa: F401  (registers the Exploits; re-exported)
 from .rules import RULESETS as _RULESET_CLASSES
-from .rules import AgeOfSail
+from .rules import AgeOfSail, Rules
 from .rules.module import exploit_ids
 
 RULESETS = ("age_of_sail", "classic")
@@ -48,63 +48,44 @@ class GameConfig:
     options: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
-        if self.ruleset not in RULESETS:
-            raise ConfigError(f"unknown ruleset {self.ruleset!r}; choose one of {RULESETS}")
-        if self.ruleset not in _RULESET_CLASSES:
-            raise ConfigError(f"the {self.ruleset} ruleset is not built yet; "
+        # every field's type is checked before its value is compared or looked up, so
+        # junk of any type (a dict, a list, an object with a strange ``==``) is refused
+        # with a ConfigError naming the field, never a TypeError
+        ruleset = self.ruleset
+        if not isinstance(ruleset, str):
+            raise ConfigError(f"ruleset must be text, one of {RULESETS}, got "
+                              f"{_kind(ruleset)}")
+        if ruleset not in RULESETS:
+            raise ConfigError(f"unknown ruleset {ruleset!r}; choose one of {RULESETS}")
+        ruleset = RULESETS[RULESETS.index(ruleset)]  # the plain str
+        object.__setattr__(self, "ruleset", ruleset)
+        if ruleset not in _RULESET_CLASSES:
+            raise ConfigError(f"the {ruleset} ruleset is not built yet; "
                               "use ruleset='age_of_sail'")
-        rules = _RULESET_CLASSES[self.ruleset]
+        rules = _RULESET_CLASSES[ruleset]
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise ConfigError(f"players must be an int, got {self.players!r}")
-        if self.players not in rules.player_counts:
+            raise ConfigError(f"players must be an int, got {_kind(self.players)}")
+        players = int(self.players)
+        object.__setattr__(self, "players", players)
+        if players not in rules.player_counts:
             lo, hi = min(rules.player_counts), max(rules.player_counts)
             raise ConfigError(f"{rules.title.split(': ')[-1]} is for {lo} to {hi} players, "
-                              f"not {self.players}")
-        board = self.board if self.board is not None else rules.default_board(self.players)
-        if board not in rules.boards:
-            sides = " or ".join(repr(b) for b in rules.boards)
-            raise ConfigError(f"board side must be {sides}, not {board!r}")
-        object.__setattr__(self, "board", board)
+                              f"not {players}")
+        sides = tuple(rules.boards)
+        board = self.board
+        if board is None:
+            board = rules.default_board(players)
+        elif not isinstance(board, str):
+            raise ConfigError(f"board side must be {_either(sides)} (or None for the "
+                              f"recommended side), got {_kind(board)}")
+        if board not in sides:
+            raise ConfigError(f"board side must be {_either(sides)}, not {board!r}")
+        object.__setattr__(self, "board", sides[sides.index(board)])
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise ConfigError(f"seed must be an int, got {self.seed!r}")
-        ex = self.exploits
-        if isinstance(ex, str):
-            if ex in ("none", ""):
-                ex = ()
-            elif ex == "random":  # R4: 3 drawn by the game's generator at setup
-                ex = "random"
-            else:
-                ex = tuple(e.strip() for e in ex.split(",") if e.strip())
-        if ex != "random":
-            if not isinstance(ex, (tuple, list)):
-                raise ConfigError(f"exploits must be a tuple of Exploit ids, 'random' or "
-                                  f"'none', got {ex!r}")
-            ex = tuple(ex)
-            known = exploit_ids()
-            for e in ex:
-                if e not in known:
-                    raise ConfigError(f"unknown Exploit {e!r}; known: "
-                                      f"{', '.join(known)}")
-            if len(set(ex)) != len(ex):
-                raise ConfigError(f"Exploit listed twice in {ex}")
-            if len(ex) > 3:
-                raise ConfigError(f"at most 3 Exploits, got {len(ex)}")
-        object.__setattr__(self, "exploits", ex)
-        if not isinstance(self.options, Mapping):
-            raise ConfigError(f"options must be a mapping, got {self.options!r}")
-        allowed_options = rules.options
-        opts = {}
-        for name, value in self.options.items():
-            if name not in allowed_options:
-                raise ConfigError(f"unknown option {name!r}; known: "
-                                  f"{', '.join(allowed_options)}")
-            allowed = allowed_options[name][0]
-            if value not in allowed or type(value) is not type(allowed_options[name][1]):
-                raise ConfigError(f"option {name}={value!r} must be one of {allowed}")
-            opts[name] = value
-        for name, (_, default) in allowed_options.items():
-            opts.setdefault(name, default)
-        object.__setattr__(self, "options", MappingProxyType(opts))
+            raise ConfigError(f"seed must be an int, got {_kind(self.seed)}")
+        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "exploits", _exploits(self.exploits))
+        object.__setattr__(self, "options", MappingProxyType(_options(self.options, rules)))
         problem = rules.config_problem(self)
         if problem:
             raise ConfigError(problem)
@@ -125,9 +106,11 @@ class GameConfig:
         if not isinstance(d, dict):
             raise ConfigError(f"config must be an object, got {type(d).__name__}")
         known = {"players", "ruleset", "board", "exploits", "seed", "options"}
-        extra = set(d) - known
+        extra = [k for k in d if k not in known]
         if extra:
-            raise ConfigError(f"unknown config field(s): {', '.join(sorted(extra))}")
+            raise ConfigError("unknown config field(s): "
+                              f"{', '.join(sorted(repr(k) for k in extra))}; known: "
+                              f"{', '.join(sorted(known))}")
         kw = dict(d)
         if "exploits" in kw and isinstance(kw["exploits"], list):
             kw["exploits"] = tuple(kw["exploits"])
@@ -149,3 +132,67 @@ class GameConfig:
 def _config_from_plain(d: dict[str, Any]) -> GameConfig:
     """Unpickle a :class:`GameConfig` (its :meth:`GameConfig.to_dict` form)."""
     return GameConfig.from_dict(d)
+
+
+def _kind(value: object) -> str:
+    """A junk value in words: its type and its repr (shortened)."""
+    return f"{type(value).__name__} {_short(value)}"
+
+
+def _either(choices: tuple[str, ...]) -> str:
+    return " or ".join(repr(c) for c in choices)
+
+
+def _exploits(ex: object) -> tuple[str, ...] | str:
+    """R4: the Exploits as a tuple of known ids, or ``"random"``; ConfigError otherwise."""
+    if isinstance(ex, str):
+        if ex in ("none", ""):
+            return ()
+        if ex == "random":  # R4: 3 drawn by the game's generator at setup
+            return "random"
+        ex = tuple(e.strip() for e in ex.split(",") if e.strip())
+    if not isinstance(ex, (tuple, list)):
+        raise ConfigError(f"exploits must be a tuple of Exploit ids, 'random' or "
+                          f"'none', got {_kind(ex)}")
+    known = exploit_ids()
+    out: list[str] = []
+    for e in ex:
+        if not isinstance(e, str):
+            raise ConfigError(f"an Exploit is named by its id (text), got {_kind(e)}; "
+                              f"known: {', '.join(known)}")
+        if e not in known:
+            raise ConfigError(f"unknown Exploit {e!r}; known: {', '.join(known)}")
+        e = known[known.index(e)]
+        if e in out:
+            raise ConfigError(f"Exploit listed twice: {e!r} in {tuple(ex)!r}")
+        out.append(e)
+    if len(out) > 3:
+        raise ConfigError(f"at most 3 Exploits, got {len(out)}")
+    return tuple(out)
+
+
+def _options(options: object, rules: type[Rules]) -> dict[str, Any]:
+    """R6, R16, R22: the options given, checked by name, type and value, with the
+    ruleset's defaults filled in; ConfigError otherwise."""
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"options must be a mapping of option names to values, got "
+                          f"{_kind(options)}")
+    allowed_options = rules.options
+    opts: dict[str, Any] = {}
+    for name, value in options.items():
+        if not isinstance(name, str) or name not in allowed_options:
+            raise ConfigError(f"unknown option {name!r}; known: "
+                              f"{', '.join(allowed_options)}")
+        allowed, default = allowed_options[name]
+        if type(value) is not type(default) or value not in allowed:
+            raise ConfigError(f"option {name}={_short(value)} must be one of {allowed}")
+        opts[name] = allowed[allowed.index(value)]
+    for name, (_, default) in allowed_options.items():
+        opts.setdefault(name, default)
+    return opts
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, at most 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

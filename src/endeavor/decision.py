@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import actions as A
 from .actions import Action
+from .frames import FRAME_NAMES
 
 if TYPE_CHECKING:
     from .state import State
@@ -125,6 +126,12 @@ class DecisionType:
     def prompt(self, s: State, f: Frame) -> str:
         """The question, in words, with what the choice costs."""
         return self.kind
+
+    def asks(self, s: State, f: Frame) -> str:
+        """What this decision asks, short, for refusals: "player 1 must <this>"."""
+        what = FRAME_NAMES[f[0]]
+        art = "an" if what[0] in "aeiou" else "a"
+        return f"make {art} {what} decision"
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         """What legal ``action`` does, in words."""

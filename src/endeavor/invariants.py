@@ -43,6 +43,8 @@ def check_invariants(s: State) -> list[str]:
     owners = s.owners
     if len(s.nsupply) != owners - n:
         out.append(f"{len(s.nsupply)} neutral supplies for {owners - n} neutral colours")
+    if s.nsupply and min(s.nsupply) < 0:
+        out.append("a neutral supply below 0")
     for q in range(n, owners):
         on_board = (sum(1 for x in info.sites if owner[x] == q) + s.trk_owner.count(q)
                     + sum(s.sea[q * 7:q * 7 + 7]))
@@ -94,6 +96,8 @@ def check_invariants(s: State) -> list[str]:
             tok[t + 4] += pl.blue[t]
     for i, e in enumerate(s.ex):
         tok.update(e.tile_tokens(s, i))
+    if min(s.spent) < 0:
+        out.append(f"a negative count of tokens out of the game: {s.spent}")
     for t in range(8):
         tok[t] += s.spent[t]
         if tok[t] != s.rules.token_counts[t]:
@@ -146,6 +150,8 @@ def check_invariants(s: State) -> list[str]:
             out.append("a player holds two level-5 buildings")
     for i, e in enumerate(s.ex):  # kept or put out of the game by a module
         built.update(e.tile_buildings(s, i))
+    if min(s.bsupply) < 0:
+        out.append("a negative count of buildings in the supply")
     for b, bd in enumerate(D.BUILDINGS):
         if bd.level == 0:
             continue

@@ -44,7 +44,6 @@ from .frames import (  # noqa: F401  (re-exported for adapters and old imports)
     F_START,
     FL_NO_PRESENCE,
     FL_NORMAL_ONLY,
-    FRAME_NAMES,
     PH_ACTIONS,
     PH_CONSTRUCTION,
     PH_DISCARD,
@@ -240,7 +239,15 @@ class State:
     def phase_name(self) -> str:
         """``"Setup"``, ``"Construction"``, ``"Growth"``, ``"Salary"``, ``"Actions"``,
         ``"Discard"`` or ``"Game over"``, as the ruleset names them (the 2009 game:
-        ``"Build"`` for Construction)."""
+        ``"Build"`` for Construction); a rule module's step outside the phases names
+        its own step of the round (the Silent Fleet's ``"Building shortage"`` at the
+        start of a round, P90)."""
+        stack = self.stack
+        if stack and stack[-1][0] == F_EXPLOIT:
+            f = stack[-1]
+            name = self.ex[f[2]].step_phase(self, f[2], f)
+            if name:
+                return name
         return self.rules.phase_names[self.phase]
 
     @property
@@ -540,15 +547,12 @@ class State:
             return f"{action} is illegal: the game is over"
         f = self.stack[-1]
         t = self.rules.decisions[f[0]]
-        what = FRAME_NAMES[f[0]]
         sample = ", ".join(A.BY_CODE[c].text for c in codes[:12])
         more = f" and {len(codes) - 12} more" if len(codes) > 12 else ""
         reason = t.why_not(self, f, action)
         reason = f"{reason}; " if reason else ""
-        art = "an" if what[0] in "aeiou" else "a"
-        return (f"{action} is illegal: {reason}player {f[1]} must make {art} {what} "
-                f"decision (round {self.round}, {self.phase_name}); "
-                f"legal: {sample}{more}")
+        return (f"{action} is illegal: {reason}player {f[1]} must {t.asks(self, f)} "
+                f"(round {self.round}, {self.phase_name}); legal: {sample}{more}")
 
     # ------------------------------------------------------------------ records
     def history(self) -> list[Action]:

@@ -221,13 +221,17 @@ def stock(s: State, p: int, attribute: int, k: int = 1) -> None:
 # --------------------------------------------------------------------------- buildings
 def give_building(s: State, p: int, code: str, staffed: bool = False) -> None:
     """``p`` builds ``code`` from the supply (a level-5 building not in this game's pool
-    is swapped into it); ``staffed`` puts a disc from the supply on its circle."""
+    is swapped into it; a start tile, in no supply, comes from the box); ``staffed``
+    puts a disc from the supply on its circle."""
     b = D.BUILDING_INDEX[code]
-    if D.BUILDINGS[b].level == 5 and b not in s.level5:
+    level = D.BUILDINGS[b].level
+    if level == 5 and b not in s.level5:
         out = next(x for x in s.level5 if s.bsupply[x] == 1)
         s.bsupply[out] = 0
         s.level5 = tuple(sorted([x for x in s.level5 if x != out] + [b]))
         s.bsupply[b] = 1
+    if level == 0:
+        s.bsupply[b] += 1  # not counted in any supply: build takes it back at once
     construction.build(s, p, b)
     if staffed:
         pl = s.players[p]
@@ -247,6 +251,25 @@ def staff(s: State, p: int, code: str) -> None:
 
 
 # --------------------------------------------------------------------------- tokens
+def _into_play(s: State, t: int) -> None:
+    """Take a Trade token of type ``t`` into play (the caller puts it somewhere): one
+    out of the game if there is one, else the last one of that type still lying free
+    on the board (a link, then an unoccupied site, then an unclaimed track space, each
+    looked for from the end), whose place is left empty. The game has 95 tokens and no
+    more (R2), so the count out of the game never goes below 0 and the position can be
+    saved and loaded. ValueError when every token of the type is already held."""
+    if s.spent[t] > 0:
+        s.spent[t] -= 1
+        return
+    for arr in (s.trk_tok, s.site_token, s.link_token):
+        for k in range(len(arr) - 1, -1, -1):
+            if arr[k] == t:
+                arr[k] = -1
+                return
+    raise ValueError(f"no {D.TOKEN_NAMES[t]} token is left to take: all "
+                     f"{s.rules.token_counts[t]} are on mats or tiles")
+
+
 def _drop_site_token(s: State, x: int) -> None:
     t = s.site_token[x]
     if t >= 0:
@@ -258,7 +281,7 @@ def set_site_token(s: State, site: str, token: int) -> None:
     """Replace the token on ``site`` by ``token`` (the old one leaves the game)."""
     x = D.SITE_INDEX[site]
     _drop_site_token(s, x)
-    s.spent[token] -= 1
+    _into_play(s, token)
     s.site_token[x] = token
     _touch(s)
 
@@ -283,9 +306,10 @@ def set_link_token(s: State, a: str, b: str, token: int) -> int:
     li = link_index(s, a, b)
     t = s.link_token[li]
     if t >= 0:
+        s.link_token[li] = -1
         s.spent[t] += 1
     if token >= 0:
-        s.spent[token] -= 1
+        _into_play(s, token)
     s.link_token[li] = token
     _touch(s)
     return li
@@ -300,16 +324,18 @@ def set_track_token(s: State, region: str | int, space: int, token: int) -> None
     assert s.trk_owner[i] < 0, "space already claimed"
     if s.trk_tok[i] >= 0:
         s.spent[s.trk_tok[i]] += 1
+        s.trk_tok[i] = -1
     if token >= 0:
-        s.spent[token] -= 1
+        _into_play(s, token)
     s.trk_tok[i] = token
     _touch(s)
 
 
 def give_token(s: State, p: int, t: int, k: int = 1) -> None:
-    """``p`` gains ``k`` Trade tokens of type ``t`` from outside the board."""
+    """``p`` gains ``k`` Trade tokens of type ``t``, each taken into play the way
+    :func:`_into_play` says (out of the game first, else from the board)."""
     for _ in range(k):
-        s.spent[t] -= 1
+        _into_play(s, t)
         board.gain_token(s, s.players[p], t)
     _touch(s)
 
@@ -634,7 +660,9 @@ def set_tile(s: State, module_id: str, data: Iterable[int]) -> None:
         board.gain_icons(pl, e.icons(s, i, p), 1)
     now = Counter(e.tile_tokens(s, i))
     for t in range(8):
-        s.spent[t] -= now[t] - tokens[t]
+        s.spent[t] += max(0, tokens[t] - now[t])
+        for _ in range(now[t] - tokens[t]):
+            _into_play(s, t)
     held = Counter(e.tile_cards(s, i))
     s.removed.extend((cards - held).elements())
     for c in (held - cards).elements():

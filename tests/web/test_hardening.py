@@ -200,8 +200,7 @@ def test_unwritable_database_is_503_in_words_and_reads_go_on(
         def full(*_a: Any, **_k: Any) -> Any:
             raise _wrapped(sqlite3.OperationalError("database or disk is full"))
 
-        monkeypatch.setattr(store, "_write_once", full)
-        monkeypatch.setattr(store, "_insert", full)
+        monkeypatch.setattr(store.engine, "begin", full)  # every write; reads go on
         r = client.post(f"/api/games/{gid}/actions", headers={
             "Authorization": f"Bearer {token}"}, json={"action": action, "seq": 0})
         assert r.status_code == 503, r.text

@@ -143,15 +143,15 @@ def test_ctrl_c_while_sockets_open_leaves_no_unread_exception() -> None:
     waits on are cancelled first, the gather holds a CancelledError nobody awaits, and
     asyncio printed "exception was never retrieved" after "endeavor: interrupted" (as
     test_interrupted_run_stops_its_server saw when the signal came while the load test's
-    WebSockets were opening). The load test reads it (``loadtest._retrieve``)."""
+    WebSockets were opening). The load test reads it (``loadtest.retrieve_exception``)."""
     code = """
 import asyncio, sys
-from endeavor.web.loadtest import _retrieve
+from endeavor.web.loadtest import retrieve_exception
 
 async def opening(events):
     waiter = asyncio.gather(*(e.wait() for e in events))
     if sys.argv[1] == "fix":
-        waiter.add_done_callback(_retrieve)
+        waiter.add_done_callback(retrieve_exception)
     await asyncio.wait_for(waiter, 30)
 
 loop = asyncio.new_event_loop()

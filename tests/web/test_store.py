@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import DBAPIError
 
 from endeavor import GameConfig, new_game, replay
@@ -18,7 +19,6 @@ from endeavor.web import db
 from endeavor.web.store import (
     BadRequest,
     Conflict,
-    Entry,
     Forbidden,
     NotFound,
     Store,
@@ -224,13 +224,18 @@ def fresh_replays_log(url: str, gid: str) -> bool:
 
 
 def test_a_lost_race_on_the_key_is_a_conflict(store: Store) -> None:
-    """The unique (game_id, seq) key itself turns a second entry for a seq into 409."""
+    """The unique (game_id, seq) key itself turns a second entry for a seq into 409: a
+    racing writer's entry 1 is in the table (``games.seq`` not yet moved), so the
+    store, at seq 0, writes entry 1 too and loses on the key; nothing of it stays."""
     gid = store.create({"players": 2, "seed": 6}, ["human", "human"]).id
-    store._write(gid, Entry(1, 0, "action", "start colonial-house"), over=False)
-    with pytest.raises(Conflict):
-        store._write(gid, Entry(1, 1, "action", "start merchant-dock"), over=False)
-    with pytest.raises(Conflict):  # games.seq moved on: seq 1 is not the next entry
-        store._write(gid, Entry(3, 1, "action", "start merchant-dock"), over=False)
+    with store.engine.begin() as conn:
+        conn.execute(insert(db.moves).values(game_id=gid, seq=1, seat=0, kind="action",
+                                             action="start colonial-house",
+                                             created=datetime.now(UTC)))
+    p = store.snapshot(gid).current_player
+    with pytest.raises(Conflict, match="another move was recorded first"):
+        store.append(gid, {p}, "start merchant-dock", 0)
+    assert store.seq(gid) == 0 and store.snapshot(gid).seq == 0
 
 
 def test_the_log_keeps_canonical_notation(store: Store) -> None:

@@ -58,7 +58,7 @@ from .attack import Attack
 from .base import BoardInfo, Rules, Step, register_ruleset
 from .board import add_sea, controls_link, ship_track
 from .construction import Build, build_level
-from .discard import Discard, GovernorSlot, held_cards
+from .discard import Discard, GovernorSlot, held_cards, over_limit_slot_prompt
 from .draw import Draw
 from .kinds import target_regions
 from .occupy import Occupy
@@ -286,11 +286,16 @@ class ClassicDiscard(Discard):
 
 
 class ClassicGovernorSlot(GovernorSlot):
-    """P1, P71: passing in round 7, which Governor (or none) sits in the free slot."""
+    """P1, P71: passing in round 7, which Governor (or none) sits in the free slot;
+    P92: passing over the card limit in rounds 1-6 with Governors in both kinds of
+    slot, which of them sits there ("Players may reposition their cards into whatever
+    slots they wish during the Discard process")."""
 
     phases = (PH_ACTIONS,)
 
     def prompt(self, s: State, f: Frame) -> str:
+        if s.round < s.rules.rounds:
+            return over_limit_slot_prompt(s, f[1], "You passed over your card limit")
         return ("You passed in the last round: choose the Governor for the free Governor "
                 "slot, outside your card limit, or leave it empty for 3 glory "
                 f"({limit_words(s, f[1])})")

@@ -4,8 +4,10 @@ At most 5 cards in normal slots, and no more than the Card Limit (Influence leve
 them once 1 Slavery card is exempted; the free Governor slot is outside both. A
 Discarded Slavery card is set aside (-1 glory), a Governor leaves the game, any other
 card goes to the face-up discard pile. In rounds 1-6 an empty free slot takes one of
-the player's Governors at once (P1); in round 7 the player chooses which Governor (or
-none) sits there, since that placement scores.
+the player's Governors at once (P1), and a player over the limits who holds Governors in
+both kinds of slot first chooses which one sits there, so that any Governor can be the
+card discarded (P92); in round 7 the player chooses which Governor (or none) sits
+there, since that placement scores.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def discard(s: State, p: int, c: int) -> None:
 
 
 def begin(s: State, p: int) -> None:
-    """``p``'s Discard step (P1, R18)."""
+    """``p``'s Discard step (P1, R18, P92)."""
     pl = s.players[p]
     if s.round == s.rules.rounds and any(_GOV[c] for c in held_cards(s, p)):
         s.stack.append((F_GOVSLOT, p))  # P1: only the last placement can score
@@ -97,7 +99,10 @@ def begin(s: State, p: int) -> None:
                            "free Governor slot (P1)")
                 break
     if over_card_limit(s, p):
-        s.stack.append((F_DISCARD, p))
+        if pl.gov >= 0 and not _GOVERNORS.isdisjoint(pl.cards):
+            s.stack.append((F_GOVSLOT, p))  # P92: which Governor stays outside the limit
+        else:
+            s.stack.append((F_DISCARD, p))
 
 
 class Discard(DecisionType):
@@ -141,7 +146,10 @@ class Discard(DecisionType):
 
 
 class GovernorSlot(DecisionType):
-    """P1, round 7: which Governor (or none) sits in the free Governor slot."""
+    """P1, round 7: which Governor (or none) sits in the free Governor slot. P92, rounds
+    1-6: a player over the card limit who holds Governors in both kinds of slot chooses
+    which one sits in the free slot, so that any of them can be discarded (an empty
+    slot is not offered: it would only mean one more card to discard, P1)."""
 
     frame = F_GOVSLOT
     kind = "governor_slot"
@@ -149,6 +157,8 @@ class GovernorSlot(DecisionType):
 
     def codes(self, s: State, f: Frame) -> list[int]:
         govs = sorted(c for c in held_cards(s, f[1]) if _GOV[c])
+        if s.round < s.rules.rounds:  # P92
+            return [_C(A.V_SLOT, c) for c in govs]
         return [_C(A.V_SLOT, c) for c in govs] + [_C(A.V_SLOT, A.NONE_ARG)]
 
     def apply(self, s: State, f: Frame, c: int) -> None:
@@ -167,10 +177,15 @@ class GovernorSlot(DecisionType):
     def why_not(self, s: State, f: Frame, action: Action) -> str:
         if action.verb != A.V_SLOT:
             return not_now(action)
+        if action.arg == A.NONE_ARG:
+            return ("before the last round the free Governor slot stays filled: emptying "
+                    "it would only mean one more card to discard (P1, P92)")
         return f"you hold no Governor {D.CARDS[action.arg].code}"
 
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
+        if s.round < s.rules.rounds:
+            return over_limit_slot_prompt(s, p)
         return (f"The last Discard phase: choose the Governor for the free Governor slot, "
                 f"outside your card limit, or leave it empty for 3 glory "
                 f"({limit_words(s, p)})")
@@ -179,5 +194,19 @@ class GovernorSlot(DecisionType):
         if action.arg == A.NONE_ARG:
             return ("Leave the Governor slot empty: +3 glory at the end; your Governors "
                     "count against the card limit")
-        return (f"Put {card_words(action.arg, s.rules.token_names)} in the free Governor "
-                "slot, outside the card limit")
+        words = card_words(action.arg, s.rules.token_names)
+        if s.round < s.rules.rounds:  # P92
+            if action.arg == s.players[f[1]].gov:
+                return (f"Keep {words} in the free Governor slot, outside the card limit; "
+                        "then discard from your normal slots")
+            return (f"Put {words} in the free Governor slot, outside the card limit; "
+                    f"{D.CARDS[s.players[f[1]].gov].code} moves to a normal slot, where "
+                    "it can be discarded")
+        return f"Put {words} in the free Governor slot, outside the card limit"
+
+
+def over_limit_slot_prompt(s: State, p: int, head: str = "Over your card limit") -> str:
+    """P92: the question before discarding over the limit with several Governors."""
+    return (f"{head}: first choose which of your Governors sits in the free "
+            "Governor slot, outside the limit; the others count against it and can be "
+            f"discarded ({limit_words(s, p)})")

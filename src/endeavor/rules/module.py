@@ -138,6 +138,16 @@ class RuleModule:
         """The question own step ``f`` asks, in words."""
         return f"{self.name}: choose"
 
+    def step_asks(self, s: State, i: int, f: Frame) -> str:
+        """What own step ``f`` asks, short, for the refusal of an action that does not
+        answer it ("player 1 must <this> (round 3, Actions)")."""
+        return f"make a decision for {self.name}"
+
+    def step_phase(self, s: State, i: int, f: Frame) -> str:
+        """The name of the step of the round own step ``f`` belongs to when it is not
+        the current phase's (``State.phase_name``); "" when it is."""
+        return ""
+
     def describe_action(self, s: State, i: int, c: int) -> str:
         """What this module's legal code ``c`` does now, in words."""
         return f"{self.name}: {A.BY_CODE[c].text}"

@@ -537,6 +537,9 @@ class ModuleStep(DecisionType):
     def prompt(self, s: State, f: Frame) -> str:
         return self.module(s, f).step_prompt(s, f[2], f)
 
+    def asks(self, s: State, f: Frame) -> str:
+        return self.module(s, f).step_asks(s, f[2], f)
+
     def option(self, s: State, f: Frame, action: Action) -> str:
         if action.verb == A.V_DONE:
             return "Done: stop here"

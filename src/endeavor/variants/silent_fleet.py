@@ -358,6 +358,21 @@ class SilentFleet(api.RuleModule):
                 f"a building of level {bl} or lower (your Build Level) from the supply; it "
                 "leaves the game")
 
+    def step_asks(self, s: State, i: int, f: api.Frame) -> str:
+        """The fleet's steps are no Exploit's: say what each one asks."""
+        return ("choose which of the turn's actions The Silent Fleet reacts to",
+                "choose where The Silent Fleet's disc ships to (its reaction to a Ship)",
+                "choose the city The Silent Fleet occupies (its reaction to an Occupy)",
+                "choose the deck whose top card The Silent Fleet discards (its reaction "
+                "to a Draw)",
+                "discard a building from the supply for the building shortage (P90)"
+                )[f[3]]
+
+    def step_phase(self, s: State, i: int, f: api.Frame) -> str:
+        """P90: the shortage comes at the start of the round, before Construction (the
+        phase left over from the round before, or Setup in round 1, is not happening)."""
+        return "Building shortage" if f[3] == STEP_SHORTAGE else ""
+
     def describe_action(self, s: State, i: int, c: int) -> str:
         verb, arg = self.local_verb(c), api.arg_of(c)
         if verb == REACT:

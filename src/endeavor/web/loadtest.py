@@ -421,7 +421,7 @@ class Driver:
         try:
             # every WebSocket is open (or failed) before the first move
             opening = asyncio.gather(*(ev.wait() for ev in opened))
-            opening.add_done_callback(_retrieve)
+            opening.add_done_callback(retrieve_exception)
             await asyncio.wait_for(opening, WS_OPEN_TIMEOUT + 5.0)
             start = time.perf_counter()
             await asyncio.gather(*(self._play(clients[g.index], g) for g in self.games))
@@ -753,7 +753,7 @@ def _quiet_gc() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _retrieve(future: asyncio.Future[Any]) -> None:
+def retrieve_exception(future: asyncio.Future[Any]) -> None:
     """Read a finished future's exception: Ctrl-C cancels every task at once, and a
     gather under ``wait_for`` whose tasks were cancelled first holds a CancelledError that
     nobody awaits (asyncio then prints "exception was never retrieved" at exit)."""
