@@ -234,24 +234,15 @@ ALL_TEST_FILES = sorted(p for p in Path(__file__).parent.rglob("*.py")
                         if "__pycache__" not in p.parts)
 
 
-#: private members of the web server's modules its tests still read, left to the web
-#: work (each must become public or go; the list must then shrink, never grow)
-WEB_PENDING = {
-    "web/deploydoc.py": ["line 29: import _LAUNCH"],
-    "web/test_guide.py": ["line 56: ._BUILDING_NOTES"],
-    "web/test_view.py": ["line 185: ._RULES_CACHE"],
-}
-
-
 @pytest.mark.parametrize("path", ALL_TEST_FILES,
                          ids=lambda p: str(p.relative_to(Path(__file__).parent)))
 def test_no_test_reads_a_private_member(path: Path) -> None:
     """Tests speak through the public API: no ``obj._x`` (but their own ``self._x``),
     no ``setattr(obj, "_x")`` / ``monkeypatch.setattr(obj, "_x")``, no ``from endeavor...
-    import _x``, in any test file (the web's too, but for :data:`WEB_PENDING`)."""
+    import _x``, in any test file (the web's and the browser tests' too)."""
     name = str(path.relative_to(Path(__file__).parent))
     found = sorted(_private_uses(ast.parse(path.read_text())))
-    assert found == WEB_PENDING.get(name, []), f"{name} uses {found}"
+    assert not found, f"{name} uses {found}"
 
 
 def test_the_private_access_checker_sees_every_form() -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from endeavor.web.loadtest import _LAUNCH, ServerProcess, free_port
+from endeavor.web.loadtest import LAUNCH, ServerProcess, free_port
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 NGINX = Path("/usr/sbin/nginx")
@@ -126,7 +126,7 @@ class DocServer(ServerProcess):
         for flag, value in values.items():
             assert flag in args, f"docs/deploy.md's ExecStart has no {flag}"
             args[args.index(flag) + 1] = value
-        return [sys.executable, "-c", _LAUNCH, "serve", *args, *self.extra]
+        return [sys.executable, "-c", LAUNCH, "serve", *args, *self.extra]
 
 
 # --------------------------------------------------------------------------- nginx

@@ -53,7 +53,7 @@ def test_every_ruling_cited_exists() -> None:
     shared = set(re.findall(r"\bR\d+\b", engine))  # the shared ones the engine cites
     texts = [guide.SHIELDS] + [guide.exploit_rule(e) + guide.shield_text(e)
                                for e in EXPLOIT_IDS]
-    texts += [n for notes in guide._BUILDING_NOTES.values() for n in notes.values()]
+    texts += [n for notes in guide.BUILDING_NOTES.values() for n in notes.values()]
     for text in texts:
         for rid in _cited(text):
             assert rid in (project if rid[0] == "P" else shared), rid

@@ -182,7 +182,7 @@ def test_cached_cards_and_buildings_are_fresh_copies() -> None:
     for _ in range(60):
         state.apply(bot.choose(state))
     first = json.dumps(view.position(state))
-    view._RULES_CACHE.clear()
+    view.clear_caches()
     assert json.dumps(view.position(state)) == first  # built afresh: identical
     pos = view.position(state)
     card = view.card_json(state, state.decks[0][-1])

@@ -268,7 +268,7 @@ _KIND_WORDS: Final = D.KIND_NAMES
 
 #: rule words a building's icons and actions do not say, per ruleset id (the level-5
 #: powers, the Payment restrictions)
-_BUILDING_NOTES: Final[dict[str, dict[str, str]]] = {
+BUILDING_NOTES: Final[dict[str, dict[str, str]]] = {
     "age_of_sail": {
         "memorial": "From the moment you build it, each casualty you suffer, attacking or "
                     "attacked, may go to the base of any attribute track as a token of "
@@ -315,7 +315,7 @@ def _building(rid: str, rules: type[Rules], b: int) -> JSON:
     bd = rules.buildings[b]
     return {"code": bd.code, "name": bd.name, "level": bd.level, "copies": bd.copies,
             "does": _does(rules, bd), "gives": _gives(rules, bd),
-            "note": _BUILDING_NOTES.get(rid, {}).get(bd.code, "")}
+            "note": BUILDING_NOTES.get(rid, {}).get(bd.code, "")}
 
 
 def _start_buildings(rules: type[Rules]) -> tuple[int, ...]:

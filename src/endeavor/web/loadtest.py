@@ -86,7 +86,7 @@ PLAYERS = 2
 DEFAULT_THINK = 0.0
 #: the Python statement that runs the command line in the server process (the same
 #: interpreter as ours, so the same installation of endeavor)
-_LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
+LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 #: the task running :meth:`Driver.run` (SIGTERM cancels it)
@@ -145,7 +145,7 @@ class ServerProcess:
         return f"http://{HOST}:{self.port}"
 
     def command(self) -> list[str]:
-        return [sys.executable, "-c", _LAUNCH, "serve", "--host", HOST,
+        return [sys.executable, "-c", LAUNCH, "serve", "--host", HOST,
                 "--port", str(self.port), "--db", self.db, "--workers", str(self.workers),
                 *self.extra]
 

@@ -101,6 +101,11 @@ def _per_rules(state: State) -> dict[Any, Any]:
 _RULES_CACHE: dict[Any, dict[Any, Any]] = {}
 
 
+def clear_caches() -> None:
+    """Forget the per-ruleset caches (the next view builds them afresh)."""
+    _RULES_CACHE.clear()
+
+
 def card_json(state: State, c: int) -> JSON:
     """An Asset card (or Governor): code, deck, value, icons, glory, what it gives."""
     cache = _per_rules(state)
@@ -690,7 +695,7 @@ def line_view(line: LogLine) -> JSON:
     return {"seq": line.seq, "kind": line.kind, "player": line.player, "text": line.text}
 
 
-__all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "decision_view",
-           "element_ids", "event_view", "group_of", "line_view", "plain_words",
+__all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "clear_caches",
+           "decision_view", "element_ids", "event_view", "group_of", "line_view", "plain_words",
            "player_name", "position", "pronouns", "scores_view", "targets_of",
            "third_person"]
