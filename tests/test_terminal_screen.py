@@ -227,6 +227,16 @@ def _deic_draw() -> State:
     T.at_actions(s, 0)
     return s
 
+def _deic_rebuild_menu() -> tuple[State, Decision, S.Menu]:
+    """:func:`_deic_draw` after activating the Market: the rebuild decision and its
+    menu."""
+    s = _deic_draw()
+    s.apply("act market")
+    decision = s.decision()
+    assert decision is not None
+    return s, decision, S.build_menu(decision)
+
+
 
 def _feed(monkeypatch: pytest.MonkeyPatch, answers: Iterable[str]) -> list[str]:
     """Answer ``input()`` with ``answers`` (EOF when they run out); return the prompts."""
@@ -267,11 +277,7 @@ def test_long_exploit_menu_asks_for_the_ability_first(monkeypatch: pytest.Monkey
 
 
 def test_sub_menu_choice_back_and_notation(monkeypatch: pytest.MonkeyPatch) -> None:
-    s = _deic_draw()
-    s.apply("act market")
-    decision = s.decision()
-    assert decision is not None
-    menu = S.build_menu(decision)
+    s, decision, menu = _deic_rebuild_menu()
     bank = next(e for e in menu.entries if e.notation == "deic rebuild bank …")
     docks = next(e for e in menu.entries if e.notation == "deic rebuild docks …")
     third = S.build_menu(decision, "deic rebuild docks").entries[2].notation
@@ -469,11 +475,7 @@ def test_attack_and_occupy_options_show_the_links_they_complete_at_100_by_40() -
 def test_a_sub_menu_shows_the_targets_and_what_they_gain_first() -> None:
     """A collapsed entry lists its targets first; in its sub-menu each entry shows the
     target, its city's name and what it gains, not the words every entry shares."""
-    s = _deic_draw()
-    s.apply("act market")
-    decision = s.decision()
-    assert decision is not None
-    menu = S.build_menu(decision)
+    s, decision, menu = _deic_rebuild_menu()
     docks = next(e for e in menu.entries if e.notation == "deic rebuild docks …")
     targets = [o.action.text.split()[3] for o in decision.options
                if o.action.text.startswith("deic rebuild docks ")]

@@ -38,6 +38,13 @@ _LEAVES_MOST = re.compile(r"^leaves at most (\d+) discs? in your Harbor: not eno
                           r"your (.+?)'s? (\w+) \+ (\w+) \((\d+) discs with its activation\)$")
 
 
+def effects_of(s: State) -> dict[str, str | None]:
+    """P0's options by notation: their effect (None without one)."""
+    d = view.decision_view(s, [0])
+    assert d is not None
+    return {o["action"]: o.get("effect") for o in d["options"]}
+
+
 def number(text: str) -> int:
     """``+3`` / ``−2`` / ``±0`` as an int."""
     return 0 if text == "\u00b10" else int(text.replace("\u2212", "-"))
@@ -238,24 +245,18 @@ def test_scenario_governor_slot() -> None:
 def test_scenario_harbor_docks() -> None:
     s = T.fresh(2, seed=3)
     T.ready_to_act(s, 0, 2, "docks")
-    d = view.decision_view(s, [0])
-    assert d is not None
-    effects = {o["action"]: o.get("effect") for o in d["options"]}
+    effects = effects_of(s)
     assert effects["act docks"] == ("leaves 1 disc in your Harbor: not enough for Ship + "
                                     "Occupy (2 discs)")
     assert effects["act colonial-house"] is None  # the Docks cannot do both anyway
     T.ready_to_act(s, 0, 3, "docks")
-    d = view.decision_view(s, [0])
-    assert d is not None
-    effects = {o["action"]: o.get("effect") for o in d["options"]}
+    effects = effects_of(s)
     assert effects["act docks"] is None
     assert effects["act colonial-house"] == (
         "leaves at most 1 disc in your Harbor: not enough for your Docks' Ship + Occupy "
         "(3 discs with its activation)")
     T.ready_to_act(s, 0, 4, "docks")
-    d = view.decision_view(s, [0])
-    assert d is not None
-    effects = {o["action"]: o.get("effect") for o in d["options"]}
+    effects = effects_of(s)
     assert effects["act colonial-house"] == (
         "leaves at most 2 discs in your Harbor: not enough for your Docks' Ship + Occupy "
         "(3 discs with its activation)")
