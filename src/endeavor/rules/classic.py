@@ -58,7 +58,7 @@ from .attack import Attack
 from .base import BoardInfo, Rules, Step, register_ruleset
 from .board import add_sea, controls_link, ship_track
 from .construction import Build, build_level
-from .discard import Discard, GovernorSlot, held_cards, over_limit_slot_prompt
+from .discard import Discard, GovernorSlot, held_cards, limit_words, over_limit_slot_prompt
 from .draw import Draw
 from .kinds import target_regions
 from .occupy import Occupy
@@ -98,17 +98,6 @@ BOARD_INFO: Final = BoardInfo(D.CLASSIC_BOARD)
 def marker(s: State, p: int, attribute: int) -> int:
     """Where ``p``'s status marker stands: the icons held, at most 15 (P75)."""
     return s.marker(p, attribute)
-
-
-def limit_words(s: State, p: int) -> str:
-    """``"Politics 3: limit 2"`` (the track value, then the limit its level gives), with
-    the Slavery exemption if it applies."""
-    pl = s.players[p]
-    limit = pl.level(D.INFLUENCE)
-    slavery = any(_CARD_DECK[c] == _SL for c in pl.cards)
-    extra = " + 1 Slavery card" if slavery and limit < D.MAX_CARDS else ""
-    most = f", at most {D.MAX_CARDS} in all" if extra else ""
-    return f"Politics {marker(s, p, D.INFLUENCE)}: limit {limit}{extra}{most}"
 
 
 # --------------------------------------------------------------------------- action kinds

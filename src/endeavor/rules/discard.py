@@ -56,14 +56,16 @@ def over_card_limit(s: State, p: int) -> bool:
 
 
 def limit_words(s: State, p: int) -> str:
-    """``"Influence 9: limit 4"`` (the track value, then the limit its level gives), with
-    the Slavery exemption if it applies."""
+    """``"Influence 9: limit 4"`` (the track, as the ruleset names it: the 2009 game's
+    ``"Politics 3: limit 2"``; its value, then the limit its level gives), with the
+    Slavery exemption if it applies."""
     pl = s.players[p]
     limit = pl.level(D.INFLUENCE)
     slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
     extra = " + 1 Slavery card" if slavery and limit < s.rules.max_cards else ""
     most = f", at most {s.rules.max_cards} in all" if extra else ""
-    return f"Influence {s.marker(p, D.INFLUENCE)}: limit {limit}{extra}{most}"
+    track = s.rules.token_names[D.INFLUENCE]
+    return f"{track} {s.marker(p, D.INFLUENCE)}: limit {limit}{extra}{most}"
 
 
 def discard(s: State, p: int, c: int) -> None:
