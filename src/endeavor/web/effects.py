@@ -39,6 +39,7 @@ from typing import Final
 from .. import actions as A
 from .. import data as D
 from ..decision import Decision
+from ..rules.words import plural
 from ..state import State
 
 #: Harbor discs a normal action of each kind takes (P91): Ship and Occupy one, Attack
@@ -195,10 +196,6 @@ def _needs(mode: int, k1: int, k2: int) -> tuple[int, int]:
     return min(needs), (sum(needs) if mode == D.BOTH else max(needs))
 
 
-def _discs(n: int) -> str:
-    return f"{n} disc{'' if n == 1 else 's'}"
-
-
 def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
     p = d.player
     pl = state.players[p]
@@ -234,13 +231,13 @@ def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
             continue
         left = h - cost
         if a.verb == A.V_ACT and mode == D.BOTH and left < both:
-            out[str(a)] = (f"leaves {_discs(left)} in your Harbor: not enough for "
-                           f"{D.KIND_NAMES[k1]} + {D.KIND_NAMES[k2]} ({_discs(both)})")
+            out[str(a)] = (f"leaves {plural(left, 'disc')} in your Harbor: not enough for "
+                           f"{D.KIND_NAMES[k1]} + {D.KIND_NAMES[k2]} ({plural(both, 'disc')})")
             continue
         most = left - least  # at most this many discs stay after its actions
         short = [(need, words) for i, need, words in pairs if i != used and most < need]
         if short:
             need, words = short[0]
-            out[str(a)] = (f"leaves at most {_discs(most)} in your Harbor: not enough "
-                           f"for {words} ({_discs(need)} with its activation)")
+            out[str(a)] = (f"leaves at most {plural(most, 'disc')} in your Harbor: not enough "
+                           f"for {words} ({plural(need, 'disc')} with its activation)")
     return out
