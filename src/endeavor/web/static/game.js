@@ -11,7 +11,7 @@ import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from
 import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
-import { ensureHitArea, panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
+import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -443,10 +443,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       el.classList.add("target");
       el.setAttribute("tabindex", "0");
       el.removeAttribute("aria-disabled");
-      if (el.namespaceURI !== "http://www.w3.org/1999/xhtml") {
-        el.setAttribute("role", "button");
-        ensureHitArea(el);
-      }
+      if (el.namespaceURI !== "http://www.w3.org/1999/xhtml") el.setAttribute("role", "button");
       const label = options.length === 1 ? options[0].text : `${options.length} choices`;
       // what an option changes that its words do not say (a final discard's glory)
       const effects = options.filter((o) => o.effect)

@@ -48,7 +48,7 @@ const WORDS = {
       "While the Action phase runs you may hold any number of cards. In the Discard phase you keep at most your Card Limit (it comes from Influence), never more than the 5 card slots of your mat (R18).",
       "One Slavery card may be kept above the limit (still within the 5 slots), and one Governor fits in the free Governor slot, outside both counts; a Governor in a normal slot counts like any card.",
       "Over the limit you choose what to drop and lose its symbols: a Slavery card is set aside face down (−1 glory at the end), a Governor leaves the game, any other card goes to the face-up discard pile beside Europe, where anyone may draw it.",
-      "In round 7 the app first asks which Governor, if any, sits in the free slot: an empty free slot is worth 3 glory at the end (P1).",
+      "Over the limit with Governors in both kinds of slot, the app first asks which Governor sits in the free slot, so any of them can be the card you drop (P92). In round 7 it asks which Governor, if any, sits there: an empty free slot is worth 3 glory at the end (P1).",
     ],
     abolition: "The Europe value-5 card announces the Abolition of Slavery. The first time it comes into a player's hands (or the Silent Fleet discards it, or the Underground Railroad's last space is filled), every Slavery card held by anyone is set aside face down (its symbols lost, −1 glory each at the end) and the Slavery deck leaves the game (R17).",
     score: [
@@ -81,7 +81,7 @@ const WORDS = {
     plus: "A building marked “A / B” does one of the two; “A + B” does one or both, both in the same region, and Draw + Draw from the same deck (R23).",
     cards: [
       "You may hold any number of cards until you pass. When you pass you keep at most your Card Limit (it comes from Politics), never more than the 5 card slots (P71).",
-      "One Slavery card may be kept above the limit (still within 5), and one Governor fits in the free Governor slot, outside both counts.",
+      "One Slavery card may be kept above the limit (still within 5), and one Governor fits in the free Governor slot, outside both counts. You may move your cards between slots while you discard: over the limit with Governors in both kinds of slot, the app first asks which one sits in the free slot (P92).",
       "A discarded card goes back into its own deck at its value's place; a Slavery card is set aside face down (−1 glory at the end); a Governor leaves the game (R18, P76).",
     ],
     abolition: "The Europe value-5 card announces the Abolition of Slavery. The first time anyone draws it, every Slavery card held by anyone is set aside face down (its symbols lost, −1 glory each at the end) and the rest of the Slavery deck leaves the game (R17).",

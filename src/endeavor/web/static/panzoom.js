@@ -7,10 +7,9 @@
 
 import { h } from "./dom.js";
 
-/** CSS px per board unit that makes a 40-unit target 32 px (with a little to spare). */
+/** CSS px per board unit that makes a 40-unit target 32 px (with a little to spare):
+ * board.js gives every target a hit area of at least 40 × 40 units. */
 export const PHONE_MIN_SCALE = 0.82;
-/** A target's smallest hit area in board units (see ensureHitArea). */
-export const MIN_TARGET_UNITS = 40;
 const MOVE_SLOP = 8; // px a pointer moves before a tap becomes a drag
 const DOUBLE_TAP_MS = 320;
 
@@ -326,30 +325,4 @@ function unionOf(boxes) {
   return boxes.reduce((a, b) => ({
     x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1),
   }));
-}
-
-/**
- * A guard for a board target drawn smaller than MIN_TARGET_UNITS on a side: an invisible
- * rectangle of at least that size over it (the board draws its own hit areas; this adds
- * nothing to a target that has one).
- */
-export function ensureHitArea(el, min = MIN_TARGET_UNITS) {
-  if (typeof el.getBBox !== "function") return;
-  let box;
-  try {
-    box = el.getBBox();
-  } catch {
-    return;
-  }
-  if (!box.width && !box.height) return;
-  if (box.width >= min && box.height >= min) return;
-  const w = Math.max(min, box.width);
-  const hgt = Math.max(min, box.height);
-  const rectEl = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-  rectEl.setAttribute("class", "hit");
-  rectEl.setAttribute("x", String(box.x + box.width / 2 - w / 2));
-  rectEl.setAttribute("y", String(box.y + box.height / 2 - hgt / 2));
-  rectEl.setAttribute("width", String(w));
-  rectEl.setAttribute("height", String(hgt));
-  el.append(rectEl);
 }
