@@ -455,13 +455,17 @@ def draw_presence(s: State, p: int, deck: int) -> int:
     return _draw.presence(s, p, deck)
 
 
+def _card_gain_words(p: int, c: int) -> str:
+    card = CARDS[c]
+    return (f"{word_player(p)} gains {card_words(c)}"
+            + (" from the " + DECK_NAMES[card.deck] + " deck" if card.governor else ""))
+
+
 def gain_card(s: State, p: int, c: int, bonus: bool = True) -> None:
     """Card ``c`` (already taken from where it was) joins ``p``'s hand: icons, a region
     value-1 card's bonus disc when ``bonus`` (R16), Abolition for Europe 5 (R17)."""
     if s.ev is not None:
-        card = CARDS[c]
-        s.emit("card", p, f"{word_player(p)} gains {card_words(c)}"
-               + (" from the " + DECK_NAMES[card.deck] + " deck" if card.governor else ""))
+        s.emit_later("card", p, _card_gain_words, p, c)
     _draw.gain_card(s, p, c, bonus)
 
 

@@ -29,6 +29,7 @@ Kinds (``Event.kind``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 KINDS: Final = ("action", "growth", "salary", "governor", "region", "card", "bonus", "link",
@@ -38,16 +39,37 @@ KINDS: Final = ("action", "growth", "salary", "governor", "region", "card", "bon
 class Event:
     """One thing that happened. ``player`` is the seat concerned, or None for the table
     (a region opening, a new round). ``data`` holds machine-readable details for some
-    kinds (``game_end``: ``{"scores": [...]}``)."""
+    kinds (``game_end``: ``{"scores": [...]}``).
 
-    __slots__ = ("kind", "player", "text", "data")
+    ``text`` costs nothing until it is read: rule code raises most events with a function
+    ``make`` and the values ``args`` it needs, captured when the event happened
+    (numbers, ids, strings, never the live state) instead of ``text``; the words are
+    ``make(*args)``, made on first reading (then kept)."""
 
-    def __init__(self, kind: str, player: int | None, text: str,
-                 data: dict[str, Any] | None = None) -> None:
+    __slots__ = ("kind", "player", "_text", "data", "_make", "_args")
+
+    def __init__(self, kind: str, player: int | None, text: str | None,
+                 data: dict[str, Any] | None = None, make: Callable[..., str] | None = None,
+                 args: tuple[Any, ...] = ()) -> None:
         self.kind = kind
         self.player = player
-        self.text = text
+        self._text = text
         self.data = data
+        self._make = make
+        self._args = args
+
+    @property
+    def text(self) -> str:
+        """The event in words."""
+        t = self._text
+        if t is None:
+            make = self._make
+            if make is None:
+                raise TypeError("an Event needs its text or a function making it")
+            t = self._text = make(*self._args)
+            self._make = None
+            self._args = ()
+        return t
 
     def __str__(self) -> str:
         return self.text

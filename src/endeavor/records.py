@@ -392,6 +392,7 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     s.hist = linked
     s.nhist = len(hist)
     s._legal = None
+    s._shm = None
     known = {"format", "version", "config", "built", "players", "site_owner", "site_token",
              "link_token", "trk_owner", "trk_tok", "sea", "neutral_supply", "decks", "pile",
              "removed",

@@ -21,6 +21,7 @@ never write them.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 from . import actions as A
@@ -62,6 +63,8 @@ from .rules.construction import build_options as _build_options
 from .rules.module import RuleModule, exploit_ids
 
 _LEVEL: Final = D.TRACK_LEVEL
+#: the interned action of a code (the catalogue grows in place as Exploits register)
+_ACTION_OF: Final = A.BY_CODE.__getitem__
 
 
 class Player:
@@ -117,7 +120,7 @@ _FIELDS: Final = (
     "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
     "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
     "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply",
+    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply", "_shm",
 )
 
 
@@ -171,6 +174,9 @@ class State:
     ev: list[Event] | None
     origin: State | None
     nsupply: list[int]
+    #: (history, Shield mask) after the last apply(), so the next one need not work
+    #: the mask out again before its step (None: unknown)
+    _shm: tuple[Any, int] | None
 
     # ------------------------------------------------------------------ copy
     def copy(self) -> State:
@@ -219,6 +225,7 @@ class State:
         s.ev = None
         s.origin = self.origin  # an immutable snapshot, shared safely
         s.nsupply = self.nsupply.copy()
+        s._shm = self._shm  # immutable, keyed by the history it belongs to
         return s
 
     def __copy__(self) -> State:
@@ -372,8 +379,7 @@ class State:
         codes = self._legal
         if codes is None:
             codes = self._legal = self._gen()
-        by = A.BY_CODE
-        return [by[c] for c in codes]
+        return list(map(_ACTION_OF, codes))
 
     def legal_codes(self) -> list[int]:
         """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""
@@ -428,18 +434,40 @@ class State:
         if not isinstance(action, Action):
             action = A.parse(action)  # NotationError for bad text or a non-string
         c = action.code
-        codes = self.legal_codes()
-        if c not in codes:
+        codes = self._legal
+        if codes is None:
+            codes = self.legal_codes()
+        if c not in codes:  # the one legality check
             raise IllegalActionError(self._why_illegal(action, codes))
         f = self.stack[-1]
         t = self.rules.decisions[f[0]]
-        events = [Event("action", f[1], f"{_who(f[1])}: {t.option(self, f, action)}")]
-        shields = self._shields() if self.ex else 0
+        # the action's own words describe the position before it (what it costs, what it
+        # gains, what is left): made now, while that position exists
+        events = [Event("action", f[1], f"P{f[1]}: {t.option(self, f, action)}")]
+        exploits = self.rules.exploits
+        shields = 0
+        filled = self.filled
+        if exploits:  # the Shield mask before: known from the last apply() if it led here
+            known = self._shm
+            shields = known[1] if known is not None and known[0] is self.hist else \
+                self._shields()
+            if not shields:  # no Exploit active: only a track filling up can change that
+                filled = filled.copy()
         self.ev = events
-        try:
-            self._step(c)
-            if self.ex:
-                self._shield_events(shields)
+        try:  # the body of apply_code, inlined (legality checked above)
+            self._legal = None
+            stack = self.stack
+            stack.pop()
+            t.apply(self, f, c)
+            self.hist = (c, self.hist)
+            self.nhist += 1
+            if not stack:
+                turns.advance(self)
+            if exploits:
+                after = self._shields() if shields or self.filled != filled else 0
+                self._shm = (self.hist, after)
+                if after != shields:  # a Shield or an Exploit changed
+                    self._shield_events(shields, after)
         finally:
             self.ev = None
         return events
@@ -454,7 +482,7 @@ class State:
             if c not in A.BY_CODE:
                 raise IllegalActionError(f"unknown action code {c!r}")
             raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes))
-        # the body of _step, inlined: this is the hot path of every search
+        # the phase driver inlined: this is the hot path of every search
         self._legal = None
         stack = self.stack
         f = stack.pop()
@@ -462,16 +490,6 @@ class State:
         self.hist = (c, self.hist)
         self.nhist += 1
         if not stack:  # the phase driver has work only when no decision is pending
-            turns.advance(self)
-
-    def _step(self, c: int) -> None:
-        self._legal = None
-        stack = self.stack
-        f = stack.pop()
-        self.rules.decisions[f[0]].apply(self, f, c)
-        self.hist = (c, self.hist)
-        self.nhist += 1
-        if not stack:
             turns.advance(self)
 
     def undo(self) -> None:
@@ -508,21 +526,33 @@ class State:
         if self.ev is not None:
             self.ev.append(Event(kind, player, text, data))
 
+    def emit_later(self, kind: str, player: int | None, make: Callable[..., str],
+                   *args: Any) -> None:
+        """Record an event whose words are ``make(*args)``, made only when a client
+        reads them (:class:`~endeavor.events.Event`); ``args`` are values captured now (numbers,
+        ids, strings), never the live state. Nothing while no client collects events."""
+        if self.ev is not None:
+            self.ev.append(Event(kind, player, None, None, make, args))
+
     def _shields(self) -> int:
-        """Bitmask of (Exploit active) and (player holds its Shield), for events."""
+        """Bitmask of (Exploit active) and (player holds its Shield), for events:
+        :meth:`exploit_active` and :meth:`has_shield` inlined (a dormant Exploit costs
+        two comparisons)."""
         m = 0
-        for i, _ in self.rules.exploits:
-            if self.exploit_active(i):
-                m |= 1 << (i * 8)
-                for p in range(self.n):
-                    if self.has_shield(p, i):
-                        m |= 1 << (i * 8 + 1 + p)
+        filled = self.filled
+        length = self.info.trk_len
+        pres = self.pres
+        for i, _, r1, r2 in self.rules.exploit_keys:  # Europe (0) is always open
+            if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
+                continue
+            base = i * 8
+            m |= 1 << base
+            for p in range(self.n):
+                if pres[p * 7 + r1] > 0 and pres[p * 7 + r2] > 0:
+                    m |= 1 << (base + 1 + p)
         return m
 
-    def _shield_events(self, before: int) -> None:
-        after = self._shields()
-        if after == before:
-            return
+    def _shield_events(self, before: int, after: int) -> None:
         for i, e in self.rules.exploits:
             bit = 1 << (i * 8)
             if after & bit and not before & bit:
@@ -634,6 +664,7 @@ def new_game(config: GameConfig | None = None) -> State:
     s.filled = [0] * 7
     owners = n + rules.neutrals
     s.nsupply = [rules.discs] * rules.neutrals
+    s._shm = None
     s.sea = [0] * (7 * owners)
     s.pres = [0] * (7 * owners)
     s.own = [0] * (7 * owners)

@@ -46,6 +46,7 @@ REGION = {c: i for i, c in enumerate(D.REGION_CODES)}
 def _touch(s: State) -> None:
     """After a hand-made change: forget cached legal actions; undo stops here."""
     s._legal = None
+    s._shm = None  # the Shields may have changed by hand
     snap = s.copy()
     snap.origin = None
     s.origin = snap

@@ -16,13 +16,20 @@ _CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
 _CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 
 
+def _abolition_words(lost: tuple[tuple[int, int], ...], left: int) -> str:
+    detail = "; ".join(f"{word_player(p)} sets aside {D.CARDS[c].code}" for p, c in lost)
+    detail = detail + " (-1 glory each at the end)" if lost else "no Slavery card was held"
+    return (f"Slavery is abolished: {detail}; the Slavery deck "
+            f"({left} card{'s' if left != 1 else ''}) leaves the game (R17)")
+
+
 def abolish(s: State) -> None:
     """R17, once: held Slavery cards set aside, the Slavery deck out of the game, then
     the rule modules' ``on_abolish`` hooks."""
     if s.abolished:
         return
     s.abolished = True
-    lost: list[str] = []
+    lost: list[tuple[int, int]] = []
     for p, pl in enumerate(s.players):
         keep = []
         for c in pl.cards:
@@ -32,7 +39,7 @@ def abolish(s: State) -> None:
                 a = pl.attr
                 for k in range(4):
                     a[k] -= icons[k]
-                lost.append(f"{word_player(p)} sets aside {D.CARDS[c].code}")
+                lost.append((p, c))
             else:
                 keep.append(c)
         pl.cards = keep
@@ -40,10 +47,6 @@ def abolish(s: State) -> None:
     left = len(deck)
     s.removed.extend(deck)
     s.decks[D.SLAVERY_DECK] = []
-    if s.ev is not None:
-        detail = "; ".join(lost) + " (-1 glory each at the end)" if lost else \
-            "no Slavery card was held"
-        s.emit("abolition", None, f"Slavery is abolished: {detail}; the Slavery deck "
-               f"({left} card{'s' if left != 1 else ''}) leaves the game (R17)")
+    s.emit_later("abolition", None, _abolition_words, tuple(lost), left)
     for i, e in s.rules.h_abolish:
         e.on_abolish(s, i)

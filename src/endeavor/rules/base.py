@@ -115,6 +115,8 @@ class Rules:
     #: Politics), and the phase names (:data:`~endeavor.frames.PHASE_NAMES` by index)
     token_names: ClassVar[tuple[str, ...]] = D.TOKEN_NAMES
     phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
+    #: the words of the event a new phase raises ("Growth phase"), by phase index
+    phase_events: ClassVar[tuple[str, ...]] = tuple(f"{name} phase" for name in PHASE_NAMES)
     #: the highest space of a status track (Age of Sail: no cap, its extenders go on)
     track_cap: ClassVar[int] = 1 << 30
     #: the options this ruleset reads, name -> (allowed values, default)

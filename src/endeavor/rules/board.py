@@ -71,6 +71,11 @@ def place(s: State, p: int, x: int) -> None:
     claim_links(s, p, pl, x)
 
 
+def _link_words(p: int, a: int, b: int, token: str) -> str:
+    return (f"{word_player(p)} controls the link {D.SITES[a].code}-{D.SITES[b].code} "
+            f"first and gains its {token} token")
+
+
 def claim_links(s: State, p: int, pl: Player, x: int) -> None:
     """R13: the first player ever to control a circular link takes its token."""
     lt = s.link_token
@@ -83,9 +88,7 @@ def claim_links(s: State, p: int, pl: Player, x: int) -> None:
             gain_token(s, pl, t)
             if s.ev is not None:
                 a, b = s.info.board.links[li]
-                s.emit("link", p, f"{word_player(p)} controls the link "
-                       f"{D.SITES[a].code}-{D.SITES[b].code} first and gains its "
-                       f"{s.rules.token_names[t]} token")
+                s.emit_later("link", p, _link_words, p, a, b, s.rules.token_names[t])
 
 
 def remove(s: State, x: int) -> int:
@@ -180,11 +183,21 @@ def governor_winner(s: State, r: int) -> int:
     return -1  # pragma: no cover
 
 
+def _region_words(r: int) -> str:
+    return f"{D.REGION_NAMES[r]} opens: its track is full"
+
+
+def _governor_words(w: int, r: int, g: int, token_names: tuple[str, ...]) -> str:
+    card = D.CARDS[g]
+    return (f"{word_player(w)} wins the {D.REGION_NAMES[r]} Governor "
+            f"({card.code}: {icons_words(card.icons, card.glory, token_names)}"
+            "), most discs on the track (R11)")
+
+
 def open_region(s: State, r: int) -> None:
     """The track of ``r`` is full: the region opens and its Governor goes to the winner
     (into the free Governor slot if it is empty, P1)."""
-    if s.ev is not None:
-        s.emit("region", None, f"{D.REGION_NAMES[r]} opens: its track is full")
+    s.emit_later("region", None, _region_words, r)
     g = s.gov_avail[r]
     if g < 0:
         return
@@ -206,8 +219,4 @@ def open_region(s: State, r: int) -> None:
     else:
         pl.cards.append(g)
     gain_icons(pl, _CARD_ICONS[g], 1)
-    if s.ev is not None:
-        card = D.CARDS[g]
-        s.emit("governor", w, f"{word_player(w)} wins the {D.REGION_NAMES[r]} Governor "
-               f"({card.code}: {icons_words(card.icons, card.glory, s.rules.token_names)}"
-               "), most discs on the track (R11)")
+    s.emit_later("governor", w, _governor_words, w, r, g, s.rules.token_names)

@@ -329,6 +329,7 @@ class Classic(Rules):
     card_bonus = D.CLASSIC_CARD_BONUS
     token_names = NAMES
     phase_names = PHASE_NAMES
+    phase_events = tuple(f"{name} phase" for name in PHASE_NAMES)
     track_cap = CAP  # P75
     options = {"phase_order": (("by_phase", "by_player"), "by_phase")}  # R6
     plus_same_region = True  # R23: the 2009 "+" rule, always

@@ -92,9 +92,21 @@ def begin_setup(s: State, p: int) -> None:
     s.stack.append((F_START, p))
 
 
+#: building_words already made, by (building, names): they never change
+_BUILDING_WORDS: Final[dict[tuple[int, tuple[str, ...]], str]] = {}
+
+
 def building_words(b: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     """``"Docks (level 3): Ship + Occupy"``; ``names`` as for
     :func:`~endeavor.rules.words.icons_words`."""
+    key = (b, names)
+    words = _BUILDING_WORDS.get(key)
+    if words is None:
+        words = _BUILDING_WORDS[key] = _building_words(b, names)
+    return words
+
+
+def _building_words(b: int, names: tuple[str, ...]) -> str:
     bd = D.BUILDINGS[b]
     parts = []
     if bd.kind1 >= 0:

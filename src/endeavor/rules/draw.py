@@ -49,6 +49,11 @@ def presence(s: State, p: int, deck: int, bonus: int = -1) -> int:
     return s.pres[p * 7 + deck] + bonus
 
 
+def _bonus_words(p: int, c: int) -> str:
+    return (f"{word_player(p)} gains 1 disc from the supply for the value-1 card "
+            f"{D.CARDS[c].code} (R16)")
+
+
 def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
     """Card ``c`` joins ``p``'s normal slots: its icons raise the tracks; a region
     value-1 card gives a disc from the supply (R16) when ``bonus_ok``; the Europe 5 card
@@ -65,8 +70,7 @@ def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
         pl.supply -= 1
         pl.harbor += 1
         if s.ev is not None:
-            s.emit("bonus", p, f"{word_player(p)} gains 1 disc from the supply for the "
-                   f"value-1 card {card.code} (R16)")
+            s.emit_later("bonus", p, _bonus_words, p, c)
     if card.abolition and not s.abolished:
         abolish(s)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import data as D
+from ..events import Event
 from .words import plural, word_player
 
 if TYPE_CHECKING:
@@ -17,6 +18,10 @@ def growth(s: State, p: int) -> int:
     return D.growth_level(s.players[p].attr[D.CULTURE])
 
 
+def _growth_words(p: int, g: int, culture: int) -> str:
+    return f"{word_player(p)} gains {plural(g, 'disc')} from the supply (Growth, Culture {culture})"
+
+
 def grow(s: State, p: int) -> None:
     """``p``'s Growth step."""
     pl = s.players[p]
@@ -24,5 +29,4 @@ def grow(s: State, p: int) -> None:
     pl.supply -= g
     pl.harbor += g
     if s.ev is not None:
-        s.emit("growth", p, f"{word_player(p)} gains {plural(g, 'disc')} from the supply "
-               f"(Growth, Culture {pl.attr[D.CULTURE]})")
+        s.ev.append(Event("growth", p, None, None, _growth_words, (p, g, pl.attr[D.CULTURE])))

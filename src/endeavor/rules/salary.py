@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
+from ..events import Event
 from ..frames import F_SALARY, PH_SALARY
 from .words import plural, word_player
 
@@ -91,6 +92,11 @@ def done(s: State, p: int) -> None:
         e.salary(s, i, p)
 
 
+def _salary_words(p: int, count: int, level: int) -> str:
+    return (f"{word_player(p)} pays {plural(count, 'worker')} back to the Harbor "
+            f"(Salary Level {level})")
+
+
 def begin(s: State, p: int) -> None:
     """``p``'s Salary step: pay everyone if possible (P2), else ask."""
     a = s.players[p].attr[D.WEALTH]
@@ -100,8 +106,7 @@ def begin(s: State, p: int) -> None:
     if count <= level:  # R7: everyone can be paid (P2)
         pay_all(s, p)
         if s.ev is not None and count:
-            s.emit("salary", p, f"{word_player(p)} pays {plural(count, 'worker')} back "
-                   f"to the Harbor (Salary Level {level})")
+            s.ev.append(Event("salary", p, None, None, _salary_words, (p, count, level)))
         done(s, p)
     else:
         s.stack.append((F_SALARY, p, level))

@@ -168,6 +168,27 @@ def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int) -> str:
     return "; ".join(dict.fromkeys(reasons))
 
 
+
+def _choice_words() -> dict[int, str]:
+    """The words of the Action phase's own choices (pass, a building, a blue token):
+    they depend on the action only."""
+    out = {_C(A.V_PASS, 0): "Pass: you take no more actions this round"}
+    for b, bd in enumerate(D.BUILDINGS):
+        if not bd.activatable:
+            continue
+        how = " (one or both, in either order)" if bd.mode == D.BOTH else \
+            " (one of them)" if bd.mode == D.CHOICE else ""
+        out[_C(A.V_ACT, b)] = (f"Activate your {bd.name} with a Harbor disc: "
+                               f"{source_words(bd.mode, bd.kind1, bd.kind2)}{how}")
+    for t in range(4, 8):
+        mode, k1, k2 = D.TOKEN_ACTIONS[t - 4]
+        out[_C(A.V_USE, t)] = (f"Spend your {D.TOKEN_NAMES[t]} token (it leaves the "
+                               f"game): {source_words(mode, k1, k2)}")
+    return out
+
+
+_CHOICE_WORDS: Final = _choice_words()
+
 class ActionChoice(DecisionType):
     frame = F_ACTION
     kind = "action"
@@ -316,19 +337,9 @@ class ActionChoice(DecisionType):
         return out
 
     def option(self, s: State, f: Frame, action: Action) -> str:
-        verb, arg = action.verb, action.arg
-        if verb == A.V_PASS:
-            return "Pass: you take no more actions this round"
-        if verb == A.V_ACT:
-            bd = D.BUILDINGS[arg]
-            how = " (one or both, in either order)" if bd.mode == D.BOTH else \
-                " (one of them)" if bd.mode == D.CHOICE else ""
-            return (f"Activate your {bd.name} with a Harbor disc: "
-                    f"{source_words(bd.mode, bd.kind1, bd.kind2)}{how}")
-        if verb == A.V_USE:
-            mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
-            return (f"Spend your {D.TOKEN_NAMES[arg]} token (it leaves the game): "
-                    f"{source_words(mode, k1, k2)}")
+        words = _CHOICE_WORDS.get(action.code)
+        if words is not None:
+            return words
         i = module_of(s, action.code)
         return s.ex[i].describe_action(s, i, action.code)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from ..events import Event
 from ..frames import (
     F_ACTION,
     PH_ACTIONS,
@@ -75,7 +76,7 @@ def advance(s: State) -> None:
         if ph != phase:
             s.phase = ph
             if s.ev is not None:
-                s.emit("phase", None, f"{rules.phase_names[ph]} phase")
+                s.ev.append(Event("phase", None, rules.phase_events[ph]))
         if ph == PH_ACTIONS:
             if next_turn(s):
                 return
@@ -109,6 +110,10 @@ def next_turn(s: State) -> bool:
     return True
 
 
+def _round_words(r: int, rounds: int, crown: int) -> str:
+    return f"Round {r} of {rounds} begins; {word_player(crown)} holds the Crown"
+
+
 def end_round(s: State) -> None:
     """The round is over: modules' round-end hooks, then the Crown passes left (R5) and
     the next round starts, or the game ends after the last round."""
@@ -138,7 +143,7 @@ def end_round(s: State) -> None:
         s.crown = (s.crown + 1) % s.n
     s.round += 1
     if s.ev is not None:
-        s.emit("round", None, f"Round {s.round} of {s.rules.rounds} begins; "
-               f"{word_player(s.crown)} holds the Crown")
+        s.ev.append(Event("round", None, None, None, _round_words,
+                          (s.round, s.rules.rounds, s.crown)))
     for i, e in s.rules.h_round_start:  # may ask: advance() waits for the answers
         e.on_round_start(s, i)

@@ -60,10 +60,18 @@ def token_words(t: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} token"
 
 
+#: card_words already made, by (card, names): the words of a card never change
+_CARD_WORDS: Final[dict[tuple[int, tuple[str, ...]], str]] = {}
+
+
 def card_words(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     """``"AF/3 (+2 Wealth, +2 Influence)"``."""
-    card = D.CARDS[c]
-    return f"{card.code} ({icons_words(card.icons, card.glory, names)})"
+    key = (c, names)
+    words = _CARD_WORDS.get(key)
+    if words is None:
+        card = D.CARDS[c]
+        words = _CARD_WORDS[key] = f"{card.code} ({icons_words(card.icons, card.glory, names)})"
+    return words
 
 
 def site_words(x: int) -> str:
