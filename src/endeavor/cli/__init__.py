@@ -41,26 +41,26 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from . import BUILD, __version__, render
-from . import bots as B
-from . import data as D
-from . import screen as S
-from .actions import Action
-from .bots import RandomBot
-from .config import OPTIONS, GameConfig
-from .decision import Decision
-from .errors import (
+from .. import BUILD, __version__, render
+from .. import bots as B
+from .. import data as D
+from .. import screen as S
+from ..actions import Action
+from ..bots import RandomBot
+from ..config import OPTIONS, GameConfig
+from ..decision import Decision
+from ..errors import (
     EndeavorError,
     IllegalActionError,
     NotationError,
     RecordError,
     UndoError,
 )
-from .events import Event
-from .exploits import EXPLOIT_IDS
-from .records import replay
-from .scoring import final_scores
-from .state import State, new_game
+from ..events import Event
+from ..exploits import EXPLOIT_IDS
+from ..records import replay
+from ..scoring import final_scores
+from ..state import State, new_game
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 PIPE_WIDTH, PIPE_HEIGHT = S.WIDTH, S.HEIGHT  # the screen when stdout is not a terminal
@@ -1291,7 +1291,7 @@ _workers = _ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}"
 
 def _budget(text: str) -> str:
     """An argparse ``type``: a budget ``endeavor.tournament.parse_budget`` reads."""
-    from .tournament import TournamentError, parse_budget
+    from ..tournament import TournamentError, parse_budget
     try:
         parse_budget(text)
     except TournamentError as e:
@@ -1301,7 +1301,7 @@ def _budget(text: str) -> str:
 
 def _add_tournament_parser(sub: Any) -> None:
     """The ``tournament`` subcommand's options."""
-    from .tournament import BACKENDS
+    from ..tournament import BACKENDS
     t = sub.add_parser(
         "tournament", help="play bots against each other and rate them",
         description="Play K games between bots, one bot per seat. Games come in blocks of "
@@ -1386,7 +1386,7 @@ def _check_output(path: str, flag: str) -> None:
 def _tournament(args: argparse.Namespace, out: Console) -> int:
     from rich.progress import TimeElapsedColumn, TimeRemainingColumn
 
-    from . import tournament as T
+    from .. import tournament as T
     if args.address is not None and args.backend != "ray":
         raise UsageError("--address needs --backend ray")
     if args.out is not None:
