@@ -39,9 +39,10 @@ PACKAGE = ROOT / "src" / "endeavor"
 #: its own errors; compiled, its dataclass ``__init__`` would raise ``TypeError`` on a
 #: wrong type first; it is read once per game) and ``testing.py`` (test support)
 INTERPRETED = frozenset({"config.py", "testing.py"})
-#: packages left interpreted: the command line (``cli/``: argparse and Rich adapters, one
-#: module per command, some of which do not import ``rich`` themselves; its tests patch
-#: module globals such as ``endeavor.cli.play.DEFAULT_OPPONENT``) and the web app
+#: packages left interpreted: the command line (``cli/``: the argparse and Rich adapter,
+#: one module per command; left out by its path, not only because its modules import
+#: ``rich``, and its tests patch module globals such as
+#: ``endeavor.cli.play.DEFAULT_OPPONENT``) and the web app
 #: (``web/``: FastAPI, SQLAlchemy and pydantic adapters, I/O-bound, that use only the
 #: engine's public API)
 INTERPRETED_DIRS = ("cli/", "web/")
