@@ -15,7 +15,8 @@ Which build (:func:`choose`):
 
 What is compiled (:func:`compiled_modules`): every module under ``src/endeavor`` (new
 modules are picked up automatically) except the Rich adapters (any module that imports
-``rich``: the CLI and the terminal screen) and :data:`INTERPRETED`. The installed
+``rich``: the terminal screen and its renderer), :data:`INTERPRETED` and the packages of
+:data:`INTERPRETED_DIRS` (the command line, the web app). The installed
 package says which build runs: ``endeavor.COMPILED``, ``endeavor --version``.
 """
 
@@ -38,9 +39,13 @@ PACKAGE = ROOT / "src" / "endeavor"
 #: its own errors; compiled, its dataclass ``__init__`` would raise ``TypeError`` on a
 #: wrong type first; it is read once per game) and ``testing.py`` (test support)
 INTERPRETED = frozenset({"config.py", "testing.py"})
-#: packages left interpreted: the web app (``web/``: FastAPI, SQLAlchemy and pydantic
-#: adapters, I/O-bound, that use only the engine's public API)
-INTERPRETED_DIRS = ("web/",)
+#: packages left interpreted: the command line (``cli/``: the argparse and Rich adapter,
+#: one module per command; left out by its path, not only because its modules import
+#: ``rich``, and its tests patch module globals such as
+#: ``endeavor.cli.play.DEFAULT_OPPONENT``) and the web app
+#: (``web/``: FastAPI, SQLAlchemy and pydantic adapters, I/O-bound, that use only the
+#: engine's public API)
+INTERPRETED_DIRS = ("cli/", "web/")
 
 #: the bottom of the import graph: modules that import no other endeavor module but
 #: each other. They are compiled as their own group (shared library) so that mypy

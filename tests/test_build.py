@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 from importlib import machinery
@@ -18,6 +19,7 @@ from importlib import machinery
 import pytest
 
 import endeavor
+import endeavor.cli
 from endeavor.cli import main
 
 EXTENSION = tuple(machinery.EXTENSION_SUFFIXES)
@@ -36,8 +38,11 @@ def test_compiled_says_which_build_the_engine_modules_are() -> None:
     assert isinstance(endeavor.COMPILED, bool)
     assert [_compiled(f"endeavor.{m}") for m in ENGINE] == [endeavor.COMPILED] * len(ENGINE)
     assert endeavor.BUILD == ("compiled with mypyc" if endeavor.COMPILED else "pure Python")
-    # the Rich adapters and the dataclass that checks any input are always interpreted
-    for name in ("cli", "screen", "render", "config", "testing"):
+    # the Rich adapters (the command line: every module of it) and the dataclass that
+    # checks any input are always interpreted
+    cli = [f"cli.{m.name}" for m in pkgutil.iter_modules(endeavor.cli.__path__)]
+    assert "cli.play" in cli and "cli.common" in cli, cli
+    for name in ("cli", *cli, "screen", "render", "config", "testing"):
         assert not _compiled(f"endeavor.{name}"), name
 
 

@@ -50,7 +50,7 @@ def _feed(monkeypatch: pytest.MonkeyPatch, answers: Iterable[str]) -> list[str]:
 def _random_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
     """The play tests play whole games: against random bots (fast), whatever the
     default opponent is (the bots' own tests are in test_play_bots.py)."""
-    monkeypatch.setattr(cli, "DEFAULT_OPPONENT", "random")
+    monkeypatch.setattr(cli.play, "DEFAULT_OPPONENT", "random")
 
 
 def _no_input(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -804,14 +804,14 @@ def test_log_and_help_page_with_colours_and_say_q_returns(
     _feed(monkeypatch, ["help", "log"])
     session = PlaySession(state, out, state.current_player, RandomBot(0), {"seat": 0})
     pages = []
-    real_run = cli.subprocess.run
+    real_run = cli.session.subprocess.run
 
     def run(*args: Any, **kwargs: Any) -> Any:
         done = real_run(*args, **kwargs)
         pages.append(paged.read_text(encoding="utf-8"))
         return done
 
-    monkeypatch.setattr(cli.subprocess, "run", run)
+    monkeypatch.setattr(cli.session.subprocess, "run", run)
     assert session.run() == 0
     assert len(pages) == 2
     for text, title in zip(pages, ("Help", "The whole game's log"), strict=True):

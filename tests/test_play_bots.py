@@ -35,7 +35,7 @@ OTHER = next((name for name in B.NAMES if name != "random"), "random")
 @pytest.fixture(autouse=True)
 def _random_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whole games here are played against random bots, whatever the default is."""
-    monkeypatch.setattr(cli, "DEFAULT_OPPONENT", "random")
+    monkeypatch.setattr(cli.play, "DEFAULT_OPPONENT", "random")
 
 
 def _screens(out: str) -> list[list[str]]:
@@ -326,13 +326,13 @@ def _terminal_session(state: State, bot: Any, answers: Iterable[str],
 def test_a_slow_bot_says_it_is_thinking_on_a_terminal(
         monkeypatch: pytest.MonkeyPatch) -> None:
     seed = next(s for s in range(20) if _crown(2, s) == 1)  # the bot moves first
-    monkeypatch.setattr(cli, "THINKING_AFTER", 0.01)
+    monkeypatch.setattr(cli.session, "THINKING_AFTER", 0.01)
     out = _terminal_session(new_game(GameConfig(players=2, seed=seed)), _Slow(0.3), [],
                             monkeypatch)
     note = out.index("P1 (slow) is thinking…")
     assert out.index("\r\x1b[2K", note) > note  # erased when the bot is done
     # a quick bot shows nothing
-    monkeypatch.setattr(cli, "THINKING_AFTER", 0.3)
+    monkeypatch.setattr(cli.session, "THINKING_AFTER", 0.3)
     out = _terminal_session(new_game(GameConfig(players=2, seed=seed)), _Slow(0.0),
                             ["1", "1", "1"], monkeypatch)
     assert "thinking" not in out

@@ -255,7 +255,7 @@ getattr(state, "_shields")()
 from endeavor.web.loadtest import _retrieve
 self._own = 1
 engine.pool._max_overflow
-monkeypatch.setattr(cli, "DEFAULT_OPPONENT", "random")
+monkeypatch.setattr(cli.play, "DEFAULT_OPPONENT", "random")
 """
     found = sorted(_private_uses(ast.parse(code)))
     assert [f.split(":")[0] for f in found] == [

@@ -62,7 +62,7 @@ from rich.table import Table
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import WebSocketException
 
-from endeavor.cli import UsageError
+from endeavor.cli.common import UsageError
 
 # httpcore asks for sniffio at every request (an import that, when sniffio is not
 # installed, searches sys.path each time: a third of the client's time under load); a

@@ -1,0 +1,256 @@
+"""What the commands of :mod:`endeavor.cli` share: exit statuses, :class:`UsageError`
+and the parser that raises it, argparse types (:func:`_ranged` and the ranges built on it),
+the options of the game settings (:func:`_add_game_options`, :func:`_config`,
+:func:`_options`), reading a record, the screen size and the whole game's log, and the
+lazy import of the web app."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+from rich.console import Console
+from rich.text import Text
+
+from .. import render
+from .. import screen as S
+from ..config import OPTIONS, GameConfig
+from ..errors import EndeavorError, RecordError
+from ..events import Event
+from ..exploits import EXPLOIT_IDS
+from ..records import replay
+from ..state import State, new_game
+
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+PIPE_WIDTH, PIPE_HEIGHT = S.WIDTH, S.HEIGHT  # the screen when stdout is not a terminal
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 1_000_000
+MAX_RUNS = 1_000
+MAX_SECONDS = 3_600.0
+_N = TypeVar("_N", int, float)
+
+
+class UsageError(Exception):
+    """Bad command-line input that argparse or a subcommand detected."""
+
+
+class _HelpExit(Exception):
+    """argparse finished early (``--help``) with this status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of exiting, so :func:`main` returns."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _HelpExit(status)
+
+
+# --------------------------------------------------------------------------- arguments
+def _ranged(convert: Callable[[str], _N], valid: Callable[[_N], bool],
+            rule: str) -> Callable[[str], _N]:
+    """An argparse ``type``: ``convert`` the text, then require a finite value that is
+    ``valid`` (``rule`` says what is required, for the error message)."""
+    def parse(text: str) -> _N:
+        try:
+            value = convert(text)
+        except (ValueError, OverflowError):
+            what = "an integer" if convert is int else "a number"
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
+        if not valid(value):
+            raise argparse.ArgumentTypeError(f"must be {rule}, not {text}")
+        return value
+    parse.__name__ = convert.__name__  # argparse names the type in some messages
+    return parse
+
+
+_games = _ranged(int, lambda v: 1 <= v <= MAX_GAMES, f"1 to {MAX_GAMES:,}")
+_runs = _ranged(int, lambda v: 1 <= v <= MAX_RUNS, f"1 to {MAX_RUNS:,}")
+_seconds = _ranged(float, lambda v: 0 < v <= MAX_SECONDS,
+                   f"a positive number of seconds, at most {MAX_SECONDS:g}")
+_fraction = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
+_seed = _ranged(int, lambda v: 0 <= v <= MAX_SEED, f"0 to {MAX_SEED}")
+_players = _ranged(int, lambda v: True, "an integer")
+_seat = _ranged(int, lambda v: 0 <= v <= 4, "a seat number, 0 to 4")
+
+
+EXPLOITS_HELP = ("Exploits in play: 'none', 'random' (3 drawn for each game from its seed, "
+                 "R4) or up to 3 comma-separated ids, e.g. spanish_main,imperialism "
+                 f"(ids: {', '.join(EXPLOIT_IDS)})")
+
+
+def _add_exploits_option(p: argparse.ArgumentParser, default: str | None = "none",
+                         extra: str = "") -> None:
+    p.add_argument("--exploits", default=default, metavar="random|none|a,b,c",
+                   help=f"{EXPLOITS_HELP} (default: none{extra})")
+
+
+def _exploits_label(spec: str) -> str:
+    """The --exploits value for a summary line: ``"random"``, or the ids given."""
+    return spec if spec == "random" else ", ".join(
+        e.strip() for e in spec.split(",") if e.strip())
+
+
+def _board_name(text: str) -> str:
+    return text.upper() if text.lower() in ("a", "b") else text.lower()
+
+
+#: command-line flags of the rules' on/off options: (flag, option, help)
+_RULE_FLAGS = (
+    ("--plus-same-region", "plus_same_region",
+     "Age of Sail house rule: the second action of a '+' building must be in the first "
+     "one's region (Draw + Draw: the same deck), as in the 2009 game; by default it may "
+     "be anywhere (R23)"),
+    ("--silent-fleet", "silent_fleet",
+     "the Silent Fleet 2-player variant (Age of Sail, 2 players): a neutral fleet reacts "
+     "after each turn (R21)"),
+    ("--limited-occupation", "limited_occupation",
+     "Silent Fleet optional rule: its Occupy only in the region you just occupied (R22)"),
+    ("--no-token-reaction", "no_token_reaction",
+     "Silent Fleet optional rule: no reaction to a turn played with a blue token (R22)"),
+    ("--building-shortage", "building_shortage",
+     "Silent Fleet optional rule: each round the player without the Crown discards a "
+     "building from the supply (R22)"),
+)
+
+
+def _add_rules_options(p: argparse.ArgumentParser) -> None:
+    """The ruleset and its options (shared by every command that plays games)."""
+    p.add_argument("--ruleset", choices=("age_of_sail", "classic"), default="age_of_sail",
+                   help="age_of_sail (default: Endeavor: Age of Sail, 2-5 players) or "
+                        "classic (the 2009 Endeavor, 3-5 players, its own board)")
+    p.add_argument("--phase-order", choices=OPTIONS["phase_order"][0],
+                   help="by_phase (default): each early phase for everyone in turn; "
+                        "by_player: each player does Construction, Growth and Salary "
+                        "before the next")
+    for flag, _, text in _RULE_FLAGS:
+        p.add_argument(flag, action="store_true", help=text)
+
+
+def _add_game_options(p: argparse.ArgumentParser, players: int | None,
+                      seed_default: int | None, seed_help: str) -> None:
+    p.add_argument("--players", type=_players, default=players, metavar="N",
+                   help="number of players, 2 to 5 (default: 4)")
+    p.add_argument("--seed", type=_seed, default=seed_default, metavar="S", help=seed_help)
+    p.add_argument("--board", type=_board_name, metavar="{A,B,classic}",
+                   help="board side (default: A for 2-3 players, B for 4-5; the 2009 "
+                        "ruleset has its own board)")
+    _add_rules_options(p)
+
+
+def _options(args: argparse.Namespace) -> dict[str, object]:
+    """The config options the command-line flags ask for."""
+    options: dict[str, object] = {}
+    if getattr(args, "phase_order", None) is not None:
+        options["phase_order"] = args.phase_order
+    for _, name, _ in _RULE_FLAGS:
+        if getattr(args, name, False):
+            options[name] = True
+    return options
+
+
+def _config(args: argparse.Namespace, seed: int) -> GameConfig:
+    """The game configuration the common options describe (raises ConfigError)."""
+    return GameConfig(players=args.players, ruleset=args.ruleset,
+                      board=getattr(args, "board", None), seed=seed,
+                      options=_options(args), exploits=args.exploits)
+
+
+# --------------------------------------------------------------------------- records
+def _read_record(path: str) -> tuple[State, dict[str, Any]]:
+    """Replay the record in file ``path``; return the state and the record's JSON
+    object. The engine reads the bytes (not UTF-8, not JSON, too deeply nested, not a
+    record, an illegal action: :class:`RecordError` naming the file)."""
+    try:
+        raw = Path(path).read_bytes()
+    except ValueError as e:  # e.g. a NUL in the name
+        raise UsageError(f"{path!r}: {e}") from None
+    try:
+        state = replay(raw)  # the engine reads bytes too
+        record = json.loads(raw)
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
+    except (ValueError, RecursionError) as e:  # cannot happen after replay succeeded
+        raise RecordError(f"{path}: record is not valid JSON: {e}") from None
+    return state, record
+
+
+def _screen_size(out: Console) -> tuple[int, int]:
+    """The terminal's size, or 100×40 when stdout is not a terminal."""
+    if out.is_terminal:
+        width, height = out.size
+        return max(width, 60), max(height, 20)
+    return PIPE_WIDTH, PIPE_HEIGHT
+
+
+def final_lines(state: State, width: int) -> list[Text]:
+    """The score table and the winner line, as screen lines."""
+    lines = S.renderable_lines(render.score_table(state), width)
+    if state.is_over:
+        lines.append(render.winners_line(state))
+    return lines
+
+
+def _new_game_event(state: State) -> Event:
+    config = state.config
+    text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
+    if state.exploits:
+        text += f"; Exploits: {', '.join(e.name for _, e in state.exploits)}"
+    for e in state.modules:
+        if not e.is_exploit:
+            text += f"; with {e.name}"
+    return Event("info", None, text)
+
+
+def _history_log(state: State, human: int | None = None
+                 ) -> tuple[list[Event], list[int], list[int]]:
+    """The events of ``state``'s whole history, replayed from setup, the log length
+    before each action and the action counts at which ``human`` decided. A position
+    its history does not lead to (one built by hand, e.g. in a test) gets a one-line
+    log instead."""
+    s = new_game(state.config)
+    log = [_new_game_event(s)]
+    marks: list[int] = []
+    points: list[int] = []
+    try:
+        for k, action in enumerate(state.history()):
+            marks.append(len(log))
+            if s.current_player == human:
+                points.append(k)
+            log += s.apply(action)
+    except EndeavorError:
+        log = [Event("info", None, f"A position set up by hand after {state.num_actions} "
+                                   "actions")]
+        return log, [1] * state.num_actions, []
+    return log, marks, points
+
+
+# --------------------------------------------------------------------------- web app
+_web_workers = _ranged(int, lambda v: 1 <= v <= 64, "1 to 64")
+
+
+def _web_module(name: str) -> Any:
+    """``endeavor.web.<name>``, or a clear error when the web extra is not installed."""
+    import importlib
+    try:
+        return importlib.import_module(f"endeavor.web.{name}")
+    except ModuleNotFoundError as e:
+        if e.name and not e.name.startswith("endeavor"):
+            raise UsageError(f"the web app needs the 'web' extra ({e.name} is missing): "
+                             "pip install 'endeavor[web]'") from None
+        raise
