@@ -13,6 +13,7 @@ Quick start::
 import sys as _sys
 from importlib import machinery as _machinery
 
+from . import config as _config
 from .actions import Action
 from .config import GameConfig
 from .decision import Decision, Option
@@ -26,8 +27,15 @@ from .errors import (
 )
 from .events import Event
 from .records import replay
+from .rules import base as _rules_base
+from .rules import module as _rules_module
 from .scoring import ScoreBreakdown, final_scores
 from .state import State, new_game
+
+# Importing the package imports the whole engine (the state imports the rules and
+# registers the rule modules) and hands the config, at the bottom, the rules' registries
+# it validates a config against.
+_config.use_rules(_rules_base.RULESETS, _rules_module.exploit_ids)
 
 __version__ = "0.1.0"
 
