@@ -14,6 +14,8 @@ import sys as _sys
 from importlib import machinery as _machinery
 
 from . import config as _config
+from . import records as _records
+from . import state as _state
 from .actions import Action
 from .config import GameConfig
 from .decision import Decision, Option
@@ -32,10 +34,13 @@ from .rules import module as _rules_module
 from .scoring import ScoreBreakdown, final_scores
 from .state import State, new_game
 
-# Importing the package imports the whole engine (the state imports the rules and
-# registers the rule modules) and hands the config, at the bottom, the rules' registries
-# it validates a config against.
+# The engine is in layers (README, "Layout"; pyproject.toml's import-linter contracts): a
+# module imports only from the layers below it. Importing the package imports them all
+# (the state imports the rules and registers the rule modules) and hands two lower
+# modules what they use from above: the config validates the ruleset and the Exploits
+# against the rules' registries, and State.record / to_json / from_json call the records.
 _config.use_rules(_rules_base.RULESETS, _rules_module.exploit_ids)
+_state.serialize_with(_records)
 
 __version__ = "0.1.0"
 
