@@ -34,11 +34,12 @@ from .rules import module as _rules_module
 from .scoring import ScoreBreakdown, final_scores
 from .state import State, new_game
 
-# The engine is in layers (README, "Layout"; pyproject.toml's import-linter contracts): a
-# module imports only from the layers below it. Importing the package imports them all
-# (the state imports the rules and registers the rule modules) and hands two lower
-# modules what they use from above: the config validates the ruleset and the Exploits
-# against the rules' registries, and State.record / to_json / from_json call the records.
+# The engine is in layers (README, "The engine in layers"; the import-linter contracts in
+# pyproject.toml): a module imports only from the layers below its own. Importing the
+# package imports them all (the state imports the rules and registers the rule modules)
+# and hands two lower modules what they use from above: the config validates the ruleset
+# and the Exploits against the rules' registries, and State.record / to_json / from_json
+# call the records.
 _config.use_rules(_rules_base.RULESETS, _rules_module.exploit_ids)
 _state.serialize_with(_records)
 
