@@ -71,20 +71,24 @@ play: $(PLAY_STAMP)
 play-compiled: $(COMPILED_STAMP)
 	$(CBIN)/endeavor play $(ARGS)
 
+# ruff, then the import-linter contracts of pyproject.toml (of the source in src/: the
+# engine in layers, never importing an adapter, each rule module importing only the api)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests
+	PYTHONPATH=src $(BIN)/lint-imports --no-cache
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
 # two lanes (one core each): compile the mypyc build and run the engine's suite on it;
-# meanwhile ruff, mypy and the suite on the pure-Python build (playing a fifth of the
-# seeded random-play sweeps, which the compiled lane plays whole). The web app's tests
-# (tests/web: adapters, not the engine, so once, on the pure build) take whichever lane
-# is free first. -O prints each step when it ends.
+# meanwhile ruff and the import contracts (lint), mypy and the suite on the pure-Python
+# build (playing a fifth of the seeded random-play sweeps, which the compiled lane plays
+# whole). The web app's tests (tests/web: adapters, not the engine, so once, on the pure
+# build) take whichever lane is free first. -O prints each step when it ends.
 test:
-	@echo "make test: building and testing the compiled engine beside ruff, mypy, the"
-	@echo "pure-Python suite and the web app's; each step prints its output when it ends"
+	@echo "make test: building and testing the compiled engine beside ruff, the import"
+	@echo "contracts, mypy, the pure-Python suite and the web app's; each step prints its"
+	@echo "output when it ends"
 	$(MAKE) --no-print-directory -j3 -O test-compiled lint typecheck test-pure test-web
 
 test-pure: $(DEV_STAMP)

@@ -13,6 +13,9 @@ Quick start::
 import sys as _sys
 from importlib import machinery as _machinery
 
+from . import config as _config
+from . import records as _records
+from . import state as _state
 from .actions import Action
 from .config import GameConfig
 from .decision import Decision, Option
@@ -26,8 +29,19 @@ from .errors import (
 )
 from .events import Event
 from .records import replay
+from .rules import base as _rules_base
+from .rules import module as _rules_module
 from .scoring import ScoreBreakdown, final_scores
 from .state import State, new_game
+
+# The engine is in layers (README, "The engine in layers"; the import-linter contracts in
+# pyproject.toml): a module imports only from the layers below its own. Importing the
+# package imports them all (the state imports the rules and registers the rule modules)
+# and hands two lower modules what they use from above: the config validates the ruleset
+# and the Exploits against the rules' registries, and State.record / to_json / from_json
+# call the records.
+_config.use_rules(_rules_base.RULESETS, _rules_module.exploit_ids)
+_state.serialize_with(_records)
 
 __version__ = "0.1.0"
 

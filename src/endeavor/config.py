@@ -8,20 +8,47 @@ raises :class:`ConfigError` with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
-from .exploits import EXPLOIT_IDS  # noqa: F401  (registers the Exploits; re-exported)
-from .rules import RULESETS as _RULESET_CLASSES
-from .rules import AgeOfSail, Rules
-from .rules.module import exploit_ids
+
+if TYPE_CHECKING:
+    from .rules.base import Rules
+
+    #: option name -> (allowed values, default), of the Age of Sail ruleset
+    OPTIONS: dict[str, tuple[tuple[Any, ...], Any]]
+    #: every Exploit id, in tile-number order (:data:`endeavor.exploits.EXPLOIT_IDS`)
+    EXPLOIT_IDS: tuple[str, ...]
 
 RULESETS = ("age_of_sail", "classic")
-#: option name -> (allowed values, default), of the Age of Sail ruleset
-OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = AgeOfSail.options
+
+# What a config is checked against. Config sits at the bottom of the engine and imports
+# no rules (the rulesets and the Exploits are layers above it); importing ``endeavor``
+# imports them all and hands them over (:func:`use_rules`): the ruleset classes by id
+# (``endeavor.rules.base.RULESETS``) and the function listing the Exploit ids, in
+# tile-number order, of the registered rule modules.
+_RULESET_CLASSES: Mapping[str, type[Rules]] = {}
+_exploit_ids: Callable[[], tuple[str, ...]] = tuple
+
+
+def use_rules(rulesets: Mapping[str, type[Rules]],
+              exploit_ids: Callable[[], tuple[str, ...]]) -> None:
+    """Hook, called once when ``endeavor`` is imported: the ruleset classes by id and the
+    function listing the Exploit ids, which :class:`GameConfig` validates against."""
+    global _RULESET_CLASSES, _exploit_ids
+    _RULESET_CLASSES, _exploit_ids = rulesets, exploit_ids
+
+
+def __getattr__(name: str) -> Any:
+    """``OPTIONS`` and ``EXPLOIT_IDS`` (declared above), read from the rules handed over."""
+    if name == "OPTIONS":
+        return _RULESET_CLASSES["age_of_sail"].options
+    if name == "EXPLOIT_IDS":
+        return _exploit_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_board(players: int, ruleset: str = "age_of_sail") -> str:
@@ -154,7 +181,7 @@ def _exploits(ex: object) -> tuple[str, ...] | str:
     if not isinstance(ex, (tuple, list)):
         raise ConfigError(f"exploits must be a tuple of Exploit ids, 'random' or "
                           f"'none', got {_kind(ex)}")
-    known = exploit_ids()
+    known = _exploit_ids()
     out: list[str] = []
     for e in ex:
         if not isinstance(e, str):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from . import actions as A
 from . import data as D
@@ -597,21 +597,18 @@ class State:
 
     def record(self) -> dict[str, Any]:
         """A JSON-serializable record: the config and the action notations (R2)."""
-        from .records import make_record
-        return make_record(self)
+        return _records().make_record(self)
 
     def to_json(self) -> str:
         """The whole state as versioned JSON; :meth:`from_json` restores it exactly."""
-        from .records import state_to_json
-        return state_to_json(self)
+        return _records().state_to_json(self)
 
     @staticmethod
     def from_json(text: object) -> State:
         """Rebuild a state from :meth:`to_json` output (``str`` or ``bytes``, or an older
         version's, migrated); raises :class:`RecordError` naming the problem (also for
         anything but text)."""
-        from .records import state_from_json
-        return state_from_json(text)
+        return _records().state_from_json(text)
 
     # pickle and copy: a state travels as its JSON (:meth:`to_json`, which keeps the
     # history, the generator and a built position's origin) and comes back equal, with
@@ -627,6 +624,35 @@ class State:
         cp = self.current_player
         return (f"<State round {self.round} {self.phase_name} "
                 f"player {cp} decides; {self.nhist} actions>")
+
+
+class Serializer(Protocol):
+    """What :meth:`State.record`, :meth:`State.to_json` and :meth:`State.from_json`
+    call: the module :mod:`endeavor.records`. It sits a layer above state (it builds
+    states), so state does not import it; the package hands it over when imported
+    (:func:`serialize_with`)."""
+
+    def make_record(self, state: State) -> dict[str, Any]: ...
+
+    def state_to_json(self, s: State) -> str: ...
+
+    def state_from_json(self, text: object) -> State: ...
+
+
+_serializer: Serializer | None = None
+
+
+def serialize_with(records: Serializer) -> None:
+    """Hook, called once when ``endeavor`` is imported: the module that serializes
+    states (:mod:`endeavor.records`)."""
+    global _serializer
+    _serializer = records
+
+
+def _records() -> Serializer:
+    if _serializer is None:
+        raise RuntimeError("endeavor.records is not imported: import endeavor")
+    return _serializer
 
 
 def _state_from_json(text: str) -> State:
