@@ -434,6 +434,21 @@ def test_junk_in_any_field_is_a_record_error(good: dict[str, Any]) -> None:
     assert len(cases) > 400
 
 
+def test_junk_read_as_trusted_is_a_record_error_or_a_state(good: dict[str, Any]) -> None:
+    """``trusted=True`` skips the replay and the consistency checks, not the checks of
+    each field's shape and range: junk still raises RecordError and nothing else."""
+    refused = 0
+    for key in good:
+        for junk in JUNK:
+            d = copy.deepcopy(good)
+            d[key] = junk
+            try:
+                State.from_json(json.dumps(d), trusted=True)
+            except RecordError:
+                refused += 1
+    assert refused > 100
+
+
 def _open_region_without_governor(d: dict[str, Any]) -> None:
     """Fill Africa's track but leave its Governor in the box."""
     s = State.from_json(json.dumps(d))

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from endeavor import GameConfig, State, UndoError, final_scores, new_game, replay
+from endeavor import GameConfig, RecordError, State, UndoError, final_scores, new_game, replay
 from endeavor import data as D
 from endeavor import testing as T
 from endeavor.decision import Decision
@@ -162,6 +162,84 @@ def test_undo_after_loading_json_and_on_copies() -> None:
     for _ in range(40):
         loaded.undo()
     assert loaded.to_json() == new_game(config).to_json()
+
+
+def _walk(s: State, rng: random.Random, steps: int, seen: dict[int, str]) -> None:
+    """Play ``steps`` random actions, noting the JSON after each number of actions."""
+    for _ in range(steps):
+        if s.is_over:
+            return
+        s.apply(rng.choice(s.legal_actions()))
+        seen[s.num_actions] = s.to_json()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_undo_across_lines_of_play_copies_and_redone_actions(seed: int) -> None:
+    """undo() keeps checkpoints of the history it replays: a position reached by another
+    line of play, on a copy, or after undoing and playing on must still be restored
+    exactly, each step back to setup."""
+    config = GameConfig(players=2 + seed % 4, seed=40 + seed,
+                        exploits="random" if seed % 2 else ())
+    rng = random.Random(seed)
+    s = new_game(config)
+    seen = {0: s.to_json()}
+    _walk(s, rng, 70, seen)
+    for _ in range(27):  # back into line A's checkpoints
+        s.undo()
+        assert s.to_json() == seen[s.num_actions]
+    branch = s.num_actions
+    line_a = dict(seen)
+    _walk(s, random.Random(seed + 100), 45, seen)  # line B from there
+    assert any(line_a[k] != seen[k] for k in seen if branch < k <= 70), "same line again"
+    c = s.copy()
+    for _ in range(9):
+        c.undo()
+        assert c.to_json() == seen[c.num_actions]
+    while s.num_actions > 0:  # all of line B, then the shared start
+        if s.num_actions % 13 == 0:  # undo, redo the same action, undo again
+            last = s.history()[-1]
+            s.undo()
+            s.apply(last)
+            assert s.to_json() == seen[s.num_actions]
+        s.undo()
+        assert s.to_json() == seen[s.num_actions]
+    assert s.to_json() == new_game(config).to_json()
+    assert c.to_json() == seen[c.num_actions]  # the copy kept its own position
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_trusted_from_json_is_the_same_state(seed: int) -> None:
+    """A state read with ``trusted=True`` (no replay of its history) is the one the
+    checked read gives: same JSON, legal actions, decision, and the same game after."""
+    config = GameConfig(players=3 + seed, seed=60 + seed, exploits="random")
+    rng = random.Random(seed)
+    s = new_game(config)
+    while not s.is_over:
+        if s.num_actions % 23 == 5:
+            text = s.to_json()
+            fast, checked = State.from_json(text, trusted=True), State.from_json(text)
+            assert fast.to_json() == checked.to_json() == text
+            assert fast.legal_actions() == checked.legal_actions() == s.legal_actions()
+            assert fast.decision() == checked.decision()
+            a = rng.choice(s.legal_actions())
+            assert fast.apply(a) == checked.apply(a)
+            assert fast.to_json() == checked.to_json()
+            fast.undo()
+            assert fast.to_json() == text
+        s.apply(rng.choice(s.legal_actions()))
+
+
+def test_only_a_trusted_read_skips_the_replay_check() -> None:
+    s = new_game(GameConfig(players=3, seed=8))
+    rng = random.Random(8)
+    for _ in range(30):
+        s.apply(rng.choice(s.legal_actions()))
+    d = json.loads(s.to_json())
+    d["history"] = d["history"][:-1]  # a history that does not lead to this position
+    text = json.dumps(d)
+    with pytest.raises(RecordError, match="does not follow from its history"):
+        State.from_json(text)
+    assert State.from_json(text, trusted=True).num_actions == 29
 
 
 def test_undo_stops_at_a_hand_built_position() -> None:

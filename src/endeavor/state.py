@@ -120,8 +120,11 @@ _FIELDS: Final = (
     "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
     "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
     "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply", "_shm",
+    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply", "_shm", "_marks",
 )
+#: undo() keeps a copy of the position after every this many actions of the history it
+#: replays, so undoing step by step costs a copy and a few replayed actions each time
+_MARK_EVERY: Final = 8
 
 
 class State:
@@ -177,6 +180,8 @@ class State:
     #: (history, Shield mask) after the last apply(), so the next one need not work
     #: the mask out again before its step (None: unknown)
     _shm: tuple[Any, int] | None
+    #: undo()'s checkpoints: the position after d actions, by d (a copy has none)
+    _marks: dict[int, State] | None
 
     # ------------------------------------------------------------------ copy
     def copy(self) -> State:
@@ -226,6 +231,7 @@ class State:
         s.origin = self.origin  # an immutable snapshot, shared safely
         s.nsupply = self.nsupply.copy()
         s._shm = self._shm  # immutable, keyed by the history it belongs to
+        s._marks = None
         return s
 
     def __copy__(self) -> State:
@@ -502,19 +508,42 @@ class State:
             raise UndoError("nothing to undo: " + ("this is the start of the game"
                                                   if origin is None else
                                                   "this position was built by hand"))
-        codes = []
-        h = self.hist
-        while h is not None:
-            codes.append(h[0])
-            h = h[1]
-        codes.reverse()
-        if origin is None:
-            s = new_game(self.config)
+        target = self.nhist - 1
+        # walk the history back from here to the nearest checkpoint of this very history
+        # (checkpoints are keyed by its cons cells, so another line of play never
+        # matches), keeping the codes and cells passed on the way
+        marks = self._marks
+        if marks is None:
+            marks = self._marks = {}
+        cells: list[Any] = []
+        cell: Any = self.hist
+        depth = self.nhist
+        start: State | None = None
+        while depth > base_n:
+            if depth <= target and not depth % _MARK_EVERY:
+                snap = marks.get(depth)
+                if snap is not None and snap.hist is cell:
+                    start = snap
+                    break
+            cells.append(cell)
+            cell = cell[1]
+            depth -= 1
+        if start is None:  # from setup, or from the position built by hand
+            s = new_game(self.config) if origin is None else origin.copy()
         else:
-            s = origin.copy()
-            s.origin = origin
-        for c in codes[base_n:self.nhist - 1]:
-            s.apply_code(c)
+            s = start.copy()
+        s.origin = origin
+        cells.reverse()  # cells[k] is the history after action depth + k + 1
+        for k in range(target - depth):
+            s.apply_code(cells[k][0])
+            s.hist = cell = cells[k]  # this history's own cells: its checkpoints match
+            d = depth + k + 1
+            if not d % _MARK_EVERY and (
+                    (mark := marks.get(d)) is None or mark.hist is not cell):
+                snap = s.copy()  # (another line of play's checkpoint is replaced)
+                snap.origin = origin
+                marks[d] = snap
+        s._marks = marks
         for name in _FIELDS:
             setattr(self, name, getattr(s, name))
 
@@ -604,11 +633,19 @@ class State:
         return _records().state_to_json(self)
 
     @staticmethod
-    def from_json(text: object) -> State:
+    def from_json(text: object, *, trusted: bool = False) -> State:
         """Rebuild a state from :meth:`to_json` output (``str`` or ``bytes``, or an older
         version's, migrated); raises :class:`RecordError` naming the problem (also for
-        anything but text)."""
-        return _records().state_from_json(text)
+        anything but text).
+
+        The state is checked: its position must be the one its history leads to from
+        setup (the history is replayed) and pass the consistency checks. ``trusted=True``
+        skips those two checks, for text this program wrote itself and kept where nobody
+        else could change it (a server's own database, a pickle): never for text a user
+        or another program could have touched, as a position no game can reach would
+        then be accepted. The shape and ranges of every field are checked either way,
+        and a version-1 state is always replayed (its migration needs the history)."""
+        return _records().state_from_json(text, trusted=trusted)
 
     # pickle and copy: a state travels as its JSON (:meth:`to_json`, which keeps the
     # history, the generator and a built position's origin) and comes back equal, with
@@ -636,7 +673,7 @@ class Serializer(Protocol):
 
     def state_to_json(self, s: State) -> str: ...
 
-    def state_from_json(self, text: object) -> State: ...
+    def state_from_json(self, text: object, trusted: bool = False) -> State: ...
 
 
 _serializer: Serializer | None = None
@@ -656,8 +693,9 @@ def _records() -> Serializer:
 
 
 def _state_from_json(text: str) -> State:
-    """Unpickle a :class:`State` (its :meth:`State.to_json`)."""
-    return State.from_json(text)
+    """Unpickle a :class:`State` (its :meth:`State.to_json`, written by this program:
+    unpickling is for trusted data only, as with any pickle)."""
+    return State.from_json(text, trusted=True)
 
 
 def _who(p: int) -> str:
@@ -691,6 +729,7 @@ def new_game(config: GameConfig | None = None) -> State:
     owners = n + rules.neutrals
     s.nsupply = [rules.discs] * rules.neutrals
     s._shm = None
+    s._marks = None
     s.sea = [0] * (7 * owners)
     s.pres = [0] * (7 * owners)
     s.own = [0] * (7 * owners)

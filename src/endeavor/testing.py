@@ -47,6 +47,7 @@ def _touch(s: State) -> None:
     """After a hand-made change: forget cached legal actions; undo stops here."""
     s._legal = None
     s._shm = None  # the Shields may have changed by hand
+    s._marks = None
     snap = s.copy()
     snap.origin = None
     s.origin = snap
