@@ -577,8 +577,8 @@ def test_replay_step_shows_every_position(tmp_path: Path, monkeypatch: pytest.Mo
 def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--runs", "1", "--seconds", "0.2"]) == 0
     out = capsys.readouterr().out
-    for label in ("decisions/s", "games/s", "copy()/s", "bytes per state",
-                  "Mean decisions per game"):
+    for label in ("decisions/s", "games/s", "copy()/s", "bytes per state", "per undo()",
+                  "from_json(trusted=True)", "Mean decisions per game"):
         assert label in out
 
 
@@ -586,10 +586,23 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--runs", "2", "--seconds", "0.1", "--players", "2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["runs"], result["seconds"], result["players"]) == (2, 0.1, 2)
-    for key in ("steps_per_s", "games_per_s", "copies_per_s", "bytes_per_state"):
+    for key in ("steps_per_s", "games_per_s", "copies_per_s", "bytes_per_state",
+                "to_json_us", "from_json_us", "from_json_trusted_us", "undo_us"):
         stats = result[key]
         assert 0 < stats["min"] <= stats["median"] <= stats["max"]
     assert result["decisions_per_game"] > 20
+    assert (result["api"], result["clock"]) == ("codes", "cpu")
+
+
+def test_bench_public_api(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--runs", "1", "--seconds", "0.1", "--api", "public",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["api"] == "public" and result["steps_per_s"]["median"] > 0
+    assert main(["bench", "--runs", "1", "--seconds", "0.1", "--api", "public"]) == 0
+    assert "public API: legal_actions() + apply()" in capsys.readouterr().out
+    assert main(["bench", "--api", "fast"]) == 2
+    assert "invalid choice: 'fast'" in capsys.readouterr().err
 
 
 def test_console_script_entry_point() -> None:
