@@ -10,10 +10,11 @@ for the agent to move. Every agent is terminated when the game ends, with its re
 (:mod:`endeavor.rl.rewards`) and the score pad in ``infos``; ``max_decisions`` truncates
 an episode after that many decisions.
 
-``env(...)`` is :class:`raw_env` in PettingZoo's usual wrappers (an illegal action ends
-the game with ``illegal_reward`` for its agent, an out-of-range action asserts, calls out
-of order raise); ``raw_env(...)`` raises :class:`~endeavor.IllegalActionError` for an
-illegal action instead.
+``env(...)`` behaves as PettingZoo's classic games do (an illegal action ends the game
+with ``illegal_reward``, -1, for its agent; calls out of order raise); ``raw_env(...)``
+raises :class:`~endeavor.IllegalActionError` for an illegal action instead (unless given
+``illegal_reward``). Either raises ``ValueError`` for an action outside the action
+space.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ except ImportError as _error:  # pragma: no cover - the rl extra installs both
     raise missing("PettingZoo and Gymnasium", _error) from _error
 
 from ..actions import BY_CODE
+from ..errors import IllegalActionError
 from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
@@ -54,14 +56,39 @@ NAME = "endeavor_v0"
 
 
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
-    """The environment in PettingZoo's usual wrappers: an illegal action ends the game
-    with ``illegal_reward`` for the agent that chose it (0 for the others); an action
-    outside the action space fails an assertion; ``step``, ``observe`` and ``render``
-    before ``reset`` raise. ``kwargs`` are :class:`raw_env`'s."""
-    out: Any = raw_env(**kwargs)
-    out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
-    out = wrappers.AssertOutOfBoundsWrapper(out)
-    return wrappers.OrderEnforcingWrapper(out)
+    """The environment as PettingZoo's classic games come: an illegal action ends the
+    game with ``illegal_reward`` for the agent that chose it (0 for the others), and
+    calls out of order (``step``, ``observe``, ``render`` before ``reset``) raise.
+    ``kwargs`` are :class:`raw_env`'s."""
+    return OrderEnforcing(raw_env(illegal_reward=illegal_reward, **kwargs))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's :class:`OrderEnforcingWrapper`, with the attributes every loop reads
+    (``last()``, ``agent_selection``, ``agents``) taken from the environment directly
+    instead of through ``__getattr__``: the same checks, a few microseconds less a step.
+    (The illegal-action and out-of-range checks of PettingZoo's other two usual
+    wrappers are :class:`raw_env`'s own: see ``illegal_reward``.)"""
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("last() cannot be called before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
@@ -72,7 +99,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
     without a seed (default: fresh entropy). ``reward``: ``"win"``, ``"rank"``,
     ``"score"`` or a function of the final scores (:mod:`endeavor.rl.rewards`).
     ``max_decisions``: truncate every agent after that many decisions (default: play to
-    the end). ``render_mode="ansi"``: :meth:`render` returns the terminal screen.
+    the end). ``illegal_reward``: None (default) raises
+    :class:`~endeavor.IllegalActionError` for an illegal action, the game unchanged; a
+    number ends the game instead (every agent terminated, that reward for the agent that
+    chose it, 0 for the others, ``infos[agent]["illegal_action"] = True``), as
+    PettingZoo's ``TerminateIllegalWrapper`` does (:func:`env` passes -1).
+    ``render_mode="ansi"``: :meth:`render` returns the terminal screen.
 
     ``reset(seed=S)`` deals the game of ``GameConfig(seed=S)`` (the deal of ``endeavor
     play --seed S``); a reset without a seed deals from a generator seeded by the last
@@ -86,7 +118,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
                  ruleset: str = "age_of_sail", board: str | None = None,
                  exploits: tuple[str, ...] | str = (), seed: int | None = None,
                  options: Mapping[str, Any] | None = None, reward: str | RewardFn = "win",
-                 max_decisions: int | None = None) -> None:
+                 max_decisions: int | None = None, illegal_reward: float | None = None
+                 ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
@@ -98,6 +131,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         self.reward_name = reward if isinstance(reward, str) else "custom"
         self._reward = reward_function(reward)
         self.max_decisions = positive_or_none("max_decisions", max_decisions)
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         n = self.config.players
         self.possible_agents: list[str] = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
@@ -162,10 +196,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         index = int(action)
         if not 0 <= index < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
-        if self._log is None:
-            game.apply_code(CODES[index])  # IllegalActionError, the game unchanged
-        else:
-            self._log += game.apply(BY_CODE[CODES[index]])
+        try:
+            if self._log is None:
+                game.apply_code(CODES[index])  # IllegalActionError, the game unchanged
+            else:
+                self._log += game.apply(BY_CODE[CODES[index]])
+        except IllegalActionError:
+            if self.illegal_reward is None:
+                raise
+            self._illegal(agent, self.illegal_reward)
+            return
         self._cumulative_rewards[agent] = 0.0
         self.decisions += 1
         if game.is_over:
@@ -192,6 +232,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
             s = scores[self._seat[a]]
             self.infos[a] = {"final_scores": score_pad(scores), "score": s.total,
                              "rank": s.rank, "game_over": over}
+        self._accumulate_rewards()
+
+    def _illegal(self, agent: str, reward: float) -> None:
+        """End the game after ``agent``'s illegal action: every agent terminated,
+        ``reward`` for ``agent``."""
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.infos[a] = {"illegal_action": True, "agent": agent}
+        self.rewards[agent] = reward
+        self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
 
     # ------------------------------------------------------------------ observations
