@@ -16,7 +16,7 @@ Which build (:func:`choose`):
 What is compiled (:func:`compiled_modules`): every module under ``src/endeavor`` (new
 modules are picked up automatically) except the Rich adapters (any module that imports
 ``rich``: the terminal screen and its renderer), :data:`INTERPRETED` and the packages of
-:data:`INTERPRETED_DIRS` (the command line, the web app, the RL environments). The installed
+:data:`INTERPRETED_DIRS` (the command line, the web app). The installed
 package says which build runs: ``endeavor.COMPILED``, ``endeavor --version``.
 """
 
@@ -44,10 +44,8 @@ INTERPRETED = frozenset({"config.py", "testing.py"})
 #: ``rich``, and its tests patch module globals such as
 #: ``endeavor.cli.play.DEFAULT_OPPONENT``) and the web app
 #: (``web/``: FastAPI, SQLAlchemy and pydantic adapters, I/O-bound, that use only the
-#: engine's public API) and the RL environments (``rl/``: numpy, Gymnasium and PettingZoo
-#: adapters, the optional ``rl`` extra, which the build environment does not have: mypy
-#: could not check them; their classes derive from those libraries' Python classes)
-INTERPRETED_DIRS = ("cli/", "web/", "rl/")
+#: engine's public API)
+INTERPRETED_DIRS = ("cli/", "web/")
 
 #: the bottom of the import graph: modules that import no other endeavor module but
 #: each other. They are compiled as their own group (shared library) so that mypy

@@ -9,7 +9,6 @@ without ``mypy_extensions`` (the pure engine is stdlib-only)."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import os
 import pkgutil
@@ -45,10 +44,6 @@ def test_compiled_says_which_build_the_engine_modules_are() -> None:
     assert "cli.play" in cli and "cli.common" in cli, cli
     for name in ("cli", *cli, "screen", "render", "config", "testing"):
         assert not _compiled(f"endeavor.{name}"), name
-    # and the RL adapter (numpy, Gymnasium, PettingZoo: the rl extra, which the build
-    # environment does not have)
-    if importlib.util.find_spec("numpy") is not None:
-        assert not _compiled("endeavor.rl.actions")
 
 
 def test_the_build_under_test_is_the_one_make_asked_for() -> None:

@@ -36,8 +36,10 @@ def __getattr__(name: str) -> Any:
 
 
 def _register() -> None:
-    try:
-        import gymnasium
+    from importlib import import_module
+
+    try:  # (not an import statement: the compiled build's mypy runs without Gymnasium)
+        gymnasium = import_module("gymnasium")
     except ImportError:  # without the rl extra: no Gymnasium environment to register
         return
     if "endeavor/Endeavor-v0" not in gymnasium.registry:

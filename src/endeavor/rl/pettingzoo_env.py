@@ -30,8 +30,8 @@ try:
     import gymnasium
     from gymnasium import spaces
     from gymnasium.utils import seeding
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no type hints
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 except ImportError as _error:  # pragma: no cover - the rl extra installs both
     raise missing("PettingZoo and Gymnasium", _error) from _error
 
