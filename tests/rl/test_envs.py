@@ -253,7 +253,19 @@ def test_pettingzoo_render_ansi() -> None:
         warnings.simplefilter("always")
         assert quiet.render() is None
     with pytest.raises(ValueError):
-        rl.env(players=2, render_mode="human")
+        rl.env(players=2, render_mode="rgb_array")
+
+
+def test_pettingzoo_render_test_and_human_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: rl.env(players=3, render_mode=render_mode))
+    env = rl.env(players=3, render_mode="human")
+    env.reset(seed=1)
+    assert "endeavor_v0 · decision 0" in _plain(capsys.readouterr().out)
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "endeavor_v0 · decision 1" in _plain(capsys.readouterr().out)
 
 
 def test_bad_settings_are_refused_when_the_env_is_made() -> None:
@@ -432,6 +444,15 @@ def test_gymnasium_render_ansi() -> None:
     text = _plain(env.render())
     assert text.splitlines()[0].startswith("Endeavor-v0 · step 0")
     assert "(agent)" in text and "greedy" in text and "Legal actions" in text
+
+
+def test_gymnasium_human_mode_prints_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    env = EndeavorEnv(players=2, opponents="random", render_mode="human")
+    obs, info = env.reset(seed=2)
+    assert "Endeavor-v0 · step 0" in _plain(capsys.readouterr().out)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert "Endeavor-v0 · step 1" in _plain(capsys.readouterr().out)
+    assert env.render() is None
 
 
 # =========================================================================== rewards

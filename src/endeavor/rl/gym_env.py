@@ -75,13 +75,14 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
     seed). ``reward``: ``"win"``, ``"rank"``, ``"score"`` or a function
     (:mod:`endeavor.rl.rewards`), paid when the game ends. ``max_decisions``: truncate
     after that many steps. ``illegal_penalty``: the reward of an illegal action, which
-    ends the episode. ``render_mode="ansi"``: :meth:`render` returns the terminal screen.
+    ends the episode. ``render_mode="ansi"``: :meth:`render` returns the terminal screen;
+    ``"human"`` prints it after every step.
 
     ``reset(seed=S)`` deals the game of ``GameConfig(seed=S)``; a reset without a seed
     deals from ``np_random``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, players: int = 4, opponents: Opponent | Sequence[Opponent] = "greedy",
                  seat: int | None = 0, render_mode: str | None = None, *,
@@ -173,6 +174,8 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._log = [new_game_event(game)]
             self._rendered = 0
         self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
         return encode(game, self.seat), self._info()
 
     def _play_opponents(self) -> None:
@@ -217,6 +220,8 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
             reward = float(self._reward(final_scores(game))[self.seat])
         elif self.max_decisions is not None and self.decisions >= self.max_decisions:
             truncated = self.done = True
+        if self.render_mode == "human":
+            self.render()
         return encode(game, self.seat), reward, terminated, truncated, self._info()
 
     def _code(self, action: Any) -> int | None:
@@ -256,8 +261,9 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     # ------------------------------------------------------------------ render
     def render(self) -> str | None:
-        """``render_mode="ansi"``: the terminal screen of ``endeavor play`` (with ANSI
-        colours) with the log since the last render and the legal actions by index."""
+        """The terminal screen of ``endeavor play`` (with ANSI colours) with the log since
+        the last render and the legal actions by index: returned (``render_mode="ansi"``)
+        or printed (``"human"``, which also prints it after every step)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode: make the "
                                   "environment with render_mode='ansi'")
@@ -268,6 +274,9 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         text = screen_text(self.game, self._log, self._rendered,
                            f"Endeavor-v0 · step {self.decisions}", names)
         self._rendered = len(self._log)
+        if self.render_mode == "human":
+            print(text, end="", flush=True)
+            return None
         return text
 
     def close(self) -> None:

@@ -112,14 +112,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
     number ends the game instead (every agent terminated, that reward for the agent that
     chose it, 0 for the others, ``infos[agent]["illegal_action"] = True``), as
     PettingZoo's ``TerminateIllegalWrapper`` does (:func:`env` passes -1).
-    ``render_mode="ansi"``: :meth:`render` returns the terminal screen.
+    ``render_mode="ansi"``: :meth:`render` returns the terminal screen; ``"human"``
+    prints it after every step.
 
     ``reset(seed=S)`` deals the game of ``GameConfig(seed=S)`` (the deal of ``endeavor
     play --seed S``); a reset without a seed deals from a generator seeded by the last
     seed given, so a seeded run of episodes is the same run every time.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": NAME,
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": NAME,
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, players: int = 4, render_mode: str | None = None, *,
@@ -191,6 +192,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         if self.render_mode is not None:
             self._log = [new_game_event(game)]
             self._rendered = 0
+            if self.render_mode == "human":
+                self.render()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -222,6 +225,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
             self._end(False)
         else:
             self.agent_selection = self.possible_agents[game.current_player]  # type: ignore[index]
+        if self.render_mode == "human":
+            self.render()
 
     def _end(self, over: bool) -> None:
         """Terminate every agent (``over``: the game ended) with its reward, or truncate
@@ -270,8 +275,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
 
     # ------------------------------------------------------------------ render
     def render(self) -> str | None:
-        """``render_mode="ansi"``: the terminal screen of ``endeavor play`` (with ANSI
-        colours) with the log since the last render and the legal actions by index."""
+        """The terminal screen of ``endeavor play`` (with ANSI colours) with the log since
+        the last render and the legal actions by index: returned (``render_mode="ansi"``)
+        or printed (``"human"``, which also prints it after every step)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode: "
                                   "make the environment with render_mode='ansi'")
@@ -281,6 +287,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         text = screen_text(self.game, self._log, self._rendered,
                            f"{NAME} · decision {self.decisions}", names)
         self._rendered = len(self._log)
+        if self.render_mode == "human":
+            print(text, end="", flush=True)
+            return None
         return text
 
     def close(self) -> None:
