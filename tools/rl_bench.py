@@ -1,5 +1,5 @@
 """Decisions per second of PettingZoo AEC loops with masked random play: Endeavor
-(``endeavor.rl.env``, wrapped as PettingZoo's classic games are, and ``raw_env``) beside
+(``endeavor.rl.env``, what users make, and the bare ``raw_env``) beside
 PettingZoo's own ``connect_four_v3`` and ``chess_v6`` in the same run, plus the
 Gymnasium environment against random opponents and the engine alone.
 
@@ -11,9 +11,11 @@ Every loop is the one PettingZoo's documentation shows::
         env.step(action)
 
 with the random legal action drawn as ``legal = np.flatnonzero(mask)``,
-``legal[rng.integers(len(legal))]`` for every game alike; a decision is a step that is
-not a dead agent's. Times are CPU time of this process (one core). Needs the rl extra;
-connect_four and chess need ``pip install pygame chess`` (left out when missing)::
+``legal[rng.randrange(len(legal))]`` (``rng`` a ``random.Random``: numpy's
+``Generator.integers`` costs several times more per call) for every game alike; a
+decision is a step that is not a dead agent's. Times are CPU time of this process (one
+core). Needs the rl extra; connect_four and chess need ``pip install pygame chess``
+(left out when missing)::
 
     python tools/rl_bench.py --seconds 3 --runs 3            # the build installed
     PYTHONPATH=src python tools/rl_bench.py                  # the source tree (pure)
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -36,7 +39,7 @@ import numpy as np
 def aec_rate(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, int]:
     """Decisions/s of masked random play on AEC environments from ``make``, and the
     number of games started."""
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     env = make()
     decisions = games = 0
     clock = time.process_time
@@ -52,7 +55,7 @@ def aec_rate(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[fl
                 action = None
             else:
                 legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
+                action = int(legal[rng.randrange(len(legal))])
                 decisions += 1
             env.step(action)
         if clock() - start >= seconds:
@@ -64,7 +67,7 @@ def gym_rate(players: int, seconds: float, seed: int = 0) -> tuple[float, int]:
     opponents (each step also plays the opponents' decisions until the agent's next)."""
     from endeavor.rl.gym_env import EndeavorEnv
 
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     env = EndeavorEnv(players=players, opponents="random")
     steps = games = 0
     clock = time.process_time
@@ -77,18 +80,20 @@ def gym_rate(players: int, seconds: float, seed: int = 0) -> tuple[float, int]:
         done = False
         while not done:
             legal = np.flatnonzero(env.action_masks())
-            _, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+            _, _, terminated, truncated, _ = env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
             done = terminated or truncated
         if clock() - start >= seconds:
             return steps / (clock() - start), games
 
 
-def engine_rate(players: int, seconds: float, seed: int = 0) -> tuple[float, int]:
-    """Decisions/s of the engine alone (``legal_codes`` + ``apply_code``, random play)."""
-    import random
-
+def engine_rate(players: int, seconds: float, seed: int = 0, observe: bool = False
+                ) -> tuple[float, int]:
+    """Decisions/s of the engine alone (``legal_codes`` + ``apply_code``, random play);
+    ``observe``: also the observation of the seat to move at every decision (the
+    encoder's share of the environments' loops)."""
     from endeavor import GameConfig, new_game
+    from endeavor.rl.observation import encode
 
     rng = random.Random(seed)
     decisions = games = 0
@@ -98,6 +103,8 @@ def engine_rate(players: int, seconds: float, seed: int = 0) -> tuple[float, int
         state = new_game(GameConfig(players=players, seed=seed + games))
         games += 1
         while not state.is_over:
+            if observe:
+                encode(state, state.current_player)
             codes = state.legal_codes()
             state.apply_code(codes[rng.randrange(len(codes))])
             decisions += 1
@@ -120,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     players = args.players
     loops: dict[str, Callable[[], tuple[float, int]]] = {
         f"endeavor engine alone ({players}p)": lambda: engine_rate(players, args.seconds),
+        f"endeavor engine + observation encoder ({players}p)":
+            lambda: engine_rate(players, args.seconds, observe=True),
         f"endeavor_v0 env() ({players}p)":
             lambda: aec_rate(lambda: rl.env(players=players), args.seconds),
         f"endeavor_v0 raw_env() ({players}p)":
