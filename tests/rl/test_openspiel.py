@@ -95,6 +95,7 @@ def test_load_game_with_parameters(params: dict[str, object]) -> None:
 @pytest.mark.parametrize("params", [
     {"players": 1}, {"players": 2, "ruleset": "classic"}, {"players": 4, "silent_fleet": True},
     {"exploits": "no_such_exploit"}, {"board": "C"}, {"reward": "glory"}, {"deals": 0},
+    {"deals": 1_000_001},
     {"first_seed": -1}, {"max_game_length": -5},
 ])
 def test_impossible_parameters_are_refused_with_the_reason(params: dict[str, object]) -> None:

@@ -81,8 +81,10 @@ SCORE_SCALE = 100.0
 #: and greedy self-play, every ruleset and option; docs/rl_openspiel.md has the table)
 MAX_GAME_LENGTH: dict[int, int] = {2: 400, 3: 550, 4: 650, 5: 800}
 
-#: the default number of deals (chance outcomes)
+#: the default number of deals (chance outcomes), and the most a game may have (its
+#: outcome list, built once per game, is ~110 bytes a deal)
 DEFAULT_DEALS = 10_000
+MAX_DEALS = 1_000_000
 
 # The game's parameters and their defaults: the engine's options come from the Age of
 # Sail ruleset's table (endeavor.config.OPTIONS: name -> (allowed values, default)), so
@@ -158,8 +160,8 @@ class EndeavorGame(pyspiel.Game):  # type: ignore[misc]
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         deals, first = params["deals"], params["first_seed"]
-        if not 1 <= deals <= 2**31 - 1:
-            raise ValueError(f"deals must be between 1 and 2**31 - 1, not {deals}")
+        if not 1 <= deals <= MAX_DEALS:
+            raise ValueError(f"deals must be between 1 and {MAX_DEALS:,}, not {deals}")
         if first < 0:
             raise ValueError(f"first_seed must be >= 0, not {first}")
         #: the engine config of deal 0 (every deal differs from it only in its seed);
@@ -185,7 +187,7 @@ class EndeavorGame(pyspiel.Game):  # type: ignore[misc]
         self.first_seed: int = first
         #: decisions after which a game ends (the chance node not counted)
         self.length: int = length
-        self._outcomes = [(i, 1.0 / deals) for i in range(deals)]
+        self._outcomes: list[tuple[int, float]] | None = None  # built when first asked
         self._size = observation_size(self.config)
 
     def new_initial_state(self, state: Any = None) -> EndeavorState:
@@ -208,6 +210,13 @@ class EndeavorGame(pyspiel.Game):  # type: ignore[misc]
                                     and not iig_obs_type.perfect_recall):
             return EndeavorObserver(self, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The deals and their probability (equal)."""
+        if self._outcomes is None:
+            p = 1.0 / self.deals
+            self._outcomes = [(i, p) for i in range(self.deals)]
+        return self._outcomes
 
     def deal_config(self, outcome: int) -> GameConfig:
         """The engine config of chance outcome ``outcome`` (seed ``first_seed + outcome``)."""
@@ -263,7 +272,7 @@ class EndeavorState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The deals, equally likely."""
-        return self.get_game()._outcomes  # type: ignore[no-any-return]
+        return self.get_game().chance_outcomes()  # type: ignore[no-any-return]
 
     def _apply_action(self, action: int) -> None:
         engine = self._engine
