@@ -184,6 +184,16 @@ def test_actions_read_as_the_engines_notation_and_illegal_ones_are_refused() -> 
     assert state.history() == history
 
 
+def test_a_position_without_legal_actions_before_the_end_is_an_error_not_an_empty_list(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import endeavor.rl.openspiel as module
+
+    state = dealt(load(players=2))
+    monkeypatch.setattr(module, "legal_indices", lambda engine: [])
+    with pytest.raises(RuntimeError, match="engine bug.*record"):
+        state.legal_actions()
+
+
 # ---------------------------------------------------------------------- clone, serialize
 def test_a_clone_is_independent_of_its_original() -> None:
     rng = random.Random(1)

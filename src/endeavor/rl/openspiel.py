@@ -41,6 +41,7 @@ the optional ``openspiel`` extra).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -79,7 +80,7 @@ SCORE_SCALE = 100.0
 #: the default ``max_game_length`` by player count: decisions per game (the chance node
 #: not counted), about twice the longest game measured (random play with rare passes
 #: and greedy self-play, every ruleset and option; docs/rl_openspiel.md has the table)
-MAX_GAME_LENGTH: dict[int, int] = {2: 400, 3: 550, 4: 650, 5: 800}
+MAX_GAME_LENGTH: dict[int, int] = {2: 500, 3: 550, 4: 650, 5: 800}
 
 #: the default number of deals (chance outcomes), and the most a game may have (its
 #: outcome list, built once per game, is ~110 bytes a deal)
@@ -268,7 +269,13 @@ class EndeavorState(pyspiel.State):  # type: ignore[misc]
         engine = self._engine
         if engine is None or player != engine.current_player or self.is_terminal():
             return []
-        return sorted(legal_indices(engine))
+        legal = legal_indices(engine)
+        if not legal:  # OpenSpiel's contract: a seat to decide has an action
+            raise RuntimeError(
+                f"the engine offers P{player} no legal action before the end of the game "
+                f"(an engine bug): {engine!r}; its record: {json.dumps(engine.record())}")
+        legal.sort()
+        return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The deals, equally likely."""
