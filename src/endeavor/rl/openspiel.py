@@ -47,9 +47,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from open_spiel.python.observation import (
-    IIGObserverForPublicInfoGame,
-)
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from .. import config as _config
 from ..config import GameConfig
