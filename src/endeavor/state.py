@@ -388,7 +388,8 @@ class State:
         if codes is None:
             codes = self._legal = self._gen()
         by = _BY_CODE
-        return [by[c] for c in codes]
+        boxed: list[Any] = codes  # the codes as the list holds them (compiled: no unboxing)
+        return [by[c] for c in boxed]
 
     def legal_codes(self) -> list[int]:
         """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""

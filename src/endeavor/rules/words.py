@@ -54,18 +54,19 @@ def icons_words(icons: tuple[int, int, int, int], glory: int = 0,
     return ", ".join(parts) or "nothing"
 
 
-#: token_words already made, by (token, names)
-_TOKEN_WORDS: Final[dict[tuple[int, tuple[str, ...]], str]] = {}
+def _token_words(name: str) -> str:
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} token"
+
+
+#: token_words of the Age of Sail names, by token
+_TOKEN_WORDS: Final = tuple(_token_words(name) for name in D.TOKEN_NAMES)
 
 
 def token_words(t: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     """``"a Culture token"``, ``"an Influence token"``, ``"a Ship/Draw token"``."""
-    key = (t, names)
-    words = _TOKEN_WORDS.get(key)
-    if words is None:
-        name = names[t]
-        words = _TOKEN_WORDS[key] = f"{'an' if name[0] in 'AEIOU' else 'a'} {name} token"
-    return words
+    if names is D.TOKEN_NAMES:
+        return _TOKEN_WORDS[t]
+    return _token_words(names[t])
 
 
 #: card_words already made, by (card, names): the words of a card never change
