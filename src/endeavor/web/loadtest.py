@@ -526,8 +526,11 @@ class Driver:
 
     async def _watch(self, game: Game, opened: asyncio.Event, stop: asyncio.Event) -> None:
         try:
+            # no compression: the announcements are a few dozen bytes (a browser offers
+            # it; with or without, the CPU of the client and the server per move were
+            # the same within a run's noise)
             async with ws_connect(self._ws_url(game.id), open_timeout=WS_OPEN_TIMEOUT,
-                                  proxy=None, max_size=2**20) as ws:
+                                  proxy=None, max_size=2**20, compression=None) as ws:
                 opened.set()
                 async for message in ws:
                     game.ws_messages += 1
