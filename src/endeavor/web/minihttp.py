@@ -13,7 +13,7 @@ Failures raise a subclass of :class:`HttpError` named as httpx names the same fa
 (``ConnectError``, ``ReadTimeout``, ``RemoteProtocolError``...), so the load test's error
 counts read as before. A request on a kept connection that the server closed before any
 byte of its answer (its keep-alive timeout racing with the reuse) is sent once more on a
-new connection; a safe request (``retry_after_reset``) also after a reset mid-answer.
+new connection; a safe request (a GET) also after a connection that broke mid-answer.
 """
 
 from __future__ import annotations
@@ -155,12 +155,12 @@ class Connection:
 
     # ------------------------------------------------------------------ requests
     async def request(self, method: str, path: str, *, body: bytes | None = None,
-                      token: str | None = None, retry_after_reset: bool = False) -> Answer:
+                      token: str | None = None, safe: bool = False) -> Answer:
         """Send ``method path`` (``path`` with its query string, after the URL's prefix;
         ``body``: JSON; ``token``: ``Authorization: Bearer``) and read the answer, within
         ``timeout`` seconds in all. A kept connection that ended before any byte of the
-        answer is replaced and the request sent once more; with ``retry_after_reset``
-        (a safe request, a GET) also one that failed while the answer was read.
+        answer is replaced and the request sent once more; a ``safe`` request (a GET,
+        which may be repeated) also after a connection that broke under its answer.
         Raises :class:`HttpError`."""
         head = [b"%s %s%s HTTP/1.1\r\n" % (method.encode("ascii"),
                                            self.prefix.encode("ascii"),
@@ -185,8 +185,8 @@ class Connection:
                 # the server closed the kept connection (its keep-alive timeout) before
                 # it answered, or before it read the request: once more on a new one
                 return await self._exchange(message, reuse=False)
-            except ReadError:
-                if not retry_after_reset:
+            except (ReadError, RemoteProtocolError):
+                if not safe:
                     raise
                 return await self._exchange(message, reuse=False)
         except _NoAnswer:
