@@ -332,9 +332,12 @@ def read_view(body: bytes) -> dict[str, Any]:
     return found
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # json.dumps makes one per call
+
+
 def _json(value: Any) -> bytes:
     """``value`` as a request's JSON body."""
-    return json.dumps(value, separators=(",", ":")).encode()
+    return _ENCODER.encode(value).encode()
 
 
 def _detail(body: bytes) -> str:
