@@ -10,10 +10,11 @@ close), TLS for ``https``, one deadline for the whole request, and a new connect
 the kept one has been idle too long or was closed by the server.
 
 Failures raise a subclass of :class:`HttpError` named as httpx names the same failure
-(``ConnectError``, ``ReadTimeout``, ``RemoteProtocolError``...), so the load test's error
-counts read as before. A request on a kept connection that the server closed before any
-byte of its answer (its keep-alive timeout racing with the reuse) is sent once more on a
-new connection; a safe request (a GET) also after a connection that broke mid-answer.
+(``ConnectError``, ``ConnectTimeout``, ``ReadError``, ``ReadTimeout``,
+``RemoteProtocolError``), so the load test's error counts read as before. A request on a
+kept connection that the server closed before any byte of its answer (its keep-alive
+timeout racing with the reuse) is sent once more on a new connection; a safe request (a
+GET) also after a connection that broke mid-answer.
 """
 
 from __future__ import annotations
@@ -45,12 +46,9 @@ class ReadTimeout(HttpError):
     """The answer did not come (in full) within the request's time."""
 
 
-class WriteError(HttpError):
-    """The request could not be sent."""
-
-
 class ReadError(HttpError):
-    """The connection failed while the answer was being read."""
+    """The connection failed under the request (a request's bytes are only handed to the
+    system when written: a failure to send them shows while the answer is awaited)."""
 
 
 class RemoteProtocolError(HttpError):
@@ -158,9 +156,10 @@ class Connection:
                       token: str | None = None, safe: bool = False) -> Answer:
         """Send ``method path`` (``path`` with its query string, after the URL's prefix;
         ``body``: JSON; ``token``: ``Authorization: Bearer``) and read the answer, within
-        ``timeout`` seconds in all. A kept connection that ended before any byte of the
-        answer is replaced and the request sent once more; a ``safe`` request (a GET,
-        which may be repeated) also after a connection that broke under its answer.
+        ``timeout`` seconds in all (``method``: not HEAD, whose answer has no body to
+        read). A kept connection that ended before any byte of the answer is replaced
+        and the request sent once more; a ``safe`` request (a GET, which may be
+        repeated) also after a connection that broke under its answer.
         Raises :class:`HttpError`."""
         head = [b"%s %s%s HTTP/1.1\r\n" % (method.encode("ascii"),
                                            self.prefix.encode("ascii"),
