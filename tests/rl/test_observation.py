@@ -16,6 +16,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from endeavor import GameConfig, State, new_game  # noqa: E402
+from endeavor import actions as A  # noqa: E402
 from endeavor import data as D  # noqa: E402
 from endeavor.rl import features as F  # noqa: E402
 from endeavor.rl.observation import (  # noqa: E402
@@ -39,35 +40,76 @@ CONFIGS = {
     "aos-3p-exploits": GameConfig(players=3, seed=5, exploits="random"),
     "aos-4p-exploits": GameConfig(players=4, seed=6, exploits="random"),
     "aos-5p-exploits": GameConfig(players=5, seed=7, exploits="random"),
-    "aos-4p-A-options": GameConfig(players=4, board="A", seed=8, exploits=(
+    "aos-4p-A-options": GameConfig(players=4, board="A", seed=16, exploits=(
         "saltpeter_stockpiles", "republic_of_pirates", "imperialism"),
         options={"phase_order": "by_player", "discard_pile_bonus": False,
                  "plus_same_region": True}),
-    "aos-3p-tiles": GameConfig(players=3, seed=9, exploits=(
+    "aos-3p-tiles": GameConfig(players=3, seed=7, exploits=(
         "spanish_main", "dutch_east_india_company", "jesuit_missionaries")),
-    "aos-4p-tiles": GameConfig(players=4, seed=10, exploits=(
+    "aos-4p-tiles": GameConfig(players=4, seed=21, exploits=(
         "south_sea_company", "manila_galleons", "underground_railroad")),
+    "aos-5p-forts": GameConfig(players=5, seed=20, exploits=(
+        "spanish_main", "dutch_east_india_company", "imperialism")),
     "aos-5p-tiles": GameConfig(players=5, seed=11, exploits=(
         "transit_of_venus", "sun_never_sets", "haitian_revolution")),
     "aos-2p-tiles": GameConfig(players=2, seed=12, exploits=(
         "spice_trade", "globalisation", "letters_of_marque")),
     "fleet": GameConfig(players=2, seed=13, options={"silent_fleet": True}),
-    "fleet-options": GameConfig(players=2, seed=14, exploits="random", options={
+    "fleet-options": GameConfig(players=2, seed=4, exploits="random", options={
         "silent_fleet": True, "limited_occupation": True, "no_token_reaction": True,
         "building_shortage": True}),
+    # seeds whose games reach what is rare in play: a decision waiting below another,
+    # Fortifications, Blockades, discs at the track bases, Manila, Nassau's Governor,
+    # the South Sea bubble bursting, a Saltpeter disc on the tile, limited occupation
+    "rare-deic-4p": GameConfig(players=4, seed=105, exploits="random"),
+    "rare-spice-5p": GameConfig(players=5, seed=106, exploits="random"),
+    "rare-pending-5p": GameConfig(players=5, seed=112, exploits="random"),
+    "rare-fleet-limited": GameConfig(players=2, seed=121, exploits="random", options={
+        "silent_fleet": True, "limited_occupation": True}),
+    "rare-manila-5p": GameConfig(players=5, seed=130, exploits="random"),
+    "rare-saltpeter-4p": GameConfig(players=4, seed=131, exploits="random"),
+    "rare-burst-5p": GameConfig(players=5, seed=133, exploits="random"),
+    "rare-same-deck": GameConfig(players=2, seed=213, options={
+        "silent_fleet": True, "limited_occupation": True, "plus_same_region": True}),
+    "rare-fleet-occupied": GameConfig(players=2, seed=214, options={
+        "silent_fleet": True, "limited_occupation": True, "plus_same_region": True}),
 }
 
 _GAMES: dict[str, list[State]] = {}
+_MODULE_VERBS = range(A.V_EXPLOIT, A.V_EXPLOIT + 16 * A.EXPLOIT_VERBS)
+_SHIP_SOURCES = frozenset(
+    [(A.V_ACT, b) for b, bd in enumerate(D.BUILDINGS) if D.SHIP in (bd.kind1, bd.kind2)]
+    + [(A.V_USE, t + 4) for t, (_, k1, k2) in enumerate(D.TOKEN_ACTIONS) if D.SHIP in (k1, k2)])
+
+
+def choose(s: State, rng: random.Random) -> int:
+    """A seeded random player that makes things happen: it ships (so regions open and
+    Exploits activate), takes a module's action when one is offered, rarely passes or
+    declines."""
+    codes = s.legal_codes()
+    if len(codes) > 1 and codes[-1] >> A.SHIFT in (A.V_PASS, A.V_DONE) and rng.random() < 0.9:
+        codes = codes[:-1]
+    modules = [c for c in codes if c >> A.SHIFT in _MODULE_VERBS]
+    if modules and rng.random() < 0.8:
+        return rng.choice(modules)
+    ships = [c for c in codes if c >> A.SHIFT == A.V_SHIP]
+    if ships and rng.random() < 0.75:
+        return rng.choice(ships)
+    sources = [c for c in codes if (c >> A.SHIFT, c & A.ARG) in _SHIP_SOURCES]
+    if sources and rng.random() < 0.5:
+        return rng.choice(sources)
+    return rng.choice(codes)
 
 
 def game(name: str) -> list[State]:
-    """Every position of a seeded random game of ``CONFIGS[name]`` (a copy each)."""
+    """Every position of a seeded game of ``CONFIGS[name]`` (a copy each), played by
+    :func:`choose`."""
     if name not in _GAMES:
         s = new_game(CONFIGS[name])
         rng = random.Random(CONFIGS[name].seed)
         states = [s.copy()]
         while not s.is_over:
-            s.apply_code(rng.choice(s.legal_codes()))
+            s.apply_code(choose(s, rng))
             states.append(s.copy())
         _GAMES[name] = states
     return _GAMES[name]
@@ -177,8 +219,10 @@ def test_describe_reads_back_what_the_state_shows() -> None:
         for p in range(n):
             d = describe(encode(s, p), s.config)
 
-            def rel(seat: int) -> Any:
-                return None if seat < 0 else "fleet" if seat >= n else (seat - p) % n
+            def rel(seat: int | None, p: int = p, n: int = n) -> Any:
+                if seat is None or seat < 0:
+                    return None
+                return "fleet" if seat >= n else (seat - p) % n
             assert d["game"]["ruleset"] == s.config.ruleset
             assert d["game"]["players"] == n
             assert d["game"]["modules"] == sorted(
@@ -432,9 +476,7 @@ def is_shown(key: str) -> bool:
 SILENT_TILES = {"spice_trade", "globalisation", "letters_of_marque"}
 
 
-@pytest.mark.parametrize("name", ["aos-4p-exploits", "classic-4p", "fleet-options",
-                                  "aos-3p-tiles", "aos-4p-tiles", "aos-5p-tiles",
-                                  "aos-2p-tiles", "aos-4p-A-options"])
+@pytest.mark.parametrize("name", list(CONFIGS))
 def test_each_field_changes_when_and_only_when_the_state_changes_it(name: str) -> None:
     states = game(name)
     n = states[0].config.players
@@ -442,6 +484,23 @@ def test_each_field_changes_when_and_only_when_the_state_changes_it(name: str) -
     for k in range(len(states) - 1):
         p = k % n
         check_change(states[k], states[k + 1], dicts[k], dicts[k + 1], p)
+
+
+def test_the_games_reach_every_field() -> None:
+    """Every field but the setting's changes somewhere in the games above (so the test
+    above sees it change), seen by seat 0."""
+    seen: set[str] = set()
+    for name in CONFIGS:
+        enc = ObservationEncoder(0)
+        states = game(name)
+        prev = enc.encode(states[0])
+        for s in states[1:]:
+            v = enc.encode(s)
+            seen |= {f.name for f in F.FIELDS if not (block(v, f) == block(prev, f)).all()}
+            prev = v
+    fixed = {f.name for f in F.FIELDS if f.name.startswith("game.")} | {
+        "tracks.length", "mats.present"}
+    assert {f.name for f in F.FIELDS} - seen == fixed
 
 
 def test_setting_fields_never_change_during_a_game() -> None:
