@@ -8,6 +8,7 @@ import ast
 import json
 import math
 import random
+from importlib import machinery
 from pathlib import Path
 from typing import Any
 
@@ -544,9 +545,18 @@ def test_the_core_is_stdlib_only_so_the_compiled_build_needs_no_numpy() -> None:
     tree = ast.parse((ROOT / "src" / "endeavor" / "rl" / "features.py").read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            assert all(a.name in ("struct",) for a in node.names), ast.unparse(node)
+            assert all(a.name in ("array",) for a in node.names), ast.unparse(node)
         elif isinstance(node, ast.ImportFrom) and not node.level:
-            assert node.module in ("__future__", "typing", "struct"), node.module
+            assert node.module in ("__future__", "typing", "array"), node.module
+
+
+def test_the_core_is_compiled_with_the_engine_and_the_numpy_glue_is_not() -> None:
+    import endeavor
+    import endeavor.rl.observation as glue
+
+    suffixes = tuple(machinery.EXTENSION_SUFFIXES)
+    assert str(F.__file__).endswith(suffixes) == endeavor.COMPILED
+    assert not str(glue.__file__).endswith(suffixes)
 
 
 def test_counts_are_exact_and_scaled() -> None:

@@ -17,15 +17,14 @@ zero in a smaller game. Owners (of discs) are the 5 relative seats, then the neu
 Silent Fleet.
 
 :class:`Encoder` keeps, per observer, the vector of the last state it encoded and a copy
-of each part of that state, so that encoding the next one rewrites only what changed
-(the RL loop encodes one position after another, which differ in a few places). Every
-write is a bytes-slice assignment of ready-made float32 patterns into a ``bytearray``
-that numpy views without copying.
+of each part of that state, so that encoding the next one rewrites only the floats that
+changed (an RL loop encodes one position after another, which differ in a few places).
+The vector is an ``array('f')``, which numpy views without copying.
 """
 
 from __future__ import annotations
 
-import struct
+from array import array
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
@@ -322,80 +321,80 @@ FIELDS: Final = tuple(_fields)
 FIELD: Final = {f.name: f for f in FIELDS}
 SIZE: Final = FIELDS[-1].offset + FIELDS[-1].size
 
-# --------------------------------------------------------------------------- patterns
-_F32: Final = struct.Struct("=f")
-
-
-def _f32(x: float) -> bytes:
-    return _F32.pack(x)
-
-
-ONE: Final = _f32(1.0)
-#: ONEHOT[w][v + 1]: a row of width w with a 1 at v (v = -1: all zeros)
-ONEHOT: Final = tuple(tuple(b"".join(ONE if k == v else bytes(4) for k in range(w))
-                            for v in range(-1, w))
-                      for w in range(max(f.width for f in FIELDS if f.kind == "onehot") + 1))
-#: BITS[w][mask]: a row of w <= 8 flags
-BITS: Final = tuple(tuple(b"".join(ONE if m >> k & 1 else bytes(4) for k in range(w))
-                          for m in range(1 << w))
-                    for w in range(9))
+# --------------------------------------------------------------------------- writing
 #: the largest count a count float shows (larger ones are shown as this)
 MAX_COUNT: Final = 255
-#: COUNT[scale][v]: v / scale
-COUNT: Final = tuple(tuple(_f32(v / s) for v in range(MAX_COUNT + 1)) if s else ()
-                     for s in range(max(f.scale for f in FIELDS) + 1))
 
 _CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
 _CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
-_SLAVERY_CARDS: Final = tuple(c for c in range(NCARDS) if _CARD_DECK[c] == D.SLAVERY_DECK)
 _LEVEL: Final = D.TRACK_LEVEL
 _PIRATE_SLOT: Final = {x: 2 + k for k, x in enumerate(PIRATE_CITIES)}
 _MODULE_NUMBER: Final = {m: k + 1 for k, m in enumerate(MODULE_IDS)}
 _LETTERS: Final = 14  # Letters of Marque: its step 0 (steal) names the pushed player
 _SPANISH: Final = 4  # The Spanish Main: whether Payments were used depends on the round
+#: the decision block: every field from decision.frame to decision.b
+O_DECISION: Final = O_FRAME
+N_DECISION: Final = O_STEP_B + 8 - O_FRAME
 
 
-def onehot(buf: bytearray, off: int, width: int, v: int) -> None:
-    """Row of ``width`` floats at float offset ``off``: a 1 at ``v`` (nothing if out of
-    range)."""
-    if v < 0 or v >= width:
-        v = -1
-    b = off * 4
-    buf[b:b + 4 * width] = ONEHOT[width][v + 1]
+def _module_range(module: str) -> tuple[int, int]:
+    """(offset, size) of the fields of a module (one run of the vector; (0, 0): none)."""
+    fs = [f for f in FIELDS if f.name.split(".")[0] == module]
+    if not fs:
+        return (0, 0)
+    return (fs[0].offset, fs[-1].offset + fs[-1].size - fs[0].offset)
 
 
-def bits(buf: bytearray, off: int, width: int, mask: int) -> None:
-    """Row of ``width`` flags at ``off``: bit k of ``mask`` -> float k."""
+#: (offset, size) of each module's block, by module number - 1
+MODULE_RANGE: Final = tuple(_module_range(str(m)) for m in MODULE_IDS)
+
+
+def shown(v: int) -> int:
+    """A count as a count float shows it (0..MAX_COUNT)."""
+    return 0 if v < 0 else MAX_COUNT if v > MAX_COUNT else v
+
+
+def put1(a: array[float], off: int, width: int, old: int, new: int) -> None:
+    """A onehot row at float offset ``off`` whose 1 moves from ``old`` to ``new`` (out
+    of 0..width-1: no 1)."""
+    if old != new:
+        if 0 <= old < width:
+            a[off + old] = 0.0
+        if 0 <= new < width:
+            a[off + new] = 1.0
+
+
+def putbits(a: array[float], off: int, width: int, old: int, new: int) -> None:
+    """A bits row at ``off`` showing the mask ``old``, made to show ``new``."""
+    diff = (old ^ new) & ((1 << width) - 1)
     k = 0
-    while k < width:
-        w = width - k if width - k < 8 else 8
-        b = (off + k) * 4
-        buf[b:b + 4 * w] = BITS[w][(mask >> k) & ((1 << w) - 1)]
-        k += 8
+    while diff:
+        if diff & 1:
+            a[off + k] = 1.0 if new >> k & 1 else 0.0
+        diff >>= 1
+        k += 1
 
 
-def count(buf: bytearray, off: int, scale: int, v: int) -> None:
-    """One float at ``off``: ``v / scale`` (v clamped to 0..MAX_COUNT)."""
-    if v < 0:
-        v = 0
-    elif v > MAX_COUNT:
-        v = MAX_COUNT
-    b = off * 4
-    buf[b:b + 4] = COUNT[scale][v]
+def putcount(a: array[float], off: int, scale: int, old: int, new: int) -> None:
+    """A count float at ``off`` showing ``old``, made to show ``new``."""
+    if old != new:
+        a[off] = shown(new) / scale
 
 
-def counts(buf: bytearray, off: int, scale: int, new: list[int], old: list[int]) -> None:
-    """Floats from ``off``: ``new[k] / scale``, written where ``new`` differs from
-    ``old`` (what they show now; everywhere when the lengths differ)."""
-    full = len(new) != len(old)
+def putcounts(a: array[float], off: int, scale: int, old: list[int], new: list[int]) -> None:
+    """Count floats from ``off`` showing ``old`` (``[]``: zeros), made to show ``new``."""
+    full = len(old) != len(new)
     for k in range(len(new)):
-        if full or new[k] != old[k]:
-            count(buf, off + k, scale, new[k])
+        v = new[k]
+        if v != (0 if full else old[k]):
+            a[off + k] = shown(v) / scale
 
 
-def zero(buf: bytearray, off: int, size: int) -> None:
-    b = off * 4
-    buf[b:b + 4 * size] = bytes(4 * size)
+def putdense(a: array[float], off: int, old: list[float], new: list[float]) -> None:
+    """Floats from ``off`` showing ``old``, made to show ``new`` (same length)."""
+    for k in range(len(new)):
+        if new[k] != old[k]:
+            a[off + k] = new[k]
 
 
 def card_mask(cards: list[int]) -> int:
@@ -405,13 +404,28 @@ def card_mask(cards: list[int]) -> int:
     return m
 
 
+def hot(v: list[float], off: int, width: int, k: int) -> None:
+    """In a dense block ``v``: a onehot row at ``off`` with its 1 at ``k``."""
+    if 0 <= k < width:
+        v[off + k] = 1.0
+
+
+def flags(v: list[float], off: int, width: int, mask: int) -> None:
+    """In a dense block ``v``: a bits row at ``off`` showing ``mask``."""
+    for k in range(width):
+        if mask >> k & 1:
+            v[off + k] = 1.0
+
+
 class _Mat:
-    """What the vector shows of one seat's mat (the last values written)."""
+    """What the vector shows of one seat's mat (the values last written: zeros first)."""
 
     def __init__(self) -> None:
-        self.supply = -1
-        self.harbor = -1
+        self.supply = 0
+        self.harbor = 0
         self.attr: list[int] = []
+        self.marker: list[int] = [0, 0, 0, 0]
+        self.level: list[int] = [0, 0, 0, 0]
         self.btok: list[int] = []
         self.mem: list[int] = []
         self.blue: list[int] = []
@@ -421,43 +435,50 @@ class _Mat:
         self.owned: list[int] = [0] * NBUILDINGS
         self.taken: list[int] = [0] * NBUILDINGS
         self.cards: list[int] = []
-        self.gov = -2
-        self.aside = -1
+        self.card_mask = 0
+        self.gov = -1
+        self.gov_region = -1
+        self.aside = 0
 
 
 class Encoder:
     """The observation of one observer (a seat), kept up to date: :meth:`update` brings
-    :attr:`buf` (``SIZE`` float32 values) to the encoding of a state, rewriting only the
-    parts that differ from the last state it was given (any state: of any game, in any
-    order). Not thread-safe: one encoder per thread."""
+    :attr:`vec` (``SIZE`` float32 values, an ``array('f')``) to the encoding of a state,
+    rewriting only the floats that differ from the last state it was given (any state:
+    of any game, in any order). Every attribute below ``vec`` is what the vector shows
+    now (or the part of the state it was made from). Not thread-safe: one encoder per
+    thread."""
 
     def __init__(self, player: int) -> None:
         if not 0 <= player < SEATS:
             raise ValueError(f"player must be a seat 0..{SEATS - 1}, got {player}")
         self.player = player
-        self.buf = bytearray(4 * SIZE)
+        self.vec: array[float] = array("f", bytes(4 * SIZE))
         self.rules: object = None
         self.n = 0
         self.reset()
 
     def reset(self) -> None:
-        """Forget the last state: the next :meth:`update` writes everything."""
+        """Forget the last state: the vector is all zeros again."""
+        self.vec[:] = array("f", bytes(4 * SIZE))
         self.rules = None
         self.n = 0
-        self.buf[:] = bytes(4 * SIZE)
         self.round = -1
         self.phase = -1
-        self.crown = -2
-        self.current = -2
-        self.active = -2
-        self.passed = -1
-        self.turn = -1
-        self.abolished = -1
-        self.pending = -1
+        self.crown = -1
+        self.current = -1
+        self.active = -1
+        self.passed = 0
+        self.kinds = 0
+        self.abolished = 0
+        self.pending = 0
+        self.spent: list[int] = []
         self.frame: tuple[int, ...] = (-1,)
+        self.dec: list[float] = [0.0] * N_DECISION
         self.trk_owner: list[int] = []
         self.trk_tok: list[int] = []
         self.filled: list[int] = []
+        self.open = 0
         self.site_owner: list[int] = []
         self.site_token: list[int] = []
         self.smark: list[int] = []
@@ -467,16 +488,20 @@ class Encoder:
         self.sea: list[int] = []
         self.pres: list[int] = []
         self.decks: list[list[int]] = [[] for _ in range(8)]
+        self.deck_top: list[int] = [-1] * 8
         self.in_deck = 0
         self.pile: list[int] = []
+        self.pile_mask = 0
         self.removed: list[int] = []
+        self.removed_mask = 0
         self.gov_avail: list[int] = []
+        self.gov_mask = 0
         self.bsupply: list[int] = []
-        self.spent: list[int] = []
-        self.nsupply: list[int] = []
+        self.nsupply = 0
         self.mats: list[_Mat] = [_Mat() for _ in range(SEATS)]
         self.shields: list[int] = [0] * NEXPLOITS
         self.exd: list[list[int]] = [[] for _ in range(NMODULES)]
+        self.mod: list[list[float]] = [[0.0] * size for _, size in MODULE_RANGE]
         self.exd_round = -1
 
     # ------------------------------------------------------------------ helpers
@@ -500,15 +525,15 @@ class Encoder:
         return out
 
     # ------------------------------------------------------------------ update
-    def update(self, s: State) -> bytearray:
-        """Encode ``s`` (as seen by :attr:`player`, a seat of its game) into :attr:`buf`
+    def update(self, s: State) -> array[float]:
+        """Encode ``s`` (as seen by :attr:`player`, a seat of its game) into :attr:`vec`
         and return it."""
         rules = s.rules
         if rules is not self.rules:
-            self.reset()
             if self.player >= s.n:
                 raise ValueError(f"player {self.player} is not a seat of a "
                                  f"{s.n}-player game")
+            self.reset()
             self.rules = rules
             self.n = s.n
             self.static(s)
@@ -533,84 +558,85 @@ class Encoder:
             m = _MODULE_NUMBER.get(mods[i].id, 0)
             if m and (exd[i] != self.exd[m - 1] or (m == _SPANISH and s.round != self.exd_round)):
                 self.module(s, m, exd[i])
-                self.exd[m - 1] = exd[i].copy()
-        return self.buf
+        return self.vec
 
     def static(self, s: State) -> None:
-        """What a game's setting fixes: its config, modules, level-5 types, board."""
-        buf = self.buf
+        """What a game's setting fixes: its config, modules, level-5 types, board (the
+        vector is all zeros)."""
+        a = self.vec
         cfg = s.config
         n = self.n
-        onehot(buf, O_RULESET, 2, 0 if cfg.ruleset == "age_of_sail" else 1)
+        put1(a, O_RULESET, 2, -1, 0 if cfg.ruleset == "age_of_sail" else 1)
         board = s.rules.board.side
-        onehot(buf, O_BOARD, 3, 0 if board == "A" else 1 if board == "B" else 2)
-        onehot(buf, O_PLAYERS, 4, n - 2)
+        put1(a, O_BOARD, 3, -1, 0 if board == "A" else 1 if board == "B" else 2)
+        put1(a, O_PLAYERS, 4, -1, n - 2)
         opts = cfg.options
         mask = 0
         for k in range(len(OPTION_NAMES)):
             v = opts.get(OPTION_NAMES[k])
             if v is True or v == "by_player":
                 mask |= 1 << k
-        bits(buf, O_OPTIONS, len(OPTION_NAMES), mask)
+        putbits(a, O_OPTIONS, len(OPTION_NAMES), 0, mask)
         mask = 0
         for m in s.modules:
             num = _MODULE_NUMBER.get(m.id, 0)
             if num:
                 mask |= 1 << (num - 1)
-        bits(buf, O_MODULES, NMODULES, mask)
+        putbits(a, O_MODULES, NMODULES, 0, mask)
         mask = 0
         for b in s.level5:
             if b in D.LEVEL5_POOL:
                 mask |= 1 << D.LEVEL5_POOL.index(b)
-        bits(buf, O_LEVEL5, len(D.LEVEL5_POOL), mask)
+        putbits(a, O_LEVEL5, len(D.LEVEL5_POOL), 0, mask)
         lengths = s.rules.board.trk_len
         for r in range(1, D.NREGIONS):
-            count(buf, O_TRK_LEN + r - 1, MAX_TRACK, lengths[r])
+            putcount(a, O_TRK_LEN + r - 1, MAX_TRACK, 0, lengths[r])
         for k in range(n):
-            bits(buf, O_PRESENT + k, 1, 1)
+            a[O_PRESENT + k] = 1.0
 
     def turn_fields(self, s: State) -> None:
-        buf = self.buf
+        a = self.vec
         v = s.round
         if v != self.round:
-            onehot(buf, O_ROUND, 8, v)
+            put1(a, O_ROUND, 8, self.round, v)
             self.round = v
         v = s.phase
         if v != self.phase:
-            onehot(buf, O_PHASE, 7, v)
+            put1(a, O_PHASE, 7, self.phase, v)
             self.phase = v
-        v = s.crown
+        v = self.rel(s.crown)
         if v != self.crown:
-            onehot(buf, O_CROWN, SEATS, self.rel(v))
+            put1(a, O_CROWN, SEATS, self.crown, v)
             self.crown = v
         stack = s.stack
-        v = stack[-1][1] if stack else -1
+        v = self.rel(stack[-1][1]) if stack else -1
         if v != self.current:
-            onehot(buf, O_CURRENT, SEATS, self.rel(v))
+            put1(a, O_CURRENT, SEATS, self.current, v)
             self.current = v
         v = len(stack) - 1 if stack else 0
         if v != self.pending:
-            count(buf, O_PENDING, 4, v)
+            putcount(a, O_PENDING, 4, self.pending, v)
             self.pending = v
-        v = s.act_player
+        v = self.rel(s.act_player)
         if v != self.active:
-            onehot(buf, O_ACTIVE, SEATS, self.rel(v))
+            put1(a, O_ACTIVE, SEATS, self.active, v)
             self.active = v
-        v = s.passed
+        v = self.rel_mask(s.passed)
         if v != self.passed:
-            bits(buf, O_PASSED, SEATS, self.rel_mask(v))
+            putbits(a, O_PASSED, SEATS, self.passed, v)
             self.passed = v
-        v = s.turn
-        if v != self.turn:
-            bits(buf, O_TURN, 6, (1 if v >> 8 & 1 else 0) | (v & 31) << 1)
-            self.turn = v
+        t = s.turn
+        v = (1 if t >> 8 & 1 else 0) | (t & 31) << 1
+        if v != self.kinds:
+            putbits(a, O_TURN, 6, self.kinds, v)
+            self.kinds = v
         v = 1 if s.abolished else 0
         if v != self.abolished:
-            bits(buf, O_ABOLISHED, 1, v)
+            putbits(a, O_ABOLISHED, 1, self.abolished, v)
             self.abolished = v
         spent = s.spent
         if spent != self.spent:
-            counts(buf, O_SPENT, 10, spent, self.spent)
+            putcounts(a, O_SPENT, 10, self.spent, spent)
             self.spent = spent.copy()
 
     def decision(self, s: State) -> None:
@@ -619,35 +645,36 @@ class Encoder:
         if f == self.frame:
             return
         self.frame = f
-        buf = self.buf
-        zero(buf, O_FRAME, O_STEP_B + 8 - O_FRAME)
+        v = [0.0] * N_DECISION
         kind = f[0]
-        if kind < 0:
-            return
-        onehot(buf, O_FRAME, 9, kind)
-        if kind == F_SALARY:
-            count(buf, O_PAYMENTS, 5, f[2])
-        elif kind == F_EFFECT:
-            onehot(buf, O_MODE, 4, f[2])
-            onehot(buf, O_KIND1, 5, f[3])
-            onehot(buf, O_KIND2, 5, f[4])
-            onehot(buf, O_REGION, 7, f[5])
-            onehot(buf, O_DECK, 9, f[6])
-            bits(buf, O_FLAGS, 3, f[7])
-            src = f[7] >> SRC_SHIFT
-            if 1 <= src <= NBUILDINGS:
-                onehot(buf, O_SOURCE, NBUILDINGS + 4, src - 1)
-            elif src >= SRC_TOKEN + 4:
-                onehot(buf, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
-        elif kind == F_EXPLOIT:
-            m = _MODULE_NUMBER.get(s.modules[f[2]].id, 0)
-            onehot(buf, O_MODULE, NMODULES, m - 1)
-            onehot(buf, O_STEP, 8, f[3])
-            a = f[4]
-            if m == _LETTERS and f[3] == 0:
-                a = self.rel(a)
-            bits(buf, O_STEP_A, 8, a)
-            bits(buf, O_STEP_B, 8, f[5])
+        if kind >= 0:
+            base = -O_DECISION
+            hot(v, base + O_FRAME, 9, kind)
+            if kind == F_SALARY:
+                v[base + O_PAYMENTS] = shown(f[2]) / 5
+            elif kind == F_EFFECT:
+                hot(v, base + O_MODE, 4, f[2])
+                hot(v, base + O_KIND1, 5, f[3])
+                hot(v, base + O_KIND2, 5, f[4])
+                hot(v, base + O_REGION, 7, f[5])
+                hot(v, base + O_DECK, 9, f[6])
+                flags(v, base + O_FLAGS, 3, f[7])
+                src = f[7] >> SRC_SHIFT
+                if 1 <= src <= NBUILDINGS:
+                    hot(v, base + O_SOURCE, NBUILDINGS + 4, src - 1)
+                elif src >= SRC_TOKEN + 4:
+                    hot(v, base + O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
+            elif kind == F_EXPLOIT:
+                m = _MODULE_NUMBER.get(s.modules[f[2]].id, 0)
+                hot(v, base + O_MODULE, NMODULES, m - 1)
+                hot(v, base + O_STEP, 8, f[3])
+                step_a = f[4]
+                if m == _LETTERS and f[3] == 0:
+                    step_a = self.rel(step_a)
+                flags(v, base + O_STEP_A, 8, step_a)
+                flags(v, base + O_STEP_B, 8, f[5])
+        putdense(self.vec, O_DECISION, self.dec, v)
+        self.dec = v
 
     def tracks(self, s: State) -> bool:
         """The shipping tracks; whether a region opened or closed (Shields change)."""
@@ -655,9 +682,8 @@ class Encoder:
         tok = s.trk_tok
         old_o = self.trk_owner
         old_t = self.trk_tok
-        changed = False
         if owner != old_o or tok != old_t:
-            buf = self.buf
+            a = self.vec
             info = s.rules.board
             full = len(old_o) != len(owner)
             for r in range(1, D.NREGIONS):
@@ -665,58 +691,67 @@ class Encoder:
                 row = (r - 1) * MAX_TRACK
                 for k in range(info.trk_len[r]):
                     x = o + k
-                    if full or owner[x] != old_o[x]:
-                        onehot(buf, O_TRK_OWNER + (row + k) * OWNERS, OWNERS, self.rel(owner[x]))
-                    if full or tok[x] != old_t[x]:
-                        onehot(buf, O_TRK_TOKEN + (row + k) * 8, 8, tok[x])
+                    was = -1 if full else old_o[x]
+                    if owner[x] != was:
+                        put1(a, O_TRK_OWNER + (row + k) * OWNERS, OWNERS, self.rel(was),
+                             self.rel(owner[x]))
+                    was = -1 if full else old_t[x]
+                    if tok[x] != was:
+                        put1(a, O_TRK_TOKEN + (row + k) * 8, 8, was, tok[x])
             self.trk_owner = owner.copy()
             self.trk_tok = tok.copy()
         filled = s.filled
-        if filled != self.filled:
-            info = s.rules.board
-            mask = 0
-            for r in range(1, D.NREGIONS):
-                if filled[r] == info.trk_len[r]:
-                    mask |= 1 << (r - 1)
-            bits(self.buf, O_TRK_OPEN, 6, mask)
-            self.filled = filled.copy()
-            changed = True
-        return changed
+        if filled == self.filled:
+            return False
+        info = s.rules.board
+        mask = 0
+        for r in range(1, D.NREGIONS):
+            if filled[r] == info.trk_len[r]:
+                mask |= 1 << (r - 1)
+        putbits(self.vec, O_TRK_OPEN, 6, self.open, mask)
+        self.open = mask
+        self.filled = filled.copy()
+        return True
 
     def sites_links(self, s: State) -> None:
+        a = self.vec
         owner = s.site_owner
-        buf = self.buf
         owners_changed = owner != self.site_owner
         if owners_changed:
             old = self.site_owner
             full = len(old) != len(owner)
             for x in range(NSITES):
-                if full or owner[x] != old[x]:
-                    onehot(buf, O_SITE_OWNER + x * OWNERS, OWNERS, self.rel(owner[x]))
+                was = -1 if full else old[x]
+                if owner[x] != was:
+                    put1(a, O_SITE_OWNER + x * OWNERS, OWNERS, self.rel(was),
+                         self.rel(owner[x]))
             self.site_owner = owner.copy()
         tok = s.site_token
         if tok != self.site_token:
             old = self.site_token
             full = len(old) != len(tok)
             for x in range(NSITES):
-                if full or tok[x] != old[x]:
-                    onehot(buf, O_SITE_TOKEN + x * 8, 8, tok[x])
+                was = -1 if full else old[x]
+                if tok[x] != was:
+                    put1(a, O_SITE_TOKEN + x * 8, 8, was, tok[x])
             self.site_token = tok.copy()
         mark = s.smark
         if mark != self.smark:
             old = self.smark
             full = len(old) != len(mark)
             for x in range(NSITES):
-                if full or mark[x] != old[x]:
-                    bits(buf, O_SITE_MARK + x * 4, 4, mark[x])
+                was = 0 if full else old[x]
+                if mark[x] != was:
+                    putbits(a, O_SITE_MARK + x * 4, 4, was, mark[x])
             self.smark = mark.copy()
         ltok = s.link_token
         if ltok != self.link_token:
             old = self.link_token
             full = len(old) != len(ltok)
             for li in range(min(len(ltok), MAX_LINKS)):
-                if full or ltok[li] != old[li]:
-                    onehot(buf, O_LINK_TOKEN + li * 8, 8, ltok[li])
+                was = -1 if full else old[li]
+                if ltok[li] != was:
+                    put1(a, O_LINK_TOKEN + li * 8, 8, was, ltok[li])
             self.link_token = ltok.copy()
         lmark = s.lmark
         lmark_changed = lmark != self.lmark
@@ -724,8 +759,9 @@ class Encoder:
             old = self.lmark
             full = len(old) != len(lmark)
             for li in range(min(len(lmark), MAX_LINKS)):
-                if full or lmark[li] != old[li]:
-                    bits(buf, O_LINK_BLOCK + li, 1, lmark[li] & 1)
+                was = 0 if full else old[li]
+                if lmark[li] != was:
+                    putbits(a, O_LINK_BLOCK + li, 1, was, lmark[li])
             self.lmark = lmark.copy()
         if owners_changed or lmark_changed:
             links = s.rules.board.board.links
@@ -736,31 +772,30 @@ class Encoder:
                 o = owner[x]
                 c = self.rel(o) if 0 <= o < n and owner[y] == o and not lmark[li] & 1 else -1
                 if c != ctl[li]:
-                    onehot(buf, O_LINK_CTL + li * SEATS, SEATS, c)
+                    put1(a, O_LINK_CTL + li * SEATS, SEATS, ctl[li], c)
                     ctl[li] = c
 
     def seas(self, s: State) -> None:
-        buf = self.buf
-        owners = len(s.sea) // 7
+        a = self.vec
         sea = s.sea
         pres = s.pres
         old_s = self.sea
         old_p = self.pres
         full = len(old_s) != len(sea)
-        for o in range(owners):
+        for o in range(len(sea) // 7):
             row = self.rel(o)
             base = o * 7
             for r in range(D.NREGIONS):
                 x = base + r
-                if r and (full or sea[x] != old_s[x]):
-                    count(buf, O_SEA + row * 6 + r - 1, 5, sea[x])
-                if full or pres[x] != old_p[x]:
-                    count(buf, O_PRES + row * 7 + r, 10, pres[x])
+                if r and sea[x] != (0 if full else old_s[x]):
+                    a[O_SEA + row * 6 + r - 1] = shown(sea[x]) / 5
+                if pres[x] != (0 if full else old_p[x]):
+                    a[O_PRES + row * 7 + r] = shown(pres[x]) / 10
         self.sea = sea.copy()
         self.pres = pres.copy()
 
     def exploit_shields(self, s: State) -> None:
-        buf = self.buf
+        a = self.vec
         n = self.n
         mods = s.modules
         for i in range(len(mods)):
@@ -776,43 +811,51 @@ class Encoder:
                 for k in range(n):
                     if s.has_shield((self.player + k) % n, i):
                         v |= 2 << k
-            if v != self.shields[m - 1]:
+            old = self.shields[m - 1]
+            if v != old:
                 self.shields[m - 1] = v
-                bits(buf, O_ACTIVE_EX + m - 1, 1, v & 1)
-                bits(buf, O_SHIELD + (m - 1) * SEATS, SEATS, v >> 1)
+                putbits(a, O_ACTIVE_EX + m - 1, 1, old & 1, v & 1)
+                putbits(a, O_SHIELD + (m - 1) * SEATS, SEATS, old >> 1, v >> 1)
 
     def cards(self, s: State) -> None:
-        buf = self.buf
+        a = self.vec
         decks = s.decks
         old = self.decks
         any_deck = False
         for d in range(8):
             dk = decks[d]
-            if dk != old[d]:
+            was = old[d]
+            if dk != was:
                 any_deck = True
-                count(buf, O_DECK_COUNT + d, 8, len(dk))
-                if dk:
-                    top = dk[-1]
-                    onehot(buf, O_DECK_VALUE + d * 6, 6, _CARD_VALUE[top])
-                    onehot(buf, O_DECK_ORIGIN + d * 8, 8, _CARD_DECK[top])
-                else:
-                    onehot(buf, O_DECK_VALUE + d * 6, 6, -1)
-                    onehot(buf, O_DECK_ORIGIN + d * 8, 8, -1)
+                putcount(a, O_DECK_COUNT + d, 8, len(was), len(dk))
+                top = dk[-1] if dk else -1
+                old_top = self.deck_top[d]
+                if top != old_top:
+                    put1(a, O_DECK_VALUE + d * 6, 6,
+                         _CARD_VALUE[old_top] if old_top >= 0 else -1,
+                         _CARD_VALUE[top] if top >= 0 else -1)
+                    put1(a, O_DECK_ORIGIN + d * 8, 8,
+                         _CARD_DECK[old_top] if old_top >= 0 else -1,
+                         _CARD_DECK[top] if top >= 0 else -1)
+                    self.deck_top[d] = top
                 old[d] = dk.copy()
         if any_deck:
             m = 0
             for d in range(8):
                 m |= card_mask(decks[d])
-            if m != self.in_deck:
-                bits(buf, O_IN_DECK, NCARDS, m)
-                self.in_deck = m
+            putbits(a, O_IN_DECK, NCARDS, self.in_deck, m)
+            self.in_deck = m
         pile = s.pile
         if pile != self.pile:
-            bits(buf, O_PILE, NCARDS, card_mask(pile))
+            m = card_mask(pile)
+            putbits(a, O_PILE, NCARDS, self.pile_mask, m)
+            self.pile_mask = m
             self.pile = pile.copy()
         removed = s.removed
         if removed != self.removed:
-            bits(buf, O_REMOVED, NCARDS, card_mask(removed))
+            m = card_mask(removed)
+            putbits(a, O_REMOVED, NCARDS, self.removed_mask, m)
+            self.removed_mask = m
             self.removed = removed.copy()
         gov = s.gov_avail
         if gov != self.gov_avail:
@@ -820,52 +863,61 @@ class Encoder:
             for r in range(1, D.NREGIONS):
                 if gov[r] >= 0:
                     m |= 1 << (r - 1)
-            bits(buf, O_GOV_AVAIL, 6, m)
+            putbits(a, O_GOV_AVAIL, 6, self.gov_mask, m)
+            self.gov_mask = m
             self.gov_avail = gov.copy()
 
     def supplies(self, s: State) -> None:
-        buf = self.buf
+        a = self.vec
         sup = s.bsupply
         if sup != self.bsupply:
-            counts(buf, O_BSUPPLY, 5, sup, self.bsupply)
+            putcounts(a, O_BSUPPLY, 5, self.bsupply, sup)
             self.bsupply = sup.copy()
         ns = s.nsupply
-        if ns != self.nsupply:
-            count(buf, O_NSUPPLY, 35, ns[0] if ns else 0)
-            self.nsupply = ns.copy()
+        v = ns[0] if ns else 0
+        if v != self.nsupply:
+            putcount(a, O_NSUPPLY, 35, self.nsupply, v)
+            self.nsupply = v
 
     def mat(self, s: State, k: int, pl: Player) -> None:
         """The mat of relative seat ``k``."""
-        buf = self.buf
+        a = self.vec
         old = self.mats[k]
-        if pl.supply != old.supply:
-            count(buf, O_SUPPLY + k, 35, pl.supply)
-            old.supply = pl.supply
-        if pl.harbor != old.harbor:
-            count(buf, O_HARBOR + k, 10, pl.harbor)
-            old.harbor = pl.harbor
+        v = pl.supply
+        if v != old.supply:
+            putcount(a, O_SUPPLY + k, 35, old.supply, v)
+            old.supply = v
+        v = pl.harbor
+        if v != old.harbor:
+            putcount(a, O_HARBOR + k, 10, old.harbor, v)
+            old.harbor = v
         attr = pl.attr
         if attr != old.attr:
             cap = s.rules.track_cap
-            was = old.attr
-            full = len(was) != 4
-            for a in range(4):
-                v = attr[a]
-                if full or v != was[a]:
-                    count(buf, O_MARKER + k * 4 + a, 15, v if v < cap else cap)
-                    count(buf, O_LEVEL + k * 4 + a, 5, _LEVEL[v] if v < 16 else 5)
+            marker = old.marker
+            level = old.level
+            for t in range(4):
+                v = attr[t]
+                m = v if v < cap else cap
+                if m != marker[t]:
+                    putcount(a, O_MARKER + k * 4 + t, 15, marker[t], m)
+                    marker[t] = m
+                lv = _LEVEL[v] if v < 16 else 5
+                if lv != level[t]:
+                    putcount(a, O_LEVEL + k * 4 + t, 5, level[t], lv)
+                    level[t] = lv
             old.attr = attr.copy()
         v4 = pl.btok
         if v4 != old.btok:
-            counts(buf, O_BTOK + k * 4, 5, v4, old.btok)
+            putcounts(a, O_BTOK + k * 4, 5, old.btok, v4)
             old.btok = v4.copy()
         v4 = pl.mem
         if v4 != old.mem:
-            counts(buf, O_MEM + k * 4, 5, v4, old.mem)
+            putcounts(a, O_MEM + k * 4, 5, old.mem, v4)
             old.mem = v4.copy()
         v4 = pl.blue
         if v4 != old.blue:
-            counts(buf, O_BLUE + k * 4, 2, v4, old.blue)
+            putcounts(a, O_BLUE + k * 4, 2, old.blue, v4)
             old.blue = v4.copy()
         blds = pl.blds
         occ = pl.occ
@@ -881,113 +933,124 @@ class Encoder:
             was_taken = old.taken
             for b in range(NBUILDINGS):
                 if owned[b] != was_owned[b]:
-                    count(buf, O_BLDS + k * NBUILDINGS + b, 1, owned[b])
+                    putcount(a, O_BLDS + k * NBUILDINGS + b, 1, was_owned[b], owned[b])
                 if taken[b] != was_taken[b]:
-                    count(buf, O_WORKERS + k * NBUILDINGS + b, 1, taken[b])
+                    putcount(a, O_WORKERS + k * NBUILDINGS + b, 1, was_taken[b], taken[b])
             old.blds = blds.copy()
             old.occ = occ
             old.owned = owned
             old.taken = taken
         cards = pl.cards
         if cards != old.cards:
-            bits(buf, O_CARDS + k * NCARDS, NCARDS, card_mask(cards))
+            m = card_mask(cards)
+            putbits(a, O_CARDS + k * NCARDS, NCARDS, old.card_mask, m)
+            old.card_mask = m
             old.cards = cards.copy()
         gov = pl.gov
         if gov != old.gov:
-            onehot(buf, O_GOV + k * 6, 6, _CARD_DECK[gov] - 1 if gov >= 0 else -1)
+            r = _CARD_DECK[gov] - 1 if gov >= 0 else -1
+            put1(a, O_GOV + k * 6, 6, old.gov_region, r)
+            old.gov_region = r
             old.gov = gov
-        aside = len(pl.aside)
-        if aside != old.aside:
-            count(buf, O_ASIDE + k, 3, aside)
-            old.aside = aside
+        v = len(pl.aside)
+        if v != old.aside:
+            putcount(a, O_ASIDE + k, 3, old.aside, v)
+            old.aside = v
 
     def module(self, s: State, m: int, d: list[int]) -> None:
-        """The data of module number ``m`` (``d``: its ``exd`` list)."""
-        buf = self.buf
+        """The block of module number ``m`` (``d``: its ``exd`` list), rewritten where
+        it changed."""
+        off, size = MODULE_RANGE[m - 1]
+        v = [0.0] * size
         n = self.n
         p = self.player
+        base = -off
         if m == 1:  # Saltpeter Stockpiles: [tile, held x n, cannon mask x n, disc x n]
-            count(buf, O_SP_TILE, 6, d[0])
-            disc = 0
+            v[base + O_SP_TILE] = shown(d[0]) / 6
             for k in range(n):
                 q = (p + k) % n
-                count(buf, O_SP_HELD + k, 6, d[1 + q])
-                count(buf, O_SP_ON + k, 6, bin(d[1 + n + q]).count("1"))
+                v[base + O_SP_HELD + k] = shown(d[1 + q]) / 6
+                v[base + O_SP_ON + k] = shown(bin(d[1 + n + q]).count("1")) / 6
                 if d[1 + 2 * n + q]:
-                    disc |= 1 << k
-            bits(buf, O_SP_DISC, SEATS, disc)
+                    v[base + O_SP_DISC + k] = 1.0
         elif m == 2:  # The Republic of Pirates: [location, Nassau owner, Governor owner]
             loc = d[0]
-            onehot(buf, O_RP_PIRATE, 2 + len(PIRATE_CITIES),
-                   0 if loc == -1 else 1 if loc == -2 else _PIRATE_SLOT.get(loc, -1))
-            onehot(buf, O_RP_NASSAU, SEATS, self.rel(d[1]))
-            onehot(buf, O_RP_GOV, SEATS, self.rel(d[2]))
+            hot(v, base + O_RP_PIRATE, 2 + len(PIRATE_CITIES),
+                0 if loc == -1 else 1 if loc == -2 else _PIRATE_SLOT.get(loc, -1))
+            hot(v, base + O_RP_NASSAU, SEATS, self.rel(d[1]))
+            hot(v, base + O_RP_GOV, SEATS, self.rel(d[2]))
         elif m == 3:  # Imperialism: [placed at setup, held x n]
             for k in range(n):
-                count(buf, O_IM_HELD + k, 9, d[1 + (p + k) % n])
+                v[base + O_IM_HELD + k] = shown(d[1 + (p + k) % n]) / 9
         elif m == 4:  # The Spanish Main: [tile, round of the last use, mask of users]
-            count(buf, O_SM_TILE, 8, d[0])
-            bits(buf, O_SM_USED, SEATS, self.rel_mask(d[2]) if d[1] == s.round else 0)
+            v[base + O_SM_TILE] = shown(d[0]) / 8
+            flags(v, base + O_SM_USED, SEATS, self.rel_mask(d[2]) if d[1] == s.round else 0)
             self.exd_round = s.round
         elif m == 5:  # The Dutch East India Company: [tile]
-            count(buf, O_DE_TILE, 2, d[0])
+            v[base + O_DE_TILE] = shown(d[0]) / 2
         elif m == 6:  # Jesuit Missionaries: [tile] + sorted sites (one per Missionary)
-            count(buf, O_JM_TILE, 5, d[0])
+            v[base + O_JM_TILE] = shown(d[0]) / 5
             per = [0] * NSITES
             for j in range(1, len(d)):
                 if 0 <= d[j] < NSITES:
                     per[d[j]] += 1
             for x in range(NSITES):
-                count(buf, O_JM_SITES + x, 5, per[x])
+                if per[x]:
+                    v[base + O_JM_SITES + x] = shown(per[x]) / 5
         elif m == 7:  # The South Sea Company: [owner x7, Share state x5, burst]
             for j in range(7):
-                onehot(buf, O_SS_TRACK + j * SEATS, SEATS, self.rel(d[j]))
+                hot(v, base + O_SS_TRACK + j * SEATS, SEATS, self.rel(d[j]))
             for j in range(5):
-                v = d[7 + j]
-                onehot(buf, O_SS_SHARES + j * 7, 7,
-                       0 if v == -1 else 1 if v == -2 else 2 + self.rel(v))
-            bits(buf, O_SS_BURST, 1, d[12])
+                x = d[7 + j]
+                hot(v, base + O_SS_SHARES + j * 7, 7,
+                    0 if x == -1 else 1 if x == -2 else 2 + self.rel(x))
+            flags(v, base + O_SS_BURST, 1, d[12])
         elif m == 8:  # Manila Galleons: [tile, Manila x5, held x5] (5 seat slots)
-            count(buf, O_MG_TILE, 8, d[0])
+            v[base + O_MG_TILE] = shown(d[0]) / 8
             for k in range(n):
                 q = (p + k) % n
-                count(buf, O_MG_MANILA + k, 1, d[1 + q])
-                count(buf, O_MG_HELD + k, 8, d[6 + q])
+                v[base + O_MG_MANILA + k] = shown(d[1 + q])
+                v[base + O_MG_HELD + k] = shown(d[6 + q]) / 8
         elif m == 9:  # The Underground Railroad: [owner x5, Freedom tokens 4 x n]
             for j in range(5):
-                onehot(buf, O_UR_SPACES + j * SEATS, SEATS, self.rel(d[j]))
+                hot(v, base + O_UR_SPACES + j * SEATS, SEATS, self.rel(d[j]))
             for k in range(n):
                 q = (p + k) % n
                 for t in range(4):
-                    count(buf, O_UR_HELD + k * 4 + t, 2, d[5 + 4 * q + t])
+                    v[base + O_UR_HELD + k * 4 + t] = shown(d[5 + 4 * q + t]) / 2
         elif m == 10:  # The Transit of Venus: [owner x8, tile x5, held 5 x 5, Financier x3]
             for j in range(8):
-                onehot(buf, O_TV_SPACES + j * SEATS, SEATS, self.rel(d[j]))
+                hot(v, base + O_TV_SPACES + j * SEATS, SEATS, self.rel(d[j]))
             for t in range(5):
-                count(buf, O_TV_TILE + t, 2, d[8 + t])
+                v[base + O_TV_TILE + t] = shown(d[8 + t]) / 2
             for k in range(n):
                 q = (p + k) % n
                 for t in range(5):
-                    count(buf, O_TV_HELD + k * 5 + t, 2, d[13 + 5 * q + t])
+                    v[base + O_TV_HELD + k * 5 + t] = shown(d[13 + 5 * q + t]) / 2
             for j in range(3):
-                onehot(buf, O_TV_FIN + j * SEATS, SEATS, self.rel(d[38 + j]))
+                hot(v, base + O_TV_FIN + j * SEATS, SEATS, self.rel(d[38 + j]))
         elif m == 11:  # The Sun Never Sets: [discs x n]
             for k in range(n):
-                count(buf, O_SN_DISCS + k, 8, d[(p + k) % n])
+                v[base + O_SN_DISCS + k] = shown(d[(p + k) % n]) / 8
         elif m == 15:  # The Haitian Revolution: the cards stacked on the tile
-            bits(buf, O_HR_CARDS, NCARDS, card_mask(d))
+            for c in d:
+                if 0 <= c < NCARDS:
+                    v[base + O_HR_CARDS + c] = 1.0
         elif m == 16:  # The Silent Fleet
-            bits(buf, O_SF_OCC, 7, d[0])
-            bits(buf, O_SF_TOKEN, 1, d[1])
-            count(buf, O_SF_OUT, 10, d[2])
-            count(buf, O_SF_OUT + 1, 10, d[3])
+            flags(v, base + O_SF_OCC, 7, d[0])
+            flags(v, base + O_SF_TOKEN, 1, d[1])
+            v[base + O_SF_OUT] = shown(d[2]) / 10
+            v[base + O_SF_OUT + 1] = shown(d[3]) / 10
             for b in range(NBUILDINGS):
-                count(buf, O_SF_SHORT + b, 1, d[4 + b])
-            base = 4 + NBUILDINGS
+                v[base + O_SF_SHORT + b] = shown(d[4 + b])
+            cities = 4 + NBUILDINGS
             for k in range(n):
                 q = (p + k) % n
                 for r in range(7):
-                    count(buf, O_SF_CITIES + k * 7 + r, 5, d[base + 7 * q + r])
+                    v[base + O_SF_CITIES + k * 7 + r] = shown(d[cities + 7 * q + r]) / 5
+        putdense(self.vec, off, self.mod[m - 1], v)
+        self.mod[m - 1] = v
+        self.exd[m - 1] = d.copy()
 
 
 __all__ = ["Encoder", "FIELD", "FIELDS", "Field", "SIZE"]

@@ -43,8 +43,8 @@ class ObservationEncoder:
 
     def __init__(self, player: int) -> None:
         self.core = F.Encoder(player)
-        #: the core's buffer as float32, without a copy (it is never resized)
-        self.view = np.frombuffer(self.core.buf, dtype=np.float32)
+        #: the core's vector as numpy, without a copy (it is never resized)
+        self.view = np.frombuffer(self.core.vec, dtype=np.float32)
 
     @property
     def player(self) -> int:
@@ -65,8 +65,9 @@ _ENCODERS: list[ObservationEncoder] = []
 def encode(state: State, player: int, out: Any = None) -> Any:
     """The observation of ``player`` (a seat): a ``float32`` vector of
     :func:`observation_size` (``out``: a vector to fill instead of a new one)."""
-    if not 0 <= player < state.n:
-        raise ValueError(f"player must be a seat 0..{state.n - 1}, got {player!r}")
+    n = state.config.players
+    if not 0 <= player < n:
+        raise ValueError(f"player must be a seat 0..{n - 1}, got {player!r}")
     while len(_ENCODERS) <= player:
         _ENCODERS.append(ObservationEncoder(len(_ENCODERS)))
     return _ENCODERS[player].encode(state, out)
