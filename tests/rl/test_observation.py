@@ -158,6 +158,11 @@ def test_out_is_filled_in_place_and_bad_seats_are_refused() -> None:
     out = np.full(F.SIZE, 7.0, dtype=np.float32)
     assert encode(s, 2, out=out) is out
     assert (out == fresh(s, 2)).all()
+    enc = ObservationEncoder(2)
+    live = enc.encode(s, copy=False)
+    assert (live == out).all() and not live.flags.writeable
+    with pytest.raises(ValueError):
+        live[0] = 1.0
     with pytest.raises(ValueError):
         encode(s, 4)
     with pytest.raises(ValueError):
@@ -199,6 +204,20 @@ def test_every_config_encodes_every_position_incrementally_as_from_scratch(
         assert not diff, (name, k, p, diff)
         if k % 10 == 0:
             check_values(v)
+
+
+@pytest.mark.parametrize("name", ["aos-4p-exploits", "rare-fleet-limited"])
+def test_a_state_changed_in_place_is_encoded_right(name: str) -> None:
+    """The encoder keeps copies of what it read, never the state's own lists: one state
+    played on in place is encoded as from scratch at every step, for every seat."""
+    config = CONFIGS[name]
+    s = new_game(config)
+    rng = random.Random(config.seed)
+    enc = [ObservationEncoder(p) for p in range(config.players)]
+    while not s.is_over:
+        for p in range(config.players):
+            assert (enc[p].encode(s, copy=False) == fresh(s, p)).all()
+        s.apply_code(choose(s, rng))
 
 
 def test_one_encoder_serves_positions_of_any_game_in_any_order() -> None:

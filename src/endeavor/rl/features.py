@@ -197,7 +197,8 @@ O_LINK_BLOCK: Final = _field("links.blockade", "bits", ("blockade",),
                              "Blockade on each link (Imperialism)", rows=_rng(MAX_LINKS))
 O_LINK_CTL: Final = _field("links.control", "onehot", SEAT_LABELS,
                            "who controls each link", rows=_rng(MAX_LINKS))
-O_SEA: Final = _field("sea", "count", OVERSEAS, "discs in each open sea", rows=OWNER_LABELS,
+O_SEA: Final = _field("sea", "count", OVERSEAS,
+                      "discs in each open sea (classic: beside a full track)", rows=OWNER_LABELS,
                       scale=5)
 O_PRES: Final = _field("presence", "count", REGION_LABELS, "presence in each region",
                        rows=OWNER_LABELS, scale=10)

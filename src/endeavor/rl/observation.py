@@ -43,20 +43,24 @@ class ObservationEncoder:
 
     def __init__(self, player: int) -> None:
         self.core = F.Encoder(player)
-        #: the core's vector as numpy, without a copy (it is never resized)
+        #: the core's vector as numpy, without a copy (it is never resized); read-only:
+        #: the next encoding starts from what it shows
         self.view = np.frombuffer(self.core.vec, dtype=np.float32)
+        self.view.flags.writeable = False
 
     @property
     def player(self) -> int:
         return self.core.player
 
-    def encode(self, state: State, out: Any = None) -> Any:
-        """The observation of ``state`` (a new vector, or ``out`` filled)."""
+    def encode(self, state: State, out: Any = None, copy: bool = True) -> Any:
+        """The observation of ``state``: a new vector, or ``out`` filled, or with
+        ``copy=False`` the encoder's own read-only vector (no copy; it changes at the
+        next call)."""
         self.core.update(state)
-        if out is None:
-            return self.view.copy()
-        np.copyto(out, self.view)
-        return out
+        if out is not None:
+            np.copyto(out, self.view)
+            return out
+        return self.view.copy() if copy else self.view
 
 
 _ENCODERS: list[ObservationEncoder] = []
