@@ -1,5 +1,5 @@
 """The longest games (decisions per game) of every configuration, for the default
-``max_game_length`` of OpenSpiel's ``python_endeavor`` (docs/rl_openspiel.md).
+``max_game_length`` of OpenSpiel's ``python_endeavor`` (docs/rl.md, "OpenSpiel").
 
     PYTHONPATH=src python tools/game_lengths.py random [games] [pass weights]
     PYTHONPATH=src python tools/game_lengths.py greedy [games]

@@ -12,7 +12,7 @@
         state.apply_action(state.legal_actions()[0])
     print(state.returns())
 
-The game (docs/rl_openspiel.md has the whole description):
+The game (docs/rl.md, "OpenSpiel" has the whole description):
 
 - **The deal is a chance node.** The first node of every game is a chance node with
   ``deals`` equally likely outcomes; outcome ``i`` sets the game up with
@@ -77,7 +77,7 @@ SCORE_SCALE = 100.0
 
 #: the default ``max_game_length`` by player count: decisions per game (the chance node
 #: not counted), about twice the longest game measured (random play with rare passes
-#: and greedy self-play, every ruleset and option; docs/rl_openspiel.md has the table)
+#: and greedy self-play, every ruleset and option; docs/rl.md, "OpenSpiel" has the table)
 MAX_GAME_LENGTH: dict[int, int] = {2: 500, 3: 550, 4: 650, 5: 800}
 
 #: the default number of deals (chance outcomes), and the most a game may have (its
