@@ -52,7 +52,7 @@ $(CBIN)/python:
 $(COMPILED_STAMP): $(BUILD_FILES) $(ENGINE_SRC) | $(CBIN)/python
 	rm -rf build
 	$(CBIN)/pip uninstall -q -y endeavor 2>/dev/null || true
-	ENDEAVOR_MYPYC=1 $(CBIN)/pip install -q '.[test]'
+	ENDEAVOR_MYPYC=1 $(CBIN)/pip install -q '.[test,rl]'
 	touch $(COMPILED_STAMP)
 
 install: $(PLAY_STAMP)

@@ -16,7 +16,8 @@ Which build (:func:`choose`):
 What is compiled (:func:`compiled_modules`): every module under ``src/endeavor`` (new
 modules are picked up automatically) except the Rich adapters (any module that imports
 ``rich``: the terminal screen and its renderer), :data:`INTERPRETED` and the packages of
-:data:`INTERPRETED_DIRS` (the command line, the web app). The installed
+:data:`INTERPRETED_DIRS` (the command line, the web app, the RL adapters but for the
+observation encoder's core, :data:`COMPILED_IN_INTERPRETED`). The installed
 package says which build runs: ``endeavor.COMPILED``, ``endeavor --version``.
 """
 
@@ -37,15 +38,23 @@ PACKAGE = ROOT / "src" / "endeavor"
 #: modules (paths relative to ``src/endeavor``) always left interpreted, besides the
 #: Rich adapters: ``config.py`` (``GameConfig`` validates whatever it is given with
 #: its own errors; compiled, its dataclass ``__init__`` would raise ``TypeError`` on a
-#: wrong type first; it is read once per game) and ``testing.py`` (test support)
-INTERPRETED = frozenset({"config.py", "testing.py"})
+#: wrong type first; it is read once per game), ``testing.py`` (test support) and
+#: ``rl/openspiel.py`` (OpenSpiel's Python game: its classes subclass pyspiel's, whose
+#: C++ side clones and serializes a state through its ``__dict__``; mypyc's native
+#: classes can do neither, and pyspiel is an optional extra)
+INTERPRETED = frozenset({"config.py", "testing.py", "rl/openspiel.py"})
 #: packages left interpreted: the command line (``cli/``: the argparse and Rich adapter,
 #: one module per command; left out by its path, not only because its modules import
 #: ``rich``, and its tests patch module globals such as
-#: ``endeavor.cli.play.DEFAULT_OPPONENT``) and the web app
+#: ``endeavor.cli.play.DEFAULT_OPPONENT``), the web app
 #: (``web/``: FastAPI, SQLAlchemy and pydantic adapters, I/O-bound, that use only the
-#: engine's public API)
-INTERPRETED_DIRS = ("cli/", "web/")
+#: engine's public API) and the research environments (``rl/``: numpy, Gymnasium,
+#: PettingZoo and OpenSpiel adapters, which the compiled wheel's build does not install)
+INTERPRETED_DIRS = ("cli/", "web/", "rl/")
+#: modules compiled although their package is in :data:`INTERPRETED_DIRS`: the
+#: observation encoder's core (``rl/features.py``: stdlib only, run at every step of an
+#: RL loop)
+COMPILED_IN_INTERPRETED = frozenset({"rl/features.py"})
 
 #: the bottom of the import graph: modules that import no other endeavor module but
 #: each other. They are compiled as their own group (shared library) so that mypy
@@ -67,6 +76,9 @@ def compiled_modules() -> list[str]:
     files = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
+        if rel in COMPILED_IN_INTERPRETED:
+            files.append(path.relative_to(ROOT).as_posix())
+            continue
         if (rel in INTERPRETED or rel.startswith(INTERPRETED_DIRS)
                 or _RICH.search(path.read_text(encoding="utf-8"))):
             continue

@@ -3,11 +3,14 @@ numpy, Gymnasium, PettingZoo; OpenSpiel as the ``openspiel`` extra).
 
 - :mod:`endeavor.rl.actions`: one frozen, versioned action index shared by every
   interface (``ACTIONS``, ``ACTION_SPACE_VERSION``, ``mask``).
-- :mod:`endeavor.rl.observation`: one observation encoder (``encode``, ``describe``).
+- :mod:`endeavor.rl.observation`: one observation encoder (``encode``, ``describe``,
+  ``observation_size``, ``OBSERVATION_VERSION``; docs/rl.md lists the layout).
 - :mod:`endeavor.rl.pettingzoo_env`: the PettingZoo AEC environment (``env``, ``raw_env``).
 - :mod:`endeavor.rl.gym_env`: the Gymnasium environment ``endeavor/Endeavor-v0``
   (``EndeavorEnv``: one seat against the bots), registered when this package is imported.
 - :mod:`endeavor.rl.rewards`: the rewards, by name.
+- :mod:`endeavor.rl.openspiel` (imported on purpose, the ``openspiel`` extra): registers
+  ``python_endeavor`` with OpenSpiel.
 
 An adapter: it uses only the engine's public API, and the engine never imports it.
 """
@@ -17,9 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import ACTION_SPACE_VERSION, ACTIONS, NUM_ACTIONS, action_of, index_of, mask
+from .observation import OBSERVATION_VERSION, describe, encode, observation_size
 
-__all__ = ["ACTIONS", "ACTION_SPACE_VERSION", "NUM_ACTIONS", "action_of", "index_of", "mask",
-           "env", "raw_env", "EndeavorEnv"]
+__all__ = ["ACTIONS", "ACTION_SPACE_VERSION", "NUM_ACTIONS", "OBSERVATION_VERSION",
+           "EndeavorEnv", "action_of", "describe", "encode", "env", "index_of", "mask",
+           "observation_size", "raw_env"]
 
 # The environments are imported when first asked for (``endeavor.rl.env``): Gymnasium and
 # PettingZoo take a while to import. The Gymnasium id is registered now, when Gymnasium
