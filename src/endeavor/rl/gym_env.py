@@ -38,13 +38,14 @@ from ..tournament import resolve_bots
 from .actions import CODES, NUM_ACTIONS, legal_indices
 from .common import (
     SEED_BOUND,
+    Observers,
     game_config,
     new_game_event,
     positive_or_none,
     screen_text,
     with_seed,
 )
-from .observation import encode, observation_size
+from .observation import observation_size
 from .rewards import RewardFn, reward_function, score_pad
 
 ENV_ID = "endeavor/Endeavor-v0"
@@ -118,6 +119,7 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.bots: dict[int, Bot] = {}
         self.decisions = 0
         self.done = False
+        self._encode = Observers()
         self._log: list[Event] | None = None
         self._rendered = 0
 
@@ -176,7 +178,7 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
-        return encode(game, self.seat), self._info()
+        return self._encode(game, self.seat), self._info()
 
     def _play_opponents(self) -> None:
         """The bots' decisions until the agent's seat decides or the game ends."""
@@ -200,13 +202,13 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         assert game is not None, "call reset() first"
         if self.done:
             gymnasium.logger.warn("step() after the episode ended: call reset()")
-            return encode(game, self.seat), 0.0, True, False, self._info()
+            return self._encode(game, self.seat), 0.0, True, False, self._info()
         code = self._code(action)
         if code is None:
             self.done = True
             info = self._info()
             info["illegal_action"] = True
-            return encode(game, self.seat), self.illegal_penalty, True, False, info
+            return self._encode(game, self.seat), self.illegal_penalty, True, False, info
         if self._log is None:
             game.apply_code(code)
         else:
@@ -222,7 +224,7 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
             truncated = self.done = True
         if self.render_mode == "human":
             self.render()
-        return encode(game, self.seat), reward, terminated, truncated, self._info()
+        return self._encode(game, self.seat), reward, terminated, truncated, self._info()
 
     def _code(self, action: Any) -> int | None:
         """The engine code of ``action`` if it is a legal action index, else None."""
