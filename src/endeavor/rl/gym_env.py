@@ -35,11 +35,13 @@ from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
 from ..tournament import resolve_bots
-from .actions import CODES, NUM_ACTIONS, legal_indices
+from .actions import CODES, NUM_ACTIONS
 from .common import (
     SEED_BOUND,
     Observers,
+    empty_mask,
     game_config,
+    legal_mask,
     new_game_event,
     positive_or_none,
     screen_text,
@@ -255,11 +257,10 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The legal actions of the agent now: an ``int8`` vector of length
         ``NUM_ACTIONS`` (1: legal), all zeros once the episode is over. A new array on
         every call."""
-        mask = np.zeros(NUM_ACTIONS, np.int8)
         game = self.game
         if game is not None and not self.done and game.current_player == self.seat:
-            mask[legal_indices(game)] = 1
-        return mask
+            return legal_mask(game)
+        return empty_mask()
 
     # ------------------------------------------------------------------ render
     def render(self) -> str | None:

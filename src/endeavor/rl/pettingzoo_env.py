@@ -40,11 +40,13 @@ from ..errors import IllegalActionError
 from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
-from .actions import CODES, NUM_ACTIONS, legal_indices
+from .actions import CODES, NUM_ACTIONS
 from .common import (
     SEED_BOUND,
     Observers,
+    empty_mask,
     game_config,
+    legal_mask,
     new_game_event,
     positive_or_none,
     screen_text,
@@ -264,10 +266,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
         assert game is not None, "call reset() first"
-        mask = np.zeros(NUM_ACTIONS, np.int8)
         if (agent == self.agent_selection and not self.terminations.get(agent, True)
                 and not self.truncations.get(agent, True)):
-            mask[legal_indices(game)] = 1
+            mask = legal_mask(game)
+        else:
+            mask = empty_mask()
         return {"observation": self._encode(game, self._seat[agent]), "action_mask": mask}
 
     def state(self) -> Any:
