@@ -480,6 +480,8 @@ class Encoder:
         self.vec[:] = array("f", bytes(4 * SIZE))
         self.rules = None
         self.n = 0
+        self.level5: tuple[int, ...] = ()
+        self.level5_mask = 0
         self.round = -1
         self.phase = -1
         self.crown = -1
@@ -580,8 +582,8 @@ class Encoder:
         return self.vec
 
     def static(self, s: State) -> None:
-        """What a game's setting fixes: its config, modules, level-5 types, board (the
-        vector is all zeros)."""
+        """What a game's setting (its rules object) fixes: its config, modules, board
+        (the vector is all zeros)."""
         a = self.out
         cfg = s.config
         n = self.n
@@ -602,11 +604,6 @@ class Encoder:
             if num:
                 mask |= 1 << (num - 1)
         putbits(a, O_MODULES, NMODULES, 0, mask)
-        mask = 0
-        for b in s.level5:
-            if b in D.LEVEL5_POOL:
-                mask |= 1 << D.LEVEL5_POOL.index(b)
-        putbits(a, O_LEVEL5, len(D.LEVEL5_POOL), 0, mask)
         lengths = s.rules.board.trk_len
         for r in range(1, D.NREGIONS):
             putcount(a, O_TRK_LEN + r - 1, MAX_TRACK, 0, lengths[r])
@@ -615,6 +612,15 @@ class Encoder:
 
     def turn_fields(self, s: State) -> None:
         a = self.out
+        level5 = s.level5  # drawn at setup: games of one setting differ
+        if level5 != self.level5:
+            mask = 0
+            for b in level5:
+                if b in D.LEVEL5_POOL:
+                    mask |= 1 << D.LEVEL5_POOL.index(b)
+            putbits(a, O_LEVEL5, len(D.LEVEL5_POOL), self.level5_mask, mask)
+            self.level5_mask = mask
+            self.level5 = level5
         v = s.round
         if v != self.round:
             put1(a, O_ROUND, 8, self.round, v)
