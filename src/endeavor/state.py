@@ -63,8 +63,10 @@ from .rules.construction import build_options as _build_options
 from .rules.module import RuleModule, exploit_ids
 
 _LEVEL: Final = D.TRACK_LEVEL
-#: the interned action of a code (the catalogue grows in place as Exploits register)
-_ACTION_OF: Final = A.BY_CODE.__getitem__
+#: the interned action of each code (the catalogue grows in place as Exploits register)
+_BY_CODE: Final[dict[int, Action]] = A.BY_CODE
+#: the start of an action event's words, by seat: "P2: "
+_SEAT_PREFIX: Final = tuple(f"P{p}: " for p in range(16))
 
 
 class Player:
@@ -385,7 +387,9 @@ class State:
         codes = self._legal
         if codes is None:
             codes = self._legal = self._gen()
-        return list(map(_ACTION_OF, codes))
+        by = _BY_CODE
+        boxed: list[Any] = codes  # the codes as the list holds them (compiled: no unboxing)
+        return [by[c] for c in boxed]
 
     def legal_codes(self) -> list[int]:
         """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""
@@ -449,7 +453,8 @@ class State:
         t = self.rules.decisions[f[0]]
         # the action's own words describe the position before it (what it costs, what it
         # gains, what is left): made now, while that position exists
-        events = [Event("action", f[1], f"P{f[1]}: {t.option(self, f, action)}")]
+        p = f[1]
+        events = [Event("action", p, _SEAT_PREFIX[p] + t.option(self, f, action))]
         exploits = self.rules.exploits
         shields = 0
         filled = self.filled

@@ -12,17 +12,26 @@ import sys
 import time
 from pathlib import Path
 
+import deploydoc
 import pytest
 from pg import fresh_database, pg_url
 
-from endeavor.web.loadtest import free_port, hide_password, is_loopback, percentile
+from endeavor.web.loadtest import (
+    VIEW_KEYS,
+    free_port,
+    hide_password,
+    is_loopback,
+    percentile,
+    read_view,
+)
 
 LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-def _endeavor(*argv: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
+def _endeavor(*argv: str, timeout: float = 240.0,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", LAUNCH, *argv], capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL, env=env)
 
 
 def test_small_run_reports_and_loses_nothing() -> None:
@@ -55,6 +64,21 @@ def test_two_workers_on_postgresql() -> None:
     assert rep["ok"] is True and rep["workers"] == 2 and rep["moves"] == 36
     assert rep["lost"] == 0 and rep["errors"] == {} and rep["ws_behind"] == 0
     assert rep["db"] == hide_password(db)  # no password in the report
+
+
+def test_https_server_behind_the_docs_proxy(tmp_path: Path) -> None:
+    """``--url https://...`` with a path prefix: the doc's nginx (TLS, /endeavor) in front
+    of ``endeavor serve``; the server's certificate trusted through ``SSL_CERT_FILE``, as
+    the system's CAs are (HTTP and WebSockets alike)."""
+    with deploydoc.proxied(tmp_path, f"sqlite:///{tmp_path / 'games.db'}") as proxy:
+        env = dict(os.environ, SSL_CERT_FILE=str(proxy.cert))
+        p = _endeavor("loadtest", "--url", proxy.public_url, "--games", "3", "--moves", "4",
+                      "--think", "0", "--json", "--quiet", env=env)
+    assert p.returncode == 0, p.stderr + p.stdout
+    rep = json.loads(p.stdout)
+    assert rep["ok"] is True and rep["server"] == "given" and rep["url"] == proxy.public_url
+    assert rep["moves"] == 12 and rep["errors"] == {} and rep["lost"] == 0
+    assert rep["ws_behind"] == 0 and rep["ws_messages"] >= 3
 
 
 def _children(pid: int) -> list[int]:
@@ -136,6 +160,29 @@ def test_helpers() -> None:
     assert percentile(values, 50) == 50 and percentile(values, 99) == 99
     assert percentile(values, 100) == 100 and percentile([], 50) == 0
     assert percentile([5.0], 99) == 5.0
+
+
+def test_read_view() -> None:
+    """The members the players read, as ``json.loads`` reads them, whatever the spacing
+    and order; the rest is skipped; what is not a JSON object is an error."""
+    view = {"id": "g", "seq": 7, "over": False, "current_player": 1, "you": [1],
+            "seats": [{"name": "a \" }"}], "legal_actions": ["pay x", "pass"],
+            "decision": {"kind": "k", "options": [{"a": [1, {"b": None}]}]},
+            "state": {"seq": 99, "decision": None, "deep": [[[]]]}, "events": []}
+    want = {k: v for k, v in view.items() if k in VIEW_KEYS}
+    assert set(want) == VIEW_KEYS
+    for text in (json.dumps(view), json.dumps(view, separators=(",", ":")),
+                 json.dumps(view, indent=3), json.dumps(dict(reversed(view.items()))),
+                 " \n" + json.dumps(view, ensure_ascii=False) + "\n"):
+        assert read_view(text.encode()) == want, text
+    assert read_view(b"{}") == {} and read_view(b' { "seq" : 1 } ') == {"seq": 1}
+    assert read_view(json.dumps({"seq": 2, "over": True}).encode()) == {"seq": 2,
+                                                                        "over": True}
+    assert read_view(json.dumps({"decision": None, "x": {"é": "ü"}}).encode()) == {
+        "decision": None}
+    for bad in (b"", b"[1, 2]", b'{"seq": 1,', b"{'seq': 1}", b"nonsense", b'{"seq" 1}'):
+        with pytest.raises(ValueError):
+            read_view(bad)
 
 
 def test_ctrl_c_while_sockets_open_leaves_no_unread_exception() -> None:

@@ -21,6 +21,7 @@ _CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 _EU: Final = D.EU_DECK
 _SL: Final = D.SLAVERY_DECK
 _PILE: Final = D.PILE
+_DECK_NAMES: Final = D.DECK_NAMES
 _DRAW: Final = A.code(A.V_DRAW)
 _DRAWP: Final = A.code(A.V_DRAWP)
 #: the decks 0-7; the region decks 1-6, whose Draws count the region's discs and the
@@ -152,8 +153,7 @@ class Draw(ActionKind):
     def describe(self, s: State, p: int, c: int) -> str:
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAW:
-            top = s.decks[arg][-1]
-            return (f"Draw {card_words(top, s.rules.token_names)} from the "
-                    f"{D.DECK_NAMES[arg]} deck "
-                    f"({left_after(len(s.decks[arg]))})")
+            deck = s.decks[arg]
+            return (f"Draw {card_words(deck[-1], s.rules.token_names)} from the "
+                    f"{_DECK_NAMES[arg]} deck ({left_after(len(deck))})")
         return f"Draw {card_words(arg, s.rules.token_names)} from the discard pile"

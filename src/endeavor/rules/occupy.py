@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 _C: Final = A.code
 _OCCUPY: Final = A.code(A.V_OCCUPY)
+_SITE_GLORY: Final = tuple(site.glory for site in D.SITES)
 
 
 class Occupy(ActionKind):
@@ -96,6 +97,6 @@ class Occupy(ActionKind):
     def describe(self, s: State, p: int, c: int) -> str:
         x = c & A.ARG
         t = s.site_token[x]
-        glory = D.SITES[x].glory
+        glory = _SITE_GLORY[x]
         gain = f", gain {token_words(t, s.rules.token_names)}" if t >= 0 else ""
         return f"Occupy {site_words(x)}: {glory} glory at the end{gain}{links_words(s, p, x)}"

@@ -20,6 +20,11 @@ _C: Final = A.code
 _SHIP: Final = A.code(A.V_SHIP)
 _ROUTE: Final = A.code(A.V_ROUTE)
 _SEA: Final = A.code(A.V_SEA)
+_REGION_NAMES: Final = D.REGION_NAMES
+_SHIFT: Final = A.SHIFT
+_ARG: Final = A.ARG
+_V_SHIP: Final = A.V_SHIP
+_V_ROUTE: Final = A.V_ROUTE
 
 
 class Ship(ActionKind):
@@ -86,18 +91,19 @@ class Ship(ActionKind):
         return "Ship needs a disc in the Harbor"
 
     def describe(self, s: State, p: int, c: int) -> str:
-        verb, arg = c >> A.SHIFT, c & A.ARG
-        if verb == A.V_SHIP:
+        verb, arg = c >> _SHIFT, c & _ARG
+        if verb == _V_SHIP:
             k = s.filled[arg]
-            length = s.info.trk_len[arg]
-            t = s.trk_tok[s.info.trk_off[arg] + k]
+            info = s.info
+            length = info.trk_len[arg]
+            t = s.trk_tok[info.trk_off[arg] + k]
             gain = f": gain {token_words(t)}" if t >= 0 else ""
-            opens = f"; fills the track and opens {D.REGION_NAMES[arg]}" \
+            opens = f"; fills the track and opens {_REGION_NAMES[arg]}" \
                 if k + 1 == length else ""
-            return (f"Ship to the {D.REGION_NAMES[arg]} track, space {k + 1} of "
+            return (f"Ship to the {_REGION_NAMES[arg]} track, space {k + 1} of "
                     f"{length}{gain}{opens}")
-        if verb == A.V_ROUTE:
+        if verb == _V_ROUTE:
             t = s.site_token[arg]
             gain = f": gain {token_words(t)}" if t >= 0 else ""
             return f"Ship to the trade route {site_words(arg)}{gain}"
-        return f"Ship to the open sea of {D.REGION_NAMES[arg]} (presence there, no token)"
+        return f"Ship to the open sea of {_REGION_NAMES[arg]} (presence there, no token)"

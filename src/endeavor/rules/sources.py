@@ -98,6 +98,28 @@ def ability_possible(s: State, p: int, kind: int, harbor: int) -> bool:
     return False
 
 
+def abilities_after_activation(s: State, p: int, slot: int, kinds: int,
+                               harbor: int) -> bool:
+    """R8 for an Exploit's abilities: can ``p`` answer one of ``kinds`` (a bitmask of
+    ``1 << kind``) with an ability once the building in Seaside ``slot`` is activated,
+    ``harbor`` discs left and that building occupied? (The Dutch East India Company's
+    Draw rebuilds only an unoccupied building: activating the last free one leaves it
+    nothing to rebuild.)"""
+    pl = s.players[p]
+    occ = pl.occ
+    pl.occ = occ | 1 << slot
+    try:
+        rest = kinds
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if ability_possible(s, p, _KIND_OF_BIT[low], harbor):
+                return True
+        return False
+    finally:
+        pl.occ = occ
+
+
 def possible_kinds(s: State, p: int, harbor: int, wanted: int, known: int,
                    able: int) -> tuple[int, int]:
     """:func:`kind_possible` for the kinds in the bitmask ``wanted`` (``1 << kind``
@@ -212,16 +234,15 @@ class ActionChoice(DecisionType):
                 kinds = _B_KINDS[b]  # 0: not activatable
                 if kinds and not kinds & able:
                     rest = kinds & ~known
-                    while rest:  # kind_possible for each kind not asked yet, inlined
+                    while rest:  # the normal action of each kind not asked yet
                         low = rest & -rest
                         rest ^= low
                         known |= low
-                        k = _KIND_OF_BIT[low]
-                        if kinds_of[k].possible(s, p, hh) or (
-                                ex and ability_possible(s, p, k, hh)):
+                        if kinds_of[_KIND_OF_BIT[low]].possible(s, p, hh):
                             able |= low
                             break
-                if kinds & able:
+                if kinds & able or (ex and kinds and abilities_after_activation(
+                        s, p, i, kinds, hh)):
                     out.append(_ACT | b)
             if len(out) > 1:
                 out.sort()

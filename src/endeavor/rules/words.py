@@ -54,10 +54,19 @@ def icons_words(icons: tuple[int, int, int, int], glory: int = 0,
     return ", ".join(parts) or "nothing"
 
 
+def _token_words(name: str) -> str:
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} token"
+
+
+#: token_words of the Age of Sail names, by token
+_TOKEN_WORDS: Final = tuple(_token_words(name) for name in D.TOKEN_NAMES)
+
+
 def token_words(t: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     """``"a Culture token"``, ``"an Influence token"``, ``"a Ship/Draw token"``."""
-    name = names[t]
-    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} token"
+    if names is D.TOKEN_NAMES:
+        return _TOKEN_WORDS[t]
+    return _token_words(names[t])
 
 
 #: card_words already made, by (card, names): the words of a card never change
@@ -74,10 +83,13 @@ def card_words(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     return words
 
 
+#: site_words of every site
+_SITE_WORDS: Final = tuple(f"{site.code} ({site.name})" for site in D.SITES)
+
+
 def site_words(x: int) -> str:
     """``"EU3 (Cadiz)"``."""
-    site = D.SITES[x]
-    return f"{site.code} ({site.name})"
+    return _SITE_WORDS[x]
 
 
 def links_completed(s: State, p: int, x: int) -> list[str]:

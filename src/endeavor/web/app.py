@@ -41,8 +41,10 @@ from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import HTTPException
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -56,6 +58,7 @@ from . import db, guide, hardening, schemas, view
 from .bots import QUICK_BOTS, BotRunner
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
+from .fastroute import Fallback, FastRoute
 from .jobs import SENDER_VAR
 from .links import Links
 from .notify import Notifier, NotifySettings
@@ -98,7 +101,9 @@ GC_THRESHOLDS: Final = (20_000, 50, 100)
 #: paths the front end routes by itself: each serves index.html
 PAGES: Final = ("/", "/new", "/rules", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
                 "/replay/{game_id}", "/replay/{game_id}/{n}")
-GameId = Annotated[str, PathParam(min_length=1, max_length=32)]
+#: the longest game id a path may hold
+GAME_ID_MAX: Final = 32
+GameId = Annotated[str, PathParam(min_length=1, max_length=GAME_ID_MAX)]
 SeatNo = Annotated[int, PathParam(ge=0, le=7, description="the seat's number")]
 
 _PLACEHOLDER = """<!doctype html>
@@ -650,7 +655,10 @@ def create_app(db_url: str | None = None, *,
                  required: bool) -> frozenset[int]:
         """The seats the token plays in the game: 401 for no token when ``required``,
         403 for a token of no seat of this game."""
-        token = creds.credentials if creds is not None else None
+        return seats_for(snap, creds.credentials if creds is not None else None, required)
+
+    def seats_for(snap: Snapshot, token: str | None, required: bool) -> frozenset[int]:
+        """:func:`seats_of` for the token itself (None: no token)."""
         if token is None:
             if required:
                 raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
@@ -661,9 +669,12 @@ def create_app(db_url: str | None = None, *,
         return seats
 
     def token_of(creds: HTTPAuthorizationCredentials | None, what: str = "seat's") -> str:
-        if creds is None:
+        return token_of_text(creds.credentials if creds is not None else None, what)
+
+    def token_of_text(token: str | None, what: str = "seat's") -> str:
+        if token is None:
             raise Unauthorized(f"a {what} token is needed: Authorization: Bearer <token>")
-        return creds.credentials
+        return token
 
     def answer(game_id: str, snap: Snapshot, you: frozenset[int], since: int) -> Response:
         return view_response(snap, you, since, runner.thinking(game_id))
@@ -735,11 +746,14 @@ def create_app(db_url: str | None = None, *,
         return {"games": [t[3] for t in out],
                 "your_move": sum(1 for t in out if t[3]["your_move"])}
 
+    def game_for(game_id: str, token: str | None, since: int) -> Response:
+        snap = store.snapshot(game_id)
+        return answer(game_id, snap, seats_for(snap, token, required=False), since)
+
     @app.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
     def get_game(game_id: GameId, token: Token, since: Since = 0) -> Response:
         """The game as the token's seat(s) see it (no token: a spectator)."""
-        snap = store.snapshot(game_id)
-        return answer(game_id, snap, seats_of(snap, token, required=False), since)
+        return game_for(game_id, token.credentials if token is not None else None, since)
 
     @app.post("/api/games/{game_id}/actions", response_model=schemas.GameView,
               tags=["play"])
@@ -749,8 +763,13 @@ def create_app(db_url: str | None = None, *,
         that are then to move and play quickly have moved when this returns. The view
         is the game right after the last of these commits (its seq may be past
         ``seq + 1``: the bots' moves)."""
-        secret = token_of(token)
-        snap = store.append(game_id, None, body.action, body.seq, token=secret)
+        return play_for(game_id, token.credentials if token is not None else None,
+                        body.action, body.seq, since)
+
+    def play_for(game_id: str, token: str | None, action: str, seq: int,
+                 since: int) -> Response:
+        secret = token_of_text(token)
+        snap = store.append(game_id, None, action, seq, token=secret)
         you = snap.meta.seats_of(secret)
         return answer(game_id, runner.after_commit(game_id, snap), you, since)
 
@@ -971,6 +990,33 @@ def create_app(db_url: str | None = None, *,
 
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+    # ------------------------------------------------------------------ the hot path
+    # a move's POST and the views' GET, in front of their FastAPI routes (which answer
+    # whatever these do not read exactly as they would: see fastroute.py)
+    async def fast_game(params: dict[str, Any], since: int, token: str | None,
+                        _body: Any) -> Response:
+        return await run_in_threadpool(game_for, params["game_id"], token, since)
+
+    async def fast_play(params: dict[str, Any], since: int, token: str | None,
+                        body: Any) -> Response:
+        try:
+            request = schemas.ActionRequest.model_validate(body)
+        except ValidationError:
+            raise Fallback from None
+        return await run_in_threadpool(play_for, params["game_id"], token, request.action,
+                                       request.seq, since)
+
+    def api_route(path: str, method: str) -> APIRoute:
+        return next(r for r in app.router.routes if isinstance(r, APIRoute)
+                    and r.path == path and method in (r.methods or ()))
+
+    id_limit = {"game_id": GAME_ID_MAX}
+    app.router.routes[:0] = [
+        FastRoute(api_route("/api/games/{game_id}/actions", "POST"), "POST", fast_play,
+                  body=True, max_lengths=id_limit),
+        FastRoute(api_route("/api/games/{game_id}", "GET"), "GET", fast_game,
+                  max_lengths=id_limit)]
 
     if links.prefix:  # the first segments of the app's own paths: /api, /play, /docs...
         own = {str(getattr(r, "path", "")).lstrip("/").split("/", 1)[0] for r in app.routes}

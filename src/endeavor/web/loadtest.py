@@ -6,9 +6,15 @@ uses the server already running at ``--url`` (loopback addresses only). It creat
 ``--games`` two-player games whose seats are all ``human``, so it plays every move
 itself: random legal moves from each view's ``legal_actions``, seeded by ``--seed``, each
 after a pause of ``--think`` seconds on average (0: at once). The games are played
-concurrently (asyncio, ``httpx.AsyncClient`` connection pools), each with a WebSocket
-counting the ``seq`` announcements it receives; a move is a POST by the seat to move and
-a GET of the view by the next one, as two browsers would do.
+concurrently (asyncio), each with a WebSocket counting the ``seq`` announcements it
+receives; a move is a POST by the seat to move and a GET of the view by the next one, as
+two browsers would do.
+
+The client is kept lean, so that it measures the server rather than its own queue (it
+shares the machine with the server): each game's requests go through one kept-alive
+connection of :mod:`endeavor.web.minihttp`, the players decode of each view only the
+members they read (:func:`read_view`), and the WebSockets are opened without
+compression (the server's announcements are a few dozen bytes).
 
 Measured: the round trip of every move (``POST /api/games/{id}/actions`` until its 200),
 reported as p50/p95/p99/max in ms; acknowledged moves per second; errors by status; the
@@ -34,7 +40,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import importlib.util
 import ipaddress
 import json
 import os
@@ -64,11 +69,7 @@ from websockets.exceptions import WebSocketException
 
 from endeavor.cli.common import UsageError
 
-# httpcore asks for sniffio at every request (an import that, when sniffio is not
-# installed, searches sys.path each time: a third of the client's time under load); a
-# None in sys.modules makes that import fail at once, as it would anyway
-if importlib.util.find_spec("sniffio") is None:
-    sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
+from .minihttp import Connection, HttpError
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 90.0  # seconds for a started server to answer (migrations included)
@@ -76,7 +77,7 @@ STOP_TIMEOUT = 15.0  # seconds for a server to stop after SIGTERM before SIGKILL
 REQUEST_TIMEOUT = 60.0  # seconds for one HTTP request
 WS_OPEN_TIMEOUT = 30.0
 WS_SETTLE = 5.0  # seconds the WebSockets get at the end to announce the final seq
-KEEPALIVE_EXPIRY = 2.0  # seconds a connection may stay idle in the client's pool
+KEEPALIVE_EXPIRY = 2.0  # seconds a game's connection may stay idle before a new one
 MAX_CONSECUTIVE_ERRORS = 5  # a game stops after this many failed requests in a row
 PLAYERS = 2
 #: mean pause in seconds of a game's player before each move (uniform in [0, 2x mean]),
@@ -280,14 +281,72 @@ class Results:
     seconds: float = 0.0  # the wall time of the playing phase
 
 
-async def _get(client: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
-    """GET ``url``; tried once more when the connection broke before an answer (a GET is
-    safe to repeat, and the server closes keep-alive connections idle for 5 s, which
-    races with their reuse from the pool)."""
+#: the members of a view the players read (:func:`read_view`)
+VIEW_KEYS = frozenset({"seq", "over", "current_player", "you", "legal_actions", "decision"})
+_DECODER = json.JSONDecoder()
+_BLANK = " \t\n\r"  # JSON's whitespace
+
+
+def read_view(body: bytes) -> dict[str, Any]:
+    """The members of :data:`VIEW_KEYS` of the JSON object ``body`` (those it has), as
+    ``json.loads`` reads them. The object's members are decoded in order up to the last
+    of these: the server writes them first, so the position's state and the events, most
+    of a view's 25 KB, are skipped without being decoded. Anything that is not one JSON
+    object's members in a row is decoded whole (a body that is not JSON raises
+    ``ValueError``)."""
+    text = body.decode()
+    decode = _DECODER.raw_decode
+
+    def skip(i: int) -> int:
+        while text[i] in _BLANK:
+            i += 1
+        return i
+
+    found: dict[str, Any] = {}
     try:
-        return await client.get(url, **kwargs)
-    except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError):
-        return await client.get(url, **kwargs)
+        i = skip(0)
+        if text[i] != "{":
+            raise ValueError("not an object")
+        i = skip(i + 1)
+        if text[i] == "}":
+            return found
+        while len(found) < len(VIEW_KEYS):
+            key, i = decode(text, i)
+            i = skip(i)
+            if not isinstance(key, str) or text[i] != ":":
+                raise ValueError("not a member")
+            value, i = decode(text, skip(i + 1))
+            if key in VIEW_KEYS:
+                found[key] = value
+            i = skip(i)
+            if text[i] == "}":
+                break
+            if text[i] != ",":
+                raise ValueError("not a member")
+            i = skip(i + 1)
+    except (ValueError, IndexError):
+        whole = json.loads(text)
+        if not isinstance(whole, dict):
+            raise ValueError("a view is a JSON object") from None
+        return {k: v for k, v in whole.items() if k in VIEW_KEYS}
+    return found
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # json.dumps makes one per call
+
+
+def _json(value: Any) -> bytes:
+    """``value`` as a request's JSON body."""
+    return _ENCODER.encode(value).encode()
+
+
+def _detail(body: bytes) -> str:
+    """An error answer's ``detail`` (its body when it has none)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body.decode(errors="replace")
+    return str(data.get("detail", "")) if isinstance(data, dict) else str(data)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -394,21 +453,21 @@ class Driver:
             _MAIN_TASKS.discard(task)
 
     async def _run_clients(self) -> None:
-        # a client (a pool of 2 connections) per game: httpcore looks through its whole
-        # pool for each request, so one pool of G connections costs O(G) per request
-        # idle connections dropped by us after 2 s, before the server's keep-alive timeout
-        # (Uvicorn: 5 s) closes them under a request being sent
-        limits = httpx.Limits(max_connections=2, max_keepalive_connections=2,
-                              keepalive_expiry=KEEPALIVE_EXPIRY)
-        tls = ssl.create_default_context()  # one for all (each costs ~20 ms to make)
-        async with contextlib.AsyncExitStack() as stack:
-            clients = [await stack.enter_async_context(httpx.AsyncClient(
-                base_url=self.url, limits=limits, trust_env=False, verify=tls,
-                timeout=httpx.Timeout(REQUEST_TIMEOUT))) for _ in range(self.ngames)]
-            await self._run(clients)
+        # a connection per game (its requests are one at a time), opened by its creation;
+        # one idle for 2 s is replaced by a new one, before the server's keep-alive
+        # timeout (Uvicorn: 5 s) closes it under a request being sent
+        tls = None
+        if urlsplit(self.url).scheme == "https":
+            tls = ssl.create_default_context()  # one for all (each costs ~20 ms to make)
+        conns = [Connection(self.url, timeout=REQUEST_TIMEOUT, keepalive=KEEPALIVE_EXPIRY,
+                            ssl_context=tls) for _ in range(self.ngames)]
+        try:
+            await self._run(conns)
+        finally:
+            await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
 
-    async def _run(self, clients: list[httpx.AsyncClient]) -> None:
-        created = await asyncio.gather(*(self._create(clients[i], i)
+    async def _run(self, conns: list[Connection]) -> None:
+        created = await asyncio.gather(*(self._create(conns[i], i)
                                          for i in range(self.ngames)))
         self.games = [g for g in created if g is not None]
         if not self.games:
@@ -424,7 +483,7 @@ class Driver:
             opening.add_done_callback(retrieve_exception)
             await asyncio.wait_for(opening, WS_OPEN_TIMEOUT + 5.0)
             start = time.perf_counter()
-            await asyncio.gather(*(self._play(clients[g.index], g) for g in self.games))
+            await asyncio.gather(*(self._play(conns[g.index], g) for g in self.games))
             self.results.seconds = time.perf_counter() - start
             await self._settle()
         finally:
@@ -432,12 +491,12 @@ class Driver:
             for task in watchers:
                 task.cancel()
             await asyncio.gather(*watchers, return_exceptions=True)
-        await asyncio.gather(*(self._check(clients[g.index], g) for g in self.games))
+        await asyncio.gather(*(self._check(conns[g.index], g) for g in self.games))
 
     def _errors_text(self) -> str:
         return ", ".join(f"{k}: {v}" for k, v in sorted(self.results.errors.items())) or "-"
 
-    async def _create(self, client: httpx.AsyncClient, index: int) -> Game | None:
+    async def _create(self, conn: Connection, index: int) -> Game | None:
         body: dict[str, Any] = {
             "config": {"players": PLAYERS, "seed": self.seed * 100_003 + index},
             "seats": ["human"] * PLAYERS, "title": f"loadtest {index}"}
@@ -445,12 +504,12 @@ class Driver:
             body["clock"] = {"kind": "turn", "per_decision": self.clock}
         t0 = time.perf_counter()
         try:
-            r = await client.post("/api/games", json=body)
-        except httpx.HTTPError as e:
+            r = await conn.request("POST", "/api/games", body=_json(body))
+        except HttpError as e:
             self._error(f"create {type(e).__name__}")
             return None
-        if r.status_code != 201:
-            self._error(f"create {r.status_code}")
+        if r.status != 201:
+            self._error(f"create {r.status}")
             return None
         self.results.create_latencies.append(time.perf_counter() - t0)
         data = r.json()
@@ -458,21 +517,23 @@ class Driver:
         if self.webhook is not None:
             for token in tokens.values():
                 try:
-                    r = await client.put(f"/api/games/{data['id']}/notify",
-                                         headers={"Authorization": f"Bearer {token}"},
-                                         json={"webhook": self.webhook})
-                except httpx.HTTPError as e:
+                    r = await conn.request("PUT", f"/api/games/{data['id']}/notify",
+                                           token=token, body=_json({"webhook": self.webhook}))
+                except HttpError as e:
                     self._error(f"notify {type(e).__name__}")
                     return None
-                if r.status_code != 200:
-                    self._error(f"notify {r.status_code}: {r.json().get('detail', '')}"[:120])
+                if r.status != 200:
+                    self._error(f"notify {r.status}: {_detail(r.body)}"[:120])
                     return None
         return Game(index=index, id=str(data["id"]), tokens=tokens)
 
     async def _watch(self, game: Game, opened: asyncio.Event, stop: asyncio.Event) -> None:
         try:
+            # no compression: the announcements are a few dozen bytes (a browser offers
+            # it; with or without, the CPU of the client and the server per move were
+            # the same within a run's noise)
             async with ws_connect(self._ws_url(game.id), open_timeout=WS_OPEN_TIMEOUT,
-                                  proxy=None, max_size=2**20) as ws:
+                                  proxy=None, max_size=2**20, compression=None) as ws:
                 opened.set()
                 async for message in ws:
                     game.ws_messages += 1
@@ -497,36 +558,33 @@ class Driver:
                 return
             await asyncio.sleep(0.05)
 
-    async def _view(self, client: httpx.AsyncClient, game: Game,
-                    seat: int) -> dict[str, Any] | None:
-        """The game's view for ``seat`` (with only the events after the last seq seen,
-        as the browser asks). A GET is safe to repeat: a connection the server closed
-        while idle in the pool (its keep-alive timeout) is tried once more."""
-        headers = {"Authorization": f"Bearer {game.tokens[seat]}"}
-        params = {"since": game.final_seq}
+    async def _view(self, conn: Connection, game: Game, seat: int) -> dict[str, Any] | None:
+        """What the players read of the game's view for ``seat`` (with only the events
+        after the last seq seen, as the browser asks). A GET is safe to repeat: it is
+        sent once more after a connection that broke under it."""
         t0 = time.perf_counter()
         try:
-            r = await _get(client, f"/api/games/{game.id}", headers=headers, params=params)
-        except httpx.HTTPError as e:
+            r = await conn.request("GET", f"/api/games/{game.id}?since={game.final_seq}",
+                                   token=game.tokens[seat], safe=True)
+        except HttpError as e:
             self._error(f"view {type(e).__name__}")
             return None
-        if r.status_code != 200:
-            self._error(f"view {r.status_code}")
+        if r.status != 200:
+            self._error(f"view {r.status}")
             return None
         self.results.get_latencies.append(time.perf_counter() - t0)
-        view: dict[str, Any] = r.json()
-        return view
+        return read_view(r.body)
 
-    async def _play(self, client: httpx.AsyncClient, game: Game) -> None:
+    async def _play(self, conn: Connection, game: Game) -> None:
         rng = random.Random(self.seed * 1_000_003 + game.index)
         if self.think > 0:  # the players arrive over one think time, not all at once
             await asyncio.sleep(rng.uniform(0.0, 2.0 * self.think))
-        view = await self._view(client, game, min(game.tokens))
+        view = await self._view(conn, game, min(game.tokens))
         failures = 0 if view is not None else 1
         done = 0
         while done < self.moves and failures < MAX_CONSECUTIVE_ERRORS:
             if view is None:
-                view = await self._view(client, game, min(game.tokens))
+                view = await self._view(conn, game, min(game.tokens))
                 if view is None:
                     failures += 1
                     await asyncio.sleep(0.05 * failures)
@@ -540,7 +598,7 @@ class Driver:
                 if seat not in game.tokens:
                     self._error("no token for the seat to move")
                     break
-                view = await self._view(client, game, seat)
+                view = await self._view(conn, game, seat)
                 if view is None:
                     failures += 1
                     continue
@@ -554,36 +612,30 @@ class Driver:
             seq = int(view["seq"])
             if self.think > 0:
                 await asyncio.sleep(rng.uniform(0.0, 2.0 * self.think))
-            headers = {"Authorization": f"Bearer {game.tokens[seat]}"}
+            body = _json({"action": action, "seq": seq})
             t0 = time.perf_counter()
-            url = f"/api/games/{game.id}/actions"
-            body = {"action": action, "seq": seq}
             try:
-                try:
-                    r = await client.post(url, headers=headers, params={"since": seq},
-                                          json=body)
-                except (httpx.WriteError, httpx.RemoteProtocolError):
-                    # the connection broke (a keep-alive close racing with its reuse):
-                    # sending the same seq again is safe, a move is never recorded twice
-                    r = await client.post(url, headers=headers, params={"since": seq},
-                                          json=body)
-            except httpx.HTTPError as e:
+                # a kept connection that broke before the answer (a keep-alive close
+                # racing with its reuse) is replaced and the move sent once more: the
+                # same seq again is safe, a move is never recorded twice
+                r = await conn.request("POST", f"/api/games/{game.id}/actions?since={seq}",
+                                       token=game.tokens[seat], body=body)
+            except HttpError as e:
                 game.unacked += 1
                 self._error(type(e).__name__)
                 failures += 1
                 view = None
                 continue
             elapsed = time.perf_counter() - t0
-            if r.status_code != 200:
+            if r.status != 200:
                 game.unacked += 1
-                self._error(str(r.status_code))
+                self._error(str(r.status))
                 failures += 1
                 view = None
                 continue
             failures = 0
             self.results.latencies.append(elapsed)
-            view = r.json()
-            assert view is not None
+            view = read_view(r.body)
             # the move is the log's entry seq + 1 (the answer is the view after it, which
             # would also show any move made since, by a bot say)
             game.acked.append((seq + 1, action))
@@ -594,17 +646,18 @@ class Driver:
             self._error("game abandoned")
         self.advance(self.moves - done)  # the moves this game will not make
 
-    async def _check(self, client: httpx.AsyncClient, game: Game) -> None:
+    async def _check(self, conn: Connection, game: Game) -> None:
         """Every acknowledged move is in the record at its seq; nothing else but moves
         whose answer never came."""
         try:
-            r = await _get(client, f"/api/games/{game.id}/record")
-        except httpx.HTTPError as e:
+            r = await conn.request("GET", f"/api/games/{game.id}/record",
+                                   safe=True)
+        except HttpError as e:
             self._error(f"record {type(e).__name__}")
             game.unchecked = True
             return
-        if r.status_code != 200:
-            self._error(f"record {r.status_code}")
+        if r.status != 200:
+            self._error(f"record {r.status}")
             game.unchecked = True
             return
         actions = r.json().get("actions", [])
@@ -784,6 +837,22 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _probe(target: str) -> None:
+    """:class:`UsageError` unless a server answers ``GET /api/meta`` at ``target`` (with
+    the client the load test uses, so an ``https`` server is trusted as in the test)."""
+    async def meta() -> None:
+        conn = Connection(target, timeout=10.0)
+        try:
+            await conn.request("GET", "/api/meta", safe=True)
+        finally:
+            await conn.close()
+
+    try:
+        asyncio.run(meta())
+    except HttpError as e:
+        raise UsageError(f"no server answering at {target}: {e}") from None
+
+
 def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: str | None,
          think: float) -> int:
     server: ServerProcess | None = None
@@ -808,10 +877,7 @@ def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: st
             target = server.url
         else:
             target = url.rstrip("/")
-            try:
-                httpx.get(f"{target}/api/meta", timeout=10.0, trust_env=False)
-            except httpx.HTTPError as e:
-                raise UsageError(f"no server answering at {target}: {e}") from None
+            _probe(target)
         # with --json the bar goes to stderr, so stdout is the one JSON object
         bar = Console(stderr=True) if args.json else out
         with _progress(bar, games * moves, not args.quiet) as advance:
@@ -821,8 +887,6 @@ def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: st
                 asyncio.run(driver.run())
             except asyncio.CancelledError:  # SIGTERM
                 raise KeyboardInterrupt from None
-            except httpx.HTTPError as e:
-                raise UsageError(f"{type(e).__name__}: {e}") from None
         if server is not None and not server.running():
             raise UsageError(f"the server died during the test: {server.log_tail(1)}")
         if receiver is not None:

@@ -75,8 +75,13 @@ def _token(state: State, t: int) -> JSON | None:
     whether it is a brown (attribute) or blue (action) token."""
     if t < 0:
         return None
-    return {"kind": D.TOKEN_CODES[t], "name": state.rules.token_names[t],
-            "colour": "brown" if t < 4 else "blue"}
+    cache = _per_rules(state)
+    entry: JSON | None = cache.get(("token", t))
+    if entry is None:
+        entry = cache.setdefault(("token", t), {
+            "kind": D.TOKEN_CODES[t], "name": state.rules.token_names[t],
+            "colour": "brown" if t < 4 else "blue"})
+    return dict(entry)  # a fresh copy: callers add to it
 
 
 def _icons_words(state: State, icons: tuple[int, int, int, int], glory: int) -> str:
@@ -101,9 +106,23 @@ def _per_rules(state: State) -> dict[Any, Any]:
 _RULES_CACHE: dict[Any, dict[Any, Any]] = {}
 
 
+def _per_board(state: State) -> dict[Any, Any]:
+    """A cache of what depends only on the board side's tables (``state.info``, shared
+    by every game on that side): the cities of each region, the links' ends."""
+    cache = _BOARD_CACHE.get(state.info)
+    if cache is None:
+        cache = _BOARD_CACHE.setdefault(state.info, {})
+    return cache
+
+
+#: ``state.info`` -> its cache (a handful of board sides: kept for the process's life)
+_BOARD_CACHE: dict[Any, dict[Any, Any]] = {}
+
+
 def clear_caches() -> None:
-    """Forget the per-ruleset caches (the next view builds them afresh)."""
+    """Forget the per-ruleset and per-board caches (the next view builds them afresh)."""
     _RULES_CACHE.clear()
+    _BOARD_CACHE.clear()
 
 
 def card_json(state: State, c: int) -> JSON:
@@ -166,6 +185,18 @@ def _building(state: State, b: int) -> JSON:
 
 def _next_level_at(score: int) -> int | None:
     """The track score at which the level next goes up (None at level 5)."""
+    try:
+        return _NEXT_LEVEL[score]
+    except KeyError:
+        pass
+    return _NEXT_LEVEL.setdefault(score, _find_next_level(score))
+
+
+#: score -> :func:`_next_level_at` (a pure function of the score)
+_NEXT_LEVEL: dict[int, int | None] = {}
+
+
+def _find_next_level(score: int) -> int | None:
     level = D.track_level(score)
     for s in range(score + 1, len(D.TRACK_LEVEL)):
         if D.TRACK_LEVEL[s] > level:
@@ -177,6 +208,18 @@ def _next_glory_at(state: State, score: int) -> int | None:
     """The next track score with more end-game glory than ``score`` (None at the top of
     a capped track)."""
     cap = state.rules.track_cap
+    try:
+        return _NEXT_GLORY[cap, score]
+    except KeyError:
+        pass
+    return _NEXT_GLORY.setdefault((cap, score), _find_next_glory(cap, score))
+
+
+#: (track cap, score) -> :func:`_next_glory_at` (a pure function of them)
+_NEXT_GLORY: dict[tuple[int, int], int | None] = {}
+
+
+def _find_next_glory(cap: int, score: int) -> int | None:
     here = D.track_glory(min(score, cap))
     s = score + 1
     while s <= min(cap, 40):
@@ -188,12 +231,20 @@ def _next_glory_at(state: State, score: int) -> int | None:
 
 # =========================================================================== the board
 def _site(state: State, s: int) -> JSON:
-    site = D.SITES[s]
-    kind = "city" if site.city else "route"
-    return {"id": f"{kind}:{site.code}", "code": site.code, "name": site.name,
-            "kind": kind, "glory": site.glory, "tile": site.code in D.TILE_SITES,
-            "owner": _owner(state, state.site_owner[s]),
+    static = _SITE_STATIC.get(s)
+    if static is None:
+        site = D.SITES[s]
+        kind = "city" if site.city else "route"
+        static = _SITE_STATIC.setdefault(s, (f"{kind}:{site.code}", site.code, site.name,
+                                             kind, site.glory, site.code in D.TILE_SITES))
+    owner = state.site_owner[s]
+    return {"id": static[0], "code": static[1], "name": static[2], "kind": static[3],
+            "glory": static[4], "tile": static[5], "owner": owner if owner >= 0 else None,
             "token": _token(state, state.site_token[s])}
+
+
+#: site -> what its JSON always holds (id, code, name, kind, glory, tile)
+_SITE_STATIC: dict[int, tuple[str, str, str, str, int, bool]] = {}
 
 
 def _deck(state: State, d: int) -> JSON:
@@ -203,15 +254,17 @@ def _deck(state: State, d: int) -> JSON:
             "top": card_json(state, deck[-1]) if deck else None}
 
 
-def _governor(state: State, r: int) -> JSON | None:
+def _governor(state: State, r: int, held: list[list[int]] | None = None) -> JSON | None:
     """The region's Governor card: beside its deck (and who would win it now), held by a
     player, or out of the game."""
     g = state.rules.governors[r]
     if g < 0:
         return None
     holder: int | None = None
+    if held is None:
+        held = [state.held_cards(p) for p in range(state.n)]
     for p in range(state.n):
-        if g in state.held_cards(p):
+        if g in held[p]:
             holder = p
     if state.gov_avail[r] >= 0:
         where = "board"
@@ -224,16 +277,21 @@ def _governor(state: State, r: int) -> JSON | None:
             "winner": winner if winner >= 0 else None}
 
 
-def _region(state: State, r: int) -> JSON:
+def _region(state: State, r: int, held: list[list[int]] | None = None) -> JSON:
+    """A region (``held``: each player's :meth:`State.held_cards`, if known)."""
     info = state.info
     code = D.REGION_CODES[r]
-    cities = [s for s in info.sites if D.SITES[s].region == r and D.SITES[s].city]
+    board = _per_board(state)
+    cities: list[int] | None = board.get(("cities", r))
+    if cities is None:
+        cities = board.setdefault(("cities", r), [
+            s for s in info.sites if D.SITES[s].region == r and D.SITES[s].city])
     out: JSON = {
         "id": code, "name": D.REGION_NAMES[r], "open": state.is_open(r),
         "cities": [_site(state, s) for s in cities],
         "routes": [_site(state, s) for s in info.routes_in[r]],
         "presence": [state.presence(p, r) for p in range(state.owners)],
-        "governor": _governor(state, r),
+        "governor": _governor(state, r, held),
     }
     if r == D.EUROPE:
         out["track"] = None
@@ -263,15 +321,24 @@ def _region(state: State, r: int) -> JSON:
 
 
 def _links(state: State) -> list[JSON]:
-    board = state.info.board
+    cache = _per_board(state)
+    static: list[tuple[int, int, str, str, str, bool]] | None = cache.get("links")
+    if static is None:
+        board = state.info.board
+        static = cache.setdefault("links", [
+            (x, y, f"link:{D.SITES[x].code}-{D.SITES[y].code}", D.SITES[x].code,
+             D.SITES[y].code, bool(board.link_circular[li]))
+            for li, (x, y) in enumerate(board.links)])
+    owners = state.site_owner
+    tokens = state.link_token
     out = []
-    for li, (x, y) in enumerate(board.links):
-        a, b = D.SITES[x].code, D.SITES[y].code
-        controller = next((p for p in range(state.n) if state.controls_link(p, li)), None)
-        out.append({"id": f"link:{a}-{b}", "a": a, "b": b,
-                    "circular": bool(board.link_circular[li]),
-                    "token": _token(state, state.link_token[li]),
-                    "controller": controller})
+    for li, (x, y, lid, a, b, circular) in enumerate(static):
+        # only the seat holding both ends can control a link
+        p = owners[x]
+        controller = p if 0 <= p < state.n and owners[y] == p and \
+            state.controls_link(p, li) else None
+        out.append({"id": lid, "a": a, "b": b, "circular": circular,
+                    "token": _token(state, tokens[li]), "controller": controller})
     return out
 
 
@@ -389,6 +456,7 @@ def position(state: State) -> JSON:
     ``id`` (see the module docstring)."""
     scores = final_scores(state)
     exploits, variants = _modules(state)
+    held = [state.held_cards(p) for p in range(state.n)]
     pile = []
     for c in state.pile:
         entry = card_json(state, c)
@@ -403,7 +471,7 @@ def position(state: State) -> JSON:
         "crown": state.crown, "current_player": state.current_player,
         "over": state.is_over,
         "attributes": list(_attribute_names(state)),
-        "regions": [_region(state, r) for r in range(D.NREGIONS)],
+        "regions": [_region(state, r, held) for r in range(D.NREGIONS)],
         "links": _links(state),
         "pile": pile,
         "supply": _supply(state),

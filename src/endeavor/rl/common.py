@@ -1,0 +1,113 @@
+"""What the PettingZoo and Gymnasium environments share: the game settings taken as
+keyword arguments, the deal seed of each episode, the terminal screen of ``render``, and
+the message for a missing extra."""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..config import GameConfig
+from ..events import Event
+from ..state import State
+from .actions import index_of
+
+#: what to install when Gymnasium or PettingZoo is missing
+INSTALL_HINT = "pip install 'endeavor[rl]'"
+#: deal seeds drawn for unseeded resets are below this
+SEED_BOUND = 2**31
+#: the legal actions take at most this many lines under a rendered screen
+MAX_ACTION_LINES = 8
+
+
+def missing(library: str, error: ImportError) -> ImportError:
+    """The ImportError raised when ``library`` (an optional dependency) is missing."""
+    out = ImportError(f"endeavor.rl needs {library}: {INSTALL_HINT} ({error})")
+    out.name = library
+    return out
+
+
+def game_config(players: int, ruleset: str, board: str | None, exploits: Any,
+                options: Mapping[str, Any] | None, seed: int = 0) -> GameConfig:
+    """The :class:`GameConfig` of the environment's settings (validated: an impossible
+    setting raises :class:`~endeavor.ConfigError` when the environment is made)."""
+    return GameConfig(players=players, ruleset=ruleset, board=board,
+                      exploits=() if exploits is None else exploits, seed=seed,
+                      options=dict(options or {}))
+
+
+def positive_or_none(name: str, value: object) -> int | None:
+    """``value`` as an int if it is a positive int, None if None; else ValueError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{name} must be a positive int or None, not {value!r}")
+    return int(value)
+
+
+def with_seed(config: GameConfig, seed: int) -> GameConfig:
+    """``config`` dealt from ``seed``."""
+    return GameConfig(players=config.players, ruleset=config.ruleset, board=config.board,
+                      exploits=config.exploits, seed=seed, options=dict(config.options))
+
+
+def new_game_event(state: State) -> Event:
+    """The first line of a rendered log: the game's settings."""
+    config = state.config
+    text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
+    if state.exploits:
+        text += f"; Exploits: {', '.join(e.name for _, e in state.exploits)}"
+    for e in state.modules:
+        if not e.is_exploit:
+            text += f"; with {e.name}"
+    return Event("info", None, text)
+
+
+def _action_lines(items: list[str], width: int) -> list[str]:
+    """The legal actions wrapped to ``width``, at most :data:`MAX_ACTION_LINES` lines (the
+    last saying how many more there are)."""
+    head = "Legal actions (index: notation): "
+    average = sum(len(i) + 3 for i in items) / max(1, len(items))
+    shown = min(len(items), int(MAX_ACTION_LINES * width / average) + 1)
+    while True:
+        text = head + " · ".join(items[:shown])
+        if shown < len(items):
+            text += f" · … {len(items) - shown} more"
+        lines = textwrap.wrap(text, width, subsequent_indent="  ")
+        if len(lines) <= MAX_ACTION_LINES or shown == 0:
+            return lines
+        shown -= 1
+
+
+def screen_text(state: State, log: Sequence[Event], new_from: int | None, title: str,
+                names: Mapping[int, str], width: int = 100, height: int = 40) -> str:
+    """The terminal screen of ``endeavor play`` for ``state`` as text with ANSI colours:
+    the header, board, supply, Exploits, mats and log (``new_from``: where its new part
+    starts), then the decision's prompt and its legal actions by action index (or the
+    final score table)."""
+    from rich.console import Console  # Rich (a dependency of the engine): only to render
+    from rich.text import Text
+
+    from .. import render as R
+    from .. import screen as S
+
+    decision = state.decision()
+    extra: list[Text] = []
+    if decision is not None:
+        extra = [Text(line, style="cyan") for line in _action_lines(
+            [f"{index_of(o.action)}: {o.action}" for o in decision.options], width)]
+    else:
+        extra = S.renderable_lines(R.score_table(state), width)
+        if state.is_over:
+            extra.append(R.winners_line(state))
+    view = S.View(log=log, new_from=new_from, title=title, decision=decision, extra=extra,
+                  names=names, log_title="Log · » since the last render")
+    out = io.StringIO()
+    console = Console(file=out, width=width, height=height, force_terminal=True,
+                      color_system="standard", legacy_windows=False)
+    console.print(S.screen(state, view, width, max(height, 10 + len(extra)), reserve=0))
+    return out.getvalue()

@@ -1,0 +1,188 @@
+"""The hot path's routes: the requests of every move (``POST /api/games/{id}/actions``
+and the ``GET /api/games/{id}`` of each refresh) served without FastAPI's request
+machinery, which cost about 1 ms of CPU per request (dependency solving, body parsing
+and validation, the route table's scan), more than building the answer.
+
+A :class:`FastRoute` stands first in the app's routes, before the FastAPI route of the
+same method and path (which documents the endpoint and stays the one for everything
+else). It takes only requests whose every part it reads exactly as FastAPI would: no
+query string or only ``since=N``, no ``Authorization`` header or one ``Bearer TOKEN``,
+and for a body a single ``Content-Type: application/json`` whose JSON the request's
+model accepts. Anything else (a malformed token, another query parameter, a body the
+model refuses, a path parameter out of bounds) is handed to the FastAPI route as it
+came, which answers it as before (422, 401...). The handlers run inside the app's
+middleware and exception handlers, like any route: the security headers, the body
+limit, the strict JSON check, the answers to a store's or the database's errors are
+those of every other request, and an error raised by a handler becomes the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from starlette._utils import get_route_path
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Match, compile_path
+from starlette.types import Message, Receive, Scope, Send
+
+#: ``since=N`` as the whole query string: a plain non-negative integer (no sign, no
+#: leading zero, no blank), what FastAPI's ``int`` query parameter reads as N
+_SINCE: Final = re.compile(rb"since=(0|[1-9][0-9]{0,17})")
+#: ``Bearer TOKEN`` as FastAPI's ``HTTPBearer`` reads it when the token is one run of
+#: visible ASCII (its scheme is case-insensitive)
+_BEARER: Final = re.compile(rb"[Bb][Ee][Aa][Rr][Ee][Rr] ([!-~]+)")
+#: the largest body a fast route reads itself (an action is ~50 bytes); a longer one
+#: goes to the FastAPI route
+MAX_FAST_BODY: Final = 4096
+
+
+class Fallback(Exception):
+    """The request is not one a fast route reads exactly as FastAPI does: hand it to
+    the FastAPI route."""
+
+
+#: a handler: the path parameters, the query's ``since``, the bearer token (None:
+#: none) and the JSON body (None for a GET) -> the response; raises :class:`Fallback`
+#: to hand the request to the FastAPI route, or any error the app's handlers answer
+Handler = Callable[[dict[str, Any], int, str | None, Any], Awaitable[Response]]
+
+
+def since_of(query: bytes) -> int:
+    """The query string's ``since`` (0 without one); :class:`Fallback` for any other
+    query."""
+    if not query:
+        return 0
+    m = _SINCE.fullmatch(query)
+    if m is None:
+        raise Fallback
+    return int(m[1])
+
+
+def bearer_of(headers: list[tuple[bytes, bytes]]) -> tuple[str | None, bytes | None]:
+    """The ``Authorization`` header's bearer token (None without the header) and the
+    ``Content-Type`` header; :class:`Fallback` for a header given twice or an
+    ``Authorization`` that is not one ``Bearer TOKEN``."""
+    auth: bytes | None = None
+    content_type: bytes | None = None
+    for name, value in headers:
+        if name == b"authorization":
+            if auth is not None:
+                raise Fallback
+            auth = value
+        elif name == b"content-type":
+            if content_type is not None:
+                raise Fallback
+            content_type = value
+    if auth is None:
+        return None, content_type
+    m = _BEARER.fullmatch(auth)
+    if m is None:
+        raise Fallback
+    return m[1].decode("ascii"), content_type
+
+
+class FastRoute(BaseRoute):
+    """``method`` on ``fallback``'s path, served by ``handler`` (see the module's doc);
+    ``body``: the request has a JSON body (read here and given to the handler), else
+    none is read. ``max_lengths``: path parameters' longest values (longer: the FastAPI
+    route answers)."""
+
+    def __init__(self, fallback: BaseRoute, method: str, handler: Handler, *,
+                 body: bool = False, max_lengths: dict[str, int] | None = None) -> None:
+        path: str = fallback.path  # type: ignore[attr-defined]
+        self.fallback = fallback
+        self.method = method
+        self.path = path
+        self.handler = handler
+        self.body = body
+        self.max_lengths = dict(max_lengths or {})
+        self.path_regex, self.path_format, self.param_convertors = compile_path(path)
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        # only the exact method: any other (HEAD, a 405) is the FastAPI route's to answer
+        if scope["type"] != "http" or scope["method"] != self.method:
+            return Match.NONE, {}
+        m = self.path_regex.match(get_route_path(scope))
+        if m is None:
+            return Match.NONE, {}
+        params = dict(scope.get("path_params", {}))
+        for key, value in m.groupdict().items():
+            params[key] = self.param_convertors[key].convert(value)
+        return Match.FULL, {"path_params": params}
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = b""
+        more: Message | None = None
+        if self.body:
+            body, more = await _read_body(receive)
+        try:
+            if more is not None:
+                raise Fallback
+            params: dict[str, Any] = scope["path_params"]
+            for key, limit in self.max_lengths.items():
+                if len(params[key]) > limit:
+                    raise Fallback
+            since = since_of(scope.get("query_string", b""))
+            token, content_type = bearer_of(scope["headers"])
+            value: Any = None
+            if self.body:
+                if content_type != b"application/json" or not body:
+                    raise Fallback
+                try:
+                    value = json.loads(body)
+                except ValueError:
+                    raise Fallback from None
+            response = await self.handler(params, since, token, value)
+        except Fallback:
+            await self._fall_back(scope, _replay(body, more, receive) if self.body
+                                  else receive, send)
+            return
+        await response(scope, receive, send)
+
+    async def _fall_back(self, scope: Scope, receive: Receive, send: Send) -> None:
+        match, child = self.fallback.matches(scope)
+        if match != Match.FULL:  # cannot happen: same method and path
+            raise RuntimeError(f"{self.method} {self.path}: the FastAPI route refused it")
+        scope.update(child)
+        await self.fallback.handle(scope, receive, send)
+
+    def __repr__(self) -> str:
+        return f"FastRoute({self.method} {self.path})"
+
+
+async def _read_body(receive: Receive) -> tuple[bytes, Message | None]:
+    """The request's body, up to :data:`MAX_FAST_BODY` bytes; the message that went
+    past that (or was no body: the client left), if any, is returned to be replayed."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks), message
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_FAST_BODY and message.get("more_body", False):
+            chunks.append(chunk)
+            return b"".join(chunks), {**message, "body": b""}
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks), None
+
+
+def _replay(body: bytes, more: Message | None, receive: Receive) -> Receive:
+    """A ``receive`` giving ``body`` again (then ``more``, then the rest)."""
+    pending: list[Message] = [{"type": "http.request", "body": body,
+                               "more_body": more is not None and more["type"] ==
+                               "http.request"}]
+    if more is not None and more["type"] != "http.request":
+        pending.append(more)
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replay
