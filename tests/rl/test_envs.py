@@ -120,6 +120,30 @@ def test_pettingzoo_names_spaces_and_metadata() -> None:
     assert np.array_equal(env.state(), env.observe("player_0")["observation"])
 
 
+def test_observations_are_the_encoders_also_with_environments_interleaved() -> None:
+    """Each environment keeps its own encoders (several in one process do not share
+    them); what it shows is ``encode(state, seat)``."""
+    from endeavor.rl.observation import encode
+
+    envs = [rl.raw_env(players=3, exploits="random") for _ in range(3)]
+    gym = EndeavorEnv(players=2, opponents="random")
+    obs, info = gym.reset(seed=4)
+    rngs = [np.random.default_rng(k) for k in range(3)]
+    for k, env in enumerate(envs):
+        env.reset(seed=k)
+    for _ in range(60):
+        for env, rng in zip(envs, rngs, strict=True):
+            if env.terminations[env.agent_selection]:
+                continue
+            for agent in env.possible_agents:
+                assert np.array_equal(env.observe(agent)["observation"],
+                                      encode(env.game, int(agent.split("_")[1])))
+            env.step(_random_action(env.observe(env.agent_selection)["action_mask"], rng))
+        if not gym.done:
+            assert np.array_equal(obs, encode(gym.game, gym.seat))
+            obs, *_, info = gym.step(_random_action(info["action_mask"], rngs[0]))
+
+
 def test_agent_selection_is_the_seat_to_move_also_out_of_turn() -> None:
     """Discards and the Silent Fleet's choices are asked of the seat the rules name:
     agent_selection follows state.current_player, not the turn order."""

@@ -10,11 +10,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..config import GameConfig
 from ..events import Event
 from ..state import State
-from .actions import index_of
+from .actions import NUM_ACTIONS, index_of, legal_indices
+from .observation import ObservationEncoder
 
 #: what to install when Gymnasium or PettingZoo is missing
 INSTALL_HINT = "pip install 'endeavor[rl]'"
@@ -22,6 +24,44 @@ INSTALL_HINT = "pip install 'endeavor[rl]'"
 SEED_BOUND = 2**31
 #: the legal actions take at most this many lines under a rendered screen
 MAX_ACTION_LINES = 8
+
+
+def legal_mask(state: State) -> npt.NDArray[np.int8]:
+    """The legal actions of ``state`` as a new ``int8`` vector of ``NUM_ACTIONS`` (1:
+    legal): :func:`endeavor.rl.actions.mask`, built in a bytearray (a third of the time
+    of numpy's scatter, at every step of a loop)."""
+    buf = bytearray(NUM_ACTIONS)
+    for i in legal_indices(state):
+        buf[i] = 1
+    return np.frombuffer(buf, np.int8)
+
+
+def empty_mask() -> npt.NDArray[np.int8]:
+    """A new all-zero mask (nothing legal)."""
+    return np.zeros(NUM_ACTIONS, np.int8)
+
+
+class Observers:
+    """The observations of one environment's seats: one incremental
+    :class:`~endeavor.rl.observation.ObservationEncoder` per seat, of this environment
+    alone (the module's shared encoders, used by ``encode(state, seat)``, would go from
+    one game to another when several environments run in one process, as in a
+    ``SyncVectorEnv``, and rewrite most of the vector every time: 4 games interleaved
+    cost 4x a step). Not copied or pickled: a copy starts with new encoders (the first
+    observation of each seat is then encoded whole)."""
+
+    def __init__(self) -> None:
+        self.encoders: dict[int, ObservationEncoder] = {}
+
+    def __call__(self, state: State, seat: int) -> Any:
+        """The observation of ``seat``: a new ``float32`` vector."""
+        encoder = self.encoders.get(seat)
+        if encoder is None:
+            encoder = self.encoders[seat] = ObservationEncoder(seat)
+        return encoder.encode(state)
+
+    def __reduce__(self) -> tuple[type[Observers], tuple[()]]:
+        return (Observers, ())
 
 
 def missing(library: str, error: ImportError) -> ImportError:

@@ -35,16 +35,19 @@ from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
 from ..tournament import resolve_bots
-from .actions import CODES, NUM_ACTIONS, legal_indices
+from .actions import CODES, NUM_ACTIONS
 from .common import (
     SEED_BOUND,
+    Observers,
+    empty_mask,
     game_config,
+    legal_mask,
     new_game_event,
     positive_or_none,
     screen_text,
     with_seed,
 )
-from .observation import encode, observation_size
+from .observation import observation_size
 from .rewards import RewardFn, reward_function, score_pad
 
 ENV_ID = "endeavor/Endeavor-v0"
@@ -118,6 +121,7 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.bots: dict[int, Bot] = {}
         self.decisions = 0
         self.done = False
+        self._encode = Observers()
         self._log: list[Event] | None = None
         self._rendered = 0
 
@@ -176,7 +180,7 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
-        return encode(game, self.seat), self._info()
+        return self._encode(game, self.seat), self._info()
 
     def _play_opponents(self) -> None:
         """The bots' decisions until the agent's seat decides or the game ends."""
@@ -200,13 +204,13 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         assert game is not None, "call reset() first"
         if self.done:
             gymnasium.logger.warn("step() after the episode ended: call reset()")
-            return encode(game, self.seat), 0.0, True, False, self._info()
+            return self._encode(game, self.seat), 0.0, True, False, self._info()
         code = self._code(action)
         if code is None:
             self.done = True
             info = self._info()
             info["illegal_action"] = True
-            return encode(game, self.seat), self.illegal_penalty, True, False, info
+            return self._encode(game, self.seat), self.illegal_penalty, True, False, info
         if self._log is None:
             game.apply_code(code)
         else:
@@ -222,7 +226,7 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
             truncated = self.done = True
         if self.render_mode == "human":
             self.render()
-        return encode(game, self.seat), reward, terminated, truncated, self._info()
+        return self._encode(game, self.seat), reward, terminated, truncated, self._info()
 
     def _code(self, action: Any) -> int | None:
         """The engine code of ``action`` if it is a legal action index, else None."""
@@ -253,11 +257,10 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The legal actions of the agent now: an ``int8`` vector of length
         ``NUM_ACTIONS`` (1: legal), all zeros once the episode is over. A new array on
         every call."""
-        mask = np.zeros(NUM_ACTIONS, np.int8)
         game = self.game
         if game is not None and not self.done and game.current_player == self.seat:
-            mask[legal_indices(game)] = 1
-        return mask
+            return legal_mask(game)
+        return empty_mask()
 
     # ------------------------------------------------------------------ render
     def render(self) -> str | None:

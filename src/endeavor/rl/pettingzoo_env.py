@@ -40,16 +40,19 @@ from ..errors import IllegalActionError
 from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
-from .actions import CODES, NUM_ACTIONS, legal_indices
+from .actions import CODES, NUM_ACTIONS
 from .common import (
     SEED_BOUND,
+    Observers,
+    empty_mask,
     game_config,
+    legal_mask,
     new_game_event,
     positive_or_none,
     screen_text,
     with_seed,
 )
-from .observation import encode, observation_size
+from .observation import observation_size
 from .rewards import RewardFn, reward_function, score_pad
 
 NAME = "endeavor_v0"
@@ -156,6 +159,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         self.state_space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
         self.game: State | None = None
         self.decisions = 0
+        self._encode = Observers()
         self._np_random: np.random.Generator | None = None
         self._log: list[Event] | None = None
         self._rendered = 0
@@ -262,16 +266,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
         assert game is not None, "call reset() first"
-        mask = np.zeros(NUM_ACTIONS, np.int8)
         if (agent == self.agent_selection and not self.terminations.get(agent, True)
                 and not self.truncations.get(agent, True)):
-            mask[legal_indices(game)] = 1
-        return {"observation": encode(game, self._seat[agent]), "action_mask": mask}
+            mask = legal_mask(game)
+        else:
+            mask = empty_mask()
+        return {"observation": self._encode(game, self._seat[agent]), "action_mask": mask}
 
     def state(self) -> Any:
         """The whole position as one vector (seat 0's observation: nothing is hidden)."""
         assert self.game is not None, "call reset() first"
-        return encode(self.game, 0)
+        return self._encode(self.game, 0)
 
     # ------------------------------------------------------------------ render
     def render(self) -> str | None:
