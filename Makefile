@@ -4,7 +4,8 @@
 # `make test` the dev tools too.
 # .venv is an editable install and always pure Python, so an edit of src/ takes effect
 # at once. `make test` also builds the engine compiled with mypyc (a wheel from the same
-# source, into .venv-mypyc, with the test tools but no mypy) and runs the suite on both
+# source, into .venv-mypyc, with the test tools and the rl extra (numpy, Gymnasium,
+# PettingZoo: the RL adapters' tests) but no mypy) and runs the suite on both
 # builds. `make play` stays pure Python: playing starts in seconds instead of after
 # minutes of compiling, and bots on a time budget simply search less; `make
 # play-compiled` (and `make compiled`, `make bench-compiled`) use the compiled engine.

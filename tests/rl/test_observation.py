@@ -76,6 +76,17 @@ CONFIGS = {
         "silent_fleet": True, "limited_occupation": True, "plus_same_region": True}),
 }
 
+
+def _again(config: GameConfig) -> GameConfig:
+    """Another game of the same setting (the same rules object): another seed."""
+    return GameConfig(players=config.players, ruleset=config.ruleset, board=config.board,
+                      exploits=config.exploits, seed=config.seed + 1000,
+                      options=dict(config.options))
+
+
+#: games of the same settings as some above
+AGAIN = {f"{name}-again": _again(CONFIGS[name]) for name in ("classic-4p", "aos-4p-tiles",
+                                                             "fleet")}
 _GAMES: dict[str, list[State]] = {}
 _MODULE_VERBS = range(A.V_EXPLOIT, A.V_EXPLOIT + 16 * A.EXPLOIT_VERBS)
 _SHIP_SOURCES = frozenset(
@@ -106,8 +117,9 @@ def game(name: str) -> list[State]:
     """Every position of a seeded game of ``CONFIGS[name]`` (a copy each), played by
     :func:`choose`."""
     if name not in _GAMES:
-        s = new_game(CONFIGS[name])
-        rng = random.Random(CONFIGS[name].seed)
+        config = CONFIGS[name] if name in CONFIGS else AGAIN[name]
+        s = new_game(config)
+        rng = random.Random(config.seed)
         states = [s.copy()]
         while not s.is_over:
             s.apply_code(choose(s, rng))
@@ -221,7 +233,11 @@ def test_a_state_changed_in_place_is_encoded_right(name: str) -> None:
 
 
 def test_one_encoder_serves_positions_of_any_game_in_any_order() -> None:
-    pool = [(s, p) for name in ("classic-4p", "aos-3p-tiles", "fleet-options", "aos-5p-tiles")
+    """Positions of games of other settings, and of other games of the same setting
+    (another seed: other level-5 buildings, decks, tokens), shuffled."""
+    pool = [(s, p) for name in ("classic-4p", "aos-3p-tiles", "fleet-options", "aos-5p-tiles",
+                                "classic-4p-again", "aos-4p-tiles", "aos-4p-tiles-again",
+                                "fleet", "fleet-again")
             for s in game(name)[::30] for p in range(s.config.players)]
     random.Random(1).shuffle(pool)
     enc = [ObservationEncoder(p) for p in range(5)]

@@ -217,8 +217,13 @@ def test_time_runs_out_for_the_game_and_the_player_takes_the_seat_back(
     gid = g["id"]
     p = api.view(gid)["current_player"]
     mine = g["seats"][p]["token"]
-    v = wait_for(lambda: (lambda x: x if x["seats"][p]["played_by"] else None)(
-        api.view(gid, mine)))
+    def bot_has_played(x: dict[str, Any]) -> dict[str, Any] | None:
+        """The seat taken over, and the bot's first move for it made (it moves from the
+        job queue, after the takeover is committed: on a busy machine, a moment later)."""
+        moved = any(e["kind"] == "action" and e["player"] == p for e in x["events"])
+        return x if x["seats"][p]["played_by"] and moved else None
+
+    v = wait_for(lambda: bot_has_played(api.view(gid, mine)))
     assert v["seats"][p] | {"played_by": "easy", "replaced": "timeout"} == v["seats"][p]
     assert (f"P{p}'s time ran out: the easy bot plays for them for the rest of the game"
             in texts(v, "host"))

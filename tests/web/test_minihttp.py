@@ -12,6 +12,7 @@ whose views ``loadtest.read_view`` reads as ``json.loads`` does."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import ssl
 import time
@@ -60,6 +61,14 @@ async def read_request(reader: Reader) -> tuple[bytes, bytes] | None:
     return head, await reader.readexactly(length) if length else b""
 
 
+def run_apart(coroutine: Any) -> None:
+    """Run ``coroutine`` in a thread of its own: a browser test earlier in the session
+    (Playwright's sync API) may leave an event loop running in this one, where
+    ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
+
+
 def answer(status: int, body: bytes, *extra: bytes) -> bytes:
     return b"".join([b"HTTP/1.1 %d X\r\nContent-Length: %d\r\n" % (status, len(body)),
                      *(h + b"\r\n" for h in extra), b"\r\n", body])
@@ -92,7 +101,7 @@ def run(script: Script, client: Callable[[str, Seen], Awaitable[None]], *,
         async with server:
             await asyncio.wait_for(client(f"{scheme}://127.0.0.1:{port}", seen), 30)
 
-    asyncio.run(main())
+    run_apart(main())
     return seen
 
 
@@ -437,4 +446,4 @@ def test_real_server(server: ServerProcess) -> None:
         assert missing.status == 404 and "detail" in missing.json()
         await conn.close()
 
-    asyncio.run(main())
+    run_apart(main())

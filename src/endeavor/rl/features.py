@@ -25,7 +25,7 @@ The vector is an ``array('f')``, which numpy views without copying.
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
 from ..frames import F_EFFECT, F_EXPLOIT, F_SALARY, SRC_SHIFT, SRC_TOKEN
@@ -333,9 +333,6 @@ _PIRATE_SLOT: Final = {x: 2 + k for k, x in enumerate(PIRATE_CITIES)}
 _MODULE_NUMBER: Final = {m: k + 1 for k, m in enumerate(MODULE_IDS)}
 _LETTERS: Final = 14  # Letters of Marque: its step 0 (steal) names the pushed player
 _SPANISH: Final = 4  # The Spanish Main: whether Payments were used depends on the round
-#: the decision block: every field from decision.frame to decision.b
-O_DECISION: Final = O_FRAME
-N_DECISION: Final = O_STEP_B + 8 - O_FRAME
 
 
 def _module_range(module: str) -> tuple[int, int]:
@@ -355,7 +352,7 @@ def shown(v: int) -> int:
     return 0 if v < 0 else MAX_COUNT if v > MAX_COUNT else v
 
 
-def put1(a: array[float], off: int, width: int, old: int, new: int) -> None:
+def put1(a: Any, off: int, width: int, old: int, new: int) -> None:
     """A onehot row at float offset ``off`` whose 1 moves from ``old`` to ``new`` (out
     of 0..width-1: no 1)."""
     if old != new:
@@ -365,7 +362,7 @@ def put1(a: array[float], off: int, width: int, old: int, new: int) -> None:
             a[off + new] = 1.0
 
 
-def putbits(a: array[float], off: int, width: int, old: int, new: int) -> None:
+def putbits(a: Any, off: int, width: int, old: int, new: int) -> None:
     """A bits row at ``off`` showing the mask ``old``, made to show ``new``."""
     diff = (old ^ new) & ((1 << width) - 1)
     k = 0
@@ -376,13 +373,13 @@ def putbits(a: array[float], off: int, width: int, old: int, new: int) -> None:
         k += 1
 
 
-def putcount(a: array[float], off: int, scale: int, old: int, new: int) -> None:
+def putcount(a: Any, off: int, scale: int, old: int, new: int) -> None:
     """A count float at ``off`` showing ``old``, made to show ``new``."""
     if old != new:
         a[off] = shown(new) / scale
 
 
-def putcounts(a: array[float], off: int, scale: int, old: list[int], new: list[int]) -> None:
+def putcounts(a: Any, off: int, scale: int, old: list[int], new: list[int]) -> None:
     """Count floats from ``off`` showing ``old`` (``[]``: zeros), made to show ``new``."""
     full = len(old) != len(new)
     for k in range(len(new)):
@@ -391,7 +388,7 @@ def putcounts(a: array[float], off: int, scale: int, old: list[int], new: list[i
             a[off + k] = shown(v) / scale
 
 
-def putdense(a: array[float], off: int, old: list[float], new: list[float]) -> None:
+def putdense(a: Any, off: int, old: list[float], new: list[float]) -> None:
     """Floats from ``off`` showing ``old``, made to show ``new`` (same length)."""
     for k in range(len(new)):
         if new[k] != old[k]:
@@ -416,6 +413,22 @@ def flags(v: list[float], off: int, width: int, mask: int) -> None:
     for k in range(width):
         if mask >> k & 1:
             v[off + k] = 1.0
+
+
+def one(idx: list[int], val: list[float], off: int, width: int, k: int) -> None:
+    """In a sparse block (offsets ``idx``, values ``val``): a onehot row at ``off`` with
+    its 1 at ``k``."""
+    if 0 <= k < width:
+        idx.append(off + k)
+        val.append(1.0)
+
+
+def ones(idx: list[int], val: list[float], off: int, width: int, mask: int) -> None:
+    """In a sparse block: a bits row at ``off`` showing ``mask``."""
+    for k in range(width):
+        if mask >> k & 1:
+            idx.append(off + k)
+            val.append(1.0)
 
 
 class _Mat:
@@ -455,6 +468,9 @@ class Encoder:
             raise ValueError(f"player must be a seat 0..{SEATS - 1}, got {player}")
         self.player = player
         self.vec: array[float] = array("f", bytes(4 * SIZE))
+        #: what the writes go through: the vector as a memoryview of float32 (its item
+        #: assignment is cheaper than the array's)
+        self.out: Any = memoryview(self.vec)
         self.rules: object = None
         self.n = 0
         self.reset()
@@ -464,6 +480,8 @@ class Encoder:
         self.vec[:] = array("f", bytes(4 * SIZE))
         self.rules = None
         self.n = 0
+        self.level5: tuple[int, ...] = ()
+        self.level5_mask = 0
         self.round = -1
         self.phase = -1
         self.crown = -1
@@ -475,7 +493,9 @@ class Encoder:
         self.pending = 0
         self.spent: list[int] = []
         self.frame: tuple[int, ...] = (-1,)
-        self.dec: list[float] = [0.0] * N_DECISION
+        #: the decision block's non-zero floats: their offsets and values
+        self.dec_idx: list[int] = []
+        self.dec_val: list[float] = []
         self.trk_owner: list[int] = []
         self.trk_tok: list[int] = []
         self.filled: list[int] = []
@@ -562,9 +582,9 @@ class Encoder:
         return self.vec
 
     def static(self, s: State) -> None:
-        """What a game's setting fixes: its config, modules, level-5 types, board (the
-        vector is all zeros)."""
-        a = self.vec
+        """What a game's setting (its rules object) fixes: its config, modules, board
+        (the vector is all zeros)."""
+        a = self.out
         cfg = s.config
         n = self.n
         put1(a, O_RULESET, 2, -1, 0 if cfg.ruleset == "age_of_sail" else 1)
@@ -584,11 +604,6 @@ class Encoder:
             if num:
                 mask |= 1 << (num - 1)
         putbits(a, O_MODULES, NMODULES, 0, mask)
-        mask = 0
-        for b in s.level5:
-            if b in D.LEVEL5_POOL:
-                mask |= 1 << D.LEVEL5_POOL.index(b)
-        putbits(a, O_LEVEL5, len(D.LEVEL5_POOL), 0, mask)
         lengths = s.rules.board.trk_len
         for r in range(1, D.NREGIONS):
             putcount(a, O_TRK_LEN + r - 1, MAX_TRACK, 0, lengths[r])
@@ -596,7 +611,16 @@ class Encoder:
             a[O_PRESENT + k] = 1.0
 
     def turn_fields(self, s: State) -> None:
-        a = self.vec
+        a = self.out
+        level5 = s.level5  # drawn at setup: games of one setting differ
+        if level5 != self.level5:
+            mask = 0
+            for b in level5:
+                if b in D.LEVEL5_POOL:
+                    mask |= 1 << D.LEVEL5_POOL.index(b)
+            putbits(a, O_LEVEL5, len(D.LEVEL5_POOL), self.level5_mask, mask)
+            self.level5_mask = mask
+            self.level5 = level5
         v = s.round
         if v != self.round:
             put1(a, O_ROUND, 8, self.round, v)
@@ -646,36 +670,48 @@ class Encoder:
         if f == self.frame:
             return
         self.frame = f
-        v = [0.0] * N_DECISION
+        idx: list[int] = []  # the decision block's non-zero floats: where, and what
+        val: list[float] = []
         kind = f[0]
         if kind >= 0:
-            base = -O_DECISION
-            hot(v, base + O_FRAME, 9, kind)
+            one(idx, val, O_FRAME, 9, kind)
             if kind == F_SALARY:
-                v[base + O_PAYMENTS] = shown(f[2]) / 5
+                if f[2] > 0:
+                    idx.append(O_PAYMENTS)
+                    val.append(shown(f[2]) / 5)
             elif kind == F_EFFECT:
-                hot(v, base + O_MODE, 4, f[2])
-                hot(v, base + O_KIND1, 5, f[3])
-                hot(v, base + O_KIND2, 5, f[4])
-                hot(v, base + O_REGION, 7, f[5])
-                hot(v, base + O_DECK, 9, f[6])
-                flags(v, base + O_FLAGS, 3, f[7])
+                one(idx, val, O_MODE, 4, f[2])
+                one(idx, val, O_KIND1, 5, f[3])
+                one(idx, val, O_KIND2, 5, f[4])
+                one(idx, val, O_REGION, 7, f[5])
+                one(idx, val, O_DECK, 9, f[6])
+                ones(idx, val, O_FLAGS, 3, f[7])
                 src = f[7] >> SRC_SHIFT
                 if 1 <= src <= NBUILDINGS:
-                    hot(v, base + O_SOURCE, NBUILDINGS + 4, src - 1)
+                    one(idx, val, O_SOURCE, NBUILDINGS + 4, src - 1)
                 elif src >= SRC_TOKEN + 4:
-                    hot(v, base + O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
+                    one(idx, val, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
             elif kind == F_EXPLOIT:
                 m = _MODULE_NUMBER.get(s.modules[f[2]].id, 0)
-                hot(v, base + O_MODULE, NMODULES, m - 1)
-                hot(v, base + O_STEP, 8, f[3])
+                one(idx, val, O_MODULE, NMODULES, m - 1)
+                one(idx, val, O_STEP, 8, f[3])
                 step_a = f[4]
                 if m == _LETTERS and f[3] == 0:
                     step_a = self.rel(step_a)
-                flags(v, base + O_STEP_A, 8, step_a)
-                flags(v, base + O_STEP_B, 8, f[5])
-        putdense(self.vec, O_DECISION, self.dec, v)
-        self.dec = v
+                ones(idx, val, O_STEP_A, 8, step_a)
+                ones(idx, val, O_STEP_B, 8, f[5])
+        a = self.out
+        old_idx = self.dec_idx
+        old_val = self.dec_val
+        for i in old_idx:
+            if i not in idx:
+                a[i] = 0.0
+        for j in range(len(idx)):
+            i = idx[j]
+            if i not in old_idx or old_val[old_idx.index(i)] != val[j]:
+                a[i] = val[j]
+        self.dec_idx = idx
+        self.dec_val = val
 
     def tracks(self, s: State) -> bool:
         """The shipping tracks; whether a region opened or closed (Shields change)."""
@@ -684,7 +720,7 @@ class Encoder:
         old_o = self.trk_owner
         old_t = self.trk_tok
         if owner != old_o or tok != old_t:
-            a = self.vec
+            a = self.out
             info = s.rules.board
             full = len(old_o) != len(owner)
             for r in range(1, D.NREGIONS):
@@ -709,13 +745,13 @@ class Encoder:
         for r in range(1, D.NREGIONS):
             if filled[r] == info.trk_len[r]:
                 mask |= 1 << (r - 1)
-        putbits(self.vec, O_TRK_OPEN, 6, self.open, mask)
+        putbits(self.out, O_TRK_OPEN, 6, self.open, mask)
         self.open = mask
         self.filled = filled.copy()
         return True
 
     def sites_links(self, s: State) -> None:
-        a = self.vec
+        a = self.out
         owner = s.site_owner
         owners_changed = owner != self.site_owner
         if owners_changed:
@@ -777,7 +813,7 @@ class Encoder:
                     ctl[li] = c
 
     def seas(self, s: State) -> None:
-        a = self.vec
+        a = self.out
         sea = s.sea
         pres = s.pres
         old_s = self.sea
@@ -796,7 +832,7 @@ class Encoder:
         self.pres = pres.copy()
 
     def exploit_shields(self, s: State) -> None:
-        a = self.vec
+        a = self.out
         n = self.n
         mods = s.modules
         for i in range(len(mods)):
@@ -819,7 +855,7 @@ class Encoder:
                 putbits(a, O_SHIELD + (m - 1) * SEATS, SEATS, old >> 1, v >> 1)
 
     def cards(self, s: State) -> None:
-        a = self.vec
+        a = self.out
         decks = s.decks
         old = self.decks
         any_deck = False
@@ -869,7 +905,7 @@ class Encoder:
             self.gov_avail = gov.copy()
 
     def supplies(self, s: State) -> None:
-        a = self.vec
+        a = self.out
         sup = s.bsupply
         if sup != self.bsupply:
             putcounts(a, O_BSUPPLY, 5, self.bsupply, sup)
@@ -882,7 +918,7 @@ class Encoder:
 
     def mat(self, s: State, k: int, pl: Player) -> None:
         """The mat of relative seat ``k``."""
-        a = self.vec
+        a = self.out
         old = self.mats[k]
         v = pl.supply
         if v != old.supply:
@@ -1049,7 +1085,7 @@ class Encoder:
                 q = (p + k) % n
                 for r in range(7):
                     v[base + O_SF_CITIES + k * 7 + r] = shown(d[cities + 7 * q + r]) / 5
-        putdense(self.vec, off, self.mod[m - 1], v)
+        putdense(self.out, off, self.mod[m - 1], v)
         self.mod[m - 1] = v
         self.exd[m - 1] = d.copy()
 
