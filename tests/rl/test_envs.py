@@ -144,6 +144,29 @@ def test_observations_are_the_encoders_also_with_environments_interleaved() -> N
             obs, *_, info = gym.step(_random_action(info["action_mask"], rngs[0]))
 
 
+def test_the_wrapper_enforces_the_order_of_calls() -> None:
+    env = rl.env(players=2)
+    with pytest.raises(AssertionError):
+        env.agent_iter()
+    with pytest.raises(AssertionError):
+        env.step(0)
+    with pytest.raises(AttributeError):
+        env.last()
+    env.reset(seed=0)
+    agents = env.agent_iter(3)
+    assert next(agents) == env.agent_selection
+    with pytest.raises(AssertionError, match="step"):
+        next(agents)  # no step() since the last agent
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    seen = []
+    for agent in env.agent_iter(3):
+        seen.append(agent)
+        env.step(_random_action(env.last()[0]["action_mask"], rng))
+    assert len(seen) == 3
+    assert str(env) == "endeavor_v0"
+
+
 def test_agent_selection_is_the_seat_to_move_also_out_of_turn() -> None:
     """Discards and the Silent Fleet's choices are asked of the seat the rules name:
     agent_selection follows state.current_player, not the turn order."""
