@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import data as D
+from .events import Event
 from .rules.words import icons_label
 from .rules.words import word_player as player_name
 from .scoring import final_scores
@@ -33,6 +34,18 @@ BROWN_STYLE = "dark_orange3"
 BLUE_STYLE = "cyan"
 _SUPERSCRIPT = {2: "²", 3: "³"}
 
+
+def new_game_event(state: State) -> Event:
+    """The first line of a rendered log (terminal, replay, RL environments): the game's
+    settings."""
+    config = state.config
+    text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
+    if state.exploits:
+        text += f"; Exploits: {', '.join(e.name for _, e in state.exploits)}"
+    for e in state.modules:
+        if not e.is_exploit:
+            text += f"; with {e.name}"
+    return Event("info", None, text)
 
 def _token_abbrev(name: str) -> str:
     """``"Industry"`` -> ``"ind"``, ``"Ship/Draw"`` -> ``"s/d"``."""

@@ -206,17 +206,6 @@ def final_lines(state: State, width: int) -> list[Text]:
     return lines
 
 
-def _new_game_event(state: State) -> Event:
-    config = state.config
-    text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
-    if state.exploits:
-        text += f"; Exploits: {', '.join(e.name for _, e in state.exploits)}"
-    for e in state.modules:
-        if not e.is_exploit:
-            text += f"; with {e.name}"
-    return Event("info", None, text)
-
-
 def _history_log(state: State, human: int | None = None
                  ) -> tuple[list[Event], list[int], list[int]]:
     """The events of ``state``'s whole history, replayed from setup, the log length
@@ -224,7 +213,7 @@ def _history_log(state: State, human: int | None = None
     its history does not lead to (one built by hand, e.g. in a test) gets a one-line
     log instead."""
     s = new_game(state.config)
-    log = [_new_game_event(s)]
+    log = [render.new_game_event(s)]
     marks: list[int] = []
     points: list[int] = []
     try:

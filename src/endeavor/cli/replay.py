@@ -10,9 +10,10 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from .. import render
 from .. import screen as S
 from ..state import State, new_game
-from .common import EXIT_OK, _history_log, _new_game_event, _read_record, _screen_size, final_lines
+from .common import EXIT_OK, _history_log, _read_record, _screen_size, final_lines
 
 
 def add_parser(sub: Any) -> None:
@@ -55,7 +56,7 @@ def _step_through(final: State, out: Console) -> None:
     interactive = sys.stdin.isatty() and out.is_terminal
     state = new_game(final.config)
     history = final.history()
-    log = [_new_game_event(state)]
+    log = [render.new_game_event(state)]
     for i, action in enumerate(history, 1):
         mark = len(log)
         log += state.apply(action)

@@ -96,15 +96,10 @@ def with_seed(config: GameConfig, seed: int) -> GameConfig:
 
 
 def new_game_event(state: State) -> Event:
-    """The first line of a rendered log: the game's settings."""
-    config = state.config
-    text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
-    if state.exploits:
-        text += f"; Exploits: {', '.join(e.name for _, e in state.exploits)}"
-    for e in state.modules:
-        if not e.is_exploit:
-            text += f"; with {e.name}"
-    return Event("info", None, text)
+    """The first line of a rendered log: the game's settings (:func:`endeavor.render.
+    new_game_event`; Rich, which that module needs, is imported only when rendering)."""
+    from .. import render as R
+    return R.new_game_event(state)
 
 
 def _action_lines(items: list[str], width: int) -> list[str]:
