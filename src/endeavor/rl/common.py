@@ -15,7 +15,7 @@ import numpy.typing as npt
 from ..config import GameConfig
 from ..events import Event
 from ..state import State
-from .actions import NUM_ACTIONS, index_of, legal_indices
+from .actions import NUM_ACTIONS, index_of
 from .observation import ObservationEncoder
 
 #: what to install when Gymnasium or PettingZoo is missing
@@ -24,16 +24,6 @@ INSTALL_HINT = "pip install 'endeavor[rl]'"
 SEED_BOUND = 2**31
 #: the legal actions take at most this many lines under a rendered screen
 MAX_ACTION_LINES = 8
-
-
-def legal_mask(state: State) -> npt.NDArray[np.int8]:
-    """The legal actions of ``state`` as a new ``int8`` vector of ``NUM_ACTIONS`` (1:
-    legal): :func:`endeavor.rl.actions.mask`, built in a bytearray (a third of the time
-    of numpy's scatter, at every step of a loop)."""
-    buf = bytearray(NUM_ACTIONS)
-    for i in legal_indices(state):
-        buf[i] = 1
-    return np.frombuffer(buf, np.int8)
 
 
 def empty_mask() -> npt.NDArray[np.int8]:

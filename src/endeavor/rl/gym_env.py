@@ -36,12 +36,12 @@ from ..scoring import final_scores
 from ..state import State, new_game
 from ..tournament import resolve_bots
 from .actions import CODES, NUM_ACTIONS
+from .actions import mask as legal_mask
 from .common import (
     SEED_BOUND,
     Observers,
     empty_mask,
     game_config,
-    legal_mask,
     new_game_event,
     positive_or_none,
     screen_text,
