@@ -43,20 +43,23 @@ class Event:
 
     ``text`` costs nothing until it is read: rule code raises most events with a function
     ``make`` and the values ``args`` it needs, captured when the event happened
-    (numbers, ids, strings, never the live state) instead of ``text``; the words are
-    ``make(*args)``, made on first reading (then kept)."""
+    (numbers, ids, strings, a copy of a finished game; never the live state) instead of
+    ``text``; the words are ``make(*args)``, made on first reading (then kept). Likewise
+    ``data``, when the event has a ``make_data``: ``make_data(*args)`` on first reading."""
 
-    __slots__ = ("kind", "player", "_text", "data", "_make", "_args")
+    __slots__ = ("kind", "player", "_text", "_data", "_make", "_args", "_make_data")
 
     def __init__(self, kind: str, player: int | None, text: str | None,
                  data: dict[str, Any] | None = None, make: Callable[..., str] | None = None,
-                 args: tuple[Any, ...] = ()) -> None:
+                 args: tuple[Any, ...] = (),
+                 make_data: Callable[..., dict[str, Any]] | None = None) -> None:
         self.kind = kind
         self.player = player
         self._text = text
-        self.data = data
+        self._data = data
         self._make = make
         self._args = args
+        self._make_data = make_data
 
     @property
     def text(self) -> str:
@@ -68,8 +71,20 @@ class Event:
                 raise TypeError("an Event needs its text or a function making it")
             t = self._text = make(*self._args)
             self._make = None
-            self._args = ()
+            if self._make_data is None:
+                self._args = ()
         return t
+
+    @property
+    def data(self) -> dict[str, Any] | None:
+        """Machine-readable details, or None."""
+        make = self._make_data
+        if make is not None:
+            self._data = make(*self._args)
+            self._make_data = None
+            if self._make is None:
+                self._args = ()
+        return self._data
 
     def __str__(self) -> str:
         return self.text

@@ -65,6 +65,7 @@ from .rules.module import RuleModule, exploit_ids
 _LEVEL: Final = D.TRACK_LEVEL
 #: the interned action of each code (the catalogue grows in place as Exploits register)
 _BY_CODE: Final[dict[int, Action]] = A.BY_CODE
+_ACTION_OF: Final = _BY_CODE.__getitem__
 #: the start of an action event's words, by seat: "P2: "
 _SEAT_PREFIX: Final = tuple(f"P{p}: " for p in range(16))
 
@@ -387,9 +388,7 @@ class State:
         codes = self._legal
         if codes is None:
             codes = self._legal = self._gen()
-        by = _BY_CODE
-        boxed: list[Any] = codes  # the codes as the list holds them (compiled: no unboxing)
-        return [by[c] for c in boxed]
+        return list(map(_ACTION_OF, codes))  # a loop in C, not in bytecode
 
     def legal_codes(self) -> list[int]:
         """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""

@@ -96,6 +96,10 @@ def begin_setup(s: State, p: int) -> None:
 _BUILDING_WORDS: Final[dict[tuple[int, tuple[str, ...]], str]] = {}
 
 
+#: Build's option words by building << 8 | supply (Age of Sail's token names)
+_BUILD_OPTION: Final[dict[int, str]] = {}
+
+
 def building_words(b: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     """``"Docks (level 3): Ship + Occupy"``; ``names`` as for
     :func:`~endeavor.rules.words.icons_words`."""
@@ -147,8 +151,16 @@ class Build(DecisionType):
                 "Build Level) or lower")
 
     def option(self, s: State, f: Frame, action: Action) -> str:
-        left = left_after(s.bsupply[action.arg])
-        return f"Build the {building_words(action.arg, s.rules.token_names)} ({left})"
+        b = action.arg
+        k = s.bsupply[b]
+        names = s.rules.token_names
+        if names is not D.TOKEN_NAMES:
+            return f"Build the {building_words(b, names)} ({left_after(k)})"
+        key = b << 8 | k  # the words of (building, supply): made once
+        words = _BUILD_OPTION.get(key)
+        if words is None:
+            words = _BUILD_OPTION[key] = f"Build the {building_words(b)} ({left_after(k)})"
+        return words
 
 
 class StartTile(DecisionType):

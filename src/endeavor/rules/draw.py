@@ -22,6 +22,8 @@ _EU: Final = D.EU_DECK
 _SL: Final = D.SLAVERY_DECK
 _PILE: Final = D.PILE
 _DECK_NAMES: Final = D.DECK_NAMES
+#: the words of a Draw option by (code << 8 | top card) << 8 | deck size (Age of Sail)
+_WORDS: Final[dict[int, str]] = {}
 _DRAW: Final = A.code(A.V_DRAW)
 _DRAWP: Final = A.code(A.V_DRAWP)
 #: the decks 0-7; the region decks 1-6, whose Draws count the region's discs and the
@@ -154,6 +156,13 @@ class Draw(ActionKind):
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAW:
             deck = s.decks[arg]
-            return (f"Draw {card_words(deck[-1], s.rules.token_names)} from the "
-                    f"{_DECK_NAMES[arg]} deck ({left_after(len(deck))})")
+            names = s.rules.token_names
+            key = (c << 8 | deck[-1]) << 8 | len(deck)
+            words = _WORDS.get(key) if names is D.TOKEN_NAMES else None
+            if words is None:
+                words = (f"Draw {card_words(deck[-1], names)} from the "
+                         f"{_DECK_NAMES[arg]} deck ({left_after(len(deck))})")
+                if names is D.TOKEN_NAMES:  # made once for (deck, top card, size)
+                    _WORDS[key] = words
+            return words
         return f"Draw {card_words(arg, s.rules.token_names)} from the discard pile"

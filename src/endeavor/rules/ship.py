@@ -25,6 +25,8 @@ _SHIFT: Final = A.SHIFT
 _ARG: Final = A.ARG
 _V_SHIP: Final = A.V_SHIP
 _V_ROUTE: Final = A.V_ROUTE
+#: the words of a Ship option by its code and what the target holds (see describe)
+_WORDS: Final[dict[int, str]] = {}
 
 
 class Ship(ActionKind):
@@ -97,13 +99,29 @@ class Ship(ActionKind):
             info = s.info
             length = info.trk_len[arg]
             t = s.trk_tok[info.trk_off[arg] + k]
-            gain = f": gain {token_words(t)}" if t >= 0 else ""
-            opens = f"; fills the track and opens {_REGION_NAMES[arg]}" \
-                if k + 1 == length else ""
-            return (f"Ship to the {_REGION_NAMES[arg]} track, space {k + 1} of "
-                    f"{length}{gain}{opens}")
-        if verb == _V_ROUTE:
+            key = c << 24 | length << 16 | k << 8 | (t + 1)
+        elif verb == _V_ROUTE:
             t = s.site_token[arg]
-            gain = f": gain {token_words(t)}" if t >= 0 else ""
-            return f"Ship to the trade route {site_words(arg)}{gain}"
-        return f"Ship to the open sea of {_REGION_NAMES[arg]} (presence there, no token)"
+            key = c << 24 | (t + 1)
+        else:
+            key = c << 24
+        words = _WORDS.get(key)  # the words of (target, what it holds): made once
+        if words is None:
+            words = _WORDS[key] = _describe(c, key)
+        return words
+
+
+def _describe(c: int, key: int) -> str:
+    verb, arg = c >> _SHIFT, c & _ARG
+    t = (key & 0xFF) - 1
+    gain = f": gain {token_words(t)}" if t >= 0 else ""
+    if verb == _V_SHIP:
+        k = key >> 8 & 0xFF
+        length = key >> 16 & 0xFF
+        opens = f"; fills the track and opens {_REGION_NAMES[arg]}" \
+            if k + 1 == length else ""
+        return (f"Ship to the {_REGION_NAMES[arg]} track, space {k + 1} of "
+                f"{length}{gain}{opens}")
+    if verb == _V_ROUTE:
+        return f"Ship to the trade route {site_words(arg)}{gain}"
+    return f"Ship to the open sea of {_REGION_NAMES[arg]} (presence there, no token)"

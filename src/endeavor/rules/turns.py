@@ -11,7 +11,7 @@ the Crown passes left (R5). After round 7 the game is over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..events import Event
 from ..frames import (
@@ -114,6 +114,23 @@ def _round_words(r: int, rounds: int, crown: int) -> str:
     return f"Round {r} of {rounds} begins; {word_player(crown)} holds the Crown"
 
 
+def _game_end_words(final: State) -> str:
+    from .scoring import final_scores
+    scores = final_scores(final)
+    best = max(x.total for x in scores)
+    winners = [word_player(x.player) for x in scores if x.total == best]
+    others = ", ".join(f"{word_player(x.player)} {x.total}" for x in scores)
+    who = " and ".join(winners)
+    verb = "share the victory" if len(winners) > 1 else "wins"
+    return f"Game over: {who} {verb} with {best} glory ({others})"
+
+
+def _game_end_data(final: State) -> dict[str, Any]:
+    from .scoring import final_scores
+    return {"scores": [{"player": x.player, "total": x.total, "rank": x.rank,
+                        "lines": x.lines} for x in final_scores(final)]}
+
+
 def end_round(s: State) -> None:
     """The round is over: modules' round-end hooks, then the Crown passes left (R5) and
     the next round starts, or the game ends after the last round."""
@@ -126,18 +143,9 @@ def end_round(s: State) -> None:
     s.act_player = -1
     if s.round >= s.rules.rounds:
         s.phase = PH_END
-        if s.ev is not None:
-            from .scoring import final_scores
-            scores = final_scores(s)
-            best = max(x.total for x in scores)
-            winners = [word_player(x.player) for x in scores if x.total == best]
-            others = ", ".join(f"{word_player(x.player)} {x.total}" for x in scores)
-            who = " and ".join(winners)
-            verb = "share the victory" if len(winners) > 1 else "wins"
-            s.emit("game_end", None, f"Game over: {who} {verb} with {best} glory "
-                   f"({others})", {"scores": [{"player": x.player, "total": x.total,
-                                                "rank": x.rank, "lines": x.lines}
-                                               for x in scores]})
+        if s.ev is not None:  # scored when read, from a copy of the finished game
+            s.ev.append(Event("game_end", None, None, None, _game_end_words, (s.copy(),),
+                              _game_end_data))
         return
     if s.round >= 1:  # the Crown passes left (R5)
         s.crown = (s.crown + 1) % s.n
