@@ -66,8 +66,24 @@ _LEVEL: Final = D.TRACK_LEVEL
 #: the interned action of each code (the catalogue grows in place as Exploits register)
 _BY_CODE: Final[dict[int, Action]] = A.BY_CODE
 _ACTION_OF: Final = _BY_CODE.__getitem__
+#: this module compiled with mypyc: a few hot spots take the form fastest there
+_COMPILED: Final = not __file__.endswith(".py")
 #: the start of an action event's words, by seat: "P2: "
 _SEAT_PREFIX: Final = tuple(f"P{p}: " for p in range(16))
+
+
+def _seat_words(p: int, words: str) -> str:
+    """An action event's words: the seat, then the option's words."""
+    return _SEAT_PREFIX[p] + words
+
+
+def _has(codes: list[int], c: int) -> bool:
+    """``c in codes`` for the compiled build: a native loop, without a rich comparison
+    per code (pure Python keeps the ``in`` operator, whose loop is in C)."""
+    for x in codes:
+        if x == c:
+            return True
+    return False
 
 
 class Player:
@@ -388,6 +404,10 @@ class State:
         codes = self._legal
         if codes is None:
             codes = self._legal = self._gen()
+        if _COMPILED:  # a native loop (twice the speed of map there)
+            by = _BY_CODE
+            boxed: list[Any] = codes  # the codes as the list holds them (no unboxing)
+            return [by[c] for c in boxed]
         return list(map(_ACTION_OF, codes))  # a loop in C, not in bytecode
 
     def legal_codes(self) -> list[int]:
@@ -446,14 +466,14 @@ class State:
         codes = self._legal
         if codes is None:
             codes = self.legal_codes()
-        if c not in codes:  # the one legality check
+        if not (_has(codes, c) if _COMPILED else c in codes):  # the one legality check
             raise IllegalActionError(self._why_illegal(action, codes))
         f = self.stack[-1]
         t = self.rules.decisions[f[0]]
         # the action's own words describe the position before it (what it costs, what it
         # gains, what is left): made now, while that position exists
         p = f[1]
-        events = [Event("action", p, _SEAT_PREFIX[p] + t.option(self, f, action))]
+        events = [Event("action", p, None, None, _seat_words, (p, t.option(self, f, action)))]
         exploits = self.rules.exploits
         shields = 0
         filled = self.filled
@@ -488,7 +508,7 @@ class State:
         codes = self._legal
         if codes is None:
             codes = self._gen()
-        if c not in codes:
+        if not (_has(codes, c) if _COMPILED else c in codes):
             if c not in A.BY_CODE:
                 raise IllegalActionError(f"unknown action code {c!r}")
             raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes))
