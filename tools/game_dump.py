@@ -88,4 +88,5 @@ def main():
                                      "scores": repr(sc)}) + "\n")
     print(len(cfgs) * 2, "games")
 
-main()
+if __name__ == "__main__":
+    main()

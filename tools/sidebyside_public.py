@@ -1,8 +1,8 @@
 """Two source trees side by side on tools/public_loop.py, in CPU time: alternating rounds
 (A, B, A, B, ...), each a fresh process, medians per tree and the ratio B/A in decisions
 per CPU second (of the medians, and the median of each round's own ratio, which
-adjacent runs make robust to a machine whose speed drifts). Run it on a calm machine (nothing else busy): CPU time still moves with
-what shares the cores' caches.
+adjacent runs make robust to a machine whose speed drifts). Run it on a calm machine
+(nothing else busy): CPU time still moves with what shares the cores' caches.
 
 usage: python tools/sidebyside_public.py TREE_A TREE_B [--games N] [--rounds R]
            [--exploits none|random] [--api public|codes|read] [--python PY]
@@ -47,7 +47,7 @@ def main() -> None:
                 print(f"round {r + 1}: {tree}: {d} decisions, {cpu:.2f} s CPU, "
                       f"{d / cpu:,.0f}/s", flush=True)
     ma, mb = (statistics.median(rates[t]) for t in (a.tree_a, a.tree_b))
-    pairs = sorted(y / x for x, y in zip(rates[a.tree_a], rates[a.tree_b]))
+    pairs = sorted(y / x for x, y in zip(rates[a.tree_a], rates[a.tree_b], strict=True))
     q = len(pairs) // 4
     print(f"median {a.tree_a}: {ma:,.0f} decisions/CPU s; {a.tree_b}: {mb:,.0f}; "
           f"B/A = {mb / ma:.3f}x; median of the rounds' B/A {statistics.median(pairs):.3f}x "
