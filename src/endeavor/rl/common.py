@@ -136,3 +136,48 @@ def screen_text(state: State, log: Sequence[Event], new_from: int | None, title:
                       color_system="standard", legacy_windows=False)
     console.print(S.screen(state, view, width, max(height, 10 + len(extra)), reserve=0))
     return out.getvalue()
+
+
+def check_render_mode(render_mode: str | None, modes: Sequence[str]) -> None:
+    """``ValueError`` unless ``render_mode`` is None or one of ``modes``."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {list(modes)}, "
+                         f"not {render_mode!r}")
+
+
+class ScreenLog:
+    """``render()`` for both environments: the terminal screen of ``endeavor play`` for
+    the game being played, with the log of its events since the last render. The
+    environment keeps ``game``, ``_log`` (the events of the episode, None before the
+    first reset) and ``_rendered`` (how much of the log was shown), and says how the
+    screen is titled and the seats are named."""
+
+    render_mode: str | None
+    game: State | None
+    _log: list[Event] | None
+    _rendered: int
+
+    def _screen_title(self) -> str:
+        raise NotImplementedError
+
+    def _screen_names(self) -> dict[int, str]:
+        raise NotImplementedError
+
+    def render(self) -> str | None:
+        """The terminal screen of ``endeavor play`` (with ANSI colours) with the log since
+        the last render and the legal actions by index: returned (``render_mode="ansi"``)
+        or printed (``"human"``, which also prints it after every step)."""
+        if self.render_mode is None:
+            import gymnasium  # both extras bring it
+
+            gymnasium.logger.warn("render() was called without a render_mode: make the "
+                                  "environment with render_mode='ansi'")
+            return None
+        assert self.game is not None and self._log is not None, "call reset() first"
+        text = screen_text(self.game, self._log, self._rendered, self._screen_title(),
+                           self._screen_names())
+        self._rendered = len(self._log)
+        if self.render_mode == "human":
+            print(text, end="", flush=True)
+            return None
+        return text

@@ -40,11 +40,12 @@ from .actions import mask as legal_mask
 from .common import (
     SEED_BOUND,
     Observers,
+    ScreenLog,
+    check_render_mode,
     empty_mask,
     game_config,
     new_game_event,
     positive_or_none,
-    screen_text,
     with_seed,
 )
 from .observation import observation_size
@@ -61,7 +62,7 @@ def bot_seed(deal: int, seat: int) -> int:
     return random.Random(f"endeavor-gym/{deal}/{seat}").getrandbits(63)
 
 
-class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
+class EndeavorEnv(ScreenLog, gymnasium.Env[np.ndarray, np.int64]):
     """Seat ``seat`` of an Endeavor game for ``players``, the other seats played by bots.
 
     ``opponents``: one bot for every other seat, or one per other seat in seat order
@@ -95,9 +96,7 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
                  max_decisions: int | None = None, illegal_penalty: float = -1.0,
                  opponent_budget: str | Mapping[str, Any] | None = None) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of "
-                             f"{self.metadata['render_modes']}, not {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.config = game_config(players, ruleset, board, exploits, options,
                                   0 if seed is None else seed)
@@ -263,24 +262,13 @@ class EndeavorEnv(gymnasium.Env[np.ndarray, np.int64]):
         return empty_mask()
 
     # ------------------------------------------------------------------ render
-    def render(self) -> str | None:
-        """The terminal screen of ``endeavor play`` (with ANSI colours) with the log since
-        the last render and the legal actions by index: returned (``render_mode="ansi"``)
-        or printed (``"human"``, which also prints it after every step)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: make the "
-                                  "environment with render_mode='ansi'")
-            return None
-        assert self.game is not None and self._log is not None, "call reset() first"
+    def _screen_title(self) -> str:
+        return f"Endeavor-v0 · step {self.decisions}"
+
+    def _screen_names(self) -> dict[int, str]:
         names = {p: getattr(b, "name", "bot") for p, b in self.bots.items()}
         names[self.seat] = "agent"
-        text = screen_text(self.game, self._log, self._rendered,
-                           f"Endeavor-v0 · step {self.decisions}", names)
-        self._rendered = len(self._log)
-        if self.render_mode == "human":
-            print(text, end="", flush=True)
-            return None
-        return text
+        return names
 
     def close(self) -> None:
         """Nothing to release (the screen is text)."""

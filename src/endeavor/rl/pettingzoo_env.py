@@ -27,7 +27,6 @@ import numpy as np
 from .common import missing
 
 try:
-    import gymnasium
     from gymnasium import spaces
     from gymnasium.utils import seeding
     from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no type hints
@@ -45,11 +44,12 @@ from .actions import mask as legal_mask
 from .common import (
     SEED_BOUND,
     Observers,
+    ScreenLog,
+    check_render_mode,
     empty_mask,
     game_config,
     new_game_event,
     positive_or_none,
-    screen_text,
     with_seed,
 )
 from .observation import observation_size
@@ -134,7 +134,7 @@ class AgentIterator:
         return raw.agent_selection  # type: ignore[no-any-return]
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
+class raw_env(ScreenLog, AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
     """Endeavor for ``players`` seats, one agent each.
 
     Game settings are :class:`~endeavor.GameConfig`'s fields: ``players``, ``ruleset``,
@@ -165,9 +165,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
                  max_decisions: int | None = None, illegal_reward: float | None = None
                  ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of "
-                             f"{self.metadata['render_modes']}, not {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.config = game_config(players, ruleset, board, exploits, options,
                                   0 if seed is None else seed)
@@ -311,23 +309,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         return self._encode(self.game, 0)
 
     # ------------------------------------------------------------------ render
-    def render(self) -> str | None:
-        """The terminal screen of ``endeavor play`` (with ANSI colours) with the log since
-        the last render and the legal actions by index: returned (``render_mode="ansi"``)
-        or printed (``"human"``, which also prints it after every step)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: "
-                                  "make the environment with render_mode='ansi'")
-            return None
-        assert self.game is not None and self._log is not None, "call reset() first"
-        names = {i: a for i, a in enumerate(self.possible_agents)}
-        text = screen_text(self.game, self._log, self._rendered,
-                           f"{NAME} · decision {self.decisions}", names)
-        self._rendered = len(self._log)
-        if self.render_mode == "human":
-            print(text, end="", flush=True)
-            return None
-        return text
+    def _screen_title(self) -> str:
+        return f"{NAME} · decision {self.decisions}"
+
+    def _screen_names(self) -> dict[int, str]:
+        return dict(enumerate(self.possible_agents))
 
     def close(self) -> None:
         """Nothing to release (the screen is text)."""
