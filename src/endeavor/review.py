@@ -18,8 +18,9 @@ order, or the other decisions.
 
 **Expected final glory** (:func:`expected_glory`) of the position an action leads to:
 from there the game is continued by the ``medium`` bot (:class:`~endeavor.bots.GreedyBot`,
-deterministic) for every seat to the end of the current round (the end of the game in
-the last round), and the position reached is scored with
+deterministic) for every seat to the end of the decision's round (the end of the game in
+the last round; nothing more if the action ended the round), and the position reached
+is scored with
 :func:`~endeavor.bots.evaluate.evaluate`: each seat's glory now plus what its position
 is expected to be worth by the end (exactly the final scores once the game is over).
 Continuing to the round's end resolves the rest of a turn (``act docks`` is worth the
@@ -366,14 +367,16 @@ def win_chances(glory: Sequence[float], state: State) -> list[float]:
     return [x / z for x in ex]
 
 
-def expected_glory(state: State, judge: GreedyBot | None = None) -> tuple[list[float], State]:
+def expected_glory(state: State, until: int | None = None,
+                   judge: GreedyBot | None = None) -> tuple[list[float], State]:
     """Every seat's expected final glory at ``state`` (see the module docstring): the
     game continued by ``judge`` (default: the medium bot) for every seat to the end of
-    the round, then evaluated; also the position reached. ``state`` is not modified."""
+    round ``until`` (default: ``state``'s round; nothing is played once a later round
+    has begun), then evaluated; also the position reached. ``state`` is not modified."""
     bot = judge if judge is not None else GreedyBot()
+    last = state.round if until is None else until
     s = state.copy()
-    rnd = s.round
-    while not s.is_over and s.round == rnd:
+    while not s.is_over and s.round <= last:
         s.apply_code(bot.choose_code(s))
     return evaluate(s), s
 
@@ -402,14 +405,14 @@ def review_decision(task: Mapping[str, Any]) -> dict[str, Any]:
     judge = GreedyBot()
     after_state = state.copy()
     after_state.apply_code(played)
-    glory_after, reached = expected_glory(after_state, judge)
+    glory_after, reached = expected_glory(after_state, state.round, judge)
     win_after = win_chances(glory_after, reached)[seat]
     if best == played:
         glory_before, win_before = glory_after, win_after
     else:
         best_state = state.copy()
         best_state.apply_code(best)
-        glory_before, reached = expected_glory(best_state, judge)
+        glory_before, reached = expected_glory(best_state, state.round, judge)
         win_before = win_chances(glory_before, reached)[seat]
     before = _rounded(glory_before)
     after = _rounded(glory_after)
