@@ -200,7 +200,8 @@ def review_text(result: R.Review, name: str, timing: str) -> Group:
     for p in result.players:
         labels = p.labels
         worst = ", ".join(map(str, p.worst)) or "-"
-        summary.add_row(f"P{p.seat}", str(p.decisions), f"{p.accuracy:.0f}%",
+        summary.add_row(f"P{p.seat}", str(p.decisions),
+                        f"{p.accuracy:.0f}%" if p.decisions else "-",
                         *(str(labels[x]) for x in R.LABELS), f"{p.glory_lost:.1f}",
                         f"{100 * p.win_lost / p.decisions:.1f}%" if p.decisions else "-",
                         "-" if p.final is None else str(p.final), worst)
