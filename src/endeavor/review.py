@@ -250,7 +250,8 @@ class Review:
     of ``actions`` and ``digest`` (sha256 of the record's config and actions), whether
     it is ``finished`` and its final scores then, the reviewed ``seats``, the search
     budget (``iterations``), the reviewed ``decisions`` by step, a summary per seat
-    (``players``), the ``curve`` and the labels' ``thresholds``."""
+    (``players``) and the ``curve``; its JSON adds the method in words and the labels'
+    thresholds (:func:`thresholds_dict`)."""
 
     config: dict[str, Any]
     actions: int
