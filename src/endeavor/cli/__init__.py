@@ -1,5 +1,5 @@
-"""The ``endeavor`` command line: ``simulate``, ``play``, ``replay``, ``bench``,
-``tournament``, ``serve`` and ``loadtest``.
+"""The ``endeavor`` command line: ``simulate``, ``play``, ``replay``, ``review``,
+``bench``, ``tournament``, ``serve`` and ``loadtest``.
 
 An adapter over the engine's public API. :func:`main` parses ``argv``, runs one
 subcommand and returns its exit status: 0 on success (and for ``--help``), 2 when the
@@ -15,8 +15,9 @@ other seats are played by bots of :mod:`endeavor.bots` (``--opponents``), and ``
 asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.
 
 One module per command (:mod:`~endeavor.cli.simulate`, :mod:`~endeavor.cli.play`,
-:mod:`~endeavor.cli.replay`, :mod:`~endeavor.cli.bench`, :mod:`~endeavor.cli.tournament`,
-:mod:`~endeavor.cli.serve`, :mod:`~endeavor.cli.loadtest`), each with its
+:mod:`~endeavor.cli.replay`, :mod:`~endeavor.cli.review`, :mod:`~endeavor.cli.bench`,
+:mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.serve`, :mod:`~endeavor.cli.loadtest`),
+each with its
 ``add_parser(sub)``; the terminal session of ``play`` in :mod:`~endeavor.cli.session`;
 what they share in :mod:`~endeavor.cli.common`. ``serve`` and ``loadtest`` import the
 web app (:mod:`endeavor.web`) only when they run, so the other commands work without
@@ -36,7 +37,7 @@ from rich.console import Console
 
 from .. import BUILD, __version__
 from ..errors import EndeavorError
-from . import bench, loadtest, play, replay, serve, simulate, tournament
+from . import bench, loadtest, play, replay, review, serve, simulate, tournament
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -82,7 +83,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="endeavor",
         description="Endeavor: Age of Sail - play against bots, simulate random games, "
-                    "replay game records, benchmark the rules engine and run "
+                    "replay and review game records, benchmark the rules engine and run "
                     "tournaments between bots.",
         epilog="Run 'endeavor COMMAND --help' for the options of a command.")
     parser.add_argument("--version", action="version", version=f"endeavor {__version__} ({BUILD})",
@@ -93,6 +94,7 @@ def _build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(sub)  # in the order of --help
     play.add_parser(sub)
     replay.add_parser(sub)
+    review.add_parser(sub)
     tournament.add_parser(sub)
     serve.add_parser(sub)
     loadtest.add_parser(sub)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -188,6 +189,23 @@ def _read_record(path: str) -> tuple[State, dict[str, Any]]:
     except (ValueError, RecursionError) as e:  # cannot happen after replay succeeded
         raise RecordError(f"{path}: record is not valid JSON: {e}") from None
     return state, record
+
+
+def _check_output(path: str, flag: str) -> None:
+    """Fail before any work is done if ``path`` cannot be written (``flag`` names the
+    option in the message)."""
+    target = Path(path).expanduser()
+    try:
+        if target.is_dir():
+            raise UsageError(f"{flag} {path}: is a directory")
+        parent = target.parent
+        if not parent.is_dir():
+            raise UsageError(f"{flag} {path}: there is no directory {str(parent)!r}")
+        if not os.access(parent, os.W_OK) or (target.exists()
+                                              and not os.access(target, os.W_OK)):
+            raise UsageError(f"{flag} {path}: permission denied")
+    except (OSError, ValueError) as e:
+        raise UsageError(f"{flag} {path!r}: {e}") from None
 
 
 def _screen_size(out: Console) -> tuple[int, int]:

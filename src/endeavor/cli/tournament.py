@@ -23,6 +23,7 @@ from .common import (
     _add_exploits_option,
     _add_rules_options,
     _board_name,
+    _check_output,
     _exploits_label,
     _games,
     _options,
@@ -110,23 +111,6 @@ def add_parser(sub: Any) -> None:
                         "suffix picks the format: png, svg, pdf...)")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.set_defaults(run=_tournament)
-
-
-def _check_output(path: str, flag: str) -> None:
-    """Fail before playing if ``path`` cannot be written."""
-    import os
-    target = Path(path).expanduser()
-    try:
-        if target.is_dir():
-            raise UsageError(f"{flag} {path}: is a directory")
-        parent = target.parent
-        if not parent.is_dir():
-            raise UsageError(f"{flag} {path}: there is no directory {str(parent)!r}")
-        if not os.access(parent, os.W_OK) or (target.exists()
-                                              and not os.access(target, os.W_OK)):
-            raise UsageError(f"{flag} {path}: permission denied")
-    except (OSError, ValueError) as e:
-        raise UsageError(f"{flag} {path!r}: {e}") from None
 
 
 def _tournament(args: argparse.Namespace, out: Console) -> int:
