@@ -204,6 +204,25 @@ def test_progress_and_bad_settings() -> None:
         R.review({**RECORD, "actions": ["pass"]})
 
 
+def test_a_review_resumes_from_the_decisions_known(reviewed: R.Review) -> None:
+    """An interrupted review saved each decision through ``on_decision``; handed back
+    as ``known`` they are not computed again, and the review is the same."""
+    first = reviewed.decisions[:30]
+    computed: list[R.ReviewedDecision] = []
+    calls: list[tuple[int, int]] = []
+    resumed = R.review(RECORD, iterations=BUDGET, known=first,
+                       on_decision=computed.append,
+                       progress=lambda done, total: calls.append((done, total)))
+    assert resumed.to_json() == reviewed.to_json()
+    total = len(reviewed.decisions)
+    assert sorted(d.step for d in computed) == [d.step for d in reviewed.decisions[30:]]
+    assert calls == [(i, total) for i in range(30, total + 1)]
+    # a decision known at a step not reviewed (here: the other seat's) is ignored
+    p0 = R.review(RECORD, seats=[0], iterations=BUDGET, steps=[first[0].step, first[1].step],
+                  known=first)
+    assert p0.decisions == tuple(d for d in first[:2] if d.seat == 0)
+
+
 def test_ray_gives_the_same_review() -> None:
     pytest.importorskip("ray")
     short = _short(20)

@@ -122,8 +122,8 @@ METHOD = ("best action: the hard bot (mcts) with the iteration budget, seeded fr
           "to the end of the round, then endeavor.bots.evaluate.evaluate; win chance: a "
           "softmax of those estimates at the bots' temperature for that point of the game")
 
-#: ``progress(done, total)``: called once before the first decision (``done`` 0) and
-#: after each one
+#: ``progress(done, total)``: called once before the first decision is computed
+#: (``done``: the decisions known already, 0 unless resuming) and after each one
 Progress = Callable[[int, int], None]
 
 
@@ -576,7 +576,9 @@ def review(record: object, seats: Iterable[int] | None = None,
            iterations: int = DEFAULT_ITERATIONS, *, workers: int | None = 1,
            backend: str = "local", address: str | None = None,
            steps: Iterable[int] | None = None,
-           progress: Progress | None = None) -> Review:
+           progress: Progress | None = None,
+           known: Iterable[ReviewedDecision] = (),
+           on_decision: Callable[[ReviewedDecision], None] | None = None) -> Review:
     """Review the decisions of ``seats`` (default: every seat) in ``record`` (a record
     dict, its JSON text or bytes, or a :class:`State`, whose history is reviewed).
 
@@ -584,8 +586,15 @@ def review(record: object, seats: Iterable[int] | None = None,
     (None: every core; 1: this process) or, with ``backend="ray"``, the CPUs of the local
     Ray instance (ignored with ``address``). ``steps``: only the decisions at these
     action numbers (1-based; the summaries then cover only those). ``progress(done,
-    total)`` is called before the first decision and after each. The result is the same
-    for the same record, seats, steps and iterations, whatever the workers and backend.
+    total)`` is called before the first decision is computed (``done``: how many of the
+    ``total`` were ``known``) and after each. ``known``: decisions already reviewed for
+    this record and budget (those an interrupted run handed to ``on_decision``): the ones
+    at steps to review are taken as they are instead of being computed again, which
+    gives the same review, each decision depending only on the record, its step and the
+    budget (a decision at a step not reviewed, or by another seat, is ignored).
+    ``on_decision(d)`` is called with each decision computed here (not the known ones),
+    in the order they finish. The result is the same for the same record, seats, steps
+    and iterations, whatever the workers, the backend and the decisions known.
     Raises ``RecordError`` for a corrupt record and :class:`ReviewError` for bad
     settings, before any decision is reviewed.
     """
@@ -625,27 +634,35 @@ def review(record: object, seats: Iterable[int] | None = None,
     if backend == "ray":
         _import_optional("ray", "ray", "the ray backend")
     # the decisions to review, and the round after each number of actions
+    have = {d.step: d for d in known}
     tasks: list[dict[str, Any]] = []
+    results: list[ReviewedDecision] = []
     state = replay({"format": RECORD_FORMAT, "version": 2, "config": config, "actions": []})
     rounds = [state.round]
     for k, text in enumerate(actions, 1):
         code = A.parse(text).code
         if (state.current_player in chosen and len(state.legal_codes()) > 1
                 and (only is None or k in only)):
-            tasks.append({"config": config, "actions": actions[:k],
-                          "iterations": iterations})
+            found = have.get(k)
+            if found is not None and found.seat == state.current_player:
+                results.append(found)
+            else:
+                tasks.append({"config": config, "actions": actions[:k],
+                              "iterations": iterations})
         state.apply_code(code)
         rounds.append(state.round)
-    results: list[ReviewedDecision] = []
-    total = len(tasks)
+    total = len(tasks) + len(results)
 
     def handle(outcome: dict[str, Any]) -> None:
-        results.append(ReviewedDecision.from_dict(outcome))
+        decision = ReviewedDecision.from_dict(outcome)
+        results.append(decision)
+        if on_decision is not None:
+            on_decision(decision)
         if progress is not None:
             progress(len(results), total)
 
     if progress is not None:
-        progress(0, total)
+        progress(len(results), total)
     if tasks:
         if backend == "ray":
             _run_ray(tasks, workers, address, handle)
