@@ -8,10 +8,16 @@ from typing import Any
 
 from rich.console import Console
 
+from ..review import MAX_ITERATIONS
 from .common import _ranged, _web_module, _web_workers
 
 MAX_PORT = 65_535
 _port = _ranged(int, lambda v: 1 <= v <= MAX_PORT, f"1 to {MAX_PORT:,}")
+#: ``endeavor.web.reviews.DEFAULT_ITERATIONS`` (this module does not import the web
+#: extra; tests/web check the two agree)
+DEFAULT_REVIEW_ITERATIONS = 200
+_review_iterations = _ranged(int, lambda v: 0 <= v <= MAX_ITERATIONS,
+                             f"0 (no reviews) to {MAX_ITERATIONS:,}")
 
 
 def add_parser(sub: Any) -> None:
@@ -58,6 +64,12 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--allow-private-webhooks", action="store_true",
                    help="let players set webhooks on loopback and private network "
                         "addresses (a LAN, tests); refused by default")
+    s.add_argument("--review-iterations", type=_review_iterations, default=None,
+                   metavar="N",
+                   help="the post-game review of every finished game (the Review tab): "
+                        "iterations of the hard bot's search per decision, run in the "
+                        f"background, one game at a time on one core (default: "
+                        f"{DEFAULT_REVIEW_ITERATIONS}; 0: no reviews)")
     s.set_defaults(run=_serve)
 
 

@@ -54,7 +54,7 @@ from endeavor.bots import NAMES as BOT_NAMES
 from endeavor.config import RULESETS as RULESET_IDS
 from endeavor.rules import RULESETS
 
-from . import db, guide, hardening, schemas, view
+from . import db, guide, hardening, reviews, schemas, view
 from .bots import QUICK_BOTS, BotRunner
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
@@ -62,6 +62,7 @@ from .fastroute import Fallback, FastRoute
 from .jobs import SENDER_VAR
 from .links import Links
 from .notify import Notifier, NotifySettings
+from .reviews import Reviewer, ReviewSettings
 from .store import (
     CHANNELS,
     CLOCK_KINDS,
@@ -559,7 +560,9 @@ def create_app(db_url: str | None = None, *,
                threads: int = THREADS, links: Links | None = None,
                clock_seconds: float = CLOCK_SECONDS,
                notify: NotifySettings | None = None,
-               send_notifications: bool = True) -> FastAPI:
+               send_notifications: bool = True,
+               review: ReviewSettings | None = None,
+               run_reviews: bool = True) -> FastAPI:
     """The web app on the database at ``db_url`` (default ``$ENDEAVOR_DB``, else
     ``sqlite:///endeavor.db``), migrated to the latest schema before this returns.
 
@@ -572,13 +575,19 @@ def create_app(db_url: str | None = None, *,
     :mod:`endeavor.web.links`); ``clock_seconds`` how often expired deadlines are looked
     for; ``notify`` the notifications' settings (SMTP, private webhooks);
     ``send_notifications`` False leaves sending them to another process
-    (:mod:`endeavor.web.jobs`, which ``endeavor serve`` runs). Raises
-    :class:`endeavor.web.db.DatabaseError` for an unusable database."""
+    (:mod:`endeavor.web.jobs`, which ``endeavor serve`` runs); ``review`` the post-game
+    reviews' settings (default: none, ``iterations=0``: no review is queued) and
+    ``run_reviews`` False leaves running them to another process (the background
+    process of ``endeavor serve``; True: a thread of this app runs them, one at a time).
+    Raises :class:`endeavor.web.db.DatabaseError` for an unusable database."""
     threads = max(1, int(threads))
     links = links or Links()
     engine = db.make_engine(db_url, pool_size=threads + bot_threads + 3)
     db.upgrade(engine)
-    store = Store(engine)
+    review_settings = review if review is not None else ReviewSettings(iterations=0)
+    store = Store(engine, review_iterations=review_settings.iterations)
+    reviewer = (Reviewer(store, review_settings)
+                if run_reviews and review_settings.enabled else None)
     runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads}
     if quick_budget is not None:
         runner_kw["quick_budget"] = quick_budget
@@ -598,9 +607,13 @@ def create_app(db_url: str | None = None, *,
         clocks.start()
         if send_notifications:
             notifier.start()
+        if reviewer is not None:
+            reviewer.start()
         try:
             yield
         finally:
+            if reviewer is not None:
+                await run_in_threadpool(reviewer.stop)
             await announcer.close()
             await run_in_threadpool(clocks.stop)
             await run_in_threadpool(notifier.stop)
@@ -622,6 +635,7 @@ def create_app(db_url: str | None = None, *,
     app.state.threads = threads
     app.state.clocks = clocks
     app.state.notifier = notifier
+    app.state.reviewer = reviewer
     app.state.links = links
     app.add_middleware(BodyLimit, limit=max_body)
     hardening.install(app, engine)  # strict JSON, security headers, 503 for the database
@@ -809,6 +823,33 @@ def create_app(db_url: str | None = None, *,
         """The spectator's view of the position after the first ``n`` effective actions
         (its ``events``: those of these actions)."""
         return view_response(store.position_after(game_id, n), frozenset())
+
+    # ------------------------------------------------------------------ reviews
+    def review_answer(game_id: str) -> Response:
+        snap = store.snapshot(game_id)
+        return Response(reviews.status_json(store, snap, review_settings.enabled),
+                        media_type="application/json")
+
+    @app.get("/api/games/{game_id}/review", response_model=schemas.ReviewView,
+             tags=["games"])
+    def get_review(game_id: GameId) -> Response:
+        """The post-game review of a finished game (for everyone, as its replay): its
+        status (``none``, ``queued``, ``running``, ``done``, ``failed``), its progress
+        (decisions done of the total) and, once done, the review and each decision's
+        moves in words. 409 for a game not over."""
+        return review_answer(game_id)
+
+    @app.post("/api/games/{game_id}/review", response_model=schemas.ReviewView,
+              tags=["games"])
+    def request_review(game_id: GameId) -> Response:
+        """Ask for the review of a finished game that has none (one that ended before
+        reviews, or whose review failed): queued, then as ``GET``. A game that has one
+        (queued, running or done) keeps it. 409 for a game not over, or a server that
+        does not review games."""
+        reviews.request(store, store.snapshot(game_id), review_settings.iterations)
+        if reviewer is not None:
+            reviewer.wake()
+        return review_answer(game_id)
 
     # ------------------------------------------------------------------ notifications
     def notify_view(game_id: str, you: frozenset[int]) -> dict[str, Any]:
@@ -1078,6 +1119,8 @@ def app_from_env() -> FastAPI:
     ``$ENDEAVOR_THREADS`` threads, in a process whose collector :func:`tune_gc` set."""
     app = create_app(None, threads=threads_from_env(), links=Links.from_env(),
                      notify=NotifySettings.from_env(),
-                     send_notifications=os.environ.get(SENDER_VAR) != "background")
+                     send_notifications=os.environ.get(SENDER_VAR) != "background",
+                     review=ReviewSettings.from_env(),
+                     run_reviews=os.environ.get(reviews.RUNNER_VAR) != "background")
     tune_gc()
     return app

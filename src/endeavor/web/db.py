@@ -1,5 +1,5 @@
 """The web app's database: the tables (``games``, ``seats``, ``moves``, ``notify``,
-``outbox``), engine
+``outbox``, ``reviews``), engine
 creation for SQLite and PostgreSQL, and the Alembic upgrade run when the app starts.
 
 The tables are declared here with SQLAlchemy Core so the store can query them, but the
@@ -30,6 +30,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
     event,
     text,
@@ -153,6 +154,38 @@ outbox = Table(
     Column("lease_until", DateTime(timezone=True), nullable=True),
     Column("last_error", String(200), nullable=True),
     Index("ix_outbox_due", "due"),
+)
+
+
+#: a finished game's post-game review (:mod:`endeavor.web.reviews`): at most one row per
+#: game, written in the transaction of the entry that ends the game (``seq``: that
+#: entry; a game ended again after an undo resets its row), or on request. ``status``:
+#: ``queued``, ``running`` (claimed by one worker, ``worker`` and ``lease_until``, the
+#: lease renewed while it runs), ``done`` or ``failed`` (``error`` in words). While it
+#: runs: ``done`` of ``total`` decisions and ``partial``, the decisions reviewed so far
+#: (JSON), from which a worker taking over an interrupted review resumes. Once done:
+#: ``result``, the review's JSON (``endeavor.review.Review.to_json``), and ``moves``,
+#: each decision's moves in words with their click targets (JSON)
+reviews = Table(
+    "reviews", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("iterations", Integer, nullable=False),
+    Column("done", Integer, nullable=False, default=0),
+    Column("total", Integer, nullable=True),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("worker", String(32), nullable=True),
+    Column("lease_until", DateTime(timezone=True), nullable=True),
+    Column("error", String(200), nullable=True),
+    Column("partial", Text, nullable=True),
+    Column("result", Text, nullable=True),
+    Column("moves", Text, nullable=True),
+    Column("queued", DateTime(timezone=True), nullable=False),
+    Column("started", DateTime(timezone=True), nullable=True),
+    Column("finished", DateTime(timezone=True), nullable=True),
+    Index("ix_reviews_status", "status", "queued"),
 )
 
 

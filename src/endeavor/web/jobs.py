@@ -14,6 +14,12 @@ web workers that send themselves (``create_app(send_notifications=True)``, the d
 of an app made in-process, e.g. by tests, and of Uvicorn run by hand on
 ``app_from_env``) and beside another server's background process on the same
 database.
+
+It also runs the post-game reviews (:class:`endeavor.web.reviews.Reviewer`): the rows
+of the ``reviews`` table that the entry ending a game wrote, one game at a time, in a
+thread of lower priority, with the same kind of lease (a review left by a process that
+died is taken over, and resumed, when its lease runs out). A review is seconds to
+minutes of one core: here it takes none of a web worker's (nor its GIL).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any, Final
 from . import db
 from .links import Links
 from .notify import Notifier, NotifySettings
+from .reviews import Reviewer, ReviewSettings
 from .store import Store
 
 log = logging.getLogger("endeavor.web")
@@ -40,9 +47,9 @@ SENDER_VAR: Final = "ENDEAVOR_NOTIFY_SENDER"
 
 
 def main(url: str | None = None) -> None:
-    """Send notifications until SIGTERM or SIGINT (the supervisor's stop): the database
-    at ``url`` (default ``$ENDEAVOR_DB``), the links and settings from the environment
-    ``endeavor serve`` set."""
+    """Send notifications and run the post-game reviews until SIGTERM or SIGINT (the
+    supervisor's stop): the database at ``url`` (default ``$ENDEAVOR_DB``), the links
+    and settings from the environment ``endeavor serve`` set."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
     stop = threading.Event()
 
@@ -51,15 +58,21 @@ def main(url: str | None = None) -> None:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    engine = db.make_engine(url, pool_size=2)
+    engine = db.make_engine(url, pool_size=3)
     try:
         store = Store(engine)
         settings = replace(NotifySettings.from_env(), poll_seconds=POLL_SECONDS)
         notifier = Notifier(store, Links.from_env(), settings)
+        review_settings = ReviewSettings.from_env()
+        reviewer = Reviewer(store, review_settings) if review_settings.enabled else None
         notifier.start()
+        if reviewer is not None:
+            reviewer.start()
         try:
             stop.wait()
         finally:
+            if reviewer is not None:
+                reviewer.stop()
             notifier.stop()
     finally:
         engine.dispose()

@@ -358,6 +358,36 @@ class Meta(BaseModel):
                                                                  "e-mail")
 
 
+class ReviewMoves(BaseModel):
+    played: str = Field(description="the move played, in words")
+    best: str = Field(description="the strongest bot's move, in words")
+    played_targets: list[str] = Field(description="where the move played is clicked on "
+                                                  "(data-target ids of the board and mats)")
+    best_targets: list[str] = Field(description="where the best move is clicked on")
+
+
+class ReviewView(BaseModel):
+    """``GET /api/games/{id}/review``: a finished game's post-game review."""
+
+    id: str
+    enabled: bool = Field(description="this server reviews finished games")
+    actions: int = Field(description="the game's effective actions")
+    status: Literal["none", "queued", "running", "done", "failed"]
+    iterations: int | None = Field(description="the hard bot's search budget per decision")
+    done: int = Field(description="decisions reviewed so far")
+    total: int | None = Field(description="decisions to review (null until it starts)")
+    error: str | None = Field(description="why it failed, in words")
+    queued: str | None
+    started: str | None
+    finished: str | None
+    review: dict[str, Any] | None = Field(
+        description="once done: the review, as endeavor.review.Review.to_json writes it "
+                    "(decisions, players' summaries, the curve of expected final glory, "
+                    "the thresholds)")
+    moves: dict[str, ReviewMoves] | None = Field(
+        description="once done: each reviewed decision's moves in words, by step")
+
+
 class Problem(BaseModel):
     """Every error body: ``detail`` says why in words (never a stack trace)."""
 

@@ -24,7 +24,7 @@ from rich.console import Console
 
 from endeavor.cli.common import UsageError
 
-from . import db, dbhealth, jobs, links, notify
+from . import db, dbhealth, jobs, links, notify, reviews
 
 FACTORY = "endeavor.web.app:app_from_env"
 
@@ -115,6 +115,15 @@ def _notify_env(args: argparse.Namespace) -> None:
         os.environ.pop(notify.PRIVATE_VAR, None)
 
 
+def _review_env(args: argparse.Namespace) -> int:
+    """Hand ``--review-iterations`` to the workers (which queue the reviews) and the
+    background process (which runs them); the budget."""
+    value = getattr(args, "review_iterations", None)
+    iterations = reviews.DEFAULT_ITERATIONS if value is None else int(value)
+    os.environ[reviews.ITERATIONS_VAR] = str(iterations)
+    return iterations
+
+
 def serve(args: argparse.Namespace, out: Console) -> int:
     """Run the web app until interrupted: ``args.host``, ``args.port``, ``args.db`` (None:
     ``$ENDEAVOR_DB`` or ``sqlite:///endeavor.db``), ``args.workers``, ``args.log_level``.
@@ -136,11 +145,14 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     _check_port(args.host, args.port)
     os.environ[db.ENV_VAR] = url  # the workers' factory reads it
     _notify_env(args)
+    review_budget = _review_env(args)
     workers = max(1, int(args.workers))
     out.print(f"Endeavor: open {_browser_url(args.host, args.port)} in a browser "
               f"(Ctrl-C stops the server)")
     out.print(f"database: {db.describe_url(url)}"
-              + (f"; {workers} worker processes" if workers > 1 else ""))
+              + (f"; {workers} worker processes" if workers > 1 else "")
+              + (f"; post-game reviews at {review_budget} iterations a decision"
+                 if review_budget else "; no post-game reviews"))
     if os.environ.get(links.PUBLIC_URL_VAR) or proxies:
         out.print(f"public address: {os.environ.get(links.PUBLIC_URL_VAR) or 'none'}; "
                   f"forwarded headers believed from: {', '.join(proxies) or 'nobody'}")
@@ -148,6 +160,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
         # the notifications are sent by a background process (jobs.main), not by the
         # workers, whose time is the requests'
         os.environ[jobs.SENDER_VAR] = "background"
+        os.environ[reviews.RUNNER_VAR] = "background"  # and the reviews are run there
         started = supervisor.run(FACTORY, workers=workers, background=jobs.main,
                                  host=args.host, port=args.port,
                                  log_level=args.log_level, proxy_headers=bool(proxies),

@@ -158,6 +158,18 @@ _OUTBOX_ALL: Final = text(
     "INSERT INTO outbox (game_id, seat, channel, event, seq, due, attempts) "
     "SELECT game_id, seat, channel, :event, :seq, :due, 0 FROM notify "
     "WHERE game_id = :game" + _OUTBOX_UPSERT)
+#: a finished game's review queued (:mod:`endeavor.web.reviews`): a new row, or the
+#: game's row reset (a game ended again after an undo, or a failed review asked for
+#: again: ``b_only`` names the status a row must have to be reset, ``'*'`` any)
+_REVIEW_QUEUE: Final = text(
+    "INSERT INTO reviews (game_id, seq, status, iterations, done, attempts, queued) "
+    "VALUES (:b_game, :b_seq, 'queued', :b_iterations, 0, 0, :b_now) "
+    "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, status = 'queued', "
+    "iterations = excluded.iterations, done = 0, total = NULL, attempts = 0, "
+    "worker = NULL, lease_until = NULL, error = NULL, partial = NULL, result = NULL, "
+    "moves = NULL, queued = excluded.queued, started = NULL, finished = NULL "
+    "WHERE :b_only = '*' OR reviews.status = :b_only"
+).bindparams(bindparam("b_now", type_=db.reviews.c.queued.type))
 
 
 # --------------------------------------------------------------------------- errors
@@ -777,11 +789,16 @@ class Store:
 
     Thread-safe: the API serves requests from a thread pool and bots and clocks play
     from their own threads. ``listeners`` are called with ``(game_id, seq)`` after every
-    commit (the WebSocket announcer and the notifier subscribe)."""
+    commit (the WebSocket announcer and the notifier subscribe). ``review_iterations``:
+    the budget of the post-game review queued, in the same transaction, by the entry
+    that ends a game (and by the import of a finished record); 0: none."""
 
-    def __init__(self, engine: Engine, cache_size: int = 1024) -> None:
+    def __init__(self, engine: Engine, cache_size: int = 1024,
+                 review_iterations: int = 0) -> None:
         self.engine = engine
         self.cache_size = cache_size
+        #: the search budget of the review queued when a game ends (0: none is queued)
+        self.review_iterations = review_iterations
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
         # SQLite has one writer at a time: this process's writers queue here, woken as
@@ -877,6 +894,8 @@ class Store:
                     {"game_id": game_id, "seq": n, "seat": who, "kind": "action",
                      "action": text_, "created": now}
                     for n, (who, text_) in enumerate(entries, 1)])
+            if over and self.review_iterations > 0:
+                conn.execute(*self.review_statement(game_id, len(entries)))
         self._notify(game_id, len(entries))
         return Created(game_id, tuple(created_seats), host_token)
 
@@ -1112,6 +1131,8 @@ class Store:
         if over and not cached.over:
             statements.append((_OUTBOX_ALL, {"event": "over", "seq": entry.seq, "due": now,
                                              "game": new_meta.id}))
+            if self.review_iterations > 0:
+                statements.append(self.review_statement(new_meta.id, entry.seq, now=now))
         elif (player is not None and player != cached.current_player
               and new_meta.seats[player].played_by is None):
             statements.append((_OUTBOX_SEAT, {"event": "turn", "seq": entry.seq, "due": now,
@@ -1180,6 +1201,16 @@ class Store:
                 raise Conflict(f"another move was being recorded (move {entry.seq}); "
                                "try again") from None
             raise
+
+    def review_statement(self, game_id: str, seq: int, iterations: int | None = None,
+                         only: str = "*", now: datetime | None = None,
+                         ) -> tuple[Any, dict[str, Any]]:
+        """The statement queueing ``game_id``'s review at ``seq`` (a new row, or its row
+        reset when its status is ``only``; ``'*'``: whatever it is) with ``iterations``
+        (default: :attr:`review_iterations`)."""
+        return _REVIEW_QUEUE, {
+            "b_game": game_id, "b_seq": seq, "b_only": only, "b_now": now or _now(),
+            "b_iterations": self.review_iterations if iterations is None else iterations}
 
     def _notify(self, game_id: str, seq: int) -> None:
         for listener in list(self.listeners):
