@@ -12,6 +12,7 @@ import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
+import { reviewPanel } from "./review.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -198,26 +199,38 @@ async function openSeat(root, id) {
 const phone = matchMedia("(max-width: 900px)");
 
 const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["players", "Players"],
-  ["log", "Log"], ["scores", "Scores"]];
+  ["log", "Log"], ["scores", "Scores"], ["review", "Review"]];
 
 /**
  * Where the game screen's parts go. A desktop: the board and the building supply on the
  * left; the score pad, the decision (prompt, Undo, options) and your mat in a column
- * beside it; the others' mats under both. A phone (`arrange(true)`): one screen that never
- * scrolls: a slim header, tabs, the board filling the middle with the building supply,
- * your mat, the others' mats, the log and the score pad as drawers over it, and the
- * decision in a bar at the bottom (its list of options can fold away).
+ * beside it; the others' mats under both; once the game is over, two tabs under the
+ * header: the game, and its Review (the whole width). A phone (`arrange(true)`): one
+ * screen that never scrolls: a slim header, tabs, the board filling the middle with the
+ * building supply, your mat, the others' mats, the log, the score pad and the review as
+ * drawers over it, and the decision in a bar at the bottom (its list of options can fold
+ * away). `onReview()` is called when the Review tab is opened.
  * `update()` after each drawing marks the tabs holding the decision's targets and, on a
  * new decision of yours, opens the one holding most of them.
  */
 function gameLayout(parts) {
   const { root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision, turnBox,
-    undoBox, optionsBox, mineBox, logBox, matsBox } = parts;
+    undoBox, optionsBox, mineBox, logBox, matsBox, reviewBox, onReview } = parts;
   const boardCol = h("div", { class: "board-col" });
   const sideFit = h("div", { class: "side-fit" }); // what fits the window: the decision, your mat
   const side = h("aside", { class: "side" }, sideFit);
   const desktop = h("div", { class: "game" }, boardCol, side);
-  const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, scores: scoresBox };
+  const deskGame = h("div", { class: "desk-game", role: "tabpanel", "aria-label": "Game" });
+  const deskReview = h("div", { class: "desk-review", role: "tabpanel", "aria-label": "Review" });
+  const deskButtons = {};
+  const deskTabs = h("nav", { class: "view-tabs desk-tabs", role: "tablist", "aria-label": "Game or review" },
+    [["game", "Game"], ["review", "Review"]].map(([name, label]) => {
+      deskButtons[name] = h("button", { type: "button", class: "view-tab", role: "tab", "data-testid": `desk-tab-${name}`,
+        onclick: () => deskSelect(name) }, label);
+      return deskButtons[name];
+    }));
+  let deskCurrent = "game";
+  const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, scores: scoresBox, review: reviewBox };
   const drawers = {};
   const tabButtons = {};
   for (const [name, label] of TABS) {
@@ -254,6 +267,15 @@ function gameLayout(parts) {
       if (drawers[tab]) drawers[tab].hidden = tab !== name;
     }
     if (name === "log") drawers.log.scrollTop = drawers.log.scrollHeight; // the latest lines
+    if (name === "review" && phoneMode && onReview) onReview();
+  }
+
+  function deskSelect(name) {
+    deskCurrent = name;
+    for (const [tab, button] of Object.entries(deskButtons)) button.setAttribute("aria-selected", tab === name ? "true" : "false");
+    deskGame.hidden = name !== "game";
+    deskReview.hidden = name !== "review";
+    if (name === "review" && !phoneMode && onReview) onReview();
   }
 
   function arrange(isPhone) {
@@ -273,7 +295,10 @@ function gameLayout(parts) {
       decision.append(turnBox, undoBox, optionsBox);
       sideFit.append(scoresBox, takeoverBox, decision, mineBox);
       side.append(sideFit, logBox);
-      replace(root, header, desktop, matsBox);
+      replace(deskGame, desktop, matsBox);
+      replace(deskReview, reviewBox);
+      replace(root, header, deskTabs, deskGame, deskReview);
+      deskSelect(deskCurrent);
     }
   }
 
@@ -286,7 +311,10 @@ function gameLayout(parts) {
     };
     for (const [name, button] of Object.entries(tabButtons)) button.classList.toggle("has-targets", (counts[name] || 0) > 0);
     tabButtons.scores.hidden = !scoresBox.childElementCount;
+    tabButtons.review.hidden = !reviewBox.childElementCount;
     tabButtons.you.hidden = !mineBox.childElementCount;
+    deskTabs.hidden = !reviewBox.childElementCount;
+    if (deskTabs.hidden && deskCurrent !== "game") deskSelect("game");
     choices = optionsBox.querySelectorAll("[data-testid=option]").length;
     label();
     if (!phoneMode) return;
@@ -353,9 +381,11 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   const mineBox = h("div", { class: "mine-box" });
   const logBox = h("section", { class: "log-box" });
   const matsBox = h("div", { class: "mats-col" });
+  const reviewBox = h("div", { class: "review-box" });
+  let review = null; // the Review tab's panel, once the game is over
   const decision = h("div", { class: "decision", "data-testid": "decision" }, turnBox, undoBox, optionsBox);
   const layout = gameLayout({ root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision,
-    turnBox, undoBox, optionsBox, mineBox, logBox, matsBox });
+    turnBox, undoBox, optionsBox, mineBox, logBox, matsBox, reviewBox, onReview: () => review && review.start() });
   layout.arrange(phone.matches);
   phone.addEventListener("change", () => {
     layout.arrange(phone.matches);
@@ -627,6 +657,10 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       }
     }
     activate(root, byTarget);
+    if (view.over && !review) {
+      review = reviewPanel(id);
+      reviewBox.append(review.el);
+    }
     const log = logBox.querySelector(".log");
     if (log) log.scrollTop = log.scrollHeight;
     const mine = yourMove(view);

@@ -1,9 +1,13 @@
-// The replay viewer (/replay/{id}): step through the effective actions of a game with the
-// same board drawing; each step is GET /api/games/{id}/replay/{n}.
+// The replay viewer (/replay/{id}[/{n}][?review=<step>]): step through the effective actions
+// of a game with the same board drawing; each step is GET /api/games/{id}/replay/{n}. Beside
+// the board, two tabs: what happened (the step's log, the score pad) and the game's Review
+// (review.js); a decision picked there (or named by ?review=) is shown at its position with
+// the move played and the better move, their places ringed on the table.
 
 import { api, ApiError } from "./api.js";
 import { h, href, problemPage, replace, toast } from "./dom.js";
 import { tableHtml, headline, logLine, scorePad, summaryOf } from "./game.js";
+import { markMoves, reviewNote, reviewPanel } from "./review.js";
 
 /** The replay of game `id`, at step `start` (null: the end). */
 export async function replayScreen(root, id, start = null) {
@@ -23,6 +27,8 @@ export async function replayScreen(root, id, start = null) {
   const last = actions.length;
   let n = start === null ? last : Math.max(0, Math.min(last, start));
   let loading = 0;
+  // the review's decision shown: its step (the position before it: n = step − 1)
+  let picked = Number(new URLSearchParams(location.search).get("review")) || null;
 
   const board = h("div", { class: "board-col" });
   const side = h("aside", { class: "side" });
@@ -40,16 +46,59 @@ export async function replayScreen(root, id, start = null) {
   slider.addEventListener("change", () => show(Number(slider.value)));
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.target instanceof HTMLSelectElement) return;
     if (event.key === "ArrowLeft") show(Math.max(0, n - 1));
     if (event.key === "ArrowRight") show(Math.min(last, n + 1));
   });
+  const stepBox = h("section", { class: "turn" });
+  const noteBox = h("div", { class: "rv-note-box" });
+  const logPanel = h("div", { class: "replay-panel", role: "tabpanel", "aria-label": "What happened" });
+  const review = reviewPanel(id, {
+    pick: (d) => {
+      picked = d.step;
+      review.mark(d.step);
+      show(d.step - 1).then(() => stepBox.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+    },
+    selected: () => picked,
+    onDone: () => noteAndMarks(),
+  });
+  review.el.setAttribute("role", "tabpanel");
+  const tabButtons = {};
+  let tab = picked ? "review" : "steps";
+  const tabs = h("nav", { class: "view-tabs", role: "tablist", "aria-label": "Replay" },
+    [["steps", "What happened"], ["review", "Review"]].map(([name, label]) => {
+      tabButtons[name] = h("button", { type: "button", class: "view-tab", role: "tab", "data-testid": `replay-tab-${name}`,
+        onclick: () => selectTab(name) }, label);
+      return tabButtons[name];
+    }));
+
+  function selectTab(name) {
+    tab = name;
+    for (const [key, button] of Object.entries(tabButtons)) button.setAttribute("aria-selected", key === name ? "true" : "false");
+    logPanel.hidden = name !== "steps";
+    review.el.hidden = name !== "review";
+    if (name === "review") review.start();
+  }
+
+  /** The review's note and rings at the picked decision's position (none elsewhere). */
+  function noteAndMarks() {
+    const body = review.body();
+    const d = body && body.review && picked ? body.review.decisions.find((x) => x.step === picked) : null;
+    const here = d && n === d.step - 1 ? d : null;
+    replace(noteBox, here ? reviewNote(body, here) : null);
+    markMoves(root, body, here);
+  }
+
+  replace(side, stepBox, tabs, logPanel, review.el);
+  selectTab(tab);
+  if (picked) review.start();
   replace(root,
     h("div", { class: "game-head" },
       h("a", { href: href("/"), class: "back" }, "← Lobby"),
       h("h1", { class: "game-title", title: `Replay · ${id}` }, `Replay · ${id}`), status,
       h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, "Live game")),
     controls,
-    h("div", { class: "game" }, board, side), mats);
+    h("div", { class: "game replay-game" }, board, side), mats);
 
   async function show(k) {
     const ticket = ++loading;
@@ -82,13 +131,15 @@ export async function replayScreen(root, id, start = null) {
     const own = all.filter((e) => e.seq === lastSeq);
     const said = own.find((e) => e.kind === "action") || own[0];
     const words = n > 0 && said ? said.text : null;
-    replace(side,
-      h("section", { class: "turn" },
-        h("h2", { "data-testid": "replay-step", title: done || null }, n === 0 ? "Setup" : `Action ${n}: ${words || done}`),
-        view.decision ? h("p", { class: "prompt", "data-testid": "replay-next-decision" }, `Next: ${summaryOf(view.decision)}`) : null),
+    replace(stepBox,
+      h("h2", { "data-testid": "replay-step", title: done || null }, n === 0 ? "Setup" : `Action ${n}: ${words || done}`),
+      view.decision ? h("p", { class: "prompt", "data-testid": "replay-next-decision" }, `Next: ${summaryOf(view.decision)}`) : null,
+      noteBox);
+    replace(logPanel,
       view.scores ? scorePad(view.scores) : null,
       events.length ? h("section", { class: "log-box" }, h("h3", {}, "What happened"),
         h("ol", { class: "log" }, events.map((e) => logLine(e)))) : null);
+    noteAndMarks();
   }
 
   await show(n);

@@ -1,0 +1,434 @@
+// The post-game review: the Review tab of a finished game's page and of the replay viewer.
+// GET /api/games/{id}/review says how the review stands: queued or running (a progress bar
+// in words, looked at again every few seconds), done (a summary per player, a chart of
+// every player's expected final glory over the game, the list of decisions), failed, or
+// none (a button asks for it). A decision links to the replay viewer at that step, with
+// the better move shown (replay.js: reviewNote, markMoves).
+
+import { api, ApiError } from "./api.js";
+import { COLOURS, h, href, replace, s, title } from "./dom.js";
+
+export const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
+/** Each label's sign (as chess annotates moves) beside its word: never colour alone. */
+const MARKS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+/** How often a review under way is looked at again (ms). */
+const POLL_MS = 1500;
+
+const one = (x) => (Math.round(x * 10) / 10).toFixed(1);
+const pct = (x) => `${Math.round(x * 100)}%`;
+const colour = (seat) => COLOURS[seat % COLOURS.length];
+
+/** A label as a badge: its colour, its sign and its word. */
+export function labelBadge(label, count = null) {
+  return h("span", { class: `rv-badge rv-l-${label}`, "data-label": label },
+    h("span", { class: "rv-mark", "aria-hidden": "true" }, MARKS[label] || ""),
+    count === null ? label : `${label} ${count}`);
+}
+
+/** The replay viewer at the position of decision `step` (after step − 1 actions), showing it. */
+export function replayHref(id, step) {
+  return href(`/replay/${encodeURIComponent(id)}/${step - 1}?review=${step}`);
+}
+
+/** "R3 · Actions" */
+function when(d) {
+  return d.round ? `R${d.round} · ${d.phase}` : d.phase;
+}
+
+/** The moves of decision `d` in words (from the review's `moves`, else its notation). */
+export function movesOf(body, d) {
+  const m = (body.moves || {})[String(d.step)] || {};
+  return {
+    played: m.played || d.played, best: m.best || d.best,
+    playedTargets: m.played_targets || [], bestTargets: m.best_targets || [],
+  };
+}
+
+/**
+ * What the replay viewer shows at decision `d` of the review `body`: who decided, the
+ * label, the move played and the better move with the glory it would have kept.
+ */
+export function reviewNote(body, d) {
+  const m = movesOf(body, d);
+  const same = d.played === d.best;
+  const lost = d.glory_loss >= 0.05 || d.win_loss >= 0.005;
+  return h("div", { class: "rv-note", "data-testid": "review-note", style: `--seat:${colour(d.seat)}` },
+    h("p", { class: "rv-note-head" }, h("b", {}, `P${d.seat}'s decision`), ` · step ${d.step} · ${when(d)} `,
+      labelBadge(d.label)),
+    h("p", { "data-testid": "review-played" }, h("span", { class: "rv-key" }, "Played: "), m.played,
+      !same && lost ? h("span", { class: "rv-loss" },
+        ` (−${one(d.glory_loss)} glory${d.win_loss >= 0.005 ? `, −${pct(d.win_loss)} win chance` : ""})`) : null),
+    same
+      ? h("p", { class: "rv-better same", "data-testid": "review-better" }, "The strongest bot plays it too.")
+      : lost
+        ? h("p", { class: "rv-better", "data-testid": "review-better" }, h("span", { class: "rv-key" }, "Better: "),
+          m.best, ` (+${one(d.glory_loss)} glory${d.win_loss >= 0.005 ? `, +${pct(d.win_loss)} win chance` : ""})`)
+        : h("p", { class: "rv-better same", "data-testid": "review-better" }, h("span", { class: "rv-key" }, "The bot's move: "),
+          m.best, " (no better: both keep the same glory)"),
+    !same && (m.bestTargets.length || m.playedTargets.length)
+      ? h("p", { class: "hint" }, m.bestTargets.length ? "On the table, the better move's place is ringed in green" : "",
+        m.playedTargets.length ? `${m.bestTargets.length ? "; " : "On the table, "}the move played's in red dashes.` : ".")
+      : null);
+}
+
+/** Ring the places of decision `d`'s moves (its better move, the move played) in `root`. */
+export function markMoves(root, body, d) {
+  for (const el of root.querySelectorAll(".rv-best, .rv-played")) el.classList.remove("rv-best", "rv-played");
+  if (!d) return [];
+  const m = movesOf(body, d);
+  const marked = [];
+  const ring = (targets, cls) => {
+    for (const t of targets) {
+      for (const el of root.querySelectorAll(`[data-target="${CSS.escape(t)}"]`)) {
+        el.classList.add(cls);
+        marked.push(el);
+      }
+    }
+  };
+  if (d.played !== d.best) ring(m.playedTargets, "rv-played");
+  ring(m.bestTargets, "rv-best");
+  return marked;
+}
+
+// ------------------------------------------------------------------ the chart
+/** Round numbers for an axis from `lo` to `hi`: about `count` ticks. */
+function ticks(lo, hi, count) {
+  const raw = (hi - lo) / Math.max(1, count);
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  const stepSize = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw) || 10 * mag;
+  const out = [];
+  for (let v = Math.ceil(lo / stepSize) * stepSize; v <= hi + 1e-9; v += stepSize) out.push(Math.round(v * 1e6) / 1e6);
+  return out;
+}
+
+/**
+ * The chart of every player's expected final glory over the game (`review.curve`), drawn
+ * for `width` CSS px: one line per player in their colour, named at its end; the rounds
+ * shaded and numbered; the mistakes (○) and blunders (✕) marked on the mover's line.
+ */
+export function glorySvg(review, width, { pick = null } = {}) {
+  const curve = review.curve || [];
+  const n = review.config.players;
+  const phoneSized = width < 520;
+  const W = Math.max(280, Math.round(width));
+  const H = Math.round(Math.min(340, Math.max(210, W * (phoneSized ? 0.62 : 0.42))));
+  const M = { left: 40, right: 58, top: 24, bottom: 36 };
+  const svg = s("svg", { class: "rv-chart-svg", "data-testid": "review-chart", viewBox: `0 0 ${W} ${H}`,
+    width: W, height: H, role: "img",
+    "aria-label": `Expected final glory over the game: ${curve.length ? curve[curve.length - 1].glory.map((g, p) => `P${p} ${one(g)}`).join(", ") : "no data"}` });
+  if (curve.length < 1) return svg;
+  const x0 = curve[0].step;
+  const x1 = Math.max(x0 + 1, review.actions, curve[curve.length - 1].step);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const c of curve) for (const g of c.glory) { lo = Math.min(lo, g); hi = Math.max(hi, g); }
+  const pad = Math.max(2, (hi - lo) * 0.08);
+  lo = Math.max(0, Math.floor(lo - pad));
+  hi = Math.ceil(hi + pad);
+  const X = (step) => M.left + ((step - x0) / (x1 - x0)) * (W - M.left - M.right);
+  const Y = (g) => M.top + (1 - (g - lo) / (hi - lo || 1)) * (H - M.top - M.bottom);
+  // the rounds: shaded one in two, numbered at the top
+  const bands = [];
+  for (const c of curve) {
+    const last = bands[bands.length - 1];
+    if (last && last.round === c.round) last.to = c.step;
+    else {
+      if (last) last.to = c.step;
+      bands.push({ round: c.round, from: c.step, to: c.step });
+    }
+  }
+  const grid = s("g", { class: "rv-grid" });
+  bands.forEach((b, i) => {
+    const a = X(b.from);
+    const z = X(i + 1 < bands.length ? bands[i + 1].from : x1);
+    if (b.round % 2 === 1) grid.append(s("rect", { class: "rv-band", x: a, y: M.top, width: Math.max(0, z - a), height: H - M.top - M.bottom }));
+    if (z - a >= 16 && b.round > 0) grid.append(s("text", { class: "rv-round", x: (a + z) / 2, y: M.top - 8, "text-anchor": "middle" }, `R${b.round}`));
+  });
+  for (const v of ticks(lo, hi, phoneSized ? 4 : 6)) {
+    grid.append(s("line", { class: "rv-gridline", x1: M.left, x2: W - M.right, y1: Y(v), y2: Y(v) }),
+      s("text", { class: "rv-tick", x: M.left - 6, y: Y(v) + 4, "text-anchor": "end" }, String(v)));
+  }
+  for (const v of ticks(x0, x1, phoneSized ? 4 : 8)) {
+    grid.append(s("text", { class: "rv-tick", x: X(v), y: H - M.bottom + 15, "text-anchor": "middle" }, String(v)));
+  }
+  grid.append(
+    s("line", { class: "rv-axis", x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }),
+    s("line", { class: "rv-axis", x1: M.left, x2: M.left, y1: M.top, y2: H - M.bottom }),
+    s("text", { class: "rv-axis-title", x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" },
+      "actions played (rounds shaded)"),
+    s("text", { class: "rv-axis-title", x: 12, y: (M.top + H - M.bottom) / 2, "text-anchor": "middle",
+      transform: `rotate(-90 12 ${(M.top + H - M.bottom) / 2})` }, "expected final glory"));
+  svg.append(title("Every player's expected final glory after each decision, then the final scores"), grid);
+  // one line per player, named at its end (names pushed apart so that none overlap)
+  const ends = [];
+  for (let p = 0; p < n; p++) {
+    const d = curve.map((c, i) => `${i ? "L" : "M"}${X(c.step).toFixed(1)},${Y(c.glory[p]).toFixed(1)}`).join("");
+    svg.append(s("path", { class: "rv-line", "data-seat": p, d, stroke: colour(p) }, title(`P${p}`)));
+    const lastG = curve[curve.length - 1].glory[p];
+    ends.push({ p, y: Y(lastG), g: lastG });
+  }
+  ends.sort((a, b) => a.y - b.y);
+  for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 13);
+  const overflow = ends.length ? ends[ends.length - 1].y - (H - M.bottom) : 0;
+  if (overflow > 0) for (const e of ends) e.y -= overflow;
+  for (const e of ends) {
+    svg.append(s("text", { class: "rv-end", x: W - M.right + 5, y: e.y + 4, fill: colour(e.p) }, `P${e.p} ${Math.round(e.g)}`));
+  }
+  // the mistakes and blunders, on the line of the player who made them
+  const marks = s("g", { class: "rv-marks" });
+  for (const d of review.decisions || []) {
+    if (d.label !== "mistake" && d.label !== "blunder") continue;
+    const cx = X(d.step);
+    const cy = Y(d.glory_after[d.seat]);
+    const tip = title(`Step ${d.step}: P${d.seat}'s ${d.label}, −${one(d.glory_loss)} glory`);
+    const g = s("g", { class: `rv-mark-${d.label}`, "data-step": d.step, tabindex: pick ? 0 : null, role: pick ? "button" : null }, tip);
+    if (d.label === "mistake") g.append(s("circle", { cx, cy, r: 4.5, stroke: colour(d.seat) }));
+    else g.append(s("path", { d: `M${cx - 4.5},${cy - 4.5}L${cx + 4.5},${cy + 4.5}M${cx - 4.5},${cy + 4.5}L${cx + 4.5},${cy - 4.5}`, stroke: colour(d.seat) }));
+    if (pick) {
+      g.addEventListener("click", () => pick(d));
+      g.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") pick(d); });
+    }
+    marks.append(g);
+  }
+  svg.append(marks);
+  return svg;
+}
+
+/** The chart in a figure that redraws it when its width changes (a phone turned, a tab opened). */
+function chartFigure(review, pick) {
+  const holder = h("div", { class: "rv-chart-holder" });
+  const figure = h("figure", { class: "rv-chart" },
+    h("figcaption", {}, h("b", {}, "Expected final glory"), h("span", { class: "muted" },
+      " · after each decision (the medium bot plays on to the round's end), then the final scores; ○ mistake, ✕ blunder")),
+    holder,
+    h("div", { class: "rv-legend" }, Array.from({ length: review.config.players }, (_, p) =>
+      h("span", { class: "rv-legend-item" }, h("span", { class: "rv-swatch", style: `background:${colour(p)}` }), `P${p}`))));
+  let drawn = 0;
+  const draw = () => {
+    const width = holder.clientWidth;
+    if (!width || Math.abs(width - drawn) < 2) return;
+    drawn = width;
+    replace(holder, glorySvg(review, width, { pick }));
+  };
+  if (typeof ResizeObserver === "function") new ResizeObserver(draw).observe(holder);
+  requestAnimationFrame(draw);
+  holder.append(glorySvg(review, 640, { pick })); // until it is laid out
+  return figure;
+}
+
+// ------------------------------------------------------------------ the summary and the list
+function playerCard(body, p, pickLink) {
+  const review = body.review;
+  const scores = review.final_scores || [];
+  const best = scores.length ? Math.max(...scores) : null;
+  const byStep = new Map(review.decisions.map((d) => [d.step, d]));
+  const phases = Object.entries(p.by_phase || {}).filter(([, v]) => v >= 0.05);
+  const most = phases.length ? Math.max(...phases.map(([, v]) => v)) : 1;
+  return h("article", { class: "rv-player", style: `--seat:${colour(p.seat)}`, "data-testid": `review-player-${p.seat}` },
+    h("header", { class: "rv-player-head" },
+      h("h3", {}, `P${p.seat}`),
+      p.final !== null && p.final !== undefined
+        ? h("span", { class: "rv-final" }, `${p.final} glory${p.final === best ? " ★" : ""}`) : null),
+    h("p", { class: "rv-accuracy" }, h("b", { "data-testid": `review-accuracy-${p.seat}` }, p.decisions ? `${Math.round(p.accuracy)}%` : "–"),
+      h("span", { class: "muted" }, ` accuracy · ${p.decisions} decision${p.decisions === 1 ? "" : "s"} reviewed`)),
+    h("p", { class: "rv-counts" }, LABELS.map((l) => labelBadge(l, p.labels[l] || 0))),
+    h("p", { class: "rv-lost" }, `Glory lost in all: `, h("b", {}, one(p.glory_lost)),
+      p.decisions ? h("span", { class: "muted" }, ` · win chance lost per decision: ${pct(p.win_lost / p.decisions)}`) : null),
+    h("h4", {}, "Glory lost by phase"),
+    phases.length
+      ? h("ul", { class: "rv-phases" }, phases.map(([phase, v]) => h("li", {},
+        h("span", { class: "rv-phase" }, phase),
+        h("span", { class: "rv-phase-bar" }, h("span", { style: `width:${Math.max(4, (v / most) * 100)}%` })),
+        h("span", { class: "rv-phase-v" }, one(v)))))
+      : h("p", { class: "muted" }, "None."),
+    h("h4", {}, "Biggest mistakes"),
+    p.worst.length
+      ? h("ol", { class: "rv-worst" }, p.worst.map((step) => {
+        const d = byStep.get(step);
+        if (!d) return null;
+        const m = movesOf(body, d);
+        return h("li", {}, pickLink(d, [h("span", { class: "rv-step" }, `Step ${d.step}`), " ", labelBadge(d.label), " ",
+          h("span", {}, m.played), h("span", { class: "muted" }, ` → better ${m.best}`),
+          h("span", { class: "rv-loss" }, ` −${one(d.glory_loss)}`)]));
+      }))
+      : h("p", { class: "muted" }, "No inaccuracy or worse."));
+}
+
+function decisionRow(body, d, pickLink) {
+  const m = movesOf(body, d);
+  const same = d.played === d.best;
+  return h("li", { class: `rv-item rv-is-${d.label}`, "data-step": d.step, "data-seat": d.seat },
+    pickLink(d, [
+      h("span", { class: "rv-when" }, h("b", {}, String(d.step)), h("span", { class: "muted" }, when(d))),
+      h("span", { class: "rv-who", style: `--seat:${colour(d.seat)}` }, `P${d.seat}`),
+      labelBadge(d.label),
+      h("span", { class: "rv-moves" },
+        h("span", { class: "rv-playedmove" }, same ? "" : h("span", { class: "rv-key" }, "Played: "), m.played),
+        same ? h("span", { class: "muted rv-same" }, " (the bot's move too)")
+          : h("span", { class: "rv-bestmove" }, h("span", { class: "rv-key" },
+            d.glory_loss < 0.05 && d.win_loss < 0.005 ? "Bot's move (as good): " : "Better: "), m.best)),
+      h("span", { class: "rv-cost" }, same || d.glory_loss < 0.05 ? "" : `−${one(d.glory_loss)}`,
+        !same && d.win_loss >= 0.005 ? h("small", {}, ` ${pct(d.win_loss)} win`) : null),
+    ], "review-decision"));
+}
+
+function doneHtml(id, body, pick, selected) {
+  const review = body.review;
+  const pickLink = (d, children, testid = null) => h("a", {
+    class: "rv-link", href: replayHref(id, d.step), "data-step": d.step, "data-testid": testid,
+    "aria-current": selected && selected() === d.step ? "true" : null,
+    onclick: pick ? (event) => {
+      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
+      event.preventDefault();
+      pick(d);
+    } : null,
+  }, children);
+  const who = h("select", { class: "rv-filter-seat", "aria-label": "Whose decisions", "data-testid": "review-filter-seat" },
+    h("option", { value: "" }, "Every player"),
+    review.players.map((p) => h("option", { value: String(p.seat) }, `P${p.seat}`)));
+  const worse = h("input", { type: "checkbox", "data-testid": "review-filter-bad" });
+  const list = h("ol", { class: "rv-list", "data-testid": "review-list", "aria-label": "Every decision reviewed" },
+    review.decisions.map((d) => decisionRow(body, d, pickLink)));
+  const filter = () => {
+    const seat = who.value;
+    for (const li of list.children) {
+      const bad = !["best", "good"].includes(li.className.match(/rv-is-(\w+)/)[1]);
+      li.hidden = (seat !== "" && li.dataset.seat !== seat) || (worse.checked && !bad);
+    }
+  };
+  who.addEventListener("change", filter);
+  worse.addEventListener("change", filter);
+  const limits = review.thresholds || {};
+  const rule = (l) => (limits[l] && limits[l].glory_loss_below !== undefined
+    ? `${l}: under ${limits[l].glory_loss_below} glory and ${Math.round(limits[l].win_loss_below * 100)} points of win chance lost` : null);
+  return [
+    h("div", { class: "rv-head" },
+      h("h2", {}, "Review"),
+      h("p", { class: "muted", "data-testid": "review-meta" },
+        `${review.decisions.length} decisions of ${review.players.length === 2 ? "both players" : `all ${review.players.length} players`} judged against the hard bot (${review.iterations} iterations a decision; forced moves skipped).`),
+      h("details", { class: "rv-how" }, h("summary", {}, "How it is judged"),
+        h("p", {}, "For each decision the strongest bot looks for the best move; then the medium bot plays on to the end of the round from the move played and from the best move, and the positions reached are rated: each player's expected final glory, and their chance to win."),
+        h("p", {}, "Labels: ", labelBadge("best"), " the bot's move, or as good; ",
+          ["good", "inaccuracy", "mistake"].map((l) => [labelBadge(l), ` ${rule(l) || ""}; `]),
+          labelBadge("blunder"), " a larger loss. Accuracy: the share of best and good."))),
+    h("div", { class: "rv-top" },
+      chartFigure(review, pick),
+      h("div", { class: "rv-players" }, review.players.map((p) => playerCard(body, p, pickLink)))),
+    h("section", { class: "rv-decisions" },
+      h("div", { class: "rv-list-head" }, h("h3", {}, "Every decision"),
+        h("label", { class: "rv-filter" }, who),
+        h("label", { class: "rv-filter" }, worse, " inaccuracies and worse only")),
+      list),
+  ];
+}
+
+// ------------------------------------------------------------------ the panel
+/**
+ * The Review panel of game `id`. `pick(decision)`: what a click on a decision does (the
+ * replay viewer shows it in place; default: the link opens the replay viewer there);
+ * `selected()`: the step shown (marked in the list); `onDone(body)`: the review has come.
+ * Returns {el, start, stop, body}.
+ */
+export function reviewPanel(id, { pick = null, selected = null, onDone = null } = {}) {
+  const el = h("section", { class: "review-panel", "data-testid": "review", "aria-label": "Post-game review" });
+  let timer = null;
+  let stopped = true;
+  let body = null;
+  let drawnStatus = null;
+
+  const again = () => {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(load, POLL_MS);
+  };
+
+  async function ask() {
+    try {
+      await api.requestReview(id);
+    } catch (err) {
+      replace(el, h("p", { class: "error" }, err.message));
+      return;
+    }
+    load();
+  }
+
+  function progressHtml(b) {
+    const running = b.status === "running" && b.total !== null;
+    const words = running
+      ? `Reviewing… ${b.done} of ${b.total} decisions`
+      : "Waiting for the reviewer… (the review is queued)";
+    return [
+      h("h2", {}, "Review"),
+      h("p", { class: "rv-progress-words", "data-testid": "review-progress" }, words),
+      running
+        ? h("progress", { class: "rv-progress", max: b.total || 1, value: b.done, "aria-label": words })
+        : h("progress", { class: "rv-progress", "aria-label": words }),
+      h("p", { class: "hint" }, `The server reviews every decision of the game against its strongest bot (${b.iterations} iterations a decision), one game at a time; this page follows it.`),
+    ];
+  }
+
+  function draw(b) {
+    body = b;
+    if (b.status === "done" && b.review) {
+      if (drawnStatus !== "done") {
+        replace(el, doneHtml(id, b, pick, selected));
+        el.dataset.status = "done";
+        drawnStatus = "done";
+        if (onDone) onDone(b);
+      }
+      return;
+    }
+    drawnStatus = b.status;
+    el.dataset.status = b.status;
+    if (b.status === "queued" || b.status === "running") {
+      replace(el, progressHtml(b));
+      again();
+    } else if (b.status === "failed") {
+      replace(el, h("h2", {}, "Review"),
+        h("p", { class: "error", "data-testid": "review-failed" }, `The review failed: ${b.error || "no reason given"}.`),
+        b.enabled ? h("button", { type: "button", class: "btn", onclick: ask }, "Try again") : null);
+    } else {
+      replace(el, h("h2", {}, "Review"),
+        b.enabled
+          ? [h("p", {}, "This game has not been reviewed yet (it ended before the server reviewed games)."),
+            h("button", { type: "button", class: "btn primary", "data-testid": "review-request", onclick: ask }, "Review this game")]
+          : h("p", { class: "muted", "data-testid": "review-off" }, "This server does not review games."));
+    }
+  }
+
+  async function load() {
+    if (stopped) return;
+    try {
+      draw(await api.review(id));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        el.dataset.status = "not-over";
+        replace(el, h("h2", {}, "Review"), h("p", { class: "muted" }, "The review is made once the game has ended."));
+      } else {
+        replace(el, h("h2", {}, "Review"), h("p", { class: "error" }, err.message));
+        again();
+      }
+    }
+  }
+
+  return {
+    el,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      if (drawnStatus !== "done") {
+        if (!el.childElementCount) replace(el, h("p", { class: "muted" }, "Loading the review…"));
+        load();
+      }
+    },
+    stop() { stopped = true; clearTimeout(timer); },
+    body: () => body,
+    /** Mark the decision shown (the replay viewer). */
+    mark(step) {
+      for (const a of el.querySelectorAll(".rv-list .rv-link")) {
+        const on = Number(a.dataset.step) === step;
+        if (on) a.setAttribute("aria-current", "true");
+        else a.removeAttribute("aria-current");
+      }
+    },
+  };
+}
