@@ -281,7 +281,7 @@ def test_a_killed_server_resumes_the_review(tmp_path: Path, monkeypatch: pytest.
     background process reviews it; killed with SIGKILL halfway, the restarted server
     takes the review over when its lease runs out and carries on from the decisions
     saved (its progress never goes back), to the same review."""
-    monkeypatch.setenv(reviews.DELAY_VAR, "0.03")  # ~3 s for the 91 decisions
+    monkeypatch.setenv(reviews.DELAY_VAR, "0.02")  # ~2 s for the 91 decisions
     monkeypatch.setenv(reviews.LEASE_VAR, "1")
     url = f"sqlite:///{tmp_path}/serve.db"
     server = ServerProcess(url, log=tmp_path / "server.log",

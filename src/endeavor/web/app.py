@@ -826,8 +826,7 @@ def create_app(db_url: str | None = None, *,
 
     # ------------------------------------------------------------------ reviews
     def review_answer(game_id: str) -> Response:
-        snap = store.snapshot(game_id)
-        return Response(reviews.status_json(store, snap, review_settings.enabled),
+        return Response(reviews.status_json(store, game_id, review_settings.enabled),
                         media_type="application/json")
 
     @app.get("/api/games/{game_id}/review", response_model=schemas.ReviewView,
@@ -846,7 +845,7 @@ def create_app(db_url: str | None = None, *,
         reviews, or whose review failed): queued, then as ``GET``. A game that has one
         (queued, running or done) keeps it. 409 for a game not over, or a server that
         does not review games."""
-        reviews.request(store, store.snapshot(game_id), review_settings.iterations)
+        reviews.request(store, game_id, review_settings.iterations)
         if reviewer is not None:
             reviewer.wake()
         return review_answer(game_id)

@@ -47,6 +47,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
+from sqlalchemy.exc import DBAPIError
 
 from endeavor import actions as A
 from endeavor.errors import EndeavorError
@@ -54,7 +55,7 @@ from endeavor.records import RECORD_FORMAT, replay
 from endeavor.review import MAX_ITERATIONS, ReviewedDecision, record_digest, review
 
 from . import db
-from .store import Conflict, NotFound, Snapshot, Store, utc, utcnow
+from .store import Conflict, NotFound, Store, utc, utcnow
 from .view import plain_words, targets_of
 
 log = logging.getLogger("endeavor.web")
@@ -124,10 +125,8 @@ _FAILED: Final = update(_R).where(_MINE).values(
     partial=None, finished=bindparam("b_now"))
 _DROP: Final = delete(_R).where(_MINE)
 _ROW: Final = select(_R.c.status, _R.c.iterations, _R.c.done, _R.c.total, _R.c.error,
-                     _R.c.queued, _R.c.started, _R.c.finished).where(
-    _R.c.game_id == bindparam("b_game"))
-_RESULT: Final = select(_R.c.status, _R.c.result, _R.c.moves).where(
-    _R.c.game_id == bindparam("b_game"))
+                     _R.c.queued, _R.c.started, _R.c.finished, _R.c.result,
+                     _R.c.moves).where(_R.c.game_id == bindparam("b_game"))
 
 
 # --------------------------------------------------------------------------- settings
@@ -183,47 +182,45 @@ def _iso(dt: datetime | None) -> str | None:
     return utc(dt).isoformat() if dt is not None else None
 
 
-def status_json(store: Store, snap: Snapshot, enabled: bool) -> bytes:
-    """``GET /api/games/{id}/review`` for the game ``snap`` (finished; :class:`Conflict`
-    otherwise): the review's status, progress and, once done, the review's JSON and the
-    moves in words, as JSON bytes (the stored review is sent as it is, not parsed)."""
-    game_id = snap.meta.id
-    if not snap.over:
+def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
+    """``GET /api/games/{id}/review`` (docs/web.md): the finished game's review, its
+    status, progress and, once done, the review's JSON and the moves in words, as JSON
+    bytes (the stored review is sent as it is, not parsed). :class:`NotFound` for an
+    unknown game, :class:`Conflict` for one not over."""
+    over, actions = store.peek(game_id, lambda snap: (snap.over, len(snap.effective)))
+    if not over:
         raise Conflict("the game is not over: its review is made once it has ended")
     row = store._read(lambda conn: conn.execute(_ROW, {"b_game": game_id}).first())
-    head: dict[str, Any] = {"id": game_id, "enabled": enabled, "actions": len(snap.effective)}
-    if row is None:
-        head.update(status="none", iterations=None, done=0, total=None, error=None,
-                    queued=None, started=None, finished=None)
-        return json.dumps({**head, "review": None, "moves": None}).encode()
-    head.update(status=row.status, iterations=int(row.iterations), done=int(row.done),
-                total=None if row.total is None else int(row.total), error=row.error,
-                queued=_iso(row.queued), started=_iso(row.started),
-                finished=_iso(row.finished))
+    head: dict[str, Any] = {"id": game_id, "enabled": enabled, "actions": actions,
+                            "status": "none", "iterations": None, "done": 0, "total": None,
+                            "error": None, "queued": None, "started": None,
+                            "finished": None}
     result: str | None = None
     moves: str | None = None
-    if row.status == "done":
-        got = store._read(lambda conn: conn.execute(_RESULT, {"b_game": game_id}).first())
-        if got is not None and got.status == "done":
-            result, moves = got.result, got.moves
-        else:  # reset between the two reads (ended again): as it now stands
-            head.update(status=got.status if got is not None else "none")
+    if row is not None:
+        head.update(status=row.status, iterations=int(row.iterations), done=int(row.done),
+                    total=None if row.total is None else int(row.total), error=row.error,
+                    queued=_iso(row.queued), started=_iso(row.started),
+                    finished=_iso(row.finished))
+        if row.status == "done":
+            result, moves = row.result, row.moves
     text = json.dumps(head)
     return (text[:-1] + ', "review": ' + (result or "null") + ', "moves": '
             + (moves or "null") + "}").encode()
 
 
-def request(store: Store, snap: Snapshot, iterations: int) -> bool:
-    """Queue the review of the finished game ``snap`` unless it has one (queued,
+def request(store: Store, game_id: str, iterations: int) -> bool:
+    """Queue the review of the finished game ``game_id`` unless it has one (queued,
     running or done; a failed one is queued again): True if one was queued.
-    :class:`Conflict` for a game not over or a server whose reviews are off."""
-    if not snap.over:
+    :class:`NotFound` for an unknown game; :class:`Conflict` for one not over, or when
+    this server's reviews are off (``iterations`` 0)."""
+    over, seq = store.peek(game_id, lambda snap: (snap.over, snap.seq))
+    if not over:
         raise Conflict("the game is not over: its review is made once it has ended")
     if iterations <= 0:
         raise Conflict("this server does not review games (endeavor serve "
                        "--review-iterations 0)")
-    statement, params = store.review_statement(snap.meta.id, snap.seq, iterations,
-                                               only="failed")
+    statement, params = store.review_statement(game_id, seq, iterations, only="failed")
     with store._write_lock, store.engine.begin() as conn:
         return bool(conn.execute(statement, params).rowcount)
 
@@ -405,11 +402,15 @@ class Reviewer:
     def run(self, job: Job) -> str:
         """Review ``job``'s game and write back what became of it: ``done``,
         ``failed``, ``dropped`` (the game is no longer over), ``lost`` (the row was
-        taken over or reset meanwhile) or ``stopped`` (handed back, with its progress)."""
+        taken over or reset meanwhile), ``stopped`` (handed back, with its progress) or
+        ``interrupted`` (the database failed: left to be resumed when the lease runs
+        out)."""
         try:
             snap = self.store.snapshot(job.game_id)
         except NotFound:
             return "dropped"  # the game is gone, and its row with it
+        except DBAPIError:
+            return "interrupted"  # resumed once the lease runs out
         except Exception as e:
             return self._fail(job, e)
         if not snap.over:
@@ -472,6 +473,11 @@ class Reviewer:
                 self._write(_RELEASE, job, b_done=counts[0], b_total=counts[1],
                             b_partial=partial_json())
             return "stopped"
+        except DBAPIError as e:  # the database is away: taken over (resumed) once the
+            # lease runs out, by this worker or another
+            log.warning("reviews: the review of game %s was interrupted: the database "
+                        "failed (%s); it resumes later", job.game_id, type(e.orig).__name__)
+            return "interrupted"
         except Exception as e:
             return self._fail(job, e)
         log.info("reviews: game %s reviewed (%d decisions, %d iterations each)",
