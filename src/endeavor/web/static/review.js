@@ -300,7 +300,7 @@ function doneHtml(id, body, pick, selected) {
   worse.addEventListener("change", filter);
   const limits = review.thresholds || {};
   const rule = (l) => (limits[l] && limits[l].glory_loss_below !== undefined
-    ? `${l}: under ${limits[l].glory_loss_below} glory and ${Math.round(limits[l].win_loss_below * 100)} points of win chance lost` : null);
+    ? `under ${limits[l].glory_loss_below} glory and ${Math.round(limits[l].win_loss_below * 100)} points of win chance lost` : null);
   return [
     h("div", { class: "rv-head" },
       h("h2", {}, "Review"),
@@ -308,9 +308,10 @@ function doneHtml(id, body, pick, selected) {
         `${review.decisions.length} decisions of ${review.players.length === 2 ? "both players" : `all ${review.players.length} players`} judged against the hard bot (${review.iterations} iterations a decision; forced moves skipped).`),
       h("details", { class: "rv-how" }, h("summary", {}, "How it is judged"),
         h("p", {}, "For each decision the strongest bot looks for the best move; then the medium bot plays on to the end of the round from the move played and from the best move, and the positions reached are rated: each player's expected final glory, and their chance to win."),
-        h("p", {}, "Labels: ", labelBadge("best"), " the bot's move, or as good; ",
+        h("p", {}, "Labels, by the glory and the win chance the move played loses against the best one: ",
+          labelBadge("best"), " the bot's move, or no loss; ",
           ["good", "inaccuracy", "mistake"].map((l) => [labelBadge(l), ` ${rule(l) || ""}; `]),
-          labelBadge("blunder"), " a larger loss. Accuracy: the share of best and good."))),
+          labelBadge("blunder"), " a larger loss. Accuracy: the share of best and good moves."))),
     h("div", { class: "rv-top" },
       chartFigure(review, pick),
       h("div", { class: "rv-players" }, review.players.map((p) => playerCard(body, p, pickLink)))),
