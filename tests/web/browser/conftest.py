@@ -116,7 +116,9 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
-    srv = Server(tmp_path_factory.mktemp("browser-server"))
+    # no post-game reviews here (test_review_browser.py has its own server): they would
+    # take the cores from the pages under test
+    srv = Server(tmp_path_factory.mktemp("browser-server"), ("--review-iterations", "0"))
     try:
         yield srv
     finally:
@@ -131,7 +133,7 @@ def private_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     pytest.importorskip("fastapi", reason="the web extra is not installed")
     srv = Server(tmp_path_factory.mktemp("private-server"),
                  ("--allow-private-webhooks", "--smtp", "smtp://127.0.0.1:9",
-                  "--mail-from", "endeavor@example.org"))
+                  "--mail-from", "endeavor@example.org", "--review-iterations", "0"))
     try:
         yield srv
     finally:
