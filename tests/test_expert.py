@@ -269,3 +269,191 @@ def test_the_shipped_weights_play_legal_moves(config: dict[str, Any]) -> None:
     assert bot.net.params["Wv"].shape[0] == SEATS
     state = _play(config, bot.net, seed=3, iterations=4)
     assert state.is_over
+
+
+# --------------------------------------------------------------------------- training
+TINY = ["--games", "2", "--warm-start-games", "2", "--hard-iterations", "8",
+        "--iterations", "8", "--hidden", "16", "--epochs", "2", "--batch", "32",
+        "--promotion-games", "2", "--eval-games", "2", "--eval-iterations", "8",
+        "--generations", "1", "--quiet"]
+
+
+def _settings(**changes: Any) -> Any:
+    from endeavor.train import Settings
+    return Settings(**{"games": 2, "warm_start_games": 2, "hard_iterations": 8,
+                       "iterations": 8, "hidden": (16,), "epochs": 2, "batch": 32,
+                       "promotion_games": 2, "eval_games": 2, "eval_iterations": 8,
+                       "generations": 1, **changes})
+
+
+def _games(run: Path) -> list[Any]:
+    """The run's games (records and samples), in order."""
+    out = []
+    for path in sorted((run / "games").glob("*.jsonl")):
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        out += [(g["record"], g["samples"]) for g in sorted(lines, key=lambda g: g["index"])]
+    return out
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny run of ``endeavor train`` on 2 local worker processes."""
+    from endeavor.cli import main
+    out = tmp_path_factory.mktemp("train") / "run"
+    assert main(["train", "--out", str(out), *TINY, "--workers", "2"]) == 0
+    return out
+
+
+def test_a_tiny_run_on_local_workers_ends_in_a_loadable_weights_file(local_run: Path) -> None:
+    net = Net.load(local_run / "expert.npz")
+    assert net.hidden == (16,)
+    training = net.header["training"]
+    assert training["program"] == "endeavor train" and training["games"] == 4
+    run = json.loads((local_run / "run.json").read_text())
+    assert run["generation"] == 1 and run["games"] == 4 and run["samples"] > 0
+    assert [p["generation"] for p in run["curve"]] == [0, 1]
+    assert run["curve"][1]["promotion"]["games"] == 2
+    assert run["curve"][1]["vs_hard"]["games"] == 2
+    assert {p.name for p in (local_run / "nets").iterdir()} == {"gen000.npz", "gen001.npz"}
+    assert json.loads((local_run / "curve.json").read_text())["curve"] == run["curve"]
+    bot = B.make("expert", seed=1, iterations=5, weights=str(local_run / "expert.npz"))
+    state = _position()
+    assert bot.choose(state) in state.legal_actions()
+
+
+def test_training_on_local_ray_plays_the_same_games(local_run: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="ray is not installed (pip install 'endeavor[ray]')")
+    from endeavor.train import train
+    state = train(tmp_path / "ray", _settings(), workers=2, backend="ray")
+    assert state["generation"] == 1
+    Net.load(tmp_path / "ray" / "expert.npz")
+    assert _games(tmp_path / "ray") == _games(local_run)
+    assert json.loads((tmp_path / "ray" / "run.json").read_text())["curve"][1]["losses"] == \
+        json.loads((local_run / "run.json").read_text())["curve"][1]["losses"]
+
+
+def test_resume_adds_generations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from endeavor.cli import main
+    out = tmp_path / "run"
+    argv = [a for a in TINY if a not in ("--generations", "1")]
+    assert main(["train", "--out", str(out), *argv, "--generations", "0"]) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["generation"] == 0 and len(run["curve"]) == 1
+    before = (out / "nets" / "gen000.npz").read_bytes()
+    assert main(["train", "--out", str(out), "--resume", "--generations", "1", "--quiet"]) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["generation"] == 1 and [p["generation"] for p in run["curve"]] == [0, 1]
+    assert (out / "nets" / "gen000.npz").read_bytes() == before  # not trained again
+    assert "gen001" in capsys.readouterr().out
+
+
+def test_an_interrupted_generation_keeps_its_games(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import endeavor.train as T
+    out = tmp_path / "run"
+    T.train(out, _settings(generations=0, eval_games=0))
+    tasks = T.generation_tasks(T.Settings.from_dict(
+        json.loads((out / "run.json").read_text())["settings"]), 1, [])
+    first = T.play_training_game(tasks[0], {"best": str(out / "nets" / "gen000.npz")})
+    (out / "games" / "gen001.jsonl.part").write_text(json.dumps(first) + "\n{cut sh")
+    played: list[int] = []
+    real = T.play_training_game
+    def spy(task: Any, nets: Any) -> Any:
+        played.append(task["index"])
+        return real(task, nets)
+    monkeypatch.setattr(T, "play_training_game", spy)
+    T.train(out, resume=True, generations=1)
+    assert played == [1]
+    lines = (out / "games" / "gen001.jsonl").read_text().splitlines()
+    assert sorted(json.loads(x)["index"] for x in lines) == [0, 1]
+
+
+def test_seats_rotate_and_the_mix_is_followed() -> None:
+    from endeavor.train import generation_tasks, parse_mix
+    s = _settings(games=8, players=(2, 4), mix="self:1,hard:1,greedy:1,snapshot:1")
+    tasks = generation_tasks(s, 3, ["snap0"])
+    kinds = [[seat["kind"] if seat["kind"] != "net" else seat["net"] for seat in t["seats"]]
+             for t in tasks]
+    # the j-th game of n players: the best network from seat j mod n, every other seat
+    assert kinds[0] == ["best", "best"]
+    assert kinds[1] == ["best", "hard", "best", "hard"]
+    assert kinds[2] == ["greedy", "best"]
+    assert kinds[3] == ["snap0", "best", "snap0", "best"]
+    assert kinds[4] == ["best", "best"]
+    assert kinds[5] == ["best", "hard", "best", "hard"]
+    assert [t["config"]["players"] for t in tasks] == [2, 4] * 4
+    assert all(seat["record"] == (seat["kind"] == "hard" or seat.get("net") == "best")
+               for t in tasks for seat in t["seats"])
+    assert [t["seats"] for t in generation_tasks(s, 3, [])][3] == [tasks[0]["seats"][0]] * 4
+    assert parse_mix("self:2,hard") == ["self", "self", "hard"]
+
+
+def test_the_learner_lowers_its_loss_and_masks_illegal_actions(local_run: Path) -> None:
+    from endeavor.train import _batch, _log_softmax, build_dataset, fit, loss_and_grads
+    games = [json.loads(line) for line in
+             (local_run / "games" / "gen000.jsonl").read_text().splitlines()]
+    data = build_dataset(games, 0.5)
+    assert len(data) == sum(len(g["samples"]) for g in games)
+    net = Net.new((16,), seed=1)
+    rows = np.arange(min(64, len(data)))
+    before, _ = loss_and_grads(net, _batch(data, rows), 0.0, grads=False)
+    fit(net, data, _settings(epochs=8, lr=3e-3), seed=0)
+    after, _ = loss_and_grads(net, _batch(data, rows), 0.0, grads=False)
+    assert after["policy"] < before["policy"] and after["value"] < before["value"]
+    x, mask, target, z, seat_mask = _batch(data, rows)
+    assert (target[~mask] == 0).all() and np.allclose(target.sum(axis=1), 1.0)
+    assert np.allclose(z.sum(axis=1), 1.0) and (z[~seat_mask] == 0).all()
+    big = np.where(mask, 0.0, 1e4).astype(np.float32)  # illegal actions "preferred"
+    _, prob = _log_softmax(big, mask)
+    assert (prob[~mask] == 0).all() and np.allclose(prob.sum(axis=1), 1.0)
+
+
+def test_the_cli_defaults_are_the_settings() -> None:
+    from dataclasses import fields
+
+    from endeavor.cli.train import DEFAULTS
+    from endeavor.train import Settings
+    s = Settings()
+    assert DEFAULTS == {f.name: getattr(s, f.name) for f in fields(s)
+                        if f.name not in ("ruleset", "exploits", "options")}
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--resume"], "no training run to resume"),
+    (["--players", "7"], "--players: must be player counts"),
+    (["--players", "2", "--ruleset", "classic"], "3 to 5 players"),
+    (["--mix", "self:2,bogus:1"], "bad mix"),
+    (["--mix", "self:0"], "every weight is 0"),
+    (["--address", "localhost:6379"], "--address needs --backend ray"),
+    (["--plot", "curve.txt"], "must end in one of"),
+    (["--games", "0"], "--games: must be 1 to"),
+    (["--lr", "0"], "--lr: must be more than 0"),
+    (["--hidden", "16,0"], "layer sizes"),
+    (["--exploits", "nonsense"], "nonsense"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          argv: list[str], words: str) -> None:
+    from endeavor.cli import main
+    assert main(["train", "--out", str(tmp_path / "run"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("endeavor: error: ") and err.count("\n") == 1, err
+    assert words in err, err
+    assert not (tmp_path / "run" / "games").exists()
+
+
+def test_a_directory_in_the_way_or_resumed_with_settings(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    from endeavor.cli import main
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    assert main(["train", "--out", str(tmp_path / "full")]) == 2
+    assert "is not empty" in capsys.readouterr().err
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.json").write_text("{}")
+    assert main(["train", "--out", str(tmp_path / "run"), "--resume", "--games", "3"]) == 2
+    assert "leave out --games" in capsys.readouterr().err
+    assert main(["train", "--out", str(tmp_path / "run"), "--resume"]) == 2
+    assert "not an endeavor-train file" in capsys.readouterr().err
+    assert main(["train", "--out", str(tmp_path / "run")]) == 2
+    assert "holds a training run already" in capsys.readouterr().err

@@ -17,15 +17,15 @@ promotion and evaluation matches). Needs numpy (``pip install 'endeavor[expert]'
    the first *best* network. With ``warm_start_games=0`` the first best network is the
    untrained one.
 2. *Generations* 1..``generations``: ``games`` games in which the best network (an
-   :class:`~endeavor.bots.expert.ExpertBot` at ``iterations`` a decision, with
-   Dirichlet noise at the root and the first ``temperature_moves`` decisions of each
-   seat sampled in proportion to the visits) plays against the schedule ``mix``:
-   itself in every seat (``self``), an earlier snapshot (``snapshot``), ``hard`` or
-   ``greedy``, in rotated seats (the best network takes every other seat, starting at
-   seat ``index mod players``). The decisions of the best network and of ``hard`` are
+   :class:`~endeavor.bots.expert.ExpertBot` at ``iterations`` a decision, with Dirichlet
+   noise at the root and the first ``temperature_moves`` decisions of each seat sampled
+   in proportion to the visits) plays against the schedule ``mix``: itself in every seat
+   (``self``), an earlier snapshot (``snapshot``), ``hard`` or ``greedy``, in rotated
+   seats (the best network takes every other seat, from seat ``j mod n`` in the ``j``-th
+   game of ``n`` players). The decisions of the best network and of ``hard`` are
    samples. The learner trains a *candidate* from the best network's weights on the
-   samples of the last ``window`` generations (the warm start's included while it is
-   in the window); the candidate plays the best network in a tournament of
+   samples of the last ``window`` generations (the warm start's included while it is in
+   the window); the candidate plays the best network in a tournament of
    ``promotion_games`` games (:func:`endeavor.tournament.run_tournament`, seats rotated,
    both at ``iterations``) and becomes the best network only if its win share is at
    least ``promotion_threshold``.
@@ -363,7 +363,8 @@ def generation_tasks(settings: Settings, generation: int, snapshots: Sequence[st
             other = {"kind": "hard", "iterations": settings.hard_iterations, "record": True}
         else:
             other = {"kind": "greedy", "record": False}
-        seats = [dict(best if (s - i) % n % 2 == 0 else other) for s in range(n)]
+        first = i // len(settings.players) % n  # the j-th game of n players: seat j mod n
+        seats = [dict(best if (s - first) % n % 2 == 0 else other) for s in range(n)]
         out.append({"index": i, "generation": generation, "config": config, "seats": seats,
                     "seed": _seed(settings.seed, "game", generation, i),
                     "temperature_moves": settings.temperature_moves})
@@ -759,6 +760,9 @@ class _Run:
             return _read_lines(final)
         part = final.with_name(final.name + ".part")
         have = {g["index"]: g for g in _read_lines(part)}
+        # the whole lines only (an interruption may have cut the last one short)
+        part.write_text("".join(json.dumps(g) + "\n" for g in have.values()),
+                        encoding="utf-8")
         todo = [t for t in tasks if t["index"] not in have]
         stage = "warm start games" if generation == 0 else f"generation {generation} games"
         self.progress(stage, len(have), len(tasks))
