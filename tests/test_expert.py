@@ -457,3 +457,39 @@ def test_a_directory_in_the_way_or_resumed_with_settings(tmp_path: Path,
     assert "not an endeavor-train file" in capsys.readouterr().err
     assert main(["train", "--out", str(tmp_path / "run")]) == 2
     assert "holds a training run already" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- play, review
+SHIPPED = Path(weights_path()).is_file()
+FIXTURE = Path(__file__).parent / "fixtures" / "review_2p.record.json"
+
+
+def test_review_takes_the_expert_bot_where_it_can_play() -> None:
+    from endeavor.review import Review, ReviewError, review
+    record = FIXTURE.read_text()
+    with pytest.raises(ReviewError, match="hard, expert"):
+        review(record, bot="greedy")
+    if not SHIPPED:
+        with pytest.raises(ReviewError, match="weights"):
+            review(record, bot="expert")
+        return
+    result = review(record, seats=[1], iterations=5, steps=[2, 4, 7], bot="expert")
+    assert result.bot == "expert" and [d.step for d in result.decisions] == [2, 4, 7]
+    data = json.loads(result.to_json())
+    assert data["bot"] == "expert" and "the expert bot" in data["method"]
+    assert Review.from_json(result.to_json()) == result
+    assert "bot" not in json.loads(review(record, seats=[1], iterations=5,
+                                          steps=[2]).to_json())
+
+
+def test_play_asks_the_hint_bot_named(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from endeavor.cli import main
+    name = "expert" if SHIPPED else "medium"
+    lines = iter(["hint", "quit", "n", ""])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "--players", "2", "--seed", "6", "--opponents", "random",
+                 "--hint-bot", name, "--hint-budget", "20it"]) == 0
+    assert f"Hint from the {name} bot" in capsys.readouterr().out
+    assert main(["play", "--hint-bot", "nobody"]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
