@@ -485,11 +485,11 @@ def test_review_takes_the_expert_bot_where_it_can_play() -> None:
 def test_play_asks_the_hint_bot_named(monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     from endeavor.cli import main
+    from scenario import feed_input
     name = "expert" if SHIPPED else "medium"
-    lines = iter(["hint", "quit", "n", ""])
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    prompts = feed_input(monkeypatch, ["hint", "quit", ""])
     assert main(["play", "--players", "2", "--seed", "6", "--opponents", "random",
                  "--hint-bot", name, "--hint-budget", "20it"]) == 0
-    assert f"Hint from the {name} bot" in capsys.readouterr().out
+    assert f"Hint from the {name} bot" in capsys.readouterr().out, prompts
     assert main(["play", "--hint-bot", "nobody"]) == 2
     assert "unknown bot 'nobody'" in capsys.readouterr().err
