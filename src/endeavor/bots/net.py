@@ -39,7 +39,7 @@ import io
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +57,9 @@ VALUE_KIND = "win_share"
 #: the hidden layers of a new network
 DEFAULT_HIDDEN = (128, 128)
 
-Array = npt.NDArray[np.float32]
+#: (an explicit alias: where numpy is missing, as when mypyc compiles the package, it
+#: is an alias of Any rather than an invalid type)
+Array: TypeAlias = npt.NDArray[np.float32]
 
 
 class NetError(ValueError):
@@ -143,7 +145,10 @@ class Net:
     @property
     def size(self) -> int:
         """How many parameters the network has."""
-        return sum(int(v.size) for v in self.params.values())
+        total = 0
+        for v in self.params.values():
+            total += int(v.size)
+        return total
 
     def evaluate(self, obs: Array, legal: npt.NDArray[np.intp], players: int
                  ) -> tuple[Array, Array]:
