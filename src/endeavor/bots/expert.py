@@ -253,7 +253,7 @@ class ExpertBot:
             encoders.append(ObservationEncoder(len(encoders)))
         obs = encoders[p].encode(s, copy=False)
         index = _INDEX
-        legal = np.fromiter((index[c] for c in codes), dtype=np.intp, count=len(codes))
+        legal = np.array([index[c] for c in codes], dtype=np.intp)
         n = s.n
         priors, rel = self.net.evaluate(obs, legal, n)
         r = cast("list[float]", rel.tolist())
@@ -332,8 +332,8 @@ class ExpertBot:
                 best_score = -math.inf
                 for i in range(len(codes)):
                     m = cn[i]
-                    q = cw[i][p] / m if m else first
-                    score = q + scale * prior[i] / (1 + m)
+                    mean = cw[i][p] / m if m else first
+                    score = mean + scale * prior[i] / (1 + m)
                     if score > best_score:
                         best_score = score
                         best_i = i
