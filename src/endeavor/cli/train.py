@@ -242,7 +242,7 @@ def _summary(state: dict[str, Any], where: str) -> Group:
             f"{state.get('wall_seconds', 0.0):.0f} s")
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for column in ("Gen", "Games", "Samples", "Policy", "Top-1", "Value", "Promoted",
-                   "Best", "vs hard", "95% CI", "Score", "Rating"):
+                   "Best", "vs hard", "95% CI", "Score", "Δ rating"):
         table.add_column(column, justify="left" if column == "Best" else "right",
                          no_wrap=True)
     for p in state["curve"]:
