@@ -494,3 +494,22 @@ def test_play_asks_the_hint_bot_named(monkeypatch: pytest.MonkeyPatch,
     assert f"Hint from the {name} bot" in capsys.readouterr().out, prompts
     assert main(["play", "--hint-bot", "nobody"]) == 2
     assert "unknown bot 'nobody'" in capsys.readouterr().err
+
+
+def test_help_and_no_numpy_until_needed(capsys: pytest.CaptureFixture[str]) -> None:
+    import subprocess
+    import sys
+
+    from endeavor.cli import main
+    assert main(["train", "--help"]) == 0
+    out = capsys.readouterr().out
+    for word in ("--out", "--resume", "--warm-start-games", "--hard-iterations", "--mix",
+                 "--backend", "--address", "--plot", "endeavor[expert]"):
+        assert word in out, word
+    assert main(["--help"]) == 0 and "train" in capsys.readouterr().out
+    # the bots, the command line's parser and every other bot stay free of numpy
+    code = ("import sys; import endeavor.bots as B; from endeavor.cli import _build_parser; "
+            "_build_parser(); B.make('hard', iterations=2); print('numpy' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)  # the endeavor this session imports (PYTHONPATH)
+    assert run.stdout.strip() == "False", run.stderr
