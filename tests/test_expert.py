@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import math
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -426,7 +427,8 @@ def test_the_cli_defaults_are_the_settings() -> None:
     (["--mix", "self:2,bogus:1"], "bad mix"),
     (["--mix", "self:0"], "every weight is 0"),
     (["--address", "localhost:6379"], "--address needs --backend ray"),
-    (["--plot", "curve.txt"], "must end in one of"),
+    (["--plot", "curve.txt"], "must end in one of" if find_spec("matplotlib")
+     else "--plot needs matplotlib: pip install 'endeavor[plot]'"),
     (["--games", "0"], "--games: must be 1 to"),
     (["--lr", "0"], "--lr: must be more than 0"),
     (["--hidden", "16,0"], "layer sizes"),
