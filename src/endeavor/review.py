@@ -117,6 +117,8 @@ DEFAULT_ITERATIONS = 1000
 MAX_ITERATIONS = 1_000_000_000
 #: decimals the values are rounded to (before the labels are given)
 DECIMALS = 4
+#: the bots that may give the best action (those of them in ``endeavor.bots.NAMES``)
+REVIEW_BOTS = ("hard", "expert")
 METHOD = ("best action: the hard bot (mcts) with the iteration budget, seeded from the "
           "record and the step; expected final glory: the medium bot continues every seat "
           "to the end of the round, then endeavor.bots.evaluate.evaluate; win chance: a "
@@ -250,8 +252,9 @@ class Review:
     of ``actions`` and ``digest`` (sha256 of the record's config and actions), whether
     it is ``finished`` and its final scores then, the reviewed ``seats``, the search
     budget (``iterations``), the reviewed ``decisions`` by step, a summary per seat
-    (``players``) and the ``curve``; its JSON adds the method in words and the labels'
-    thresholds (:func:`thresholds_dict`)."""
+    (``players``), the ``curve`` and the ``bot`` that gave the best actions; its JSON
+    adds the method in words and the labels' thresholds (:func:`thresholds_dict`), and
+    names the bot when it is not ``hard``."""
 
     config: dict[str, Any]
     actions: int
@@ -263,6 +266,7 @@ class Review:
     decisions: tuple[ReviewedDecision, ...]
     players: tuple[PlayerSummary, ...]
     curve: tuple[CurvePoint, ...]
+    bot: str = "hard"
 
     def player(self, seat: int) -> PlayerSummary:
         """The summary of ``seat`` (a reviewed seat)."""
@@ -273,15 +277,18 @@ class Review:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (:meth:`from_dict` reads it back)."""
-        return {
+        out = {
             "format": FORMAT, "version": VERSION, "config": self.config,
             "actions": self.actions, "digest": self.digest, "finished": self.finished,
             "final_scores": list(self.final_scores), "seats": list(self.seats),
-            "iterations": self.iterations, "method": METHOD,
+            "iterations": self.iterations, "method": method(self.bot),
             "thresholds": thresholds_dict(),
             "decisions": [d.to_dict() for d in self.decisions],
             "players": [p.to_dict() for p in self.players],
             "curve": [c.to_dict() for c in self.curve]}
+        if self.bot != "hard":
+            out["bot"] = self.bot
+        return out
 
     def to_json(self, indent: int | None = None) -> str:
         """:meth:`to_dict` as JSON text (the same text for the same review)."""
@@ -304,7 +311,8 @@ class Review:
                        decisions=tuple(ReviewedDecision.from_dict(x)
                                        for x in d["decisions"]),
                        players=tuple(PlayerSummary.from_dict(x) for x in d["players"]),
-                       curve=tuple(CurvePoint.from_dict(x) for x in d["curve"]))
+                       curve=tuple(CurvePoint.from_dict(x) for x in d["curve"]),
+                       bot=str(d.get("bot", "hard")))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ReviewError(f"bad review: {type(e).__name__}: {e}") from None
 
@@ -316,6 +324,13 @@ class Review:
         except (ValueError, RecursionError) as e:
             raise ReviewError(f"review is not valid JSON: {e}") from None
         return cls.from_dict(d)
+
+
+def method(bot: str = "hard") -> str:
+    """:data:`METHOD`, for the bot that gives the best actions."""
+    if bot == "hard":
+        return METHOD
+    return METHOD.replace("the hard bot (mcts)", f"the {bot} bot")
 
 
 def thresholds_dict() -> dict[str, Any]:
@@ -389,7 +404,8 @@ def _rounded(xs: Iterable[float]) -> tuple[float, ...]:
 def review_decision(task: Mapping[str, Any]) -> dict[str, Any]:
     """Review one decision, on plain data (what the workers run): ``task`` has the
     record's ``config`` and its ``actions`` up to and including the one reviewed, and
-    the ``iterations``; the result is :meth:`ReviewedDecision.to_dict`."""
+    the ``iterations`` (and the ``bot``, default ``hard``); the result is
+    :meth:`ReviewedDecision.to_dict`."""
     actions: list[str] = list(task["actions"])
     config: dict[str, Any] = task["config"]
     step = len(actions)
@@ -399,7 +415,7 @@ def review_decision(task: Mapping[str, Any]) -> dict[str, Any]:
     assert seat is not None
     codes = state.legal_codes()
     played = A.parse(actions[-1]).code
-    bot = make("hard", seed=decision_seed(config, actions, step),
+    bot = make(str(task.get("bot", "hard")), seed=decision_seed(config, actions, step),
                iterations=int(task["iterations"]))
     top = bot.analyse(state, top=1)
     best = top[0].action.code
@@ -578,11 +594,14 @@ def review(record: object, seats: Iterable[int] | None = None,
            steps: Iterable[int] | None = None,
            progress: Progress | None = None,
            known: Iterable[ReviewedDecision] = (),
-           on_decision: Callable[[ReviewedDecision], None] | None = None) -> Review:
+           on_decision: Callable[[ReviewedDecision], None] | None = None,
+           bot: str = "hard") -> Review:
     """Review the decisions of ``seats`` (default: every seat) in ``record`` (a record
     dict, its JSON text or bytes, or a :class:`State`, whose history is reviewed).
 
-    ``iterations``: the hard bot's search budget per decision. ``workers``: processes
+    ``iterations``: the search budget per decision of ``bot``, the bot that gives the
+    best actions (one of :data:`REVIEW_BOTS`: ``hard`` by default, or ``expert`` where
+    it can play). ``workers``: processes
     (None: every core; 1: this process) or, with ``backend="ray"``, the CPUs of the local
     Ray instance (ignored with ``address``). ``steps``: only the decisions at these
     action numbers (1-based; the summaries then cover only those). ``progress(done,
@@ -610,6 +629,13 @@ def review(record: object, seats: Iterable[int] | None = None,
         workers = default_workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ReviewError(f"workers must be at least 1, not {workers!r}")
+    if bot not in REVIEW_BOTS:
+        raise ReviewError(f"the review's bot must be one of {', '.join(REVIEW_BOTS)}, "
+                          f"not {bot!r}")
+    try:
+        make(bot, seed=0, iterations=1)
+    except ValueError as e:  # expert without numpy or weights
+        raise ReviewError(str(e)) from None
     final, config, actions = _record_parts(record)
     n = final.n
     if seats is None:
@@ -647,8 +673,11 @@ def review(record: object, seats: Iterable[int] | None = None,
             if found is not None and found.seat == state.current_player:
                 results.append(found)
             else:
-                tasks.append({"config": config, "actions": actions[:k],
-                              "iterations": iterations})
+                task: dict[str, Any] = {"config": config, "actions": actions[:k],
+                                        "iterations": iterations}
+                if bot != "hard":
+                    task["bot"] = bot
+                tasks.append(task)
         state.apply_code(code)
         rounds.append(state.round)
     total = len(tasks) + len(results)
@@ -675,7 +704,7 @@ def review(record: object, seats: Iterable[int] | None = None,
                   digest=record_digest(config, actions), finished=final.is_over,
                   final_scores=scores, seats=chosen, iterations=iterations,
                   decisions=tuple(results), players=players,
-                  curve=tuple(_curve(results, rounds, final)))
+                  curve=tuple(_curve(results, rounds, final)), bot=bot)
 
 
 # --------------------------------------------------------------------------- plot

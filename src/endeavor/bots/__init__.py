@@ -3,10 +3,18 @@
 ``final_scores``) and never modify the state they are given.
 
 ``make(name, seed=..., **budget)`` builds any of them by name (see :data:`NAMES`).
+
+The ``expert`` level (:mod:`.expert`: tree search on a policy/value network trained by
+``endeavor train``, in numpy) is one of the names when it can play here: numpy is
+installed (the ``expert`` extra) and the package has its weights
+(``endeavor/bots/weights/expert_v1.npz``). Its modules are imported only when an
+``expert`` bot is made, so the other bots never need numpy.
 """
 
 from __future__ import annotations
 
+from importlib import resources
+from importlib.util import find_spec
 from typing import Any, Final
 
 from .base import Bot, Rated
@@ -14,9 +22,28 @@ from .greedy import GreedyBot
 from .mcts import MCTSBot, make_mcts
 from .random_bot import RandomBot
 
-#: bot kinds, then difficulty levels (each level is a kind with a budget)
+#: the learned level, its weights file in this package and the extra it needs
+EXPERT: Final = "expert"
+EXPERT_WEIGHTS: Final = "weights/expert_v1.npz"
+EXPERT_EXTRA: Final = "pip install 'endeavor[expert]'"
+
+
+def expert_missing() -> str | None:
+    """Why the ``expert`` level cannot play here (numpy or the shipped weights are
+    missing), or None when it can. Cheap: nothing is imported or read."""
+    if find_spec("numpy") is None:
+        return f"the expert bot needs numpy: {EXPERT_EXTRA}"
+    if not resources.files(__name__).joinpath(EXPERT_WEIGHTS).is_file():
+        return (f"the expert bot's weights ({EXPERT_WEIGHTS} in the endeavor.bots "
+                "package) are missing: train them with 'endeavor train' and pass "
+                "weights=FILE, or install a release that ships them")
+    return None
+
+
+#: bot kinds, then difficulty levels (each level is a kind with a budget; ``expert``
+#: only where it can play, see :func:`expert_missing`)
 KINDS: Final = ("random", "greedy", "mcts")
-LEVELS: Final = ("easy", "medium", "hard")
+LEVELS: Final = ("easy", "medium", "hard") + ((EXPERT,) if expert_missing() is None else ())
 #: what each difficulty level is: a bot kind and its settings (the budget of ``hard`` may
 #: be overridden with ``seconds=`` or ``iterations=``)
 LEVEL_SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -29,10 +56,20 @@ NAMES: Final = KINDS + LEVELS
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     """A bot by name: ``random``, ``greedy``, ``mcts`` or a difficulty level
-    (``easy``, ``medium``, ``hard``). ``budget`` is passed to the bot
-    (e.g. ``seconds=1.0`` or ``iterations=2000`` for ``mcts``). Raises ``ValueError``
-    for an unknown name or budget."""
+    (``easy``, ``medium``, ``hard``, ``expert``). ``budget`` is passed to the bot
+    (e.g. ``seconds=1.0`` or ``iterations=2000`` for ``mcts``, ``hard`` and ``expert``;
+    ``expert`` also takes ``weights=FILE``). Raises ``ValueError`` for an unknown name
+    or budget, and for ``expert`` where it cannot play (the message says why: numpy or
+    the weights missing, or a weights file that does not fit)."""
     key = name.strip().lower()
+    if key == EXPERT:
+        if find_spec("numpy") is None or "weights" not in budget:
+            problem = expert_missing()  # (weights of one's own need only numpy)
+            if problem is not None:
+                raise ValueError(problem)
+        from .expert import make_expert  # here: numpy is needed by this bot alone
+
+        return make_expert(seed, **budget)
     if key == "random":
         return RandomBot(seed, **budget)
     if key == "greedy":
@@ -52,5 +89,5 @@ def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     raise ValueError(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
 
 
-__all__ = ["NAMES", "KINDS", "LEVELS", "LEVEL_SETTINGS", "Bot", "GreedyBot", "MCTSBot", "RandomBot",
-           "Rated", "make"]
+__all__ = ["EXPERT", "NAMES", "KINDS", "LEVELS", "LEVEL_SETTINGS", "Bot", "GreedyBot", "MCTSBot",
+           "RandomBot", "Rated", "expert_missing", "make"]

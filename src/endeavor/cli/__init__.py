@@ -1,5 +1,5 @@
 """The ``endeavor`` command line: ``simulate``, ``play``, ``replay``, ``review``,
-``bench``, ``tournament``, ``serve`` and ``loadtest``.
+``bench``, ``tournament``, ``train``, ``serve`` and ``loadtest``.
 
 An adapter over the engine's public API. :func:`main` parses ``argv``, runs one
 subcommand and returns its exit status: 0 on success (and for ``--help``), 2 when the
@@ -16,7 +16,8 @@ asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.
 
 One module per command (:mod:`~endeavor.cli.simulate`, :mod:`~endeavor.cli.play`,
 :mod:`~endeavor.cli.replay`, :mod:`~endeavor.cli.review`, :mod:`~endeavor.cli.bench`,
-:mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.serve`, :mod:`~endeavor.cli.loadtest`),
+:mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.train`, :mod:`~endeavor.cli.serve`,
+:mod:`~endeavor.cli.loadtest`),
 each with its
 ``add_parser(sub)``; the terminal session of ``play`` in :mod:`~endeavor.cli.session`;
 what they share in :mod:`~endeavor.cli.common`. ``serve`` and ``loadtest`` import the
@@ -37,7 +38,7 @@ from rich.console import Console
 
 from .. import BUILD, __version__
 from ..errors import EndeavorError
-from . import bench, loadtest, play, replay, review, serve, simulate, tournament
+from . import bench, loadtest, play, replay, review, serve, simulate, tournament, train
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -83,8 +84,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="endeavor",
         description="Endeavor: Age of Sail - play against bots, simulate random games, "
-                    "replay and review game records, benchmark the rules engine and run "
-                    "tournaments between bots.",
+                    "replay and review game records, benchmark the rules engine, run "
+                    "tournaments between bots and train the expert bot.",
         epilog="Run 'endeavor COMMAND --help' for the options of a command.")
     parser.add_argument("--version", action="version", version=f"endeavor {__version__} ({BUILD})",
                         help="print the version and which build of the engine runs "
@@ -96,6 +97,7 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_parser(sub)
     review.add_parser(sub)
     tournament.add_parser(sub)
+    train.add_parser(sub)
     serve.add_parser(sub)
     loadtest.add_parser(sub)
     bench.add_parser(sub)

@@ -46,6 +46,15 @@ def _opponent_names(text: str) -> list[str]:
     return names
 
 
+def _hint_bot(text: str) -> str:
+    """An argparse ``type`` for ``play --hint-bot``: one of :data:`endeavor.bots.NAMES`."""
+    name = text.strip().lower()
+    if name not in B.NAMES:
+        raise argparse.ArgumentTypeError(f"unknown bot {name!r}: choose from "
+                                         f"{', '.join(B.NAMES)}")
+    return name
+
+
 def _hint_budget(text: str) -> dict[str, float | int]:
     """An argparse ``type`` for ``play --hint-budget``: seconds (``1.5`` or ``1.5s``)
     or a number of search iterations (``800it``), as keyword arguments for
@@ -110,6 +119,10 @@ def add_parser(sub: Any) -> None:
                            f"iterations (e.g. 800it) (default: {HINT_SECONDS:g}s; a bot "
                            "that does not search ignores it). Hints come from the first "
                            f"of {', '.join(HINT_BOTS)} that exists: {hint_bot_name()}")
+    play.add_argument("--hint-bot", type=_hint_bot, metavar="BOT",
+                      help=f"the bot that answers hint, one of {', '.join(B.NAMES)} "
+                           f"(default: the first of {', '.join(HINT_BOTS)} that exists: "
+                           f"{hint_bot_name()})")
     play.add_argument("--load", metavar="FILE",
                       help="resume a game saved with 'save FILE': its seat, opponents, "
                            "bot seed and "
@@ -209,7 +222,8 @@ def _play(args: argparse.Namespace, out: Console) -> int:
             pass
     play = {"seat": seat, "bot_seed": bot_seed, "pass_weight": weight,
             "opponents": list(opponents)}
-    return PlaySession(state, out, human, bots, play, names, args.hint_budget).run()
+    return PlaySession(state, out, human, bots, play, names, args.hint_budget,
+                       hint_name=args.hint_bot).run()
 
 
 def _seat_bots(opponents: Sequence[str], players: int, seat: int,

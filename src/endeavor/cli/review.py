@@ -21,6 +21,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from .. import bots as B
 from .. import review as R
 from .common import EXIT_OK, UsageError, _check_output, _ranged, _read_record, _seat
 from .tournament import MAX_WORKERS
@@ -67,6 +68,10 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--budget", type=_budget, default=R.DEFAULT_ITERATIONS, metavar="ITER",
                    help="iterations of the hard bot's search per decision, like 1000 or "
                         f"1000it (default: {R.DEFAULT_ITERATIONS})")
+    bots = [b for b in R.REVIEW_BOTS if b in B.NAMES]
+    r.add_argument("--bot", choices=bots, default="hard",
+                   help="the bot whose search gives the best action: hard (default)"
+                        + (" or expert (the learned level)" if "expert" in bots else ""))
     r.add_argument("--workers", type=_workers, metavar="N",
                    help="parallel worker processes (with --backend ray: the CPUs of the "
                         "local Ray instance); 1 reviews in this process (default: the "
@@ -129,7 +134,7 @@ def _review(args: argparse.Namespace, out: Console) -> int:
     start = time.perf_counter()
     try:
         result = R.review(record, seats, args.budget, workers=workers, backend=args.backend,
-                          address=args.address, progress=on_progress)
+                          address=args.address, progress=on_progress, bot=args.bot)
     finally:
         progress.stop()
     elapsed = time.perf_counter() - start
@@ -172,7 +177,8 @@ def review_text(result: R.Review, name: str, timing: str) -> Group:
              if result.finished else "unfinished")
     head = (f"endeavor review · {name} · {config['players']} players · {config['ruleset']} · "
             f"board {config['board']} · {result.actions} actions, {state} · reviewed "
-            f"{seats} · {result.iterations} iterations a decision · {timing}")
+            f"{seats} · {result.iterations} iterations a decision"
+            f"{'' if result.bot == 'hard' else f' of the {result.bot} bot'} · {timing}")
     parts: list[Any] = [Text(head, style="bold")]
     if not result.decisions:
         parts.append(Text("No decision to review: the reviewed seats made no choice "

@@ -193,14 +193,14 @@ class PlaySession:
     ``bots`` is one bot for every other seat, or a bot per seat (a mapping that covers
     every seat but the human's); ``names`` (seat -> the bot's name) are shown on the
     screen. ``hint_budget`` (e.g. ``{"seconds": 1.0}`` or ``{"iterations": 500}``) is
-    passed to the bot that answers ``hint`` (see :data:`HINT_BOTS`); ``hint_bot``, if
-    given, answers instead."""
+    passed to the bot that answers ``hint``: the one named ``hint_name`` (default: see
+    :data:`HINT_BOTS`); ``hint_bot``, if given, answers instead."""
 
     def __init__(self, state: State, out: Console, human: int | None,
                  bots: B.Bot | Mapping[int, B.Bot], settings: dict[str, Any],
                  names: Mapping[int, str] | None = None,
                  hint_budget: Mapping[str, float | int] | None = None,
-                 hint_bot: B.Bot | None = None) -> None:
+                 hint_bot: B.Bot | None = None, hint_name: str | None = None) -> None:
         self.state = state
         self.out = out
         self.human = human
@@ -215,6 +215,7 @@ class PlaySession:
         self.hint_budget = dict(hint_budget if hint_budget is not None
                                 else {"seconds": HINT_SECONDS})
         self.hint_bot = hint_bot
+        self.hint_name = hint_name
         self.settings = settings  # the "play" object of a save: seat, bot seed, weight
         self.terminal = out.is_terminal
         # the log (events of the whole game), the log length before each action, the
@@ -403,7 +404,7 @@ class PlaySession:
         state = self.state
         bot = self.hint_bot
         budget = ""
-        name = bot.name if bot is not None else hint_bot_name()
+        name = bot.name if bot is not None else self.hint_name or hint_bot_name()
         if bot is None:
             seed = int(self.settings.get("bot_seed", 0)) + state.num_actions
             try:
