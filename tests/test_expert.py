@@ -391,22 +391,22 @@ def test_seats_rotate_and_the_mix_is_followed() -> None:
 
 
 def test_the_learner_lowers_its_loss_and_masks_illegal_actions(local_run: Path) -> None:
-    from endeavor.train import _batch, _log_softmax, build_dataset, fit, loss_and_grads
+    from endeavor.train import make_batch, masked_log_softmax, build_dataset, fit, loss_and_grads
     games = [json.loads(line) for line in
              (local_run / "games" / "gen000.jsonl").read_text().splitlines()]
     data = build_dataset(games, 0.5)
     assert len(data) == sum(len(g["samples"]) for g in games)
     net = Net.new((16,), seed=1)
     rows = np.arange(min(64, len(data)))
-    before, _ = loss_and_grads(net, _batch(data, rows), 0.0, grads=False)
+    before, _ = loss_and_grads(net, make_batch(data, rows), 0.0, grads=False)
     fit(net, data, _settings(epochs=8, lr=3e-3), seed=0)
-    after, _ = loss_and_grads(net, _batch(data, rows), 0.0, grads=False)
+    after, _ = loss_and_grads(net, make_batch(data, rows), 0.0, grads=False)
     assert after["policy"] < before["policy"] and after["value"] < before["value"]
-    x, mask, target, z, seat_mask = _batch(data, rows)
+    x, mask, target, z, seat_mask = make_batch(data, rows)
     assert (target[~mask] == 0).all() and np.allclose(target.sum(axis=1), 1.0)
     assert np.allclose(z.sum(axis=1), 1.0) and (z[~seat_mask] == 0).all()
     big = np.where(mask, 0.0, 1e4).astype(np.float32)  # illegal actions "preferred"
-    _, prob = _log_softmax(big, mask)
+    _, prob = masked_log_softmax(big, mask)
     assert (prob[~mask] == 0).all() and np.allclose(prob.sum(axis=1), 1.0)
 
 

@@ -562,7 +562,7 @@ def _rows(ptr: npt.NDArray[np.int64], rows: npt.NDArray[np.intp]
     return which, (np.repeat(starts, counts) + offsets).astype(np.intp)
 
 
-def _batch(data: Dataset, rows: npt.NDArray[np.intp]) -> tuple[Any, Any, Any, Any, Any]:
+def make_batch(data: Dataset, rows: npt.NDArray[np.intp]) -> tuple[Any, Any, Any, Any, Any]:
     """Dense arrays of a minibatch: observations, legal mask, policy targets, value
     targets, seat mask."""
     b = len(rows)
@@ -579,7 +579,7 @@ def _batch(data: Dataset, rows: npt.NDArray[np.intp]) -> tuple[Any, Any, Any, An
     return x, mask, target, data.value[rows], seat_mask
 
 
-def _log_softmax(z: Any, mask: Any) -> Any:
+def masked_log_softmax(z: Any, mask: Any) -> Any:
     z = np.where(mask, z, np.float32(-1e30))
     z = z - z.max(axis=1, keepdims=True)
     e = np.where(mask, np.exp(z), np.float32(0.0))
@@ -599,8 +599,8 @@ def loss_and_grads(net: Net, batch: tuple[Any, Any, Any, Any, Any], weight_decay
     for i in range(len(net.hidden)):
         h = np.maximum(h @ p[f"W{i}"] + p[f"b{i}"], 0.0)
         acts.append(h)
-    logp, prob = _log_softmax(h @ p["Wp"].T + p["bp"], mask)
-    logv, val = _log_softmax(h @ p["Wv"].T + p["bv"], seat_mask)
+    logp, prob = masked_log_softmax(h @ p["Wp"].T + p["bp"], mask)
+    logv, val = masked_log_softmax(h @ p["Wv"].T + p["bv"], seat_mask)
     policy_loss = float(-(target * np.where(mask, logp, 0.0)).sum() / b)
     value_loss = float(-(z * np.where(seat_mask, logv, 0.0)).sum() / b)
     agree = float(np.mean(np.argmax(np.where(mask, logp, -np.inf), axis=1)
@@ -652,7 +652,7 @@ def fit(net: Net, data: Dataset, settings: Settings, seed: int,
         sums = {"policy": 0.0, "value": 0.0, "top1": 0.0}
         for start in range(0, len(perm), bs):
             rows = perm[start:start + bs]
-            losses, g = loss_and_grads(net, _batch(data, rows), settings.weight_decay)
+            losses, g = loss_and_grads(net, make_batch(data, rows), settings.weight_decay)
             for k in sums:
                 sums[k] += losses[k] * len(rows)
             step += 1
@@ -672,7 +672,7 @@ def fit(net: Net, data: Dataset, settings: Settings, seed: int,
         hs = {"policy": 0.0, "value": 0.0, "top1": 0.0}
         for start in range(0, len(held_rows), bs):
             rows = held_rows[start:start + bs]
-            losses, _ = loss_and_grads(net, _batch(data, rows), 0.0, grads=False)
+            losses, _ = loss_and_grads(net, make_batch(data, rows), 0.0, grads=False)
             for k in hs:
                 hs[k] += losses[k] * len(rows)
         out["held"] = {k: round(s / len(held_rows), 4) for k, s in hs.items()}

@@ -224,7 +224,7 @@ def test_a_review_cut_short_is_resumed(make_app: Callable[..., FastAPI],
         assert second.computed == 91 - 30
         _check_done(_review(client, gid), expected)
         # the first run, back from the dead, can write nothing any more
-        assert not first._write(reviews._RENEW, job, b_lease=later)
+        assert not first.renew(job, later)
 
 
 def test_given_up_after_attempts_without_progress(make_app: Callable[..., FastAPI]) -> None:

@@ -373,6 +373,11 @@ class Reviewer:
             return conn.execute(statement, {"b_game": job.game_id, "b_worker": job.worker,
                                             **values}).rowcount == 1
 
+    def renew(self, job: Job, lease: datetime) -> bool:
+        """Extend this run's lease on ``job`` to ``lease``; False when the row is no longer
+        this run's (another reviewer took the job over after the lease ran out)."""
+        return self._write(_RENEW, job, b_lease=lease)
+
     @contextlib.contextmanager
     def _heartbeat(self, job: Job, lost: threading.Event) -> Iterator[None]:
         """Renew ``job``'s lease every third of it until the block ends (``lost`` set
@@ -384,7 +389,7 @@ class Reviewer:
             while not done.wait(period):
                 try:
                     lease = utcnow() + timedelta(seconds=self.settings.lease_seconds)
-                    if not self._write(_RENEW, job, b_lease=lease):
+                    if not self.renew(job, lease):
                         lost.set()
                         return
                 except Exception as e:  # the database is away: the next beat tries again
