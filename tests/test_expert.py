@@ -391,7 +391,7 @@ def test_seats_rotate_and_the_mix_is_followed() -> None:
 
 
 def test_the_learner_lowers_its_loss_and_masks_illegal_actions(local_run: Path) -> None:
-    from endeavor.train import make_batch, masked_log_softmax, build_dataset, fit, loss_and_grads
+    from endeavor.train import build_dataset, fit, loss_and_grads, make_batch, masked_log_softmax
     games = [json.loads(line) for line in
              (local_run / "games" / "gen000.jsonl").read_text().splitlines()]
     data = build_dataset(games, 0.5)
