@@ -1,6 +1,6 @@
 """Position evaluation shared by the bots: each seat's estimated glory at the END of the
-game, from the current position (:func:`evaluate`), and per-seat values in [0, 1] for
-search backups (:func:`values`).
+game, from the current position (:func:`evaluate`), per-seat win-share estimates in
+[0, 1] (:func:`values`) and what a search backs up (:func:`search_values`).
 
 The estimate is the glory a seat holds now, exactly as the ruleset's score pad counts it
 (:func:`glory_now` equals the ``final_scores(state)`` totals, computed fast: about 5 µs
@@ -27,6 +27,10 @@ shrinks as the game runs out (it is zero on a finished game):
   presence in both regions of an Exploit in play while there is time to use it; the
   Silent Fleet's neutral discs score nothing and take cities, links and Governors from
   the seats.
+
+:func:`search_values` is what the tree search backs up: each seat's win share (from
+:func:`values`) plus a term for its glory margin over the best other seat (see there),
+with the win shares and the glory themselves.
 
 The weights (:class:`Weights`) were tuned by playing greedy bots with different weights
 against each other (two against two in 4-player games, both rulesets); the 2009 game has
@@ -475,6 +479,16 @@ def time_left(state: State) -> float:
     return (total - state.round + part) / total
 
 
+def _win_estimates(state: State, est: list[float]) -> list[float]:
+    """The softmax win-share estimates of :func:`values` from the estimates ``est``."""
+    left = time_left(state)
+    temp = T_END + T_SPAN * left * left
+    best = max(est)
+    ex = [math.exp((e - best) / temp) for e in est]
+    z = sum(ex)
+    return [x / z for x in ex]
+
+
 def values(state: State, w: Weights | None = None) -> list[float]:
     """Per-seat values in [0, 1] for max-n search backups: each seat's chance of winning
     estimated as a softmax of the :func:`evaluate` estimates, ``exp(e_p / T) / sum_q
@@ -485,14 +499,94 @@ def values(state: State, w: Weights | None = None) -> list[float]:
     for the sole winner, a shared win split equally, 0 for the others."""
     if state.phase == PH_END:
         return _win_shares([float(x) for x in glory_now(state)])
+    return _win_estimates(state, evaluate(state, w))
+
+
+#: the glory-margin term of :func:`search_values`: its weight (the win share has the
+#: rest) for a seat whose result is open, for one whose win or loss is settled, and the
+#: margin change, in glory, at which it reaches its bounds
+MARGIN_WEIGHT: Final = 0.3
+MARGIN_WEIGHT_SETTLED: Final = 0.9
+MARGIN_SCALE: Final = 20.0
+
+
+def margins(glory: list[float]) -> list[float]:
+    """Each seat's glory minus the best of the other seats' (0 for a lone seat)."""
+    n = len(glory)
+    if n < 2:
+        return [0.0] * n
+    first = max(glory)
+    k = glory.index(first)
+    second = max(g for q, g in enumerate(glory) if q != k)
+    return [g - (second if q == k else first) for q, g in enumerate(glory)]
+
+
+def margin_weights(wins: list[float]) -> list[float]:
+    """The weight of each seat's margin term for win shares ``wins``: from
+    :data:`MARGIN_WEIGHT` for a seat with even chances to :data:`MARGIN_WEIGHT_SETTLED`
+    for one whose win share is 0 or 1 (``4 w (1 - w)`` of the way)."""
+    lo = MARGIN_WEIGHT
+    span = MARGIN_WEIGHT_SETTLED - MARGIN_WEIGHT
+    return [lo + span * (1.0 - 4.0 * x * (1.0 - x)) for x in wins]
+
+
+def blend(wins: list[float], glory: list[float], center: list[float] | None = None,
+          weight: list[float] | None = None) -> list[float]:
+    """The search values of seats with win shares ``wins`` and (expected) final glory
+    ``glory``, their margins measured from ``center`` (default 0) with the margin
+    weights ``weight`` (default :data:`MARGIN_WEIGHT`), followed by ``wins`` and
+    ``glory``: ``3 n`` numbers (see :func:`search_values`)."""
+    scale = MARGIN_SCALE
+    out = []
+    q = 0
+    for m in margins(glory):
+        if center is not None:
+            m -= center[q]
+        if m > scale:
+            m = scale
+        elif m < -scale:
+            m = -scale
+        kw = MARGIN_WEIGHT if weight is None else weight[q]
+        out.append((1.0 - kw) * wins[q] + 0.5 * kw * (1.0 + m / scale))
+        q += 1
+    return out + wins + glory
+
+
+def search_values(state: State, w: Weights | None = None,
+                  center: list[float] | None = None,
+                  weight: list[float] | None = None) -> list[float]:
+    """What a search backs up from ``state``: ``3 n`` numbers, the seats' search values
+    (``v[p]``, ``0 <= p < n``), their win shares (``v[n + p]``) and their expected final
+    glory (``v[2 n + p]``).
+
+    A seat's search value, in [0, 1], is its win share plus a term for its glory margin
+    over the best other seat ``m`` (its own glory minus the best other's), measured
+    from ``center``, with the weight ``k`` (``weight``, default
+    :data:`MARGIN_WEIGHT`)::
+
+        v[p] = (1 - k[p]) * win[p]
+               + k[p] * (1 + clip((m[p] - center[p]) / MARGIN_SCALE, -1, 1)) / 2
+
+    so that a game whose winner is settled is still played for points: every move
+    would otherwise have the same win share. A search passes each seat's margin at the
+    position it searches from as ``center``, so that the term tells the glory gained or
+    lost from there however far ahead or behind the seat is, and weights the term by
+    how settled the seat's result is there (:func:`margin_weights`): for an open result
+    winning stays worth far more (with 0.3 and 20 glory, a glory point of margin is
+    worth 0.0075, while the win share's softmax moves about 0.04 a point between two
+    close seats in the last round); for a settled one (0.9) the glory is nearly all
+    that is left to play for. Every seat's value is on the same scale (max-n compares a
+    seat's values only with its own, but a shared scale keeps the UCT exploration
+    alike for every seat). On a finished game the win shares are the real result
+    (:func:`values`) and the glory the final scores; before, the win shares are
+    :func:`values`' estimates and the glory :func:`evaluate`'s."""
+    if state.phase == PH_END:
+        glory = [float(x) for x in glory_now(state)]
+        return blend(_win_shares(glory), glory, center, weight)
     est = evaluate(state, w)
-    left = time_left(state)
-    temp = T_END + T_SPAN * left * left
-    best = max(est)
-    ex = [math.exp((e - best) / temp) for e in est]
-    z = sum(ex)
-    return [x / z for x in ex]
+    return blend(_win_estimates(state, est), est, center, weight)
 
 
-__all__ = ["CLASSIC", "DEFAULT", "T_END", "T_SPAN", "Weights", "evaluate", "glory_now", "time_left",
-           "values", "weights_for"]
+__all__ = ["CLASSIC", "DEFAULT", "MARGIN_SCALE", "MARGIN_WEIGHT", "MARGIN_WEIGHT_SETTLED", "T_END",
+           "T_SPAN", "Weights", "blend", "evaluate", "glory_now", "margin_weights", "margins",
+           "search_values", "time_left", "values", "weights_for"]

@@ -23,8 +23,8 @@ import random
 from .. import actions as A
 from ..actions import Action
 from ..state import State
-from .base import Rated
-from .evaluate import Weights, evaluate
+from .base import Rated, outlook_words
+from .evaluate import Weights, evaluate, margins
 
 _PASS = A.PASS.code
 
@@ -145,14 +145,17 @@ class GreedyBot:
 
     def analyse(self, state: State, top: int = 3) -> list[Rated]:
         """The ``top`` best actions for the player to move, best first, each with its
-        rating (estimated final glory minus the strongest rival's) and the estimate in
-        words."""
+        rating (estimated final glory minus the strongest rival's), the estimate in
+        words and the expected final glory and margin."""
         p = state.current_player
         if p is None:
             return []
         out = []
-        for score, code, est in self.rate(state)[:max(0, top)]:
-            out.append(Rated(A.BY_CODE[code], score, 0, _words(est, p)))
+        rated = self.rate(state)
+        for score, code, est in rated[:max(0, top)]:
+            out.append(Rated(A.BY_CODE[code], score, 0,
+                             outlook_words(est, p),
+                             est[p], margins(est)[p]))
         return out
 
 
@@ -166,23 +169,6 @@ def _count(name: str, value: object, least: int) -> int:
 def _key(item: tuple[float, int, list[float]]) -> tuple[float, int]:
     """Sort key: the best score first, ties to the lowest code."""
     return item[0], -item[1]
-
-
-def _words(est: list[float], p: int) -> str:
-    """``"about 58 glory at the end, 6 ahead of the next player"``."""
-    mine = est[p]
-    others = [e for q, e in enumerate(est) if q != p]
-    text = f"about {round(mine)} glory at the end"
-    if not others:
-        return text
-    best = max(others)
-    gap = round(mine - best)
-    if gap > 0:
-        return f"{text}, {gap} ahead of the next player"
-    if gap < 0:
-        who = [q for q, e in enumerate(est) if q != p and e == best][0]
-        return f"{text}, {-gap} behind P{who}"
-    return f"{text}, level with the leader"
 
 
 __all__ = ["GreedyBot"]

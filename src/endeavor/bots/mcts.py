@@ -10,16 +10,23 @@ UCT score of the player who decides there (``state.current_player``, which may b
 player out of turn: discards, reactions, the Silent Fleet's choices made by the acting
 player).
 
+The values (:func:`endeavor.bots.evaluate.search_values`) are each seat's win share
+plus a term for the glory it gains or loses on its margin over the best other seat
+(small while its result is open, nearly all of the value once it is settled), so that
+a game whose winner is settled is still played for points; on a finished game they
+are exact (the real win shares and final scores), before it estimated from the
+evaluation. Beside them each edge adds up the seats' win shares and final glory, which
+:meth:`analyse` reports.
+
 One iteration descends from the root by UCT to a node not expanded yet and expands it
-whole: every child position is scored with :func:`endeavor.bots.evaluate.values` (on a
-finished game: 1 for the winner, shared wins split) and starts with that score as one
-visit; then a cut-off rollout of ``rollout`` random decisions (rarely passing; 8 by
-default) is played from the child that is best for the player to move, and the
-position it reaches is scored and backed up. Scoring every child is how the search
-copes with wide decisions and with Endeavor's two-step ones (a building, then its
-target): a building is valued by its best target from its first visit instead of by
-the average of targets tried at random, and the first score acts as a prior, so a wide
-node is searched from its most promising children first. Progressive widening is
+whole: every child position is scored and starts with that score as one visit; then a
+cut-off rollout of ``rollout`` random decisions (rarely passing; 8 by default) is played
+from the child that is best for the player to move, and the position it reaches is
+scored and backed up. Scoring every child is how the search copes with wide decisions
+and with Endeavor's two-step ones (a building, then its target): a building is valued
+by its best target from its first visit instead of by the average of targets tried at
+random, and the first score acts as a prior, so a wide node is searched from its most
+promising children first. Progressive widening is
 there too (off by default): the children are kept in the order of their first score
 for the player to move, and a node visited ``n`` times considers only the first
 ``widen * n ** alpha``.
@@ -40,8 +47,8 @@ from typing import Any, cast
 from .. import actions as A
 from ..actions import Action
 from ..state import State
-from .base import Rated
-from .evaluate import values as _values
+from .base import Rated, outlook_words
+from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
 
 _PASS = A.PASS.code
 
@@ -121,8 +128,8 @@ class MCTSBot:
     """Max-n Monte Carlo tree search on the Endeavor evaluation.
 
     ``seconds`` or ``iterations`` sets the budget per decision (not both; default
-    ``seconds=1.0``). ``c`` is the UCT exploration constant (values are win-share
-    estimates in [0, 1]); ``widen`` and ``alpha`` the progressive widening (a node
+    ``seconds=1.0``). ``c`` is the UCT exploration constant (values in [0, 1]: win
+    shares with a glory-margin term); ``widen`` and ``alpha`` the progressive widening (a node
     visited ``n`` times considers its first ``max(2, widen * n ** alpha)`` children;
     ``widen=0`` considers them all); ``rollout`` the random decisions played from the
     best new child before scoring it (0: score that child directly), ``pass_weight``
@@ -174,7 +181,12 @@ class MCTSBot:
         self.reuse = reuse
         self.last = Stats()
         # the last search's root position (a copy), its history codes and its tree
-        self._kept: tuple[State, list[int], _Node] | None = None
+        self._kept: tuple[State, list[int], _Node, list[float], list[float]] | None = None
+        #: the seats' margins the search values are measured from, and their margin
+        #: weights (see :func:`~endeavor.bots.evaluate.search_values`): the root's, for
+        #: its tree
+        self._center: list[float] = []
+        self._weight: list[float] = []
 
     # ------------------------------------------------------------------ public
     @property
@@ -204,30 +216,39 @@ class MCTSBot:
 
     def analyse(self, state: State, top: int = 3) -> list[Rated]:
         """The ``top`` most visited actions for the player to move, best first: value is
-        that player's mean value through the action (a win share estimate), with the
-        visits behind it."""
+        that player's mean win share through the action (an estimate), with the visits
+        behind it, and the mean final glory the simulations expect for that player
+        (``glory``; ``margin``: that glory minus the best other seat's)."""
         codes = state.legal_codes()
         if not codes or top <= 0:
             return []
         if len(codes) == 1:
             self.last = Stats()
             return [Rated(A.BY_CODE[codes[0]], 0.0, 0, "the only legal action")]
+        p = state.current_player
+        assert p is not None
         out = []
-        for code, value, visits in self._ranked(self._search(state))[:top]:
-            out.append(Rated(A.BY_CODE[code], value, visits,
-                             f"wins about {round(100 * value)}% of simulations "
-                             f"({visits} visit{'s' if visits != 1 else ''})"))
+        for code, _, visits, win, glory in self._ranked(self._search(state))[:top]:
+            out.append(Rated(A.BY_CODE[code], win, visits,
+                             f"{outlook_words(glory, p)}; wins about {round(100 * win)}% "
+                             f"of simulations ({visits} visit{'s' if visits != 1 else ''})",
+                             glory[p], margins(glory)[p]))
         return out
 
     # ------------------------------------------------------------------ search
     @staticmethod
-    def _ranked(root: _Node) -> list[tuple[int, float, int]]:
-        """(code, value for the mover, visits) of the root's children, most visited
-        first; ties: the higher value, then the first score's order."""
+    def _ranked(root: _Node) -> list[tuple[int, float, int, float, list[float]]]:
+        """(code, search value for the mover, visits, win share for the mover, every
+        seat's final glory) of the root's children, means over their visits, most
+        visited first; ties: the higher value, then the first score's order."""
         assert root.codes is not None
         p = root.player
-        rows = [(code, root.cw[i][p] / root.cn[i], root.cn[i])
-                for i, code in enumerate(root.codes)]
+        rows = []
+        for i, code in enumerate(root.codes):
+            m = root.cn[i]
+            w = root.cw[i]
+            n = len(w) // 3
+            rows.append((code, w[p] / m, m, w[n + p] / m, [x / m for x in w[2 * n:]]))
         order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], -rows[i][1], i))
         return [rows[i] for i in order]
 
@@ -241,7 +262,7 @@ class MCTSBot:
             c = s.copy()
             c.apply_code(code)
             _follow_forced(c)
-            v = _values(c)
+            v = search_values(c, None, self._center, self._weight)
             rows.append((-v[p], i, code, v, c))
             i += 1
         rows.sort(key=lambda r: (r[0], r[1]))
@@ -265,17 +286,30 @@ class MCTSBot:
                 s.apply_code(codes[rng.randrange(m - 1)])
             else:
                 s.apply_code(codes[rng.randrange(m)])
-        return _values(s)
+        return search_values(s, None, self._center, self._weight)
 
     def _search(self, state: State) -> _Node:
-        nseats = state.n
+        nseats = 3 * state.n  # the values backed up: search values, win shares, glory
         c = self.c
         widen = self.widen
         alpha = self.alpha
         rollout = self.rollout
         log = math.log
         sqrt = math.sqrt
-        root = self._reused(state) if self.reuse else None
+        n = state.n
+        here = search_values(state)
+        center = margins(here[2 * n:])
+        weight = margin_weights(here[n:2 * n])
+        root = None
+        if self.reuse:
+            kept = self._reused(state)
+            # a tree keeps the margins its values are measured from while they stay
+            # close to the position's (the values' margin term is MARGIN_SCALE wide)
+            if kept is not None and max(abs(a - b) for a, b in zip(
+                    center, kept[1], strict=True)) <= MARGIN_SCALE / 4:
+                root, center, weight = kept
+        self._center = center
+        self._weight = weight
         reused = root.n if root is not None else 0
         if root is None:
             mover = state.current_player
@@ -351,18 +385,20 @@ class MCTSBot:
                 deepest = len(path)
         self.last = Stats(done, clock() - start, deepest, nodes, evals, reused)
         if self.reuse:
-            self._kept = (state.copy(), [a.code for a in state.history()], root)
+            self._kept = (state.copy(), [a.code for a in state.history()], root, center,
+                          weight)
         return root
 
-    def _reused(self, state: State) -> _Node | None:
+    def _reused(self, state: State) -> tuple[_Node, list[float], list[float]] | None:
         """The subtree of the last search at ``state`` when ``state`` follows from the
         position searched last (its history extends that one's and replaying the new
-        decisions from it reaches ``state`` exactly), else None."""
+        decisions from it reaches ``state`` exactly), with the margins its values are
+        measured from and their weights, else None."""
         kept = self._kept
         self._kept = None
         if kept is None:
             return None
-        old, old_codes, node = kept
+        old, old_codes, node, center, weight = kept
         k = len(old_codes)
         if state.config != old.config or state.num_actions < k:
             return None
@@ -384,7 +420,7 @@ class MCTSBot:
             s.apply_code(code)
         if node.codes is None or s.to_json() != state.to_json():
             return None
-        return node
+        return node, center, weight
 
 
 def make_mcts(seed: int = 0, **options: Any) -> MCTSBot:
