@@ -31,6 +31,12 @@ there too (off by default): the children are kept in the order of their first sc
 for the player to move, and a node visited ``n`` times considers only the first
 ``widen * n ** alpha``.
 
+Where the rest of the game is the mover's own (the last round once every other player
+has passed, and the last Discard phase), the bot plays it exactly instead
+(:mod:`.endgame`). Inside a search every position is scored the same way, by the
+evaluation (scoring some leaves exactly and others by estimate would favour the lines
+that reach the exact ones sooner).
+
 The budget is ``seconds=`` (default 1 s) or ``iterations=``. With an iteration budget
 the search depends only on the position and the bot's own ``random.Random(seed)`` (used
 by the rollouts): the same seed, budget and position give the same choice on any
@@ -48,6 +54,7 @@ from .. import actions as A
 from ..actions import Action
 from ..state import State
 from .base import Rated, outlook_words
+from .endgame import BUDGET, exact_options
 from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
 
 _PASS = A.PASS.code
@@ -56,7 +63,7 @@ _PASS = A.PASS.code
 DEFAULT_SECONDS = 1.0
 #: the keyword options of :class:`MCTSBot`
 OPTIONS = ("seconds", "iterations", "c", "widen", "alpha", "rollout", "pass_weight",
-           "reuse")
+           "reuse", "exact")
 
 
 def _positive(name: str, value: object, integral: bool) -> None:
@@ -102,16 +109,20 @@ class Stats:
     the nodes expanded, the positions evaluated and the visits of the subtree reused
     from the previous search."""
 
-    __slots__ = ("iterations", "seconds", "depth", "nodes", "evaluations", "reused")
+    __slots__ = ("iterations", "seconds", "depth", "nodes", "evaluations", "reused", "exact")
 
     def __init__(self, iterations: int = 0, seconds: float = 0.0, depth: int = 0,
-                 nodes: int = 0, evaluations: int = 0, reused: int = 0) -> None:
+                 nodes: int = 0, evaluations: int = 0, reused: int = 0,
+                 exact: bool = False) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
         self.nodes = nodes
         self.evaluations = evaluations
         self.reused = reused
+        #: whether the choice was exact (:mod:`.endgame`; ``evaluations``: the positions
+        #: it looked at)
+        self.exact = exact
 
     @property
     def per_second(self) -> float:
@@ -121,7 +132,7 @@ class Stats:
     def __repr__(self) -> str:
         return (f"Stats(iterations={self.iterations}, seconds={self.seconds:.3f}, "
                 f"depth={self.depth}, nodes={self.nodes}, "
-                f"evaluations={self.evaluations}, reused={self.reused})")
+                f"evaluations={self.evaluations}, reused={self.reused}, exact={self.exact})")
 
 
 class MCTSBot:
@@ -137,6 +148,12 @@ class MCTSBot:
     decisions: when the next position follows from the last one searched (the same
     game, later), the search starts from the subtree it already has there.
 
+    ``exact`` is the budget, in positions, of the exact end-game search (:mod:`.endgame`):
+    in the last round once every other player has passed, and in the last Discard
+    phase, the bot plays every line of its remaining decisions to the end and takes the
+    best by the final scores, without a tree search, when that takes at most ``exact``
+    positions (0: never).
+
     ``choose`` never modifies the state it is given; ``last`` holds the :class:`Stats`
     of the last search (``last_iterations``, ``last_seconds`` for short).
     """
@@ -149,7 +166,7 @@ class MCTSBot:
                  iterations: int | None | object = None, c: float | object = 0.05,
                  widen: float | object = 0.0, alpha: float | object = 0.5,
                  rollout: int | object = 8, pass_weight: float | object = 0.1,
-                 reuse: bool | object = True) -> None:
+                 reuse: bool | object = True, exact: int | object = BUDGET) -> None:
         if seconds is not None and iterations is not None:
             raise ValueError("give the mcts budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -179,6 +196,9 @@ class MCTSBot:
         if not isinstance(reuse, bool):
             raise ValueError(f"reuse must be True or False, not {reuse!r}")
         self.reuse = reuse
+        if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
+            raise ValueError(f"exact must be a whole number >= 0, not {exact!r}")
+        self.exact = exact
         self.last = Stats()
         # the last search's root position (a copy), its history codes and its tree
         self._kept: tuple[State, list[int], _Node, list[float], list[float]] | None = None
@@ -212,13 +232,19 @@ class MCTSBot:
         if len(codes) == 1:
             self.last = Stats()
             return codes[0]
+        exact = self._exact(state)
+        if exact is not None:
+            return exact[0][0]
         return self._ranked(self._search(state))[0][0]
 
     def analyse(self, state: State, top: int = 3) -> list[Rated]:
         """The ``top`` most visited actions for the player to move, best first: value is
         that player's mean win share through the action (an estimate), with the visits
         behind it, and the mean final glory the simulations expect for that player
-        (``glory``; ``margin``: that glory minus the best other seat's)."""
+        (``glory``; ``margin``: that glory minus the best other seat's). When the
+        choice is exact (:mod:`.endgame`), the actions are the best first by the final
+        scores they lead to, with their exact win shares, glory and margins (0
+        visits)."""
         codes = state.legal_codes()
         if not codes or top <= 0:
             return []
@@ -227,13 +253,42 @@ class MCTSBot:
             return [Rated(A.BY_CODE[codes[0]], 0.0, 0, "the only legal action")]
         p = state.current_player
         assert p is not None
+        n = state.n
         out = []
+        exact = self._exact(state)
+        if exact is not None:
+            for code, v in exact[:top]:
+                glory = v[2 * n:]
+                out.append(Rated(A.BY_CODE[code], v[n + p], 0,
+                                 f"{outlook_words(glory, p, exact=True)}; wins "
+                                 f"{round(100 * v[n + p])}% (the rest of the game searched)",
+                                 glory[p], margins(glory)[p]))
+            return out
         for code, _, visits, win, glory in self._ranked(self._search(state))[:top]:
             out.append(Rated(A.BY_CODE[code], win, visits,
                              f"{outlook_words(glory, p)}; wins about {round(100 * win)}% "
                              f"of simulations ({visits} visit{'s' if visits != 1 else ''})",
                              glory[p], margins(glory)[p]))
         return out
+
+    def _exact(self, state: State) -> list[tuple[int, list[float]]] | None:
+        """The exact end-game answer (:mod:`.endgame`): the legal codes with the values
+        of the finished games they lead to, best first for the player to move (by value,
+        then own final glory; ties in legal order), or None; sets :attr:`last`."""
+        if not self.exact:
+            return None
+        start = time.perf_counter()
+        found = exact_options(state, self.exact)
+        if found is None:
+            return None
+        rows, looked = found
+        p = state.current_player
+        assert p is not None
+        g = 2 * state.n + p
+        order = sorted(range(len(rows)), key=lambda i: (-rows[i][1][p], -rows[i][1][g], i))
+        self.last = Stats(0, time.perf_counter() - start, 0, 0, looked, 0, exact=True)
+        self._kept = None
+        return [rows[i] for i in order]
 
     # ------------------------------------------------------------------ search
     @staticmethod
