@@ -19,14 +19,15 @@ evaluation. Beside them each edge adds up the seats' win shares and final glory,
 :meth:`analyse` reports.
 
 One iteration descends from the root by UCT to a node not expanded yet and expands it
-whole: every child position is scored and starts with that score as one visit; then a
-cut-off rollout of ``rollout`` random decisions (rarely passing; 8 by default) is played
-from the child that is best for the player to move, and the position it reaches is
-scored and backed up. Scoring every child is how the search copes with wide decisions
-and with Endeavor's two-step ones (a building, then its target): a building is valued
-by its best target from its first visit instead of by the average of targets tried at
-random, and the first score acts as a prior, so a wide node is searched from its most
-promising children first. Progressive widening is
+whole: every child position is scored and starts with that score as one visit. A child
+where the same player decides again within the turn (a building's target, the second
+action of a "+" building) is expanded at once too and scored by its best follow-up
+(``follow`` levels), so that a building is valued by its best target from its first
+visit, not by the position with a disc spent and nothing gained yet. Then a cut-off
+rollout of ``rollout`` random decisions (rarely passing; 8 by default) is played from
+the child that is best for the player to move, and the position it reaches is scored
+and backed up. The first scores act as priors, so a wide node is searched from its
+most promising children first. Progressive widening is
 there too (off by default): the children are kept in the order of their first score
 for the player to move, and a node visited ``n`` times considers only the first
 ``widen * n ** alpha``.
@@ -63,7 +64,7 @@ _PASS = A.PASS.code
 DEFAULT_SECONDS = 1.0
 #: the keyword options of :class:`MCTSBot`
 OPTIONS = ("seconds", "iterations", "c", "widen", "alpha", "rollout", "pass_weight",
-           "reuse", "exact")
+           "reuse", "exact", "follow")
 
 
 def _positive(name: str, value: object, integral: bool) -> None:
@@ -148,6 +149,9 @@ class MCTSBot:
     decisions: when the next position follows from the last one searched (the same
     game, later), the search starts from the subtree it already has there.
 
+    ``follow`` is how many levels of follow-up decisions of the same player (a
+    building's target, the second action of a "+" building) an expansion looks through
+    to score a child by its best follow-up (0: each child by its own position).
     ``exact`` is the budget, in positions, of the exact end-game search (:mod:`.endgame`):
     in the last round once every other player has passed, and in the last Discard
     phase, the bot plays every line of its remaining decisions to the end and takes the
@@ -166,7 +170,8 @@ class MCTSBot:
                  iterations: int | None | object = None, c: float | object = 0.05,
                  widen: float | object = 0.0, alpha: float | object = 0.5,
                  rollout: int | object = 8, pass_weight: float | object = 0.1,
-                 reuse: bool | object = True, exact: int | object = BUDGET) -> None:
+                 reuse: bool | object = True, exact: int | object = BUDGET,
+                 follow: int | object = 1) -> None:
         if seconds is not None and iterations is not None:
             raise ValueError("give the mcts budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -199,6 +204,11 @@ class MCTSBot:
         if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
             raise ValueError(f"exact must be a whole number >= 0, not {exact!r}")
         self.exact = exact
+        if isinstance(follow, bool) or not isinstance(follow, int) or follow < 0:
+            raise ValueError(f"follow must be a whole number >= 0, not {follow!r}")
+        self.follow = follow
+        self._evals = 0
+        self._nodes = 0
         self.last = Stats()
         # the last search's root position (a copy), its history codes and its tree
         self._kept: tuple[State, list[int], _Node, list[float], list[float]] | None = None
@@ -307,9 +317,18 @@ class MCTSBot:
         order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], -rows[i][1], i))
         return [rows[i] for i in order]
 
-    def _expand(self, node: _Node, s: State) -> tuple[list[float], State]:
+    def _expand(self, node: _Node, s: State, depth: int, wide: int
+                ) -> tuple[list[float], State]:
         """Score every child of ``node`` (at position ``s``), order them best first for
-        the player to move, and return the best child's values and position."""
+        the player to move, and return the best child's values and position.
+
+        A child where the same player decides again within the turn (a building's
+        target, the second action of a "+" building: not a new turn, where passing
+        would be offered) is a follow-up: the ``wide`` best of them by their own score
+        are expanded at once, ``depth`` levels deep (3 at a time below the first), and
+        scored by their best follow-up, so that ``act fortress`` is worth its best
+        Occupy from its first visit rather than the position with a disc spent and
+        nothing yet gained."""
         p = node.player
         rows = []
         i = 0
@@ -320,11 +339,31 @@ class MCTSBot:
             v = search_values(c, None, self._center, self._weight)
             rows.append((-v[p], i, code, v, c))
             i += 1
+        self._evals += i
+        self._nodes += 1
+        kids: dict[int, _Node] = {}
+        if depth:
+            follow = []
+            for r in rows:
+                c = r[4]
+                if c.current_player == p and not c.is_over:
+                    codes = c.legal_codes()
+                    if codes[-1] != _PASS:
+                        follow.append(r)
+            if follow:
+                follow.sort(key=lambda r: (r[0], r[1]))
+                for j in range(min(wide, len(follow))):
+                    r = follow[j]
+                    kid = _Node(p)
+                    v, best = self._expand(kid, r[4], depth - 1, 3)
+                    k = r[1]
+                    kids[k] = kid
+                    rows[k] = (-v[p], k, r[2], v, best)
         rows.sort(key=lambda r: (r[0], r[1]))
         node.codes = [r[2] for r in rows]
         node.cw = [r[3][:] for r in rows]
         node.cn = [1] * i
-        node.kids = [_END if r[4].is_over else None for r in rows]
+        node.kids = [kids.get(r[1]) or (_END if r[4].is_over else None) for r in rows]
         node.n = i
         return rows[0][3], rows[0][4]
 
@@ -374,8 +413,9 @@ class MCTSBot:
         clock = time.perf_counter
         start = clock()
         deadline = start + (self.seconds or 0.0)
-        nodes = 0
-        evals = 0
+        self._nodes = 0
+        self._evals = 0
+        follow = self.follow
         deepest = 0
         done = 0
         while True:
@@ -391,12 +431,10 @@ class MCTSBot:
             while True:
                 codes = node.codes
                 if codes is None:
-                    v, best = self._expand(node, s)
-                    nodes += 1
-                    evals += len(node.cn)
+                    v, best = self._expand(node, s, follow, 12)
                     if rollout and not best.is_over:
                         v = self._rollout(best)
-                        evals += 1
+                        self._evals += 1
                     break
                 # UCT for the player to move, over the first children (widening)
                 k = len(codes)
@@ -438,7 +476,7 @@ class MCTSBot:
                     w[q] += v[q]
             if len(path) > deepest:
                 deepest = len(path)
-        self.last = Stats(done, clock() - start, deepest, nodes, evals, reused)
+        self.last = Stats(done, clock() - start, deepest, self._nodes, self._evals, reused)
         if self.reuse:
             self._kept = (state.copy(), [a.code for a in state.history()], root, center,
                           weight)
