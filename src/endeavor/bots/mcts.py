@@ -23,11 +23,13 @@ whole: every child position is scored and starts with that score as one visit. A
 where the same player decides again within the turn (a building's target, the second
 action of a "+" building) is expanded at once too and scored by its best follow-up
 (``follow`` levels), so that a building is valued by its best target from its first
-visit, not by the position with a disc spent and nothing gained yet. Then a cut-off
-rollout of ``rollout`` random decisions (rarely passing; 8 by default) is played from
-the child that is best for the player to move, and the position it reaches is scored
-and backed up. The first scores act as priors, so a wide node is searched from its
-most promising children first. Progressive widening is
+visit, not by the position with a disc spent and nothing gained yet. Then, with
+``rollout`` > 0, a cut-off rollout of that many random decisions (rarely passing) is
+played from the child that is best for the player to move and the position it reaches
+is scored; by default (``rollout=0``) that child's own score is backed up, since random
+decisions for the mover undervalue every line where the mover has decisions left (a
+pass ends them, which made passing look safe). The first scores act as priors, so a
+wide node is searched from its most promising children first. Progressive widening is
 there too (off by default): the children are kept in the order of their first score
 for the player to move, and a node visited ``n`` times considers only the first
 ``widen * n ** alpha``.
@@ -141,13 +143,14 @@ class MCTSBot:
 
     ``seconds`` or ``iterations`` sets the budget per decision (not both; default
     ``seconds=1.0``). ``c`` is the UCT exploration constant (values in [0, 1]: win
-    shares with a glory-margin term); ``widen`` and ``alpha`` the progressive widening (a node
-    visited ``n`` times considers its first ``max(2, widen * n ** alpha)`` children;
-    ``widen=0`` considers them all); ``rollout`` the random decisions played from the
-    best new child before scoring it (0: score that child directly), ``pass_weight``
-    how often those keep "pass" among their choices. ``reuse`` keeps the tree between
-    decisions: when the next position follows from the last one searched (the same
-    game, later), the search starts from the subtree it already has there.
+    shares with a glory-margin term); ``widen`` and ``alpha`` the progressive widening
+    (a node visited ``n`` times considers its first ``max(2, widen * n ** alpha)``
+    children; ``widen=0`` considers them all); ``rollout`` the random decisions played
+    from the best new child before scoring it (0, the default: score that child
+    directly), ``pass_weight`` how often those keep "pass" among their choices.
+    ``reuse`` keeps the tree between decisions: when the next position follows from the
+    last one searched (the same game, later), the search starts from the subtree it
+    already has there.
 
     ``follow`` is how many levels of follow-up decisions of the same player (a
     building's target, the second action of a "+" building) an expansion looks through
@@ -169,7 +172,7 @@ class MCTSBot:
     def __init__(self, seed: int = 0, seconds: float | None | object = None,
                  iterations: int | None | object = None, c: float | object = 0.05,
                  widen: float | object = 0.0, alpha: float | object = 0.5,
-                 rollout: int | object = 8, pass_weight: float | object = 0.1,
+                 rollout: int | object = 0, pass_weight: float | object = 0.1,
                  reuse: bool | object = True, exact: int | object = BUDGET,
                  follow: int | object = 1) -> None:
         if seconds is not None and iterations is not None:
