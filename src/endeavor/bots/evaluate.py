@@ -16,7 +16,13 @@ shrinks as the game runs out (it is zero on a finished game):
   places); each action is worth a glory value (a ``+`` building more than one, a
   Payment or an Attack less), more for the actions still open in the current round;
   the levels climb between their steps over the rounds to come; the Harbor left at
-  the end counts toward extra population;
+  the end counts toward extra population. During an Action phase its remaining
+  actions are counted source by source: each free building costs its worker and the
+  discs its actions place (a Shipyard 2, the Docks 3 for both halves or 2 for one), an
+  action token the discs of its action, the most action per disc first; discs too few
+  for the next source wait for the rounds to come;
+* **time**: a player who has passed in the last round has nothing left to use (no track
+  to climb, no presence, no Shield);
 * **the Build Level**, while Construction phases remain (falling with their square);
 * **regions**: the Governor of each closed region to whoever would win it if it opened
   now, weighted by how full its track is; presence in each region (Draws, Occupy once
@@ -67,6 +73,38 @@ _B_ACTIONS = tuple(
      0.6 if b.kind1 == D.PAYMENT else 0.8 if b.kind1 == D.ATTACK else 1.0)
     for b in D.BUILDINGS)
 _B_ACTIVE = tuple(b.activatable for b in D.BUILDINGS)
+#: discs each action kind places (Ship, Occupy, Attack with its casualty, Payment, Draw)
+_KIND_DISCS = {D.SHIP: 1.0, D.OCCUPY: 1.0, D.ATTACK: 2.0, D.PAYMENT: 0.0, D.DRAW: 0.0}
+
+
+def _source(mode: int, kind1: int, kind2: int, worker: float,
+            worth: float) -> tuple[float, float, float, float, float, float]:
+    """(worth per disc, worth, discs, worth of one action alone, its discs, workers) of
+    an action source: a building (``worker`` 1: the disc on its circle) or a token (0);
+    a "+" pair may be used for one action only, a choice "/" costs the mean of its
+    two."""
+    c1 = _KIND_DISCS[kind1]
+    c2 = _KIND_DISCS[kind2] if kind2 >= 0 else c1
+    if mode == D.BOTH:
+        cost = worker + c1 + c2
+        part = (1.0, worker + min(c1, c2))
+    elif mode == D.CHOICE:
+        cost = worker + (c1 + c2) / 2
+        part = (0.0, 0.0)
+    else:
+        cost = worker + c1
+        part = (0.0, 0.0)
+    return (worth / cost if cost else 1e9), worth, cost, part[0], part[1], worker
+
+
+#: per building type, then per action token (type - 4): its :func:`_source`
+_B_SOURCE = tuple(_source(b.mode, b.kind1, b.kind2, 1.0, _B_ACTIONS[i])
+                  if b.activatable else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+                  for i, b in enumerate(D.BUILDINGS))
+_T_SOURCE = tuple(_source(m, k1, k2, 0.0,
+                          1.15 if m == D.CHOICE else 0.6 if k1 == D.PAYMENT else
+                          0.8 if k1 == D.ATTACK else 1.0)
+                  for m, k1, k2 in D.TOKEN_ACTIONS)
 _B_LEVEL = tuple(b.level for b in D.BUILDINGS)
 _ABOLITION = D.ABOLITION_CARD
 
@@ -336,8 +374,11 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             a = _clip(a)
         a0_, a1, a2, a3 = a
         v = float(g[p] + _mat_glory(pl, tg, a))
+        # a player who has passed in the last round has no time left: no track to climb,
+        # no presence to use
+        over = not later and passed >> p & 1
         # tracks: part of the way to the next glory symbol while there is time
-        if smooth:
+        if smooth and not over:
             v += smooth * (gap[a0_] + gap[a1] + gap[a2] + gap[a3])
         # the engine: the actions still to take, round by round
         occ = pl.occ
@@ -377,13 +418,41 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 harbor += pay
                 free += pay
             blue = pl.blue
-            x = harbor / dpa
-            y = float(free + blue[0] + blue[1] + blue[2] + blue[3])
-            if y < x:
-                x = y
-            acts = x * avg * wn
-            harbor -= x * dpa
-            work += x
+            if ph == PH_ACTIONS:
+                # this round's Action phase, disc by disc: the free buildings (their
+                # worker and the discs their actions place) and the action tokens, the
+                # most action per disc first; Harbor discs too few for the next source
+                # are left to the rounds to come
+                srcs = []
+                i = 0
+                for b in pl.blds:
+                    if _B_ACTIVE[b] and not occ >> i & 1:
+                        srcs.append(_B_SOURCE[b])
+                    i += 1
+                for k in range(4):
+                    for _ in range(blue[k]):
+                        srcs.append(_T_SOURCE[k])
+                srcs.sort(reverse=True)
+                gain = 0.0
+                for _, full, cost, part, pcost, worker in srcs:
+                    if cost <= harbor:
+                        gain += full
+                        harbor -= cost
+                    elif part and pcost <= harbor:
+                        gain += part
+                        harbor -= pcost
+                    else:
+                        continue
+                    work += worker
+                acts = gain * wn
+            else:
+                x = harbor / dpa
+                y = float(free + blue[0] + blue[1] + blue[2] + blue[3])
+                if y < x:
+                    x = y
+                acts = x * avg * wn
+                harbor -= x * dpa
+                work += x
         if later:
             gr = lvl_f[a1] + 1
             lw = lvl_f[a2]
@@ -429,7 +498,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             if slaves:
                 v -= slavery * slaves
         # presence in the regions
-        if pres_w:
+        if pres_w and not over:
             base = p * 7
             pr = 0.0
             for r in range(base + 1, base + 7):
@@ -447,7 +516,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             for _, e in rules.exploits:
                 r1, r2 = e.regions
                 for p in range(n):
-                    if pres[p * 7 + r1] and pres[p * 7 + r2]:
+                    if pres[p * 7 + r1] and pres[p * 7 + r2] and (later or not passed >> p & 1):
                         est[p] += ws
     return est
 
