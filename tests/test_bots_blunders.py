@@ -100,9 +100,9 @@ def _merchant_dock(lead: int, passed: bool) -> State:
     discs. The Caribbean and Africa are open (P1 won them), so ``sea CA`` and ``sea AF``
     ship to an open sea for nothing; the other seven targets carry a token. P0 is far
     ahead (``lead`` > 0) or far behind: the winner is settled, the score is not. 4 Harbor
-    discs are 1 glory of extra population: passing keeps it (36), the ship uses 2 discs
-    and only a token worth 2 glory makes up for it (EUT2, and SA when ahead: 37); any
-    other ship, to the open sea above all, ends on 35."""
+    discs are 1 glory of extra population: passing keeps it, the ship uses 2 discs and
+    only a token worth 2 glory makes up for it. Ahead: pass 36, ship EUT2 or SA 37, any
+    other ship (the open sea above all) 35; behind: pass 4, ship EUT2 5, the others 3."""
     s = T.fresh(2, starts=("merchant-dock", "colonial-house"))
     T.set_round(s, 7)
     T.open_region(s, "CA", 1)
@@ -162,9 +162,9 @@ def test_the_exact_end_game_only_where_the_rest_is_one_players_own() -> None:
 
 # ------------------------------------------------------------------ 20 ahead, or behind
 def _twenty(lead: int) -> State:
-    """Round 7 of 2, P1 still to play: P0 is 20 ahead (39 to 19) or far behind, with a
-    free Shipyard, Market and Merchant Dock, a Ship/Draw token and 4 Harbor discs.
-    Passing scores 36 (ahead); any action scores more."""
+    """Round 7 of 2, P1 still to play: P0 is 24 ahead (43 to 19) or 48 behind (4 to
+    52), with a free Shipyard, Market and Merchant Dock, a Ship/Draw token and 4 Harbor
+    discs. Should P1 pass at once, passing scores 43 (4 behind), any action 46-47 (13)."""
     s = T.fresh(2, starts=("merchant-dock", "colonial-house"))
     T.set_round(s, 7)
     T.open_region(s, "CA", 1)
@@ -214,10 +214,11 @@ def test_a_hint_in_a_decided_game_tells_the_options_apart() -> None:
 # ------------------------------------------------------------------ the Docks' Ship half
 def _docks(rnd: int, lead: int, harbor: int) -> State:
     """P0 has activated its Docks and occupied EU4 (its first half); the Ship half is
-    next, with ``harbor`` Harbor discs and, beside the open sea of the Caribbean, seven
-    ship targets carrying a token (six tracks and trade routes, and the Caribbean's
-    route). P0's Merchant Dock and Shipyard are free: 2 discs an activation, where the
-    Ship half costs 1, so declining it only leaves a disc spare or loses an action."""
+    next, with ``harbor`` Harbor discs and eight ship targets beside the Caribbean's
+    open sea, six or more of them carrying a token (the Influence tokens a lead is
+    made of come from the board first: the Far East's next space and CAT1). P0's
+    Merchant Dock and Shipyard are free: 2 discs an activation, where the Ship half
+    costs 1, so declining it only leaves a disc spare or loses an action."""
     s = T.fresh(2, starts=("merchant-dock", "colonial-house"))
     T.set_round(s, rnd)
     T.open_region(s, "CA", 1)
@@ -243,8 +244,9 @@ def test_the_ship_half_of_the_docks_is_taken(level: str, budget: dict[str, Any],
     """The issue's "declined the Ship half of the Docks with 3-4 Harbor discs and six
     ship targets carrying tokens", with 4 Harbor discs left."""
     s = _docks(rnd, lead, 4)
-    options = T.texts(s)
-    assert "done" in options and sum(o.startswith("ship ") for o in options) >= 6
+    d = s.decision()
+    assert d is not None and "done" in T.texts(s)
+    assert sum(o.text.endswith(" token") for o in d.options) >= 6
     assert _bot(level, budget).choose(s).text.startswith("ship ")
 
 
