@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .. import actions as A
 from ..actions import Action
@@ -62,6 +62,10 @@ from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
 
 _PASS = A.PASS.code
 
+#: the positions an expansion may score to look through its children's follow-ups (the
+#: most promising first): a dozen buildings' targets, not a dozen times an Exploit's 79
+#: abilities
+FOLLOW_EVALS: Final = 160
 #: default search time per decision when no budget is given
 DEFAULT_SECONDS = 1.0
 #: the keyword options of :class:`MCTSBot`
@@ -328,8 +332,9 @@ class MCTSBot:
         A child where the same player decides again within the turn (a building's
         target, the second action of a "+" building: not a new turn, where passing
         would be offered) is a follow-up: the ``wide`` best of them by their own score
-        are expanded at once, ``depth`` levels deep (3 at a time below the first), and
-        scored by their best follow-up, so that ``act fortress`` is worth its best
+        are expanded at once, ``depth`` levels deep (3 at a time below the first), while
+        they have scored fewer than :data:`FOLLOW_EVALS` positions, and scored by their
+        best follow-up, so that ``act fortress`` is worth its best
         Occupy from its first visit rather than the position with a disc spent and
         nothing yet gained."""
         p = node.player
@@ -355,7 +360,10 @@ class MCTSBot:
                         follow.append(r)
             if follow:
                 follow.sort(key=lambda r: (r[0], r[1]))
+                spent = self._evals
                 for j in range(min(wide, len(follow))):
+                    if self._evals - spent >= FOLLOW_EVALS:
+                        break
                     r = follow[j]
                     kid = _Node(p)
                     v, best = self._expand(kid, r[4], depth - 1, 3)
