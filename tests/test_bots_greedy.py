@@ -11,7 +11,19 @@ import pytest
 
 from endeavor import GameConfig, final_scores, new_game
 from endeavor.bots import KINDS, GreedyBot, RandomBot, make
-from endeavor.bots.evaluate import Weights, evaluate, glory_now, values
+from endeavor.bots.evaluate import (
+    MARGIN_SCALE,
+    MARGIN_WEIGHT,
+    MARGIN_WEIGHT_SETTLED,
+    Weights,
+    blend,
+    evaluate,
+    glory_now,
+    margin_weights,
+    margins,
+    search_values,
+    values,
+)
 from endeavor.state import State
 
 _FLEET = {"silent_fleet": True}
@@ -190,6 +202,27 @@ def test_values_are_win_shares_that_follow_the_estimates() -> None:
         assert [v[p] for p in order] == sorted(v)
 
 
+def test_search_values_add_a_glory_margin_term_to_the_win_shares() -> None:
+    """search_values: 3n numbers (values, win shares, glory); the value is the win share
+    plus a margin term measured from ``center`` and weighted by ``weight``, within
+    [0, 1]; on a finished game the win shares and glory are the real result."""
+    assert margins([50.0, 45.0, 30.0]) == [5.0, -5.0, -20.0]
+    assert margin_weights([0.0, 0.5, 1.0]) == pytest.approx(
+        [MARGIN_WEIGHT_SETTLED, MARGIN_WEIGHT, MARGIN_WEIGHT_SETTLED])
+    v = blend([1.0, 0.0], [60.0, 40.0])
+    k = MARGIN_WEIGHT
+    assert v[:2] == pytest.approx([1 - k + k, k * 0.0]) and v[2:] == [1.0, 0.0, 60.0, 40.0]
+    # measured from the centre, a point gained 50 behind still counts
+    lo = blend([0.0, 1.0], [10.0, 60.0], center=[-50.0, 50.0], weight=[0.9, 0.9])
+    hi = blend([0.0, 1.0], [11.0, 60.0], center=[-50.0, 50.0], weight=[0.9, 0.9])
+    assert hi[0] - lo[0] == pytest.approx(0.9 * 0.5 / MARGIN_SCALE)
+    assert all(0.0 <= x <= 1.0 for x in lo[:2] + hi[:2])
+    for state in _positions({"players": 3}, 4, 40):
+        sv = search_values(state)
+        assert sv[3:6] == values(state) and sv[6:] == evaluate(state)
+        assert all(0.0 <= x <= 1.0 for x in sv[:3])
+
+
 def test_the_estimate_grows_with_the_engine() -> None:
     """Early in the game the estimate is well above the glory held; it closes in on it
     as the game runs out."""
@@ -222,7 +255,8 @@ def test_make_and_bad_settings() -> None:
     bot = make("greedy", seed=3, noise=0.5)
     assert isinstance(bot, GreedyBot) and bot.name == "greedy"
     for bad in ({"noise": -1.0}, {"noise": float("nan")}, {"depth": -1}, {"beam": 0},
-                {"wide": 0}, {"evaluations": 0}, {"beam": 1.5}, {"rivalry": 2.0}):
+                {"wide": 0}, {"evaluations": 0}, {"beam": 1.5}, {"rivalry": 2.0},
+                {"exact": -1}, {"exact": 0.5}):
         with pytest.raises(ValueError):
             GreedyBot(0, **bad)
     with pytest.raises(ValueError, match="unknown weight"):

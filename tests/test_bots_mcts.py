@@ -198,6 +198,10 @@ def test_finds_the_winning_action_and_avoids_the_losing_one() -> None:
     ({"c": -1.0}, "c must be"),
     ({"rollout": 1.5}, "rollout must be"),
     ({"pass_weight": 2}, "pass_weight must be"),
+    ({"exact": -1}, "exact must be"),
+    ({"exact": 1.5}, "exact must be"),
+    ({"follow": -1}, "follow must be"),
+    ({"follow": True}, "follow must be"),
 ])
 def test_bad_budget_is_a_clear_value_error(budget: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -13,13 +13,37 @@ from ..state import State
 class Rated:
     """One action as a bot sees it: ``value`` is the bot's estimate for the player to
     move (a win share in [0, 1] for search bots, an evaluation for one-ply bots),
-    ``visits`` how much search backs it (0 for one-ply bots), ``text`` the estimate in
-    words for a hint."""
+    ``visits`` how much search backs it (0 for one-ply bots and for an exact end-game
+    answer), ``text`` the estimate in words for a hint. ``glory`` is the final glory
+    the bot expects the player to reach through the action and ``margin`` that glory
+    minus the best other player's (both exact when the rest of the game was searched
+    to its end; None when the bot does not say)."""
 
     action: Action
     value: float
     visits: int
     text: str
+    glory: float | None = None
+    margin: float | None = None
+
+
+def outlook_words(glory: list[float], p: int, exact: bool = False) -> str:
+    """Player ``p``'s final glory among the seats' ``glory`` in words: ``"about 58
+    glory at the end, 6 ahead of the next player"`` (``"exactly 58 glory..."`` when
+    ``exact``), ``"..., 3 behind P2"``, ``"..., level with the leader"``."""
+    mine = glory[p]
+    text = f"{'exactly' if exact else 'about'} {round(mine)} glory at the end"
+    others = [e for q, e in enumerate(glory) if q != p]
+    if not others:
+        return text
+    best = max(others)
+    gap = round(mine - best)
+    if gap > 0:
+        return f"{text}, {gap} ahead of the next player"
+    if gap < 0:
+        who = [q for q, e in enumerate(glory) if q != p and e == best][0]
+        return f"{text}, {-gap} behind P{who}"
+    return f"{text}, level with the leader"
 
 
 class Bot(Protocol):

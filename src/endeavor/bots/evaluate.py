@@ -1,6 +1,6 @@
 """Position evaluation shared by the bots: each seat's estimated glory at the END of the
-game, from the current position (:func:`evaluate`), and per-seat values in [0, 1] for
-search backups (:func:`values`).
+game, from the current position (:func:`evaluate`), per-seat win-share estimates in
+[0, 1] (:func:`values`) and what a search backs up (:func:`search_values`).
 
 The estimate is the glory a seat holds now, exactly as the ruleset's score pad counts it
 (:func:`glory_now` equals the ``final_scores(state)`` totals, computed fast: about 5 µs
@@ -16,7 +16,13 @@ shrinks as the game runs out (it is zero on a finished game):
   places); each action is worth a glory value (a ``+`` building more than one, a
   Payment or an Attack less), more for the actions still open in the current round;
   the levels climb between their steps over the rounds to come; the Harbor left at
-  the end counts toward extra population;
+  the end counts toward extra population. During an Action phase its remaining
+  actions are counted source by source: each free building costs its worker and the
+  discs its actions place (a Shipyard 2, the Docks 3 for both halves or 2 for one), an
+  action token the discs of its action, the most action per disc first; discs too few
+  for the next source wait for the rounds to come;
+* **time**: a player who has passed in the last round has nothing left to use (no track
+  to climb, no presence, no Shield);
 * **the Build Level**, while Construction phases remain (falling with their square);
 * **regions**: the Governor of each closed region to whoever would win it if it opened
   now, weighted by how full its track is; presence in each region (Draws, Occupy once
@@ -27,6 +33,10 @@ shrinks as the game runs out (it is zero on a finished game):
   presence in both regions of an Exploit in play while there is time to use it; the
   Silent Fleet's neutral discs score nothing and take cities, links and Governors from
   the seats.
+
+:func:`search_values` is what the tree search backs up: each seat's win share (from
+:func:`values`) plus a term for its glory margin over the best other seat (see there),
+with the win shares and the glory themselves.
 
 The weights (:class:`Weights`) were tuned by playing greedy bots with different weights
 against each other (two against two in 4-player games, both rulesets); the 2009 game has
@@ -63,6 +73,38 @@ _B_ACTIONS = tuple(
      0.6 if b.kind1 == D.PAYMENT else 0.8 if b.kind1 == D.ATTACK else 1.0)
     for b in D.BUILDINGS)
 _B_ACTIVE = tuple(b.activatable for b in D.BUILDINGS)
+#: discs each action kind places (Ship, Occupy, Attack with its casualty, Payment, Draw)
+_KIND_DISCS = {D.SHIP: 1.0, D.OCCUPY: 1.0, D.ATTACK: 2.0, D.PAYMENT: 0.0, D.DRAW: 0.0}
+
+
+def _source(mode: int, kind1: int, kind2: int, worker: float,
+            worth: float) -> tuple[float, float, float, float, float, float]:
+    """(worth per disc, worth, discs, worth of one action alone, its discs, workers) of
+    an action source: a building (``worker`` 1: the disc on its circle) or a token (0);
+    a "+" pair may be used for one action only, a choice "/" costs the mean of its
+    two."""
+    c1 = _KIND_DISCS[kind1]
+    c2 = _KIND_DISCS[kind2] if kind2 >= 0 else c1
+    if mode == D.BOTH:
+        cost = worker + c1 + c2
+        part = (1.0, worker + min(c1, c2))
+    elif mode == D.CHOICE:
+        cost = worker + (c1 + c2) / 2
+        part = (0.0, 0.0)
+    else:
+        cost = worker + c1
+        part = (0.0, 0.0)
+    return (worth / cost if cost else 1e9), worth, cost, part[0], part[1], worker
+
+
+#: per building type, then per action token (type - 4): its :func:`_source`
+_B_SOURCE = tuple(_source(b.mode, b.kind1, b.kind2, 1.0, _B_ACTIONS[i])
+                  if b.activatable else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+                  for i, b in enumerate(D.BUILDINGS))
+_T_SOURCE = tuple(_source(m, k1, k2, 0.0,
+                          1.15 if m == D.CHOICE else 0.6 if k1 == D.PAYMENT else
+                          0.8 if k1 == D.ATTACK else 1.0)
+                  for m, k1, k2 in D.TOKEN_ACTIONS)
 _B_LEVEL = tuple(b.level for b in D.BUILDINGS)
 _ABOLITION = D.ABOLITION_CARD
 
@@ -332,8 +374,11 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             a = _clip(a)
         a0_, a1, a2, a3 = a
         v = float(g[p] + _mat_glory(pl, tg, a))
+        # a player who has passed in the last round has no time left: no track to climb,
+        # no presence to use
+        over = not later and passed >> p & 1
         # tracks: part of the way to the next glory symbol while there is time
-        if smooth:
+        if smooth and not over:
             v += smooth * (gap[a0_] + gap[a1] + gap[a2] + gap[a3])
         # the engine: the actions still to take, round by round
         occ = pl.occ
@@ -373,13 +418,41 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 harbor += pay
                 free += pay
             blue = pl.blue
-            x = harbor / dpa
-            y = float(free + blue[0] + blue[1] + blue[2] + blue[3])
-            if y < x:
-                x = y
-            acts = x * avg * wn
-            harbor -= x * dpa
-            work += x
+            if ph == PH_ACTIONS:
+                # this round's Action phase, disc by disc: the free buildings (their
+                # worker and the discs their actions place) and the action tokens, the
+                # most action per disc first; Harbor discs too few for the next source
+                # are left to the rounds to come
+                srcs = []
+                i = 0
+                for b in pl.blds:
+                    if _B_ACTIVE[b] and not occ >> i & 1:
+                        srcs.append(_B_SOURCE[b])
+                    i += 1
+                for k in range(4):
+                    for _ in range(blue[k]):
+                        srcs.append(_T_SOURCE[k])
+                srcs.sort(reverse=True)
+                gain = 0.0
+                for _, full, cost, part, pcost, worker in srcs:
+                    if cost <= harbor:
+                        gain += full
+                        harbor -= cost
+                    elif part and pcost <= harbor:
+                        gain += part
+                        harbor -= pcost
+                    else:
+                        continue
+                    work += worker
+                acts = gain * wn
+            else:
+                x = harbor / dpa
+                y = float(free + blue[0] + blue[1] + blue[2] + blue[3])
+                if y < x:
+                    x = y
+                acts = x * avg * wn
+                harbor -= x * dpa
+                work += x
         if later:
             gr = lvl_f[a1] + 1
             lw = lvl_f[a2]
@@ -425,7 +498,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             if slaves:
                 v -= slavery * slaves
         # presence in the regions
-        if pres_w:
+        if pres_w and not over:
             base = p * 7
             pr = 0.0
             for r in range(base + 1, base + 7):
@@ -443,7 +516,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             for _, e in rules.exploits:
                 r1, r2 = e.regions
                 for p in range(n):
-                    if pres[p * 7 + r1] and pres[p * 7 + r2]:
+                    if pres[p * 7 + r1] and pres[p * 7 + r2] and (later or not passed >> p & 1):
                         est[p] += ws
     return est
 
@@ -475,6 +548,16 @@ def time_left(state: State) -> float:
     return (total - state.round + part) / total
 
 
+def _win_estimates(state: State, est: list[float]) -> list[float]:
+    """The softmax win-share estimates of :func:`values` from the estimates ``est``."""
+    left = time_left(state)
+    temp = T_END + T_SPAN * left * left
+    best = max(est)
+    ex = [math.exp((e - best) / temp) for e in est]
+    z = sum(ex)
+    return [x / z for x in ex]
+
+
 def values(state: State, w: Weights | None = None) -> list[float]:
     """Per-seat values in [0, 1] for max-n search backups: each seat's chance of winning
     estimated as a softmax of the :func:`evaluate` estimates, ``exp(e_p / T) / sum_q
@@ -485,14 +568,94 @@ def values(state: State, w: Weights | None = None) -> list[float]:
     for the sole winner, a shared win split equally, 0 for the others."""
     if state.phase == PH_END:
         return _win_shares([float(x) for x in glory_now(state)])
+    return _win_estimates(state, evaluate(state, w))
+
+
+#: the glory-margin term of :func:`search_values`: its weight (the win share has the
+#: rest) for a seat whose result is open, for one whose win or loss is settled, and the
+#: margin change, in glory, at which it reaches its bounds
+MARGIN_WEIGHT: Final = 0.3
+MARGIN_WEIGHT_SETTLED: Final = 0.9
+MARGIN_SCALE: Final = 20.0
+
+
+def margins(glory: list[float]) -> list[float]:
+    """Each seat's glory minus the best of the other seats' (0 for a lone seat)."""
+    n = len(glory)
+    if n < 2:
+        return [0.0] * n
+    first = max(glory)
+    k = glory.index(first)
+    second = max(g for q, g in enumerate(glory) if q != k)
+    return [g - (second if q == k else first) for q, g in enumerate(glory)]
+
+
+def margin_weights(wins: list[float]) -> list[float]:
+    """The weight of each seat's margin term for win shares ``wins``: from
+    :data:`MARGIN_WEIGHT` for a seat with even chances to :data:`MARGIN_WEIGHT_SETTLED`
+    for one whose win share is 0 or 1 (``4 w (1 - w)`` of the way)."""
+    lo = MARGIN_WEIGHT
+    span = MARGIN_WEIGHT_SETTLED - MARGIN_WEIGHT
+    return [lo + span * (1.0 - 4.0 * x * (1.0 - x)) for x in wins]
+
+
+def blend(wins: list[float], glory: list[float], center: list[float] | None = None,
+          weight: list[float] | None = None) -> list[float]:
+    """The search values of seats with win shares ``wins`` and (expected) final glory
+    ``glory``, their margins measured from ``center`` (default 0) with the margin
+    weights ``weight`` (default :data:`MARGIN_WEIGHT`), followed by ``wins`` and
+    ``glory``: ``3 n`` numbers (see :func:`search_values`)."""
+    scale = MARGIN_SCALE
+    out = []
+    q = 0
+    for m in margins(glory):
+        if center is not None:
+            m -= center[q]
+        if m > scale:
+            m = scale
+        elif m < -scale:
+            m = -scale
+        kw = MARGIN_WEIGHT if weight is None else weight[q]
+        out.append((1.0 - kw) * wins[q] + 0.5 * kw * (1.0 + m / scale))
+        q += 1
+    return out + wins + glory
+
+
+def search_values(state: State, w: Weights | None = None,
+                  center: list[float] | None = None,
+                  weight: list[float] | None = None) -> list[float]:
+    """What a search backs up from ``state``: ``3 n`` numbers, the seats' search values
+    (``v[p]``, ``0 <= p < n``), their win shares (``v[n + p]``) and their expected final
+    glory (``v[2 n + p]``).
+
+    A seat's search value, in [0, 1], is its win share plus a term for its glory margin
+    over the best other seat ``m`` (its own glory minus the best other's), measured
+    from ``center``, with the weight ``k`` (``weight``, default
+    :data:`MARGIN_WEIGHT`)::
+
+        v[p] = (1 - k[p]) * win[p]
+               + k[p] * (1 + clip((m[p] - center[p]) / MARGIN_SCALE, -1, 1)) / 2
+
+    so that a game whose winner is settled is still played for points: every move
+    would otherwise have the same win share. A search passes each seat's margin at the
+    position it searches from as ``center``, so that the term tells the glory gained or
+    lost from there however far ahead or behind the seat is, and weights the term by
+    how settled the seat's result is there (:func:`margin_weights`): for an open result
+    winning stays worth far more (with 0.3 and 20 glory, a glory point of margin is
+    worth 0.0075, while the win share's softmax moves about 0.04 a point between two
+    close seats in the last round); for a settled one (0.9) the glory is nearly all
+    that is left to play for. Every seat's value is on the same scale (max-n compares a
+    seat's values only with its own, but a shared scale keeps the UCT exploration
+    alike for every seat). On a finished game the win shares are the real result
+    (:func:`values`) and the glory the final scores; before, the win shares are
+    :func:`values`' estimates and the glory :func:`evaluate`'s."""
+    if state.phase == PH_END:
+        glory = [float(x) for x in glory_now(state)]
+        return blend(_win_shares(glory), glory, center, weight)
     est = evaluate(state, w)
-    left = time_left(state)
-    temp = T_END + T_SPAN * left * left
-    best = max(est)
-    ex = [math.exp((e - best) / temp) for e in est]
-    z = sum(ex)
-    return [x / z for x in ex]
+    return blend(_win_estimates(state, est), est, center, weight)
 
 
-__all__ = ["CLASSIC", "DEFAULT", "T_END", "T_SPAN", "Weights", "evaluate", "glory_now", "time_left",
-           "values", "weights_for"]
+__all__ = ["CLASSIC", "DEFAULT", "MARGIN_SCALE", "MARGIN_WEIGHT", "MARGIN_WEIGHT_SETTLED", "T_END",
+           "T_SPAN", "Weights", "blend", "evaluate", "glory_now", "margin_weights", "margins",
+           "search_values", "time_left", "values", "weights_for"]

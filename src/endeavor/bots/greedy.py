@@ -9,6 +9,10 @@ phase, the bot looks through that follow-up and takes its best continuation (to 
 bounded depth, keeping the most promising few at each level), so that choosing a
 building is valued by its best target.
 
+In the last round, once every other player has passed, and in the last Discard phase,
+the bot plays exactly instead (:mod:`.endgame`): every line of its remaining decisions
+is played to the end and rated by the final scores, within ``exact`` positions.
+
 ``noise`` > 0 makes a weaker, less predictable player (the ``easy`` level): it picks an
 action at random with probability ``exp(score / noise)`` (a softmax over the ratings,
 ``noise`` in glory), from its own ``random.Random(seed)``. With ``noise`` 0 the bot is
@@ -23,8 +27,9 @@ import random
 from .. import actions as A
 from ..actions import Action
 from ..state import State
-from .base import Rated
-from .evaluate import Weights, evaluate
+from .base import Rated, outlook_words
+from .endgame import BUDGET, exact_options
+from .evaluate import Weights, evaluate, margins
 
 _PASS = A.PASS.code
 
@@ -44,14 +49,16 @@ class GreedyBot:
     deterministic). ``rivalry`` in [0, 1]: the rival the bot measures itself against is
     ``rivalry`` times the best other seat plus the rest times their mean.
     ``weights``: the evaluation's :class:`~endeavor.bots.evaluate.Weights` (default: the
-    ruleset's, :func:`~endeavor.bots.evaluate.weights_for`).
+    ruleset's, :func:`~endeavor.bots.evaluate.weights_for`). ``exact`` (>= 0): the
+    positions the exact end-game search may look at (:mod:`.endgame`; 0: never exact).
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0, noise: object = 0.0, depth: object = 2,
                  beam: object = 3, wide: object = 12, evaluations: object = 1000,
-                 rivalry: object = 1.0, weights: Weights | None = None) -> None:
+                 rivalry: object = 1.0, weights: Weights | None = None,
+                 exact: object = BUDGET) -> None:
         # settings typed object: checked here, so a bad value is a ValueError on the
         # compiled build too (compiled code would raise TypeError on entry)
         if isinstance(noise, bool) or not isinstance(noise, (int, float)) \
@@ -69,6 +76,9 @@ class GreedyBot:
         self._evals = 0
         self.rivalry = float(rivalry)
         self.weights = weights
+        self.exact = _count("exact", exact, 0)
+        #: whether the last :meth:`rate` was exact (the end of the game searched)
+        self.last_exact = False
 
     # ------------------------------------------------------------------ rating
     def _score(self, est: list[float], p: int) -> float:
@@ -113,16 +123,27 @@ class GreedyBot:
         """Every legal action of ``state`` as (score, code, estimates), best first (ties
         to the lowest code): ``score`` is the mover's estimated final glory minus its
         rival's after the action and its best follow-up, ``estimates`` every seat's
-        estimated final glory there. ``state`` is not modified."""
+        estimated final glory there (their final scores when the rest of the game was
+        searched, :attr:`last_exact`). ``state`` is not modified."""
         p = state.current_player
         if p is None:
             raise ValueError("the game is over: there is nothing to choose")
+        self.last_exact = False
         codes = state.legal_codes()
         if len(codes) == 1:
             est = evaluate(state, self.weights)
             return [(self._score(est, p), codes[0], est)]
-        self._evals = 0
-        out = self._children(state, codes, p, self.depth, self.wide)
+        exact = exact_options(state, self.exact)
+        if exact is not None:
+            n = state.n
+            out = []
+            for c, v in exact[0]:
+                glory = v[2 * n:]
+                out.append((self._score(glory, p), c, glory))
+            self.last_exact = True
+        else:
+            self._evals = 0
+            out = self._children(state, codes, p, self.depth, self.wide)
         out.sort(key=_key, reverse=True)
         return out
 
@@ -145,14 +166,17 @@ class GreedyBot:
 
     def analyse(self, state: State, top: int = 3) -> list[Rated]:
         """The ``top`` best actions for the player to move, best first, each with its
-        rating (estimated final glory minus the strongest rival's) and the estimate in
-        words."""
+        rating (estimated final glory minus the strongest rival's), the estimate in
+        words and the expected final glory and margin."""
         p = state.current_player
         if p is None:
             return []
         out = []
-        for score, code, est in self.rate(state)[:max(0, top)]:
-            out.append(Rated(A.BY_CODE[code], score, 0, _words(est, p)))
+        rated = self.rate(state)
+        for score, code, est in rated[:max(0, top)]:
+            out.append(Rated(A.BY_CODE[code], score, 0,
+                             outlook_words(est, p, self.last_exact),
+                             est[p], margins(est)[p]))
         return out
 
 
@@ -166,23 +190,6 @@ def _count(name: str, value: object, least: int) -> int:
 def _key(item: tuple[float, int, list[float]]) -> tuple[float, int]:
     """Sort key: the best score first, ties to the lowest code."""
     return item[0], -item[1]
-
-
-def _words(est: list[float], p: int) -> str:
-    """``"about 58 glory at the end, 6 ahead of the next player"``."""
-    mine = est[p]
-    others = [e for q, e in enumerate(est) if q != p]
-    text = f"about {round(mine)} glory at the end"
-    if not others:
-        return text
-    best = max(others)
-    gap = round(mine - best)
-    if gap > 0:
-        return f"{text}, {gap} ahead of the next player"
-    if gap < 0:
-        who = [q for q, e in enumerate(est) if q != p and e == best][0]
-        return f"{text}, {-gap} behind P{who}"
-    return f"{text}, level with the leader"
 
 
 __all__ = ["GreedyBot"]

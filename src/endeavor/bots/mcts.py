@@ -10,19 +10,35 @@ UCT score of the player who decides there (``state.current_player``, which may b
 player out of turn: discards, reactions, the Silent Fleet's choices made by the acting
 player).
 
+The values (:func:`endeavor.bots.evaluate.search_values`) are each seat's win share
+plus a term for the glory it gains or loses on its margin over the best other seat
+(small while its result is open, nearly all of the value once it is settled), so that
+a game whose winner is settled is still played for points; on a finished game they
+are exact (the real win shares and final scores), before it estimated from the
+evaluation. Beside them each edge adds up the seats' win shares and final glory, which
+:meth:`analyse` reports.
+
 One iteration descends from the root by UCT to a node not expanded yet and expands it
-whole: every child position is scored with :func:`endeavor.bots.evaluate.values` (on a
-finished game: 1 for the winner, shared wins split) and starts with that score as one
-visit; then a cut-off rollout of ``rollout`` random decisions (rarely passing; 8 by
-default) is played from the child that is best for the player to move, and the
-position it reaches is scored and backed up. Scoring every child is how the search
-copes with wide decisions and with Endeavor's two-step ones (a building, then its
-target): a building is valued by its best target from its first visit instead of by
-the average of targets tried at random, and the first score acts as a prior, so a wide
-node is searched from its most promising children first. Progressive widening is
+whole: every child position is scored and starts with that score as one visit. A child
+where the same player decides again within the turn (a building's target, the second
+action of a "+" building) is expanded at once too and scored by its best follow-up
+(``follow`` levels), so that a building is valued by its best target from its first
+visit, not by the position with a disc spent and nothing gained yet. Then, with
+``rollout`` > 0, a cut-off rollout of that many random decisions (rarely passing) is
+played from the child that is best for the player to move and the position it reaches
+is scored; by default (``rollout=0``) that child's own score is backed up, since random
+decisions for the mover undervalue every line where the mover has decisions left (a
+pass ends them, which made passing look safe). The first scores act as priors, so a
+wide node is searched from its most promising children first. Progressive widening is
 there too (off by default): the children are kept in the order of their first score
 for the player to move, and a node visited ``n`` times considers only the first
 ``widen * n ** alpha``.
+
+Where the rest of the game is the mover's own (the last round once every other player
+has passed, and the last Discard phase), the bot plays it exactly instead
+(:mod:`.endgame`). Inside a search every position is scored the same way, by the
+evaluation (scoring some leaves exactly and others by estimate would favour the lines
+that reach the exact ones sooner).
 
 The budget is ``seconds=`` (default 1 s) or ``iterations=``. With an iteration budget
 the search depends only on the position and the bot's own ``random.Random(seed)`` (used
@@ -35,21 +51,26 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .. import actions as A
 from ..actions import Action
 from ..state import State
-from .base import Rated
-from .evaluate import values as _values
+from .base import Rated, outlook_words
+from .endgame import BUDGET, exact_options
+from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
 
 _PASS = A.PASS.code
 
+#: the positions an expansion may score to look through its children's follow-ups (the
+#: most promising first): a dozen buildings' targets, not a dozen times an Exploit's 79
+#: abilities
+FOLLOW_EVALS: Final = 160
 #: default search time per decision when no budget is given
 DEFAULT_SECONDS = 1.0
 #: the keyword options of :class:`MCTSBot`
 OPTIONS = ("seconds", "iterations", "c", "widen", "alpha", "rollout", "pass_weight",
-           "reuse")
+           "reuse", "exact", "follow")
 
 
 def _positive(name: str, value: object, integral: bool) -> None:
@@ -95,16 +116,20 @@ class Stats:
     the nodes expanded, the positions evaluated and the visits of the subtree reused
     from the previous search."""
 
-    __slots__ = ("iterations", "seconds", "depth", "nodes", "evaluations", "reused")
+    __slots__ = ("iterations", "seconds", "depth", "nodes", "evaluations", "reused", "exact")
 
     def __init__(self, iterations: int = 0, seconds: float = 0.0, depth: int = 0,
-                 nodes: int = 0, evaluations: int = 0, reused: int = 0) -> None:
+                 nodes: int = 0, evaluations: int = 0, reused: int = 0,
+                 exact: bool = False) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
         self.nodes = nodes
         self.evaluations = evaluations
         self.reused = reused
+        #: whether the choice was exact (:mod:`.endgame`; ``evaluations``: the positions
+        #: it looked at)
+        self.exact = exact
 
     @property
     def per_second(self) -> float:
@@ -114,21 +139,31 @@ class Stats:
     def __repr__(self) -> str:
         return (f"Stats(iterations={self.iterations}, seconds={self.seconds:.3f}, "
                 f"depth={self.depth}, nodes={self.nodes}, "
-                f"evaluations={self.evaluations}, reused={self.reused})")
+                f"evaluations={self.evaluations}, reused={self.reused}, exact={self.exact})")
 
 
 class MCTSBot:
     """Max-n Monte Carlo tree search on the Endeavor evaluation.
 
     ``seconds`` or ``iterations`` sets the budget per decision (not both; default
-    ``seconds=1.0``). ``c`` is the UCT exploration constant (values are win-share
-    estimates in [0, 1]); ``widen`` and ``alpha`` the progressive widening (a node
-    visited ``n`` times considers its first ``max(2, widen * n ** alpha)`` children;
-    ``widen=0`` considers them all); ``rollout`` the random decisions played from the
-    best new child before scoring it (0: score that child directly), ``pass_weight``
-    how often those keep "pass" among their choices. ``reuse`` keeps the tree between
-    decisions: when the next position follows from the last one searched (the same
-    game, later), the search starts from the subtree it already has there.
+    ``seconds=1.0``). ``c`` is the UCT exploration constant (values in [0, 1]: win
+    shares with a glory-margin term); ``widen`` and ``alpha`` the progressive widening
+    (a node visited ``n`` times considers its first ``max(2, widen * n ** alpha)``
+    children; ``widen=0`` considers them all); ``rollout`` the random decisions played
+    from the best new child before scoring it (0, the default: score that child
+    directly), ``pass_weight`` how often those keep "pass" among their choices.
+    ``reuse`` keeps the tree between decisions: when the next position follows from the
+    last one searched (the same game, later), the search starts from the subtree it
+    already has there.
+
+    ``follow`` is how many levels of follow-up decisions of the same player (a
+    building's target, the second action of a "+" building) an expansion looks through
+    to score a child by its best follow-up (0: each child by its own position).
+    ``exact`` is the budget, in positions, of the exact end-game search (:mod:`.endgame`):
+    in the last round once every other player has passed, and in the last Discard
+    phase, the bot plays every line of its remaining decisions to the end and takes the
+    best by the final scores, without a tree search, when that takes at most ``exact``
+    positions (0: never).
 
     ``choose`` never modifies the state it is given; ``last`` holds the :class:`Stats`
     of the last search (``last_iterations``, ``last_seconds`` for short).
@@ -141,8 +176,9 @@ class MCTSBot:
     def __init__(self, seed: int = 0, seconds: float | None | object = None,
                  iterations: int | None | object = None, c: float | object = 0.05,
                  widen: float | object = 0.0, alpha: float | object = 0.5,
-                 rollout: int | object = 8, pass_weight: float | object = 0.1,
-                 reuse: bool | object = True) -> None:
+                 rollout: int | object = 0, pass_weight: float | object = 0.1,
+                 reuse: bool | object = True, exact: int | object = BUDGET,
+                 follow: int | object = 1) -> None:
         if seconds is not None and iterations is not None:
             raise ValueError("give the mcts budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -172,9 +208,22 @@ class MCTSBot:
         if not isinstance(reuse, bool):
             raise ValueError(f"reuse must be True or False, not {reuse!r}")
         self.reuse = reuse
+        if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
+            raise ValueError(f"exact must be a whole number >= 0, not {exact!r}")
+        self.exact = exact
+        if isinstance(follow, bool) or not isinstance(follow, int) or follow < 0:
+            raise ValueError(f"follow must be a whole number >= 0, not {follow!r}")
+        self.follow = follow
+        self._evals = 0
+        self._nodes = 0
         self.last = Stats()
         # the last search's root position (a copy), its history codes and its tree
-        self._kept: tuple[State, list[int], _Node] | None = None
+        self._kept: tuple[State, list[int], _Node, list[float], list[float]] | None = None
+        #: the seats' margins the search values are measured from, and their margin
+        #: weights (see :func:`~endeavor.bots.evaluate.search_values`): the root's, for
+        #: its tree
+        self._center: list[float] = []
+        self._weight: list[float] = []
 
     # ------------------------------------------------------------------ public
     @property
@@ -200,40 +249,94 @@ class MCTSBot:
         if len(codes) == 1:
             self.last = Stats()
             return codes[0]
+        exact = self._exact(state)
+        if exact is not None:
+            return exact[0][0]
         return self._ranked(self._search(state))[0][0]
 
     def analyse(self, state: State, top: int = 3) -> list[Rated]:
         """The ``top`` most visited actions for the player to move, best first: value is
-        that player's mean value through the action (a win share estimate), with the
-        visits behind it."""
+        that player's mean win share through the action (an estimate), with the visits
+        behind it, and the mean final glory the simulations expect for that player
+        (``glory``; ``margin``: that glory minus the best other seat's). When the
+        choice is exact (:mod:`.endgame`), the actions are the best first by the final
+        scores they lead to, with their exact win shares, glory and margins (0
+        visits)."""
         codes = state.legal_codes()
         if not codes or top <= 0:
             return []
         if len(codes) == 1:
             self.last = Stats()
             return [Rated(A.BY_CODE[codes[0]], 0.0, 0, "the only legal action")]
+        p = state.current_player
+        assert p is not None
+        n = state.n
         out = []
-        for code, value, visits in self._ranked(self._search(state))[:top]:
-            out.append(Rated(A.BY_CODE[code], value, visits,
-                             f"wins about {round(100 * value)}% of simulations "
-                             f"({visits} visit{'s' if visits != 1 else ''})"))
+        exact = self._exact(state)
+        if exact is not None:
+            for code, v in exact[:top]:
+                glory = v[2 * n:]
+                out.append(Rated(A.BY_CODE[code], v[n + p], 0,
+                                 f"{outlook_words(glory, p, exact=True)}; wins "
+                                 f"{round(100 * v[n + p])}% (the rest of the game searched)",
+                                 glory[p], margins(glory)[p]))
+            return out
+        for code, _, visits, win, glory in self._ranked(self._search(state))[:top]:
+            out.append(Rated(A.BY_CODE[code], win, visits,
+                             f"{outlook_words(glory, p)}; wins about {round(100 * win)}% "
+                             f"of simulations ({visits} visit{'s' if visits != 1 else ''})",
+                             glory[p], margins(glory)[p]))
         return out
+
+    def _exact(self, state: State) -> list[tuple[int, list[float]]] | None:
+        """The exact end-game answer (:mod:`.endgame`): the legal codes with the values
+        of the finished games they lead to, best first for the player to move (by value,
+        then own final glory; ties in legal order), or None; sets :attr:`last`."""
+        if not self.exact:
+            return None
+        start = time.perf_counter()
+        found = exact_options(state, self.exact)
+        if found is None:
+            return None
+        rows, looked = found
+        p = state.current_player
+        assert p is not None
+        g = 2 * state.n + p
+        order = sorted(range(len(rows)), key=lambda i: (-rows[i][1][p], -rows[i][1][g], i))
+        self.last = Stats(0, time.perf_counter() - start, 0, 0, looked, 0, exact=True)
+        self._kept = None
+        return [rows[i] for i in order]
 
     # ------------------------------------------------------------------ search
     @staticmethod
-    def _ranked(root: _Node) -> list[tuple[int, float, int]]:
-        """(code, value for the mover, visits) of the root's children, most visited
-        first; ties: the higher value, then the first score's order."""
+    def _ranked(root: _Node) -> list[tuple[int, float, int, float, list[float]]]:
+        """(code, search value for the mover, visits, win share for the mover, every
+        seat's final glory) of the root's children, means over their visits, most
+        visited first; ties: the higher value, then the first score's order."""
         assert root.codes is not None
         p = root.player
-        rows = [(code, root.cw[i][p] / root.cn[i], root.cn[i])
-                for i, code in enumerate(root.codes)]
+        rows = []
+        for i, code in enumerate(root.codes):
+            m = root.cn[i]
+            w = root.cw[i]
+            n = len(w) // 3
+            rows.append((code, w[p] / m, m, w[n + p] / m, [x / m for x in w[2 * n:]]))
         order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], -rows[i][1], i))
         return [rows[i] for i in order]
 
-    def _expand(self, node: _Node, s: State) -> tuple[list[float], State]:
+    def _expand(self, node: _Node, s: State, depth: int, wide: int
+                ) -> tuple[list[float], State]:
         """Score every child of ``node`` (at position ``s``), order them best first for
-        the player to move, and return the best child's values and position."""
+        the player to move, and return the best child's values and position.
+
+        A child where the same player decides again within the turn (a building's
+        target, the second action of a "+" building: not a new turn, where passing
+        would be offered) is a follow-up: the ``wide`` best of them by their own score
+        are expanded at once, ``depth`` levels deep (3 at a time below the first), while
+        they have scored fewer than :data:`FOLLOW_EVALS` positions, and scored by their
+        best follow-up, so that ``act fortress`` is worth its best
+        Occupy from its first visit rather than the position with a disc spent and
+        nothing yet gained."""
         p = node.player
         rows = []
         i = 0
@@ -241,14 +344,37 @@ class MCTSBot:
             c = s.copy()
             c.apply_code(code)
             _follow_forced(c)
-            v = _values(c)
+            v = search_values(c, None, self._center, self._weight)
             rows.append((-v[p], i, code, v, c))
             i += 1
+        self._evals += i
+        self._nodes += 1
+        kids: dict[int, _Node] = {}
+        if depth:
+            follow = []
+            for r in rows:
+                c = r[4]
+                if c.current_player == p and not c.is_over:
+                    codes = c.legal_codes()
+                    if codes[-1] != _PASS:
+                        follow.append(r)
+            if follow:
+                follow.sort(key=lambda r: (r[0], r[1]))
+                spent = self._evals
+                for j in range(min(wide, len(follow))):
+                    if self._evals - spent >= FOLLOW_EVALS:
+                        break
+                    r = follow[j]
+                    kid = _Node(p)
+                    v, best = self._expand(kid, r[4], depth - 1, 3)
+                    k = r[1]
+                    kids[k] = kid
+                    rows[k] = (-v[p], k, r[2], v, best)
         rows.sort(key=lambda r: (r[0], r[1]))
         node.codes = [r[2] for r in rows]
         node.cw = [r[3][:] for r in rows]
         node.cn = [1] * i
-        node.kids = [_END if r[4].is_over else None for r in rows]
+        node.kids = [kids.get(r[1]) or (_END if r[4].is_over else None) for r in rows]
         node.n = i
         return rows[0][3], rows[0][4]
 
@@ -265,17 +391,30 @@ class MCTSBot:
                 s.apply_code(codes[rng.randrange(m - 1)])
             else:
                 s.apply_code(codes[rng.randrange(m)])
-        return _values(s)
+        return search_values(s, None, self._center, self._weight)
 
     def _search(self, state: State) -> _Node:
-        nseats = state.n
+        nseats = 3 * state.n  # the values backed up: search values, win shares, glory
         c = self.c
         widen = self.widen
         alpha = self.alpha
         rollout = self.rollout
         log = math.log
         sqrt = math.sqrt
-        root = self._reused(state) if self.reuse else None
+        n = state.n
+        here = search_values(state)
+        center = margins(here[2 * n:])
+        weight = margin_weights(here[n:2 * n])
+        root = None
+        if self.reuse:
+            kept = self._reused(state)
+            # a tree keeps the margins its values are measured from while they stay
+            # close to the position's (the values' margin term is MARGIN_SCALE wide)
+            if kept is not None and max(abs(a - b) for a, b in zip(
+                    center, kept[1], strict=True)) <= MARGIN_SCALE / 4:
+                root, center, weight = kept
+        self._center = center
+        self._weight = weight
         reused = root.n if root is not None else 0
         if root is None:
             mover = state.current_player
@@ -285,8 +424,9 @@ class MCTSBot:
         clock = time.perf_counter
         start = clock()
         deadline = start + (self.seconds or 0.0)
-        nodes = 0
-        evals = 0
+        self._nodes = 0
+        self._evals = 0
+        follow = self.follow
         deepest = 0
         done = 0
         while True:
@@ -302,12 +442,10 @@ class MCTSBot:
             while True:
                 codes = node.codes
                 if codes is None:
-                    v, best = self._expand(node, s)
-                    nodes += 1
-                    evals += len(node.cn)
+                    v, best = self._expand(node, s, follow, 12)
                     if rollout and not best.is_over:
                         v = self._rollout(best)
-                        evals += 1
+                        self._evals += 1
                     break
                 # UCT for the player to move, over the first children (widening)
                 k = len(codes)
@@ -349,20 +487,22 @@ class MCTSBot:
                     w[q] += v[q]
             if len(path) > deepest:
                 deepest = len(path)
-        self.last = Stats(done, clock() - start, deepest, nodes, evals, reused)
+        self.last = Stats(done, clock() - start, deepest, self._nodes, self._evals, reused)
         if self.reuse:
-            self._kept = (state.copy(), [a.code for a in state.history()], root)
+            self._kept = (state.copy(), [a.code for a in state.history()], root, center,
+                          weight)
         return root
 
-    def _reused(self, state: State) -> _Node | None:
+    def _reused(self, state: State) -> tuple[_Node, list[float], list[float]] | None:
         """The subtree of the last search at ``state`` when ``state`` follows from the
         position searched last (its history extends that one's and replaying the new
-        decisions from it reaches ``state`` exactly), else None."""
+        decisions from it reaches ``state`` exactly), with the margins its values are
+        measured from and their weights, else None."""
         kept = self._kept
         self._kept = None
         if kept is None:
             return None
-        old, old_codes, node = kept
+        old, old_codes, node, center, weight = kept
         k = len(old_codes)
         if state.config != old.config or state.num_actions < k:
             return None
@@ -384,7 +524,7 @@ class MCTSBot:
             s.apply_code(code)
         if node.codes is None or s.to_json() != state.to_json():
             return None
-        return node
+        return node, center, weight
 
 
 def make_mcts(seed: int = 0, **options: Any) -> MCTSBot:
