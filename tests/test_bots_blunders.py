@@ -29,11 +29,13 @@ import pytest
 from endeavor import State, final_scores
 from endeavor import data as D
 from endeavor import testing as T
-from endeavor.bots import Bot, make
+from endeavor.bots import NAMES, Bot, make
 from endeavor.bots.endgame import BUDGET, exact_options
 
 #: every level from medium up, with the budget used here (hard: a fixed iteration budget)
 LEVELS: list[tuple[str, dict[str, Any]]] = [("medium", {}), ("hard", {"iterations": 200})]
+if "expert" in NAMES:  # where numpy and the shipped weights are present
+    LEVELS.append(("expert", {"iterations": 600}))
 LEVEL_IDS = [name for name, _ in LEVELS]
 FIXTURES = Path(__file__).parent / "fixtures" / "blunders.json"
 

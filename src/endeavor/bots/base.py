@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from .. import actions as A
 from ..actions import Action
 from ..state import State
 
@@ -44,6 +45,22 @@ def outlook_words(glory: list[float], p: int, exact: bool = False) -> str:
         who = [q for q, e in enumerate(glory) if q != p and e == best][0]
         return f"{text}, {-gap} behind P{who}"
     return f"{text}, level with the leader"
+
+
+def exact_rated(rows: list[tuple[int, list[float]]], p: int, n: int, top: int
+                ) -> list[Rated]:
+    """The first ``top`` of an exact end-game ranking (``rows``: codes with the search
+    values of the finished games they lead to, :func:`~.endgame.exact_ranking`) as
+    hints for player ``p`` of ``n``: exact win shares, glory and margins, 0 visits."""
+    out = []
+    for code, v in rows[:top]:
+        glory = v[2 * n:]
+        best = max((g for q, g in enumerate(glory) if q != p), default=glory[p])
+        out.append(Rated(A.BY_CODE[code], v[n + p], 0,
+                         f"{outlook_words(glory, p, exact=True)}; wins "
+                         f"{round(100 * v[n + p])}% (the rest of the game searched)",
+                         glory[p], glory[p] - best))
+    return out
 
 
 class Bot(Protocol):

@@ -205,4 +205,20 @@ def exact_options(state: State, budget: int = BUDGET
     return out, search.looked
 
 
-__all__ = ["BUDGET", "exact_options", "settled"]
+def exact_ranking(state: State, budget: int = BUDGET
+                  ) -> tuple[list[tuple[int, list[float]]], int] | None:
+    """:func:`exact_options` best first for the player to move: by search value, then
+    by their own final glory (ties in the legal order); with the positions looked at;
+    or None."""
+    found = exact_options(state, budget)
+    if found is None:
+        return None
+    rows, looked = found
+    p = state.current_player
+    assert p is not None
+    g = 2 * state.n + p
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i][1][p], -rows[i][1][g], i))
+    return [rows[i] for i in order], looked
+
+
+__all__ = ["BUDGET", "exact_options", "exact_ranking", "settled"]

@@ -6,10 +6,16 @@ decisions with a single legal action are followed straight through; a node's pla
 ``state.current_player``, who may decide out of turn), but a node is expanded by asking
 the network (:class:`~endeavor.bots.net.Net`, trained by ``endeavor train``) about its
 position once: its **priors** over the legal actions and its **value vector**, each
-seat's win share. There are no rollouts and no hand-made evaluation: the value vector
-is backed up along the path (a finished game backs up its real result: 1 to the sole
-winner, a shared first place split), every edge keeps one value sum per seat, and
-selection at a node maximises, for the player who decides there,
+seat's win share. There are no rollouts. A leaf's value is the network's value vector
+mixed, at ``mix`` (default :data:`MIX`; 0: the network alone), with the hand-made
+search values ``hard`` backs up (:func:`~endeavor.bots.evaluate.search_values`: the win
+share plus a term for the glory margin, measured from the root's margins), as AlphaGo
+mixed its value network with rollouts: the margin term keeps a decided game played for
+points (issue 18), and the hand-made evaluation steadies a network trained on few
+games. A finished game backs up its real result (1 to the sole winner, a shared first
+place split; mixed the same way with its final margins). The value vector is backed up
+along the path, every edge keeps one value sum per seat, and selection at a node
+maximises, for the player who decides there,
 
     Q(a) + c * P(a) * sqrt(N + 1) / (1 + N(a))
 
@@ -17,6 +23,10 @@ where ``Q(a)`` is that player's mean value through the edge (the node's own valu
 that player, less ``fpu``, while the edge is unvisited), ``P(a)`` the prior, ``N`` the
 node's visits and ``N(a)`` the edge's. The move is the most visited root edge (ties: the
 higher value, then the higher prior, then the engine's action order).
+
+Where the rest of the game is the mover's own (the last round once every other player
+has passed, the last Discard phase), the move is found exactly, as ``hard`` finds it
+(:mod:`.endgame`; ``exact=`` its budget in positions, 0 turns it off).
 
 The budget is ``seconds=`` (default 1 s) or ``iterations=`` (one network evaluation
 each, at most). With an iteration budget and ``noise=0`` the search depends only on
@@ -46,17 +56,23 @@ from ..actions import Action
 from ..rl.actions import CODES
 from ..rl.observation import ObservationEncoder
 from ..state import State
-from .base import Rated
+from .base import Rated, exact_rated
+from .endgame import BUDGET, exact_ranking
+from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
 from .evaluate import values as _values
-from .mcts import Stats
+from .mcts import Stats, reached
 from .net import Net, NetError
 
 #: the shipped weights: this file in the package ``endeavor.bots``
 WEIGHTS = "weights/expert_v1.npz"
 #: default search time per decision when no budget is given
 DEFAULT_SECONDS = 1.0
+#: default share of the hand-made search values in a leaf's value (the rest: the
+#: network's), as AlphaGo mixed its value network with rollouts
+MIX = 0.5
 #: the keyword options of :class:`ExpertBot`
-OPTIONS = ("seconds", "iterations", "c", "fpu", "noise", "alpha", "reuse", "weights")
+OPTIONS = ("seconds", "iterations", "c", "fpu", "noise", "alpha", "reuse", "weights", "mix",
+           "exact")
 
 _INDEX: dict[int, int] = {c: i for i, c in enumerate(CODES)}
 #: networks already read, by (path, modification time, size): the last few
@@ -143,7 +159,9 @@ class ExpertBot:
     is worth to the player deciding. ``noise`` in [0, 1): the share of Dirichlet
     (``alpha`` > 0) noise in the root's priors (0: none, deterministic). ``reuse``:
     keep the tree between decisions of one game. ``weights``: a weights file or a
-    :class:`~endeavor.bots.net.Net` (default: the shipped weights).
+    :class:`~endeavor.bots.net.Net` (default: the shipped weights). ``mix`` in [0, 1]:
+    the hand-made search values' share in a leaf's value. ``exact`` (>= 0): the budget
+    in positions of the exact end game (0: off).
 
     ``choose`` never modifies the state it is given; ``last`` holds the
     :class:`~endeavor.bots.mcts.Stats` of the last search (``evaluations``: network
@@ -156,7 +174,8 @@ class ExpertBot:
                  iterations: int | None | object = None, c: float | object = 1.0,
                  fpu: float | object = 0.1, noise: float | object = 0.0,
                  alpha: float | object = 0.3, reuse: bool | object = True,
-                 weights: str | os.PathLike[str] | Net | None | object = None) -> None:
+                 weights: str | os.PathLike[str] | Net | None | object = None,
+                 mix: float | object = MIX, exact: int | object = BUDGET) -> None:
         if seconds is not None and iterations is not None:
             raise ValueError("give the expert budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -177,6 +196,14 @@ class ExpertBot:
         if not isinstance(reuse, bool):
             raise ValueError(f"reuse must be True or False, not {reuse!r}")
         self.reuse = reuse
+        self.mix = _number("mix", mix, 0.0, strict=False)
+        if self.mix > 1.0:
+            raise ValueError(f"mix must be between 0 and 1, not {mix!r}")
+        if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
+            raise ValueError(f"exact must be a whole number >= 0, not {exact!r}")
+        self.exact = exact
+        self._center: list[float] = []
+        self._weight: list[float] = []
         if isinstance(weights, Net):
             self.net = weights
         elif weights is None or isinstance(weights, (str, os.PathLike)):
@@ -189,7 +216,7 @@ class ExpertBot:
         self.iterations = iterations if isinstance(iterations, int) else None
         self.last = Stats()
         self._encoders: list[ObservationEncoder] = []
-        self._kept: tuple[State, list[int], _Node] | None = None
+        self._kept: tuple[State, list[int], _Node, list[float], list[float]] | None = None
 
     # ------------------------------------------------------------------ public
     def choose(self, state: State) -> Action:
@@ -205,6 +232,9 @@ class ExpertBot:
         if len(codes) == 1:
             self.last = Stats()
             return codes[0]
+        exact = self._exact(state)
+        if exact is not None:
+            return exact[0][0]
         return self._ranked(self._search(state))[0][0]
 
     def analyse(self, state: State, top: int = 3) -> list[Rated]:
@@ -219,6 +249,11 @@ class ExpertBot:
             self.last = Stats()
             return [Rated(A.BY_CODE[codes[0]], 0.0, 0, "the only legal action")]
         out = []
+        exact = self._exact(state)
+        if exact is not None:
+            p = state.current_player
+            assert p is not None
+            return exact_rated(exact, p, state.n, top)
         for code, value, visits, prior in self._ranked(self._search(state))[:top]:
             out.append(Rated(A.BY_CODE[code], value, visits,
                              f"wins about {round(100 * value)}% of simulations "
@@ -230,6 +265,20 @@ class ExpertBot:
         """The network on ``state`` (not over): its legal codes, their priors and each
         seat's value (win share, by absolute seat)."""
         return self._evaluate(state)
+
+    def _exact(self, state: State) -> list[tuple[int, list[float]]] | None:
+        """The exact end-game answer (:func:`~.endgame.exact_ranking`) or None; sets
+        :attr:`last`."""
+        if not self.exact:
+            return None
+        start = time.perf_counter()
+        found = exact_ranking(state, self.exact)
+        if found is None:
+            return None
+        rows, looked = found
+        self.last = Stats(0, time.perf_counter() - start, 0, 0, looked, 0, exact=True)
+        self._kept = None
+        return rows
 
     # ------------------------------------------------------------------ search
     def _ranked(self, root: _Node) -> list[tuple[int, float, int, float]]:
@@ -262,8 +311,20 @@ class ExpertBot:
             values[(p + k) % n] = r[k]
         return codes, cast("list[float]", priors.tolist()), values
 
+    def _blend(self, net: list[float], s: State) -> list[float]:
+        """``net`` (win shares) mixed at :attr:`mix` with the hand-made search values of
+        ``s`` (win share and glory margin, :func:`~.evaluate.search_values`, measured
+        from the root's margins)."""
+        k = self.mix
+        if k <= 0.0:
+            return net
+        n = s.n
+        hand = search_values(s, None, self._center, self._weight)
+        return [(1.0 - k) * net[q] + k * hand[q] for q in range(n)]
+
     def _expand(self, node: _Node, s: State) -> list[float]:
         codes, priors, values = self._evaluate(s)
+        values = self._blend(values, s)
         n = s.n
         node.codes = codes
         node.prior = priors
@@ -286,7 +347,22 @@ class ExpertBot:
         c = self.c
         fpu = self.fpu
         sqrt = math.sqrt
-        root = self._reused(state) if self.reuse else None
+        root = None
+        if self.mix > 0.0:
+            here = search_values(state)
+            center = margins(here[2 * nseats:])
+            weight = margin_weights(here[nseats:2 * nseats])
+        else:
+            center = weight = []
+        if self.reuse:
+            kept = self._reused(state)
+            # as in mcts: a tree keeps the margins its values are measured from while
+            # they stay close to the position's
+            if kept is not None and (not center or max(abs(a - b) for a, b in zip(
+                    center, kept[1], strict=True)) <= MARGIN_SCALE / 4):
+                root, center, weight = kept
+        self._center = center
+        self._weight = weight
         reused = root.n if root is not None else 0
         clock = time.perf_counter
         start = clock()
@@ -348,7 +424,7 @@ class ExpertBot:
                 if kid is None:
                     if s.is_over:
                         node.kids[best_i] = _END
-                        v = _values(s)  # the real result of a finished game
+                        v = self._blend(_values(s), s)  # the real result
                         break
                     who = s.current_player
                     assert who is not None
@@ -364,40 +440,22 @@ class ExpertBot:
                 deepest = len(path)
         self.last = Stats(done, clock() - start, deepest, nodes, evals, reused)
         if self.reuse:
-            self._kept = (state.copy(), [a.code for a in state.history()], root)
+            self._kept = (state.copy(), [a.code for a in state.history()], root, center,
+                          weight)
         return root
 
-    def _reused(self, state: State) -> _Node | None:
-        """The subtree of the last search at ``state`` when ``state`` follows from the
-        position searched last (its history extends that one's and replaying the new
-        decisions from it reaches ``state`` exactly), else None."""
+    def _reused(self, state: State) -> tuple[_Node, list[float], list[float]] | None:
+        """The subtree of the last search at ``state`` (:func:`~.mcts.reached`), with
+        the margins and weights of its values' hand-made share, else None."""
         kept = self._kept
         self._kept = None
         if kept is None:
             return None
-        old, old_codes, node = kept
-        k = len(old_codes)
-        if state.config != old.config or state.num_actions < k:
+        old, old_codes, node, center, weight = kept
+        kid = reached(old, old_codes, node, state, _END)
+        if kid is None:
             return None
-        codes = [a.code for a in state.history()]
-        if codes[:k] != old_codes:
-            return None
-        s = old.copy()
-        for code in codes[k:]:
-            legal = s.legal_codes()
-            if code not in legal:  # a position built by hand, not a later one
-                return None
-            if len(legal) > 1:  # a forced decision stays inside its node
-                if node.codes is None or code not in node.codes:
-                    return None
-                kid = node.kids[node.codes.index(code)]
-                if kid is None or kid is _END:
-                    return None
-                node = kid
-            s.apply_code(code)
-        if node.codes is None or s.to_json() != state.to_json():
-            return None
-        return node
+        return cast(_Node, kid), center, weight
 
 
 def make_expert(seed: int = 0, **options: Any) -> ExpertBot:

@@ -56,8 +56,8 @@ from typing import Any, Final, cast
 from .. import actions as A
 from ..actions import Action
 from ..state import State
-from .base import Rated, outlook_words
-from .endgame import BUDGET, exact_options
+from .base import Rated, exact_rated, outlook_words
+from .endgame import BUDGET, exact_ranking
 from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
 
 _PASS = A.PASS.code
@@ -274,13 +274,7 @@ class MCTSBot:
         out = []
         exact = self._exact(state)
         if exact is not None:
-            for code, v in exact[:top]:
-                glory = v[2 * n:]
-                out.append(Rated(A.BY_CODE[code], v[n + p], 0,
-                                 f"{outlook_words(glory, p, exact=True)}; wins "
-                                 f"{round(100 * v[n + p])}% (the rest of the game searched)",
-                                 glory[p], margins(glory)[p]))
-            return out
+            return exact_rated(exact, p, n, top)
         for code, _, visits, win, glory in self._ranked(self._search(state))[:top]:
             out.append(Rated(A.BY_CODE[code], win, visits,
                              f"{outlook_words(glory, p)}; wins about {round(100 * win)}% "
@@ -295,17 +289,13 @@ class MCTSBot:
         if not self.exact:
             return None
         start = time.perf_counter()
-        found = exact_options(state, self.exact)
+        found = exact_ranking(state, self.exact)
         if found is None:
             return None
         rows, looked = found
-        p = state.current_player
-        assert p is not None
-        g = 2 * state.n + p
-        order = sorted(range(len(rows)), key=lambda i: (-rows[i][1][p], -rows[i][1][g], i))
         self.last = Stats(0, time.perf_counter() - start, 0, 0, looked, 0, exact=True)
         self._kept = None
-        return [rows[i] for i in order]
+        return rows
 
     # ------------------------------------------------------------------ search
     @staticmethod
@@ -494,37 +484,49 @@ class MCTSBot:
         return root
 
     def _reused(self, state: State) -> tuple[_Node, list[float], list[float]] | None:
-        """The subtree of the last search at ``state`` when ``state`` follows from the
-        position searched last (its history extends that one's and replaying the new
-        decisions from it reaches ``state`` exactly), with the margins its values are
-        measured from and their weights, else None."""
+        """The subtree of the last search at ``state`` (:func:`reached`), with the
+        margins its values are measured from and their weights, else None."""
         kept = self._kept
         self._kept = None
         if kept is None:
             return None
         old, old_codes, node, center, weight = kept
-        k = len(old_codes)
-        if state.config != old.config or state.num_actions < k:
+        kid = reached(old, old_codes, node, state, _END)
+        if kid is None:
             return None
-        codes = [a.code for a in state.history()]
-        if codes[:k] != old_codes:
+        return cast(_Node, kid), center, weight
+
+
+def reached(old: State, old_codes: list[int], node: Any, state: State, end: Any) -> Any:
+    """The node of a search tree (``node``, the root searched at ``old``, whose history
+    is ``old_codes``) that stands for ``state``, when ``state`` follows from ``old``
+    (its history extends ``old_codes`` and replaying the new decisions from ``old``
+    reaches ``state`` exactly) and the tree has expanded it; else None. Nodes have
+    ``codes`` (None until expanded) and ``kids`` (None until reached, ``end`` for a
+    finished game); a forced decision stays inside its node. Shared by :mod:`.mcts`
+    and :mod:`.expert`, whose trees keep their subtree between decisions."""
+    k = len(old_codes)
+    if state.config != old.config or state.num_actions < k:
+        return None
+    codes = [a.code for a in state.history()]
+    if codes[:k] != old_codes:
+        return None
+    s = old.copy()
+    for code in codes[k:]:
+        legal = s.legal_codes()
+        if code not in legal:  # a position built by hand, not a later one
             return None
-        s = old.copy()
-        for code in codes[k:]:
-            legal = s.legal_codes()
-            if code not in legal:  # a position built by hand, not a later one
+        if len(legal) > 1:  # a forced decision stays inside its node
+            if node.codes is None or code not in node.codes:
                 return None
-            if len(legal) > 1:  # a forced decision stays inside its node
-                if node.codes is None or code not in node.codes:
-                    return None
-                kid = node.kids[node.codes.index(code)]
-                if kid is None or kid is _END:
-                    return None
-                node = kid
-            s.apply_code(code)
-        if node.codes is None or s.to_json() != state.to_json():
-            return None
-        return node, center, weight
+            kid = node.kids[node.codes.index(code)]
+            if kid is None or kid is end:
+                return None
+            node = kid
+        s.apply_code(code)
+    if node.codes is None or s.to_json() != state.to_json():
+        return None
+    return node
 
 
 def make_mcts(seed: int = 0, **options: Any) -> MCTSBot:
