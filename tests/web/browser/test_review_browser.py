@@ -118,12 +118,24 @@ def test_review_tab_progress_summary_chart_and_a_decision(
                               "aria-current") == "true"
     other = next(d for d in review["decisions"]
                  if d["step"] > step + 3 and d["best"] != d["played"])
+    pages = page.evaluate("history.length")
     page.click(f"[data-testid=review-decision][data-step='{other['step']}']")
     page.wait_for_function(
         f"() => document.querySelector('#app').dataset.step === '{other['step'] - 1}'")
     assert body["moves"][str(other["step"])]["best"] in page.inner_text(
         "[data-testid=review-better]")
-    assert re.search(rf"/replay/{gid}/{step - 1}\?review={step}$", page.url)  # no new page
+    # the address follows the decision shown, in place (no new history entry), so that
+    # a reload or a shared link opens it; stepping on drops the review's decision
+    o = other["step"]
+    assert re.search(rf"/replay/{gid}/{o - 1}\?review={o}$", page.url)
+    assert page.evaluate("history.length") == pages
+    page.reload()
+    page.wait_for_selector("[data-testid=review-note]")
+    assert body["moves"][str(o)]["best"] in page.inner_text("[data-testid=review-better]")
+    page.click("[data-testid=replay-next]")
+    page.wait_for_function(f"() => document.querySelector('#app').dataset.step === '{o}'")
+    assert re.search(rf"/replay/{gid}/{o}$", page.url)
+    assert page.query_selector("[data-testid=review-note]") is None
 
 
 def test_review_tab_on_a_phone(new_page: Any, review_server: Server,

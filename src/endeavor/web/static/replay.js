@@ -113,6 +113,10 @@ export async function replayScreen(root, id, start = null) {
     n = k;
     slider.value = String(n);
     root.dataset.step = String(n);
+    // the address names the step shown (and the review's decision when it is shown), so
+    // that reloading or sharing it opens this position
+    const at = picked && n === picked - 1 ? `?review=${picked}` : "";
+    history.replaceState(null, "", href(`/replay/${encodeURIComponent(id)}/${n}${at}`));
     replace(status, `Step ${n} of ${last} · ${headline(view.state)}`);
     if (view.title) {
       const heading = root.querySelector(".game-title");
