@@ -43,12 +43,15 @@ PACKAGE = ROOT / "src" / "endeavor"
 #: numpy learner, nothing worth compiling, and Ray's ``remote`` needs its functions to
 #: be Python; the expert bot it trains and plays is compiled with the bots),
 #: ``review.py`` (``endeavor review``, the same kind of orchestration: it checks what
-#: it is given with its own errors, and the bots whose searches it runs are compiled) and
+#: it is given with its own errors, and the bots whose searches it runs are compiled),
+#: ``parallel.py`` (the process pools and Ray tasks of tournaments, reviews and
+#: training: it hands functions to spawned processes and to Ray's ``remote``, which
+#: takes only Python functions, and waits on them: nothing worth compiling) and
 #: ``rl/openspiel.py`` (OpenSpiel's Python game: its classes subclass pyspiel's, whose
 #: C++ side clones and serializes a state through its ``__dict__``; mypyc's native
 #: classes can do neither, and pyspiel is an optional extra)
 INTERPRETED = frozenset({"config.py", "testing.py", "train.py", "review.py",
-                         "rl/openspiel.py"})
+                         "parallel.py", "rl/openspiel.py"})
 #: packages left interpreted: the command line (``cli/``: the argparse and Rich adapter,
 #: one module per command; left out by its path, not only because its modules import
 #: ``rich``, and its tests patch module globals such as

@@ -76,29 +76,27 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import logging
 import math
-import multiprocessing
 import os
 import random
-import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
 from . import actions as A
+from . import parallel
 from .bots import GreedyBot, make
 from .bots.evaluate import T_END, T_SPAN, evaluate, time_left
 from .errors import EndeavorError
 from .frames import PH_END, PHASE_NAMES
+from .parallel import default_workers
 from .records import RECORD_FORMAT, replay
 from .scoring import final_scores
 from .state import State
 
 FORMAT = "endeavor-review"
 VERSION = 1
-BACKENDS = ("local", "ray")
+BACKENDS = parallel.BACKENDS
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: (label, glory loss below, win-chance loss below): the first row both losses stay
 #: under gives the label (after ``best``, which is no loss at all); past the last row,
@@ -494,90 +492,6 @@ def _curve(decisions: Sequence[ReviewedDecision], rounds: Sequence[int],
 
 
 # --------------------------------------------------------------------------- running
-def default_workers() -> int:
-    """The cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - platforms without sched_getaffinity
-        return max(1, os.cpu_count() or 1)
-
-
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _import_optional(module: str, extra: str, purpose: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise ReviewError(f"{purpose} needs {module.split('.')[0]}: "
-                          f"pip install 'endeavor[{extra}]'") from None
-
-
-def _run_local(tasks: Sequence[dict[str, Any]], workers: int,
-               handle: Callable[[dict[str, Any]], None]) -> None:
-    if workers <= 1:
-        for task in tasks:
-            handle(review_decision(task))
-        return
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=_ignore_sigint)
-    try:
-        pending: set[Future[dict[str, Any]]] = {pool.submit(review_decision, t)
-                                                for t in tasks}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                handle(future.result())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _python_function(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function`` wrapped in a plain Python function, for Ray's ``remote`` (which
-    takes only Python functions: in the compiled build this module's are native code).
-    Built from source text so that it stays Python in both builds."""
-    namespace: dict[str, Any] = {"__name__": __name__, "function": function}
-    exec("def task(*args, **kwargs):\n    return function(*args, **kwargs)\n", namespace)
-    wrapper: Callable[..., Any] = namespace["task"]
-    wrapper.__qualname__ = wrapper.__name__ = f"{function.__name__}_task"
-    return wrapper
-
-
-def _run_ray(tasks: Sequence[dict[str, Any]], workers: int, address: str | None,
-             handle: Callable[[dict[str, Any]], None]) -> None:
-    ray = _import_optional("ray", "ray", "the ray backend")
-    started = False
-    if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                   "logging_level": logging.ERROR}
-        try:
-            if address:
-                ray.init(address=address, **options)
-            else:
-                ray.init(num_cpus=workers, **options)
-        except Exception as e:
-            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-            raise ReviewError(f"could not start {where}: {type(e).__name__}: "
-                              f"{' '.join(str(e).split())[:300]}") from None
-        started = True
-    pending: list[Any] = []
-    try:
-        remote = ray.remote(num_cpus=1, max_retries=0)(_python_function(review_decision))
-        pending = [remote.remote(t) for t in tasks]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                handle(ray.get(ref))
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
-
-
 def _record_parts(record: object) -> tuple[State, dict[str, Any], list[str]]:
     """The final state, config and action notations of ``record`` (a record dict, its
     JSON text or bytes, or a :class:`State`); raises ``RecordError`` if it is corrupt."""
@@ -617,18 +531,13 @@ def review(record: object, seats: Iterable[int] | None = None,
     Raises ``RecordError`` for a corrupt record and :class:`ReviewError` for bad
     settings, before any decision is reviewed.
     """
-    if backend not in BACKENDS:
-        raise ReviewError(f"unknown backend {backend!r}: choose from {', '.join(BACKENDS)}")
-    if address is not None and backend != "ray":
-        raise ReviewError("an address is for the ray backend only")
+    parallel.check_backend(backend, address, ReviewError)
     if isinstance(iterations, bool) or not isinstance(iterations, int) \
             or not 1 <= iterations <= MAX_ITERATIONS:
         raise ReviewError(f"the budget must be 1 to {MAX_ITERATIONS:,} iterations, "
                           f"not {iterations!r}")
-    if workers is None:
-        workers = default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ReviewError(f"workers must be at least 1, not {workers!r}")
+    workers = parallel.check_workers(default_workers() if workers is None else workers,
+                                     ReviewError)
     if bot not in REVIEW_BOTS:
         raise ReviewError(f"the review's bot must be one of {', '.join(REVIEW_BOTS)}, "
                           f"not {bot!r}")
@@ -658,7 +567,7 @@ def review(record: object, seats: Iterable[int] | None = None,
                                   f"(steps 1 to {len(actions)})")
             only.add(k)
     if backend == "ray":
-        _import_optional("ray", "ray", "the ray backend")
+        parallel.require_ray(ReviewError)
     # the decisions to review, and the round after each number of actions
     have = {d.step: d for d in known}
     tasks: list[dict[str, Any]] = []
@@ -693,10 +602,8 @@ def review(record: object, seats: Iterable[int] | None = None,
     if progress is not None:
         progress(len(results), total)
     if tasks:
-        if backend == "ray":
-            _run_ray(tasks, workers, address, handle)
-        else:
-            _run_local(tasks, min(workers, len(tasks)), handle)
+        parallel.run(review_decision, tasks, handle, backend=backend, workers=workers,
+                     address=address, error=ReviewError)
     results.sort(key=lambda d: d.step)
     scores = tuple(s.total for s in final_scores(final)) if final.is_over else ()
     players = tuple(summarize(results, s, scores[s] if scores else None) for s in chosen)
@@ -711,7 +618,7 @@ def review(record: object, seats: Iterable[int] | None = None,
 def plot_formats() -> dict[str, str]:
     """The file types :func:`plot` can write (suffix -> description); raises
     :class:`ReviewError` if matplotlib is missing."""
-    _import_optional("matplotlib", "plot", "--plot")
+    parallel.import_optional("matplotlib", "plot", "--plot", ReviewError)
     backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
     formats: dict[str, str] = backend_agg.FigureCanvasAgg.get_supported_filetypes()
     return formats
@@ -721,7 +628,7 @@ def plot(result: Review, path: str | os.PathLike[str]) -> None:
     """Draw every seat's expected final glory over the game (the :attr:`Review.curve`),
     with the reviewed seats' mistakes and blunders marked and the rounds shaded, and
     save it to ``path`` (its suffix picks the format)."""
-    _import_optional("matplotlib", "plot", "--plot")
+    parallel.import_optional("matplotlib", "plot", "--plot", ReviewError)
     figure_module = importlib.import_module("matplotlib.figure")
     backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
     fig = figure_module.Figure(figsize=(10.0, 5.0), layout="constrained")

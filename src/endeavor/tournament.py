@@ -49,28 +49,26 @@ from __future__ import annotations
 
 import importlib
 import json
-import logging
 import math
-import multiprocessing
 import os
 import random
-import signal
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
+from . import parallel
 from .bots import Bot, make
 from .config import GameConfig
 from .errors import EndeavorError, IllegalActionError
+from .parallel import default_workers
 from .scoring import final_scores
 from .state import new_game
 
 FORMAT = "endeavor-tournament"
 VERSION = 1
-BACKENDS = ("local", "ray")
+BACKENDS = parallel.BACKENDS
 MAX_BUDGET_SECONDS = 3_600.0
 MAX_BUDGET_ITERATIONS = 1_000_000_000
 #: z for a 95% interval
@@ -522,90 +520,12 @@ class TournamentResult:
 
 
 # --------------------------------------------------------------------------- running
-def default_workers() -> int:
-    """The cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - platforms without sched_getaffinity
-        return max(1, os.cpu_count() or 1)
-
-
 def seat_plan(entrants: Sequence[Entrant], blocks: int) -> list[tuple[int, int, tuple[int, ...]]]:
     """(game index, block, entrant index per seat) of every game: game ``k`` of a block
     seats entrant ``(s - k) mod n`` in seat ``s``."""
     n = len(entrants)
     return [(b * n + k, b, tuple((s - k) % n for s in range(n)))
             for b in range(blocks) for k in range(n)]
-
-
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent, which terminates them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _import_optional(module: str, extra: str, purpose: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise TournamentError(f"{purpose} needs {module.split('.')[0]}: "
-                              f"pip install 'endeavor[{extra}]'") from None
-
-
-def _run_local(specs: Sequence[dict[str, Any]], workers: int, factory: BotFactory,
-               handle: Callable[[dict[str, Any] | str], None]) -> None:
-    if workers == 1:
-        for spec in specs:
-            handle(play_spec(spec, factory))
-        return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(workers, initializer=_ignore_sigint) as pool:
-        play = partial(play_spec, factory=factory)
-        for outcome in pool.imap_unordered(play, specs, chunksize=1):
-            handle(outcome)
-
-
-def _python_function(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function`` wrapped in a plain Python function. Ray's ``remote`` takes only
-    Python functions, and in the mypyc-compiled build every function of this module is
-    native code; the wrapper is built from source text so that it stays Python in both
-    builds (Ray pickles it by value, and ``function`` by reference)."""
-    namespace: dict[str, Any] = {"__name__": __name__, "function": function}
-    exec("def task(*args, **kwargs):\n    return function(*args, **kwargs)\n", namespace)
-    wrapper: Callable[..., Any] = namespace["task"]
-    wrapper.__qualname__ = wrapper.__name__ = f"{function.__name__}_task"
-    return wrapper
-
-
-def _run_ray(specs: Sequence[dict[str, Any]], workers: int, address: str | None,
-             factory: BotFactory, handle: Callable[[dict[str, Any] | str], None]) -> None:
-    ray = _import_optional("ray", "ray", "the ray backend")
-    started = False
-    if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                   "logging_level": logging.ERROR}
-        try:
-            if address:
-                ray.init(address=address, **options)
-            else:
-                ray.init(num_cpus=workers, **options)
-        except Exception as e:
-            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-            raise TournamentError(f"could not start {where}: {type(e).__name__}: "
-                                  f"{' '.join(str(e).split())[:300]}") from None
-        started = True
-    pending: list[Any] = []
-    try:
-        task = ray.remote(num_cpus=1, max_retries=0)(_python_function(play_spec))
-        pending = [task.remote(spec, factory) for spec in specs]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                handle(ray.get(ref))
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
 
 
 def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
@@ -644,15 +564,9 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
                               "mcts,greedy,greedy,greedy (or one bot for self-play)")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise TournamentError(f"the number of games must be at least 1, not {games!r}")
-    if backend not in BACKENDS:
-        raise TournamentError(f"unknown backend {backend!r}: choose from "
-                              f"{', '.join(BACKENDS)}")
-    if address is not None and backend != "ray":
-        raise TournamentError("an address is for the ray backend only")
-    if workers is None:
-        workers = default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise TournamentError(f"workers must be at least 1, not {workers!r}")
+    parallel.check_backend(backend, address, TournamentError)
+    workers = parallel.check_workers(default_workers() if workers is None else workers,
+                                     TournamentError)
     n = players if players is not None else len(specs_text)
     if len(specs_text) == 1:
         specs_text = specs_text * n
@@ -662,7 +576,7 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
     config = GameConfig(players=n, ruleset=ruleset, board=board, exploits=exploits,
                         seed=seed, options=dict(options or {}))
     if backend == "ray":
-        _import_optional("ray", "ray", "the ray backend")
+        parallel.require_ray(TournamentError)
     entrants = resolve_bots(specs_text, budget, factory)
     blocks = -(-games // n)
     base = config.to_dict()
@@ -695,10 +609,8 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
     start = time.perf_counter()
     if on_start is not None:
         on_start(len(specs))
-    if backend == "ray":
-        _run_ray(specs, workers, address, factory, handle)
-    else:
-        _run_local(specs, min(workers, len(specs)), factory, handle)
+    parallel.run(play_spec, specs, handle, shared=(factory,), backend=backend,
+                 workers=workers, address=address, error=TournamentError)
     results.sort(key=lambda g: g.index)
     return TournamentResult(settings, _distinct(entrants), results,
                             time.perf_counter() - start)
@@ -708,7 +620,7 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
 def plot_formats() -> dict[str, str]:
     """The file types :func:`plot` can write (suffix -> description); raises
     :class:`TournamentError` if matplotlib is missing."""
-    _import_optional("matplotlib", "plot", "--plot")
+    parallel.import_optional("matplotlib", "plot", "--plot", TournamentError)
     backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
     formats: dict[str, str] = backend_agg.FigureCanvasAgg.get_supported_filetypes()
     return formats
@@ -717,7 +629,7 @@ def plot_formats() -> dict[str, str]:
 def plot(result: TournamentResult, path: str | os.PathLike[str]) -> None:
     """Draw the win shares with their 95% intervals (and parity) beside the score
     distribution of each bot, and save it to ``path`` (its suffix picks the format)."""
-    _import_optional("matplotlib", "plot", "--plot")
+    parallel.import_optional("matplotlib", "plot", "--plot", TournamentError)
     figure_module = importlib.import_module("matplotlib.figure")
     backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
     rows = result.table

@@ -70,15 +70,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import logging
 import math
-import multiprocessing
 import os
 import random
-import signal
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field, fields
 from functools import partial
 from pathlib import Path
@@ -88,6 +85,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import actions as A
+from . import parallel
 from .bots import Bot, make
 from .bots.evaluate import values as heuristic_values
 from .bots.expert import ExpertBot, load_net
@@ -102,7 +100,7 @@ from .tournament import run_tournament
 
 FORMAT = "endeavor-train"
 VERSION = 1
-BACKENDS = ("local", "ray")
+BACKENDS = parallel.BACKENDS
 #: kinds of opponents in the self-play schedule
 MIX_KINDS = ("self", "snapshot", "hard", "greedy")
 DEFAULT_MIX = "self:4,snapshot:1,hard:1,greedy:1"
@@ -372,94 +370,29 @@ def generation_tasks(settings: Settings, generation: int, snapshots: Sequence[st
 
 
 # --------------------------------------------------------------------------- backends
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _import_optional(module: str, extra: str, purpose: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise TrainError(f"{purpose} needs {module.split('.')[0]}: "
-                         f"pip install 'endeavor[{extra}]'") from None
-
-
 class Actors:
     """Plays training games on the backend: in this process (``workers=1``), on a pool
-    of spawned local processes, or as Ray tasks (Ray must be initialised by the
-    caller)."""
+    of spawned local processes (kept from one generation to the next until
+    :meth:`close`), or as Ray tasks (on the Ray instance the caller started)."""
 
-    def __init__(self, backend: str, workers: int) -> None:
+    def __init__(self, backend: str, workers: int, address: str | None = None) -> None:
         self.backend = backend
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self.address = address
+        self._pool = parallel.LocalPool(workers)
 
     def run(self, tasks: Sequence[dict[str, Any]], nets: Mapping[str, str | bytes],
             handle: Callable[[dict[str, Any]], None]) -> None:
-        """Play ``tasks`` (in any order), calling ``handle`` with each game's line."""
+        """Play ``tasks`` (in any order), calling ``handle`` with each game's line; the
+        networks go with each task to local workers, once through Ray's object store."""
         if not tasks:
             return
-        if self.backend == "ray":
-            self._run_ray(tasks, nets, handle)
-        elif self.workers <= 1:
-            for task in tasks:
-                handle(play_training_game(task, nets))
-        else:
-            if self._pool is None:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
-                                                 initializer=_ignore_sigint)
-            pending: set[Future[dict[str, Any]]] = {
-                self._pool.submit(play_training_game, t, dict(nets)) for t in tasks}
-            try:
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        handle(future.result())
-            finally:
-                for future in pending:
-                    future.cancel()
-
-    def _run_ray(self, tasks: Sequence[dict[str, Any]], nets: Mapping[str, str | bytes],
-                 handle: Callable[[dict[str, Any]], None]) -> None:
-        ray = _import_optional("ray", "ray", "the ray backend")
-        remote = ray.remote(num_cpus=1, max_retries=0)(play_training_game)
-        shared = ray.put(dict(nets))
-        pending = [remote.remote(t, shared) for t in tasks]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                for ref in done:
-                    handle(ray.get(ref))
-        finally:
-            for ref in pending:
-                ray.cancel(ref, force=True)
+        parallel.run(play_training_game, tasks, handle, shared=(dict(nets),),
+                     backend=self.backend, workers=self.workers, address=self.address,
+                     error=TrainError, pool=self._pool)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-
-
-def _start_ray(workers: int, address: str | None) -> bool:
-    """Initialise Ray (a local instance of ``workers`` CPUs, or the cluster at
-    ``address``) unless it is; True if this call started it."""
-    ray = _import_optional("ray", "ray", "the ray backend")
-    if ray.is_initialized():
-        return False
-    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                               "logging_level": logging.ERROR}
-    try:
-        if address:
-            ray.init(address=address, **options)
-        else:
-            ray.init(num_cpus=workers, **options)
-    except Exception as e:
-        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise TrainError(f"could not start {where}: {type(e).__name__}: "
-                         f"{' '.join(str(e).split())[:300]}") from None
-    return True
+        self._pool.close()
 
 
 def net_factory(name: str, seed: int = 0, nets: Mapping[str, str | bytes] | None = None,
@@ -726,7 +659,7 @@ class _Run:
         self.address = address
         self.progress = progress or (lambda stage, done, total: None)
         self.log = log or (lambda text: None)
-        self.actors = Actors(backend, workers)
+        self.actors = Actors(backend, workers, address)
         self.started = time.perf_counter()
         self.wall0 = float(state.get("wall_seconds", 0.0))
 
@@ -929,12 +862,8 @@ def train(out: str | os.PathLike[str], settings: Settings | None = None, *,
     tournaments are played. ``progress(stage, done, total)`` and ``log(line)`` report as
     it goes. Raises :class:`TrainError` for bad settings, a directory in the way or a
     run that cannot be resumed (before any game is played), and if a game fails."""
-    if backend not in BACKENDS:
-        raise TrainError(f"unknown backend {backend!r}: choose from {', '.join(BACKENDS)}")
-    if address is not None and backend != "ray":
-        raise TrainError("an address is for the ray backend only")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise TrainError(f"workers must be at least 1, not {workers!r}")
+    parallel.check_backend(backend, address, TrainError)
+    parallel.check_workers(workers, TrainError)
     root = Path(out)
     run_file = root / "run.json"
     if resume:
@@ -963,24 +892,21 @@ def train(out: str | os.PathLike[str], settings: Settings | None = None, *,
     settings.check()
     state["settings"] = settings.to_dict()
     if backend == "ray":
-        _import_optional("ray", "ray", "the ray backend")
+        parallel.require_ray(TrainError)
     root.mkdir(parents=True, exist_ok=True)
     (root / "games").mkdir(exist_ok=True)
     (root / "nets").mkdir(exist_ok=True)
-    started_ray = _start_ray(workers, address) if backend == "ray" else False
-    run = _Run(root, settings, state, workers, backend, address, progress, log)
-    try:
+    with ExitStack() as stack:
+        if backend == "ray":  # one Ray instance for the whole run, tournaments included
+            stack.enter_context(parallel.using_ray(workers, address, TrainError))
+        run = _Run(root, settings, state, workers, backend, address, progress, log)
+        stack.callback(run.actors.close)
         run.save()
         if state.get("generation") is None:
             run.warm_start()
         for g in range(int(state["generation"]) + 1, settings.generations + 1):
             run.generation(g)
         run.save()
-    finally:
-        run.actors.close()
-        if started_ray:
-            ray = importlib.import_module("ray")
-            ray.shutdown()
     return state
 
 
@@ -988,7 +914,7 @@ def train(out: str | os.PathLike[str], settings: Settings | None = None, *,
 def plot_formats() -> dict[str, str]:
     """The file types :func:`plot_curve` can write; :class:`TrainError` without
     matplotlib."""
-    _import_optional("matplotlib", "plot", "--plot")
+    parallel.import_optional("matplotlib", "plot", "--plot", TrainError)
     backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
     formats: dict[str, str] = backend_agg.FigureCanvasAgg.get_supported_filetypes()
     return formats
@@ -997,7 +923,7 @@ def plot_formats() -> dict[str, str]:
 def plot_curve(curve: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> None:
     """Draw the learning curve (the best network's win share against ``hard`` per
     generation, with its 95% interval, and the rating difference) to ``path``."""
-    _import_optional("matplotlib", "plot", "--plot")
+    parallel.import_optional("matplotlib", "plot", "--plot", TrainError)
     figure_module = importlib.import_module("matplotlib.figure")
     backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
     points = [p for p in curve if p.get("vs_hard")]

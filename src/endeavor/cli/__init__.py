@@ -48,6 +48,7 @@ from .common import (
     MAX_RUNS,
     MAX_SECONDS,
     MAX_SEED,
+    MAX_WORKERS,
     PIPE_HEIGHT,
     PIPE_WIDTH,
     UsageError,
@@ -69,7 +70,6 @@ from .session import (
     pager_command,
     pager_environment,
 )
-from .tournament import MAX_WORKERS
 
 __all__ = [
     "DEFAULT_OPPONENT", "DEFAULT_PASS_WEIGHT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE",

@@ -1,8 +1,9 @@
 """What the commands of :mod:`endeavor.cli` share: exit statuses, :class:`UsageError`
 and the parser that raises it, argparse types (:func:`_ranged` and the ranges built on it),
 the options of the game settings (:func:`_add_game_options`, :func:`_config`,
-:func:`_options`), reading a record, the screen size and the whole game's log, and the
-lazy import of the web app."""
+:func:`_options`), the options of where games run (:func:`_add_backend_options`,
+:func:`_check_backend_options`), reading a record, the screen size and the whole game's
+log, and the lazy import of the web app."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from ..config import OPTIONS, GameConfig
 from ..errors import EndeavorError, RecordError
 from ..events import Event
 from ..exploits import EXPLOIT_IDS
+from ..parallel import BACKENDS
 from ..records import replay
 from ..state import State, new_game
 
@@ -33,6 +35,7 @@ MAX_SEED = 2**63 - 1
 MAX_GAMES = 1_000_000
 MAX_RUNS = 1_000
 MAX_SECONDS = 3_600.0
+MAX_WORKERS = 1_024
 _N = TypeVar("_N", int, float)
 
 
@@ -88,6 +91,7 @@ _fraction = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
 _seed = _ranged(int, lambda v: 0 <= v <= MAX_SEED, f"0 to {MAX_SEED}")
 _players = _ranged(int, lambda v: True, "an integer")
 _seat = _ranged(int, lambda v: 0 <= v <= 4, "a seat number, 0 to 4")
+_workers = _ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}")
 
 
 EXPLOITS_HELP = ("Exploits in play: 'none', 'random' (3 drawn for each game from its seed, "
@@ -170,6 +174,32 @@ def _config(args: argparse.Namespace, seed: int) -> GameConfig:
     return GameConfig(players=args.players, ruleset=args.ruleset,
                       board=getattr(args, "board", None), seed=seed,
                       options=_options(args), exploits=args.exploits)
+
+
+# --------------------------------------------------------------------------- backends
+def _add_backend_options(p: argparse.ArgumentParser, what: str, verb: str,
+                         workers: int | None = None) -> None:
+    """``--workers``, ``--backend`` and ``--address``: where ``what`` (``"the games"``)
+    is run; with one worker the command ``verb`` (``"plays"``) in this process.
+    ``workers``: the default (None: every core, which the library picks)."""
+    default = "the number of cores" if workers is None else str(workers)
+    p.add_argument("--workers", type=_workers, default=workers, metavar="N",
+                   help=f"parallel worker processes for {what} (with --backend ray: the "
+                        f"CPUs of the local Ray instance); 1 {verb} in this process "
+                        f"(default: {default})")
+    p.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="local (default): worker processes on this machine; ray: Ray tasks "
+                        "on a local Ray instance or on the cluster at --address (needs "
+                        "pip install 'endeavor[ray]', and endeavor installed on each node)")
+    p.add_argument("--address", metavar="HOST:PORT",
+                   help="the Ray cluster to use with --backend ray (default: start a local "
+                        "one)")
+
+
+def _check_backend_options(args: argparse.Namespace) -> None:
+    """The checks argparse cannot make on :func:`_add_backend_options`' options."""
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address needs --backend ray")
 
 
 # --------------------------------------------------------------------------- records

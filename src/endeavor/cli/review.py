@@ -23,10 +23,15 @@ from rich.text import Text
 
 from .. import bots as B
 from .. import review as R
-from .common import EXIT_OK, UsageError, _check_output, _ranged, _read_record, _seat
-from .tournament import MAX_WORKERS
-
-_workers = _ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}")
+from .common import (
+    EXIT_OK,
+    UsageError,
+    _add_backend_options,
+    _check_backend_options,
+    _check_output,
+    _read_record,
+    _seat,
+)
 
 
 def _budget(text: str) -> int:
@@ -72,17 +77,7 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--bot", choices=bots, default="hard",
                    help="the bot whose search gives the best action: hard (default)"
                         + (" or expert (the learned level)" if "expert" in bots else ""))
-    r.add_argument("--workers", type=_workers, metavar="N",
-                   help="parallel worker processes (with --backend ray: the CPUs of the "
-                        "local Ray instance); 1 reviews in this process (default: the "
-                        "number of cores)")
-    r.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local (default): worker processes on this machine; ray: Ray tasks "
-                        "on a local Ray instance or on the cluster at --address (needs "
-                        "pip install 'endeavor[ray]', and endeavor installed on each node)")
-    r.add_argument("--address", metavar="HOST:PORT",
-                   help="the Ray cluster to use with --backend ray (default: start a local "
-                        "one)")
+    _add_backend_options(r, "the decisions", "reviews")
     r.add_argument("--out", metavar="FILE",
                    help="write the review as JSON (every decision, the summaries, the curve "
                         "of expected final glory, the thresholds)")
@@ -97,8 +92,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _review(args: argparse.Namespace, out: Console) -> int:
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address needs --backend ray")
+    _check_backend_options(args)
     final, record = _read_record(args.file)
     n = final.n
     seats = sorted(set(args.seat)) if args.seat else None

@@ -20,20 +20,18 @@ from .common import (
     MAX_GAMES,
     MAX_SEED,
     UsageError,
+    _add_backend_options,
     _add_exploits_option,
     _add_rules_options,
     _board_name,
+    _check_backend_options,
     _check_output,
     _exploits_label,
     _games,
     _options,
     _players,
-    _ranged,
     _seed,
 )
-
-MAX_WORKERS = 1_024
-_workers = _ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}")
 
 
 def _budget(text: str) -> str:
@@ -48,7 +46,6 @@ def _budget(text: str) -> str:
 
 def add_parser(sub: Any) -> None:
     """The ``tournament`` subcommand's options."""
-    from ..tournament import BACKENDS
     t = sub.add_parser(
         "tournament", help="play bots against each other and rate them",
         description="Play K games between bots, one bot per seat. Games come in blocks of "
@@ -90,17 +87,7 @@ def add_parser(sub: Any) -> None:
                         "like 800 or 800it (iterations give reproducible games); bots that "
                         "take no budget (random, greedy) play without it. A bot's own "
                         "budget (mcts:800) wins over this one")
-    t.add_argument("--workers", type=_workers, metavar="N",
-                   help="parallel worker processes (with --backend ray: the CPUs of the "
-                        "local Ray instance); 1 plays in this process (default: the number "
-                        "of cores)")
-    t.add_argument("--backend", choices=BACKENDS, default="local",
-                   help="local (default): worker processes on this machine; ray: Ray tasks "
-                        "on a local Ray instance or on the cluster at --address (needs "
-                        "pip install 'endeavor[ray]', and endeavor installed on each node)")
-    t.add_argument("--address", metavar="HOST:PORT",
-                   help="the Ray cluster to use with --backend ray (default: start a local "
-                        "one)")
+    _add_backend_options(t, "the games", "plays")
     t.add_argument("--out", metavar="FILE",
                    help="write the settings, the table, the pairwise results and every game "
                         "(index, seed, seating, scores, ranks, decisions, record) as JSON; "
@@ -117,8 +104,7 @@ def _tournament(args: argparse.Namespace, out: Console) -> int:
     from rich.progress import TimeElapsedColumn, TimeRemainingColumn
 
     from .. import tournament as T
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address needs --backend ray")
+    _check_backend_options(args)
     if args.out is not None:
         _check_output(args.out, "--out")
     if args.plot is not None:

@@ -18,15 +18,16 @@ from .common import (
     EXIT_OK,
     MAX_SEED,
     UsageError,
+    _add_backend_options,
     _add_exploits_option,
     _add_rules_options,
+    _check_backend_options,
     _check_output,
     _options,
     _ranged,
     _seed,
 )
 
-MAX_WORKERS = 1_024
 MAX_COUNT = 1_000_000
 MAX_ITERATIONS = 1_000_000
 #: the defaults of a new run (``endeavor.train.Settings``' own, which a test keeps equal;
@@ -47,7 +48,6 @@ SETTING_OPTIONS = ("games", "warm_start_games", "hard_iterations", "iterations",
 _count = _ranged(int, lambda v: 1 <= v <= MAX_COUNT, f"1 to {MAX_COUNT:,}")
 _count0 = _ranged(int, lambda v: 0 <= v <= MAX_COUNT, f"0 to {MAX_COUNT:,}")
 _iterations = _ranged(int, lambda v: 1 <= v <= MAX_ITERATIONS, f"1 to {MAX_ITERATIONS:,}")
-_workers = _ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}")
 _share = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
 _lr = _ranged(float, lambda v: 0.0 < v <= 1.0, "more than 0 and at most 1")
 
@@ -144,17 +144,7 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--eval-iterations", type=_iterations, metavar="N",
                    help="the search of both in those games, per decision (default: "
                         f"{d['eval_iterations']})")
-    t.add_argument("--workers", type=_workers, metavar="N", default=1,
-                   help="parallel worker processes for games and tournaments (with "
-                        "--backend ray: the CPUs of the local Ray instance); 1 plays in "
-                        "this process (default: 1)")
-    t.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local (default): worker processes on this machine; ray: Ray tasks "
-                        "on a local Ray instance or the cluster at --address (needs pip "
-                        "install 'endeavor[ray]', endeavor installed on each node)")
-    t.add_argument("--address", metavar="HOST:PORT",
-                   help="the Ray cluster to use with --backend ray (default: start a local "
-                        "one)")
+    _add_backend_options(t, "games and tournaments", "plays", workers=1)
     t.add_argument("--plot", metavar="FILE.png",
                    help="draw the learning curve (the best network against hard per "
                         "generation) to this file (needs pip install 'endeavor[plot]')")
@@ -175,8 +165,7 @@ def _module() -> Any:
 
 def _train(args: argparse.Namespace, out: Console) -> int:
     T = _module()
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address needs --backend ray")
+    _check_backend_options(args)
     given = [name for name in SETTING_OPTIONS if getattr(args, name) is not None]
     if args.ruleset != "age_of_sail" or _options(args):
         given.append("ruleset")
