@@ -76,7 +76,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import math
 import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -86,9 +85,10 @@ from typing import Any
 from . import actions as A
 from . import parallel
 from .bots import GreedyBot, make
-from .bots.evaluate import T_END, T_SPAN, evaluate, time_left
+from .bots import evaluate as E
+from .bots.evaluate import evaluate
 from .errors import EndeavorError
-from .frames import PH_END, PHASE_NAMES
+from .frames import PHASE_NAMES
 from .parallel import default_workers
 from .records import RECORD_FORMAT, replay
 from .scoring import final_scores
@@ -368,17 +368,9 @@ def decision_seed(config: Mapping[str, Any], actions: Sequence[str], step: int) 
 
 def win_chances(glory: Sequence[float], state: State) -> list[float]:
     """Each seat's chance of winning from the estimates ``glory`` at ``state`` (see the
-    module docstring); on a finished game the result."""
-    if state.phase == PH_END:
-        best = max(glory)
-        k = sum(1 for g in glory if g == best)
-        return [1.0 / k if g == best else 0.0 for g in glory]
-    left = time_left(state)
-    temp = T_END + T_SPAN * left * left
-    top = max(glory)
-    ex = [math.exp((g - top) / temp) for g in glory]
-    z = sum(ex)
-    return [x / z for x in ex]
+    module docstring; :func:`endeavor.bots.evaluate.win_chances`); on a finished game the
+    result."""
+    return E.win_chances(state, list(glory))
 
 
 def expected_glory(state: State, until: int | None = None,

@@ -558,6 +558,15 @@ def _win_estimates(state: State, est: list[float]) -> list[float]:
     return [x / z for x in ex]
 
 
+def win_chances(state: State, glory: list[float]) -> list[float]:
+    """Each seat's chance of winning from the glory estimates ``glory`` at ``state``, as
+    :func:`values` turns its estimates into win shares; on a finished game the result
+    (``glory`` then the final scores)."""
+    if state.phase == PH_END:
+        return _win_shares(glory)
+    return _win_estimates(state, glory)
+
+
 def values(state: State, w: Weights | None = None) -> list[float]:
     """Per-seat values in [0, 1] for max-n search backups: each seat's chance of winning
     estimated as a softmax of the :func:`evaluate` estimates, ``exp(e_p / T) / sum_q
@@ -658,4 +667,4 @@ def search_values(state: State, w: Weights | None = None,
 
 __all__ = ["CLASSIC", "DEFAULT", "MARGIN_SCALE", "MARGIN_WEIGHT", "MARGIN_WEIGHT_SETTLED", "T_END",
            "T_SPAN", "Weights", "blend", "evaluate", "glory_now", "margin_weights", "margins",
-           "search_values", "time_left", "values", "weights_for"]
+           "search_values", "time_left", "values", "weights_for", "win_chances"]

@@ -57,10 +57,10 @@ from ..rl.actions import CODES
 from ..rl.observation import ObservationEncoder
 from ..state import State
 from .base import Rated, exact_rated
-from .endgame import BUDGET, exact_ranking
+from .endgame import BUDGET
 from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
 from .evaluate import values as _values
-from .mcts import Stats, reached
+from .mcts import Stats, exact_answer, reached
 from .net import Net, NetError
 
 #: the shipped weights: this file in the package ``endeavor.bots``
@@ -267,18 +267,7 @@ class ExpertBot:
         return self._evaluate(state)
 
     def _exact(self, state: State) -> list[tuple[int, list[float]]] | None:
-        """The exact end-game answer (:func:`~.endgame.exact_ranking`) or None; sets
-        :attr:`last`."""
-        if not self.exact:
-            return None
-        start = time.perf_counter()
-        found = exact_ranking(state, self.exact)
-        if found is None:
-            return None
-        rows, looked = found
-        self.last = Stats(0, time.perf_counter() - start, 0, 0, looked, 0, exact=True)
-        self._kept = None
-        return rows
+        return exact_answer(self, state)
 
     # ------------------------------------------------------------------ search
     def _ranked(self, root: _Node) -> list[tuple[int, float, int, float]]:

@@ -283,19 +283,7 @@ class MCTSBot:
         return out
 
     def _exact(self, state: State) -> list[tuple[int, list[float]]] | None:
-        """The exact end-game answer (:mod:`.endgame`): the legal codes with the values
-        of the finished games they lead to, best first for the player to move (by value,
-        then own final glory; ties in legal order), or None; sets :attr:`last`."""
-        if not self.exact:
-            return None
-        start = time.perf_counter()
-        found = exact_ranking(state, self.exact)
-        if found is None:
-            return None
-        rows, looked = found
-        self.last = Stats(0, time.perf_counter() - start, 0, 0, looked, 0, exact=True)
-        self._kept = None
-        return rows
+        return exact_answer(self, state)
 
     # ------------------------------------------------------------------ search
     @staticmethod
@@ -495,6 +483,24 @@ class MCTSBot:
         if kid is None:
             return None
         return cast(_Node, kid), center, weight
+
+
+def exact_answer(bot: Any, state: State) -> list[tuple[int, list[float]]] | None:
+    """A search bot's exact end-game answer (:func:`~.endgame.exact_ranking` within its
+    budget ``bot.exact``, 0: never): the legal codes with the values of the finished games
+    they lead to, best first for the player to move (by value, then own final glory;
+    ties in legal order), or None. Sets ``bot.last`` and drops the tree kept for reuse
+    when it answers. Shared by :class:`MCTSBot` and :class:`~.expert.ExpertBot`."""
+    if not bot.exact:
+        return None
+    start = time.perf_counter()
+    found = exact_ranking(state, bot.exact)
+    if found is None:
+        return None
+    rows, looked = found
+    bot.last = Stats(0, time.perf_counter() - start, 0, 0, looked, 0, exact=True)
+    bot._kept = None
+    return rows
 
 
 def reached(old: State, old_codes: list[int], node: Any, state: State, end: Any) -> Any:
