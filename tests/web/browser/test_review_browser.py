@@ -136,6 +136,17 @@ def test_review_tab_progress_summary_chart_and_a_decision(
     page.wait_for_function(f"() => document.querySelector('#app').dataset.step === '{o}'")
     assert re.search(rf"/replay/{gid}/{o}$", page.url)
     assert page.query_selector("[data-testid=review-note]") is None
+    # a Done or Pass has no place on the table: the note names only the rings drawn
+    idle = next(d for d in review["decisions"] if d["played"] in ("pass", "done")
+                and d["best"] not in ("pass", "done") and d["glory_loss"] >= 1
+                and body["moves"][str(d["step"])]["best_targets"])
+    i = idle["step"]
+    page.goto(f"{review_server.url}/replay/{gid}/{i - 1}?review={i}")
+    page.wait_for_selector("[data-testid=review-note] .hint")
+    hint = page.inner_text("[data-testid=review-note] .hint")
+    assert "ringed in green" in hint and "red dashes" not in hint
+    assert page.query_selector_all(".rv-played") == []
+    assert len(page.query_selector_all(".rv-best")) >= 1
 
 
 def test_review_tab_on_a_phone(new_page: Any, review_server: Server,

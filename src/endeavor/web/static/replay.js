@@ -85,8 +85,8 @@ export async function replayScreen(root, id, start = null) {
     const body = review.body();
     const d = body && body.review && picked ? body.review.decisions.find((x) => x.step === picked) : null;
     const here = d && n === d.step - 1 ? d : null;
-    replace(noteBox, here ? reviewNote(body, here) : null);
-    markMoves(root, body, here);
+    const marked = markMoves(root, body, here);
+    replace(noteBox, here ? reviewNote(body, here, marked) : null);
   }
 
   replace(side, stepBox, tabs, logPanel, review.el);

@@ -47,9 +47,17 @@ export function movesOf(body, d) {
 /**
  * What the replay viewer shows at decision `d` of the review `body`: who decided, the
  * label, the move played and the better move with the glory it would have kept.
+ * `marked`: the elements markMoves ringed (the hint names only the rings drawn: a Pass
+ * or Done has no place on the table).
  */
-export function reviewNote(body, d) {
-  const m = movesOf(body, d);
+export function reviewNote(body, d, marked = null) {
+  const moves = movesOf(body, d);
+  const drawn = (cls) => (marked ? marked.some((el) => el.classList.contains(cls)) : true);
+  const m = {
+    ...moves,
+    bestTargets: drawn("rv-best") ? moves.bestTargets : [],
+    playedTargets: drawn("rv-played") ? moves.playedTargets : [],
+  };
   const same = d.played === d.best;
   const lost = d.glory_loss >= 0.05 || d.win_loss >= 0.005;
   return h("div", { class: "rv-note", "data-testid": "review-note", style: `--seat:${colour(d.seat)}` },
