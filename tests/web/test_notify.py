@@ -29,6 +29,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg import auth, fresh_database, pg_url, tokens
 from sqlalchemy import Engine, insert, select
+from webapi import eventually
 
 from endeavor.web import db
 from endeavor.web.loadtest import ServerProcess, free_port
@@ -292,16 +293,6 @@ def _outbox(url: str, gid: str) -> list[Any]:
         engine.dispose()
 
 
-def _eventually(check: Callable[[], Any], timeout: float = 15.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.05)
-
-
 def _token_of(link: str) -> str:
     return urlsplit(link).fragment
 
@@ -359,7 +350,7 @@ def test_webhook_and_email_delivered_after_a_move(server: ServerProcess, client:
     text = msg.get_content()
     assert body["link"] in text and body["asked"] in text and "P1" in text
     # sent once, and the outbox is empty again
-    _eventually(lambda: not _outbox(server.db, gid), what="the outbox emptied")
+    eventually(lambda: not _outbox(server.db, gid), what="the outbox emptied")
     assert len(receiver.to(path)) == 1
     _check_log_clean(server.log, toks[1], path, address)
 
@@ -401,11 +392,11 @@ def test_dead_receivers_do_not_slow_moves(server: ServerProcess, client: httpx.C
                     return str(row.last_error)
             return None
 
-        assert _eventually(lambda: retried("hang"), 20.0) == "no answer within 0.5 s"
-        assert _eventually(lambda: retried("refuse"), 20.0) == "the connection was refused"
+        assert eventually(lambda: retried("hang"), 20.0) == "no answer within 0.5 s"
+        assert eventually(lambda: retried("refuse"), 20.0) == "the connection was refused"
         # given up after the last attempt (6 in all), and said so in the log
         for gid in (games["hang"]["id"], games["refuse"]["id"]):
-            _eventually(lambda gid=gid: not _outbox(server.db, gid), 30.0, f"{gid} given up")
+            eventually(lambda gid=gid: not _outbox(server.db, gid), 30.0, f"{gid} given up")
         log = _check_log_clean(server.log, "secret-0", "secret-1",
                                *toks["hang"].values(), *toks["refuse"].values())
         assert "webhook to http://127.0.0.1/… for P" in log
@@ -461,9 +452,9 @@ def test_log_holds_no_token_or_address(server: ServerProcess, client: httpx.Clie
     hook = f"http://127.0.0.1:{free_port()}/secret-hook-path-xyz"
     assert _put(client, gid, toks[1], email=address, webhook=hook).status_code == 200
     _play_until(client, gid, toks, 1)
-    _eventually(lambda: redact_email(address) in server.log.read_text(errors="replace"),
+    eventually(lambda: redact_email(address) in server.log.read_text(errors="replace"),
                 what="the refused e-mail logged")
-    _eventually(lambda: redact_url(hook) in server.log.read_text(errors="replace"),
+    eventually(lambda: redact_url(hook) in server.log.read_text(errors="replace"),
                 what="the refused webhook logged")
     log = _check_log_clean(server.log, address, "secret-hook-path-xyz", toks[0], toks[1],
                            game["host_token"])
@@ -497,7 +488,7 @@ def test_private_webhooks_refused_and_a_row_left_while_down_is_sent(
         assert _put(client, gid, toks[1], email=address).status_code == 200
         _play_until(client, gid, toks, 1)
         mailbox.wait(address, 1)
-        _eventually(lambda: not _outbox(srv.db, gid), what="the outbox emptied")
+        eventually(lambda: not _outbox(srv.db, gid), what="the outbox emptied")
     # the server dies; a notification is left in the outbox, claimed by the dead worker
     srv.kill()
     engine: Engine = db.make_engine(srv.db)
@@ -513,7 +504,7 @@ def test_private_webhooks_refused_and_a_row_left_while_down_is_sent(
     srv.start()
     [_, mail] = mailbox.wait(address, 2)
     assert mail["msg"]["Subject"].startswith("Endeavor: your move in")
-    _eventually(lambda: not _outbox(srv.db, gid), what="the outbox emptied")
+    eventually(lambda: not _outbox(srv.db, gid), what="the outbox emptied")
 
 
 def test_delivered_on_postgres(tmp_path: Path, receiver: Receiver, mailbox: Mailbox) -> None:
@@ -529,7 +520,7 @@ def test_delivered_on_postgres(tmp_path: Path, receiver: Receiver, mailbox: Mail
                 [post] = receiver.wait("/pg")
                 assert post["body"]["game"]["id"] == gid and post["body"]["seat"] == 1
                 mailbox.wait("pg@example.org")
-                _eventually(lambda: not _outbox(url, gid), what="the outbox emptied")
+                eventually(lambda: not _outbox(url, gid), what="the outbox emptied")
         finally:
             srv.close()
 
@@ -571,7 +562,7 @@ def test_hot_seat_and_quick_bots(make_notifying: Callable[..., FastAPI], receive
         if sent:
             assert receiver.wait(f"/hot/{present_seconds}")[0]["body"]["seat"] == 1
         else:
-            _eventually(lambda: not _outbox(db_url, hot["id"]), what="rows dropped")
+            eventually(lambda: not _outbox(db_url, hot["id"]), what="rows dropped")
             assert receiver.to(f"/hot/{present_seconds}") == []
 
 

@@ -27,6 +27,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg import auth, fresh_database, pg_url
 from sqlalchemy import select
+from webapi import eventually
 
 from endeavor.cli import serve as serve_cli
 from endeavor.review import review
@@ -259,16 +260,8 @@ SLACK = 4
 
 
 def _eventually(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    """``check()`` once it is true, within ``timeout`` seconds times :data:`SLACK` (a
-    wait, not a measure of speed)."""
-    timeout *= SLACK
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.05)
+    """:func:`webapi.eventually` with :data:`SLACK`."""
+    return eventually(check, timeout, what, slack=SLACK)
 
 
 def _partial(url: str, gid: str) -> int:

@@ -1,11 +1,14 @@
 """Small helpers for the web tests that drive the HTTP API through a test client: the
-Authorization header of a token, and :class:`Api` (create a game, views, moves, undo,
-random play with the checks every test would repeat). A module of its own (not
+Authorization header of a token, :class:`Api` (create a game, views, moves, undo,
+random play with the checks every test would repeat), and :func:`eventually` (wait for
+what a server does in the background). A module of its own (not
 conftest.py), so test files import it by a name no other conftest shadows."""
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,6 +17,20 @@ from fastapi.testclient import TestClient
 def auth(token: str | None) -> dict[str, str]:
     """The Authorization header of a seat's token (none for a spectator)."""
     return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def eventually(check: Callable[[], Any], timeout: float = 15.0, what: str = "",
+               slack: float = 1.0) -> Any:
+    """``check()``'s value once it is true, polled every 50 ms; fails when it is still
+    false after ``timeout`` times ``slack`` seconds (a wait, not a measure of speed)."""
+    timeout *= slack
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        time.sleep(0.05)
 
 
 class Api:
