@@ -58,9 +58,9 @@ from ..rl.observation import ObservationEncoder
 from ..state import State
 from .base import Rated, exact_rated
 from .endgame import BUDGET
-from .evaluate import MARGIN_SCALE, margin_weights, margins, search_values
+from .evaluate import search_values
 from .evaluate import values as _values
-from .mcts import Stats, exact_answer, reached
+from .mcts import Stats, exact_answer, frame_holds, margin_frame, reached
 from .net import Net, NetError
 
 #: the shipped weights: this file in the package ``endeavor.bots``
@@ -337,18 +337,11 @@ class ExpertBot:
         fpu = self.fpu
         sqrt = math.sqrt
         root = None
-        if self.mix > 0.0:
-            here = search_values(state)
-            center = margins(here[2 * nseats:])
-            weight = margin_weights(here[nseats:2 * nseats])
-        else:
-            center = weight = []
+        # the network's values alone measure no margin (mix=0): nothing to keep close
+        center, weight = margin_frame(state) if self.mix > 0.0 else ([], [])
         if self.reuse:
             kept = self._reused(state)
-            # as in mcts: a tree keeps the margins its values are measured from while
-            # they stay close to the position's
-            if kept is not None and (not center or max(abs(a - b) for a, b in zip(
-                    center, kept[1], strict=True)) <= MARGIN_SCALE / 4):
+            if kept is not None and (not center or frame_holds(center, kept[1])):
                 root, center, weight = kept
         self._center = center
         self._weight = weight

@@ -380,16 +380,11 @@ class MCTSBot:
         log = math.log
         sqrt = math.sqrt
         n = state.n
-        here = search_values(state)
-        center = margins(here[2 * n:])
-        weight = margin_weights(here[n:2 * n])
+        center, weight = margin_frame(state)
         root = None
         if self.reuse:
             kept = self._reused(state)
-            # a tree keeps the margins its values are measured from while they stay
-            # close to the position's (the values' margin term is MARGIN_SCALE wide)
-            if kept is not None and max(abs(a - b) for a, b in zip(
-                    center, kept[1], strict=True)) <= MARGIN_SCALE / 4:
+            if kept is not None and frame_holds(center, kept[1]):
                 root, center, weight = kept
         self._center = center
         self._weight = weight
@@ -483,6 +478,22 @@ class MCTSBot:
         if kid is None:
             return None
         return cast(_Node, kid), center, weight
+
+
+def margin_frame(state: State) -> tuple[list[float], list[float]]:
+    """What a search's values measure the glory margin from (the ``center`` and
+    ``weight`` of :func:`~.evaluate.search_values`): each seat's margin at ``state``,
+    where the search starts, and the weight of its margin term there."""
+    n = state.n
+    here = search_values(state)
+    return margins(here[2 * n:]), margin_weights(here[n:2 * n])
+
+
+def frame_holds(center: list[float], kept: list[float]) -> bool:
+    """Whether a tree whose values are measured from the margins ``kept`` may be reused
+    at a position whose own are ``center``: while they stay close (the values' margin
+    term is :data:`~.evaluate.MARGIN_SCALE` wide)."""
+    return max(abs(a - b) for a, b in zip(center, kept, strict=True)) <= MARGIN_SCALE / 4
 
 
 def exact_answer(bot: Any, state: State) -> list[tuple[int, list[float]]] | None:
