@@ -28,8 +28,10 @@ MIN_TAP = 32
 # these are functions, never bare expressions).
 
 #: the decision as a phone shows it: what is tappable now (index into `.target` elements,
-#: or the option buttons), and everything too small or off screen
-PHONE_CHECK = """() => {
+#: or the option buttons), and everything too small or off screen; measured once the
+#: layout has settled (two frames on: a frame that changed size has refocused its board)
+PHONE_CHECK = """() => new Promise((done) => requestAnimationFrame(() =>
+requestAnimationFrame(() => {
   const W = innerWidth, H = innerHeight;
   const inView = (r) => r.width > 0 && r.left >= -0.5 && r.top >= -0.5
     && r.right <= W + 0.5 && r.bottom <= H + 0.5;
@@ -69,14 +71,29 @@ PHONE_CHECK = """() => {
   const onBoardInView = boardTargets.filter((el) => { const r = el.getBoundingClientRect();
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     return x >= frame.left && x <= frame.right && y >= frame.top && y <= frame.bottom; }).length;
-  return {
+  // the decision's targets on the board that the zoom buttons cover, and whether they
+  // all fit beside the buttons (with the 24 units the board keeps around them)
+  const buttons = document.querySelector('.board-wrap .pz-controls').getBoundingClientRect();
+  const underButtons = boardTargets.filter((el) => { const r = el.getBoundingClientRect();
+    return r.right > buttons.left && r.bottom > buttons.top && r.left < buttons.right
+      && r.top < buttons.bottom; }).map(name);
+  const svg = document.querySelector('[data-testid=board]');
+  const inner = svg.getBoundingClientRect();  // the frame inside its border
+  const pad = 24 * inner.width / svg.viewBox.baseVal.width;
+  const rects = boardTargets.map((el) => el.getBoundingClientRect());
+  const fitBeside = rects.length > 0 && onBoardInView === rects.length
+    && Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left)) + 2 * pad
+      <= buttons.left - 6 - inner.left
+    && Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top)) + 2 * pad
+      <= inner.height;
+  done({
     prompt: prompt ? box(prompt) : null,
     promptInView: !!prompt && inView(prompt.getBoundingClientRect()),
     small, tappable, options: options.length,
-    boardTargets: boardTargets.length, boardShown, onBoardInView,
+    boardTargets: boardTargets.length, boardShown, onBoardInView, underButtons, fitBeside,
     scrollWidth: document.documentElement.scrollWidth, scrollY: window.scrollY,
-  };
-}"""
+  });
+})))"""
 
 #: the desktop: where the board, the decision and your mat are, at the top of the page
 DESKTOP_CHECK = """() => {
@@ -161,6 +178,7 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
     started = time.monotonic()
     decisions = 0
     board_focus = 0
+    fit_beside = 0
     undone = False
     while wait_turn_or_end(page):
         seen = page.evaluate(PHONE_CHECK)
@@ -173,6 +191,11 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
             # the board opened on the decision: some of its targets are in the frame
             assert seen["onBoardInView"], where
             board_focus += 1
+            # and when they fit beside the zoom buttons in the frame's corner, none is
+            # under them
+            if seen["fitBeside"]:
+                fit_beside += 1
+                assert not seen["underButtons"], (where, seen["underButtons"])
         if decisions >= 3 and not undone and page.locator("[data-testid=undo]").is_visible():
             # Undo sits in the bar too: take the last decision back, then decide again
             undone = True
@@ -189,8 +212,8 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
     totals = [int(page.inner_text(f"[data-testid=total-{p}]")) for p in range(4)]
     assert max(totals) > 0
     elapsed = time.monotonic() - started
-    print(f"\nphone game at {width} px: {decisions} decisions ({board_focus} on the board),"
-          f" {elapsed:.1f} s")
+    print(f"\nphone game at {width} px: {decisions} decisions ({board_focus} on the board,"
+          f" {fit_beside} fitting beside the zoom buttons), {elapsed:.1f} s")
     assert elapsed < 240
     # the replay of the finished game fits the phone too
     page.goto(url.replace("/play/", "/replay/").split("#")[0])

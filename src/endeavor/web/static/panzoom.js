@@ -25,6 +25,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   let cy = 0;
   let fitted = true; // the view follows "the whole board" (desktop default) on resize
   let pending = null; // a focus asked while the frame had no size
+  let following = false; // the view shows the decision's targets and the player has not moved it
   let blockClick = false; // the click that ends a drag is not a click on what lies under it
   let blockTimer = null;
   let lastTap = null;
@@ -56,7 +57,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     return svg && svg.isConnected && r.width > 0 && r.height > 0;
   }
 
-  /** Clamp and write the viewBox; the board never leaves the frame. */
+  /** Clamp and write the viewBox; the board never leaves the frame (but see `spare`). */
   function apply() {
     if (!laidOut()) return;
     const r = rect();
@@ -71,7 +72,10 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const vh = r.height / scale;
     const clampAxis = (c, start, length, view) => (view >= length ? start + length / 2
       : Math.min(start + length - view / 2, Math.max(start + view / 2, c)));
-    cx = clampAxis(cx, board.x, board.w, vw);
+    // zoomed in, the view may run past the board's right edge by the zoom buttons' width,
+    // so that whatever lies at that edge can be brought out from under them
+    const spare = scale > fitScale(r) * 1.01 ? (wrap.clientWidth - controls.offsetLeft + 12) / scale : 0;
+    cx = clampAxis(cx, board.x, board.w + spare, vw);
     cy = clampAxis(cy, board.y, board.h, vh);
     svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
@@ -95,6 +99,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const [lo, hi] = limits(r);
     scale = Math.min(hi, Math.max(lo, scale * factor));
     fitted = false;
+    following = false;
     cx = ux - (px - r.left - r.width / 2) / scale;
     cy = uy - (py - r.top - r.height / 2) / scale;
     apply();
@@ -117,10 +122,14 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   /**
    * Show `elements` (the decision's targets on the board): zoomed to their box, at most
    * to a view about a region wide; when they do not fit at the smallest zoom, the
-   * biggest group of them that does. False when there is nothing to show.
+   * biggest group of them that does; beside or above the zoom buttons in the frame's
+   * corner when one under them would otherwise be hidden. The view keeps following them
+   * when the frame changes size, until the player moves it. False when there is nothing
+   * to show.
    */
   function focus(elements) {
     const els = [...elements];
+    following = false;
     if (!els.length) return false;
     if (!laidOut()) {
       pending = els;
@@ -130,40 +139,71 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     if (!scale) apply();
     const r = rect();
     const [lo] = limits(r);
-    const boxes = els.map((el) => unitBox([el])).filter(Boolean);
-    if (!boxes.length) return false;
-    const viewW = r.width / lo;
-    const viewH = r.height / lo;
+    const items = els.map((el) => ({ el, box: unitBox([el]) })).filter((it) => it.box);
+    if (!items.length) return false;
     const pad = 24;
-    // all of them, else the window (at the smallest zoom) that holds the most
-    let chosen = boxes;
-    const all = unionOf(boxes);
-    if (all.x1 - all.x0 + 2 * pad > viewW || all.y1 - all.y0 + 2 * pad > viewH) {
-      let best = [];
-      for (const anchor of boxes) {
-        const ax = (anchor.x0 + anchor.x1) / 2;
-        const ay = (anchor.y0 + anchor.y1) / 2;
-        const inside = boxes.filter((b) => Math.abs((b.x0 + b.x1) / 2 - ax) <= viewW / 2 - pad
-          && Math.abs((b.y0 + b.y1) / 2 - ay) <= viewH / 2 - pad);
-        if (inside.length > best.length) best = inside;
-      }
-      chosen = best;
-    }
-    // a region's worth of context around them: the region they all lie in, when one does
-    let box = unionOf(chosen);
+    const middle = (b) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
     const regions = new Set(els.map((el) => el.closest("[data-region]")).filter(Boolean));
-    if (regions.size === 1) {
-      const region = unitBox(regions);
-      if (region && region.x1 - region.x0 <= viewW && region.y1 - region.y0 <= viewH) box = unionOf([box, region]);
-    }
-    const w = box.x1 - box.x0 + 2 * pad;
-    const hgt = box.y1 - box.y0 + 2 * pad;
+    const region = regions.size === 1 ? unitBox(regions) : null;
     const most = Math.max(lo, Math.min(r.width / 600, r.height / 400)); // a region and around it
-    scale = Math.max(lo, Math.min(most, r.width / w, r.height / hgt));
-    cx = (box.x0 + box.x1) / 2;
-    cy = (box.y0 + box.y1) / 2;
-    fitted = false;
-    apply();
+    /** Show them in the frame's top left `w` × `hgt` px. */
+    const place = (w, hgt) => {
+      const viewW = w / lo;
+      const viewH = hgt / lo;
+      // all of them, else the window (at the smallest zoom) that holds the most
+      let chosen = items;
+      const all = unionOf(items.map((it) => it.box));
+      if (all.x1 - all.x0 + 2 * pad > viewW || all.y1 - all.y0 + 2 * pad > viewH) {
+        let best = [];
+        for (const anchor of items) {
+          const [ax, ay] = middle(anchor.box);
+          const inside = items.filter((it) => {
+            const [x, y] = middle(it.box);
+            return Math.abs(x - ax) <= viewW / 2 - pad && Math.abs(y - ay) <= viewH / 2 - pad;
+          });
+          if (inside.length > best.length) best = inside;
+        }
+        chosen = best;
+      }
+      // a region's worth of context around them: the region they all lie in, when one does
+      let box = unionOf(chosen.map((it) => it.box));
+      const around = region ? unionOf([box, region]) : null;
+      if (around && around.x1 - around.x0 <= viewW && around.y1 - around.y0 <= viewH) box = around;
+      scale = Math.max(lo, Math.min(most, w / (box.x1 - box.x0 + 2 * pad), hgt / (box.y1 - box.y0 + 2 * pad)));
+      cx = (box.x0 + box.x1) / 2 + (r.width - w) / 2 / scale;
+      cy = (box.y0 + box.y1) / 2 + (r.height - hgt) / 2 / scale;
+      fitted = false;
+      apply();
+    };
+    // a target under the zoom buttons (the frame's bottom right corner) cannot be tapped:
+    // of the whole frame, the part beside the buttons and the part above them, the one
+    // that shows the most targets clear of them (the first of those that tie)
+    const buttons = controls.getBoundingClientRect();
+    const gap = 6;
+    const clear = () => items.filter(({ el }) => {
+      const b = el.getBoundingClientRect();
+      const [x, y] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+      return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom
+        && !(b.right > buttons.left - gap && b.bottom > buttons.top - gap
+          && b.left < buttons.right + gap && b.top < buttons.bottom + gap);
+    }).length;
+    const areas = [[r.width, r.height]];
+    if (buttons.width && buttons.height) {
+      areas.push([buttons.left - gap - r.left, r.height], [r.width, buttons.top - gap - r.top]);
+    }
+    let best = null;
+    let bestShown = -1;
+    let placed = null;
+    for (const area of areas) {
+      if (area[0] < r.width / 2 || area[1] < r.height / 2) continue;
+      place(...area);
+      placed = area;
+      const shown = clear();
+      if (shown > bestShown) [best, bestShown] = [area, shown];
+      if (shown === items.length) break;
+    }
+    if (placed !== best) place(...best);
+    following = true;
     return true;
   }
 
@@ -175,6 +215,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   function fit() {
     fitted = true;
+    following = false;
     apply();
   }
 
@@ -189,9 +230,10 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     apply();
   }
 
+  /** The frame changed size: the same view, or again the targets it was showing. */
   function refresh() {
     if (pending && laidOut()) focus(pending);
-    else apply();
+    else if (!(following && laidOut() && focus(svg.querySelectorAll(".target")))) apply();
   }
 
   // ------------------------------------------------------------ pointers
@@ -242,6 +284,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
       scale = Math.min(hi, Math.max(lo, gesture.scale * (c.d / gesture.start.d)));
     }
     fitted = false;
+    following = false;
     cx = gesture.ux - (c.x - r.left - r.width / 2) / scale;
     cy = gesture.uy - (c.y - r.top - r.height / 2) / scale;
     apply();
@@ -303,6 +346,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     } else if (wrap.classList.contains("zoomed")) {
       event.preventDefault();
       fitted = false;
+      following = false;
       cx += event.deltaX / scale;
       cy += event.deltaY / scale;
       apply();
