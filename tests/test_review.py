@@ -310,6 +310,9 @@ def test_plot_without_matplotlib_is_a_clear_error(monkeypatch: pytest.MonkeyPatc
     (["game.json", "--out", "nodir/review.json"], "--out nodir/review.json: there is no "
                                                   "directory 'nodir'"),
     (["game.json", "--out", "."], "--out .: is a directory"),
+    (["game.json", "--plot", "review.txt"], "--plot review.txt: the file name must end in "
+                                            "one of"),
+    (["game.json", "--out", "r.png", "--plot", "r.png"], "--out and --plot name the same file"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str],

@@ -90,6 +90,16 @@ def import_optional(module: str, extra: str, purpose: str,
                     f"pip install 'endeavor[{extra}]'") from None
 
 
+def plot_formats(error: ErrorClass = EndeavorError) -> dict[str, str]:
+    """The file types matplotlib's Agg canvas writes (suffix -> description), which the
+    ``--plot`` of tournaments, reviews and training runs take; ``error`` without
+    matplotlib."""
+    import_optional("matplotlib", "plot", "--plot", error)
+    backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
+    formats: dict[str, str] = backend_agg.FigureCanvasAgg.get_supported_filetypes()
+    return formats
+
+
 def require_ray(error: ErrorClass = EndeavorError) -> Any:
     """The ``ray`` module, or ``error`` saying that the ray backend needs it."""
     return import_optional("ray", "ray", "the ray backend", error)
@@ -275,5 +285,5 @@ def run(function: Callable[..., R], tasks: Sequence[Any],
 
 
 __all__ = ["BACKENDS", "LocalPool", "check_backend", "check_workers", "default_workers",
-           "ignore_sigint", "import_optional", "python_function", "require_ray", "run",
-           "run_local", "run_ray", "start_ray", "using_ray"]
+           "ignore_sigint", "import_optional", "plot_formats", "python_function",
+           "require_ray", "run", "run_local", "run_ray", "start_ray", "using_ray"]

@@ -610,10 +610,7 @@ def review(record: object, seats: Iterable[int] | None = None,
 def plot_formats() -> dict[str, str]:
     """The file types :func:`plot` can write (suffix -> description); raises
     :class:`ReviewError` if matplotlib is missing."""
-    parallel.import_optional("matplotlib", "plot", "--plot", ReviewError)
-    backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
-    formats: dict[str, str] = backend_agg.FigureCanvasAgg.get_supported_filetypes()
-    return formats
+    return parallel.plot_formats(ReviewError)
 
 
 def plot(result: Review, path: str | os.PathLike[str]) -> None:

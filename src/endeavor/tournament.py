@@ -620,10 +620,7 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
 def plot_formats() -> dict[str, str]:
     """The file types :func:`plot` can write (suffix -> description); raises
     :class:`TournamentError` if matplotlib is missing."""
-    parallel.import_optional("matplotlib", "plot", "--plot", TournamentError)
-    backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
-    formats: dict[str, str] = backend_agg.FigureCanvasAgg.get_supported_filetypes()
-    return formats
+    return parallel.plot_formats(TournamentError)
 
 
 def plot(result: TournamentResult, path: str | os.PathLike[str]) -> None:

@@ -914,10 +914,7 @@ def train(out: str | os.PathLike[str], settings: Settings | None = None, *,
 def plot_formats() -> dict[str, str]:
     """The file types :func:`plot_curve` can write; :class:`TrainError` without
     matplotlib."""
-    parallel.import_optional("matplotlib", "plot", "--plot", TrainError)
-    backend_agg = importlib.import_module("matplotlib.backends.backend_agg")
-    formats: dict[str, str] = backend_agg.FigureCanvasAgg.get_supported_filetypes()
-    return formats
+    return parallel.plot_formats(TrainError)
 
 
 def plot_curve(curve: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> None:

@@ -238,6 +238,18 @@ def _check_output(path: str, flag: str) -> None:
         raise UsageError(f"{flag} {path!r}: {e}") from None
 
 
+def _check_plot(path: str, formats: dict[str, str], out: str | None = None) -> None:
+    """Fail before any work is done if ``--plot path`` cannot be written: a suffix of
+    ``formats`` (what matplotlib writes), a writable place, not the ``--out`` file."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise UsageError(f"--plot {path}: the file name must end in one of "
+                         f"{', '.join('.' + f for f in sorted(formats))} (e.g. .png)")
+    _check_output(path, "--plot")
+    if out is not None and Path(out).resolve() == Path(path).resolve():
+        raise UsageError("--out and --plot name the same file")
+
+
 def _screen_size(out: Console) -> tuple[int, int]:
     """The terminal's size, or 100×40 when stdout is not a terminal."""
     if out.is_terminal:

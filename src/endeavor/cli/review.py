@@ -29,6 +29,7 @@ from .common import (
     _add_backend_options,
     _check_backend_options,
     _check_output,
+    _check_plot,
     _read_record,
     _seat,
 )
@@ -102,14 +103,7 @@ def _review(args: argparse.Namespace, out: Console) -> int:
     if args.out is not None:
         _check_output(args.out, "--out")
     if args.plot is not None:
-        formats = R.plot_formats()
-        suffix = Path(args.plot).suffix.lower().lstrip(".")
-        if suffix not in formats:
-            raise UsageError(f"--plot {args.plot}: the file name must end in one of "
-                             f"{', '.join('.' + f for f in sorted(formats))} (e.g. .png)")
-        _check_output(args.plot, "--plot")
-        if args.out is not None and Path(args.out).resolve() == Path(args.plot).resolve():
-            raise UsageError("--out and --plot name the same file")
+        _check_plot(args.plot, R.plot_formats(), args.out)
     workers = args.workers if args.workers is not None else R.default_workers()
     err = Console(stderr=True)
     progress = Progress(TextColumn("review"), BarColumn(), MofNCompleteColumn(),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -26,6 +25,7 @@ from .common import (
     _board_name,
     _check_backend_options,
     _check_output,
+    _check_plot,
     _exploits_label,
     _games,
     _options,
@@ -108,14 +108,7 @@ def _tournament(args: argparse.Namespace, out: Console) -> int:
     if args.out is not None:
         _check_output(args.out, "--out")
     if args.plot is not None:
-        formats = T.plot_formats()
-        suffix = Path(args.plot).suffix.lower().lstrip(".")
-        if suffix not in formats:
-            raise UsageError(f"--plot {args.plot}: the file name must end in one of "
-                             f"{', '.join('.' + f for f in sorted(formats))} (e.g. .png)")
-        _check_output(args.plot, "--plot")
-        if args.out is not None and Path(args.out).resolve() == Path(args.plot).resolve():
-            raise UsageError("--out and --plot name the same file")
+        _check_plot(args.plot, T.plot_formats(), args.out)
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) == 1 and args.players is None:
         raise UsageError("one bot plays every seat: say how many with --players N")

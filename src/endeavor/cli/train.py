@@ -22,7 +22,7 @@ from .common import (
     _add_exploits_option,
     _add_rules_options,
     _check_backend_options,
-    _check_output,
+    _check_plot,
     _options,
     _ranged,
     _seed,
@@ -174,12 +174,7 @@ def _train(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(f"--resume continues the run with its own settings: leave out "
                          f"{flags}")
     if args.plot is not None:
-        formats = T.plot_formats()
-        suffix = Path(args.plot).suffix.lower().lstrip(".")
-        if suffix not in formats:
-            raise UsageError(f"--plot {args.plot}: the file name must end in one of "
-                             f"{', '.join('.' + f for f in sorted(formats))} (e.g. .png)")
-        _check_output(args.plot, "--plot")
+        _check_plot(args.plot, T.plot_formats())
     settings = None
     if not args.resume:
         values = {**DEFAULTS, **{k: getattr(args, k) for k in SETTING_OPTIONS
