@@ -93,7 +93,8 @@ def shown(target: dict[str, Any]) -> bool:
     [(1160, 820)],               # the board's bottom right corner: beside the buttons
     [(600, 400), (900, 560)],    # centred, the lower right one would be under them
     [(1160, 700), (1160, 820)],  # down the board's right edge
-], ids=["corner", "pair", "edge"])
+    [(420, 300), (770, 600)],    # the frame's width apart: nudged out from under them
+], ids=["corner", "pair", "edge", "spread"])
 def test_focus_keeps_targets_out_from_under_the_zoom_buttons(
         phone_page: Any, targets: list[tuple[int, int]]) -> None:
     seen = focus(phone_page, targets)["first"]

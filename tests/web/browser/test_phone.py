@@ -47,12 +47,17 @@ requestAnimationFrame(() => {
   const prompt = document.querySelector('[data-testid=prompt]');
   const small = [];
   const tappable = [];
+  // the board's zoom buttons: a target partly under them is not one to tap (its middle
+  // may be clear where a tap's point, the middle of one of its shapes, is not)
+  const buttons = document.querySelector('.board-wrap .pz-controls').getBoundingClientRect();
+  const overButtons = (r) => r.right > buttons.left && r.bottom > buttons.top
+    && r.left < buttons.right && r.top < buttons.bottom;
   const targets = [...document.querySelectorAll('.target')];
   targets.forEach((el, i) => {
     const r = el.getBoundingClientRect();
     if (!r.width && !r.height) return;  // in a closed drawer
     if (r.width < 32 || r.height < 32) small.push([name(el), box(el)]);
-    if (hits(el)) tappable.push(i);
+    if (hits(el) && !overButtons(r)) tappable.push(i);
   });
   const options = [...document.querySelectorAll('[data-testid=option]')];
   // every other button, link and tab that a thumb can reach now
@@ -73,10 +78,8 @@ requestAnimationFrame(() => {
     return x >= frame.left && x <= frame.right && y >= frame.top && y <= frame.bottom; }).length;
   // the decision's targets on the board that the zoom buttons cover, and whether they
   // all fit beside the buttons (with the 24 units the board keeps around them)
-  const buttons = document.querySelector('.board-wrap .pz-controls').getBoundingClientRect();
-  const underButtons = boardTargets.filter((el) => { const r = el.getBoundingClientRect();
-    return r.right > buttons.left && r.bottom > buttons.top && r.left < buttons.right
-      && r.top < buttons.bottom; }).map(name);
+  const underButtons = boardTargets.filter((el) => overButtons(el.getBoundingClientRect()))
+    .map(name);
   const svg = document.querySelector('[data-testid=board]');
   const inner = svg.getBoundingClientRect();  // the frame inside its border
   const pad = 24 * inner.width / svg.viewBox.baseVal.width;

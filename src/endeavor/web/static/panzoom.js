@@ -180,12 +180,15 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     // that shows the most targets clear of them (the first of those that tie)
     const buttons = controls.getBoundingClientRect();
     const gap = 6;
+    const inFrame = (b) => {
+      const [x, y] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+      return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    };
+    const under = (b) => b.right > buttons.left - gap && b.bottom > buttons.top - gap
+      && b.left < buttons.right + gap && b.top < buttons.bottom + gap;
     const clear = () => items.filter(({ el }) => {
       const b = el.getBoundingClientRect();
-      const [x, y] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
-      return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom
-        && !(b.right > buttons.left - gap && b.bottom > buttons.top - gap
-          && b.left < buttons.right + gap && b.top < buttons.bottom + gap);
+      return inFrame(b) && !under(b);
     }).length;
     const areas = [[r.width, r.height]];
     if (buttons.width && buttons.height) {
@@ -203,6 +206,24 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
       if (shown === items.length) break;
     }
     if (placed !== best) place(...best);
+    if (bestShown < items.length) {
+      // some are still under them: nudged left or up out from under them, when that
+      // does not lose more than it gains
+      const hidden = items.map(({ el }) => el.getBoundingClientRect())
+        .filter((b) => inFrame(b) && under(b));
+      const dx = Math.max(0, ...hidden.map((b) => b.right - buttons.left + gap)) / scale;
+      const dy = Math.max(0, ...hidden.map((b) => b.bottom - buttons.top + gap)) / scale;
+      const [x0, y0] = [cx, cy];
+      let [bx, by] = [x0, y0];
+      for (const [nx, ny] of [[x0 + dx, y0], [x0, y0 + dy]]) {
+        [cx, cy] = [nx, ny];
+        apply();
+        const shown = clear();
+        if (shown > bestShown) [bx, by, bestShown] = [nx, ny, shown];
+      }
+      [cx, cy] = [bx, by];
+      apply();
+    }
     following = true;
     return true;
   }
