@@ -172,3 +172,30 @@ def test_review_tab_on_a_phone(new_page: Any, review_server: Server,
     first = page.query_selector("[data-testid=review-decision]")
     step = int(first.get_attribute("data-step"))
     assert first.get_attribute("href").endswith(f"/replay/{gid}/{step - 1}?review={step}")
+    # at a decision whose better move has a place on the map, the replay's board opens
+    # on the rings (zoomed in from the whole board, which on a phone is too small to
+    # read), pans and zooms like the game's, and keeps its view from one step to the next
+    body = review_server.get(f"/api/games/{gid}/review")
+    mapped = next(d for d in body["review"]["decisions"] if d["played"] != d["best"]
+                  and any(t.split(":")[0] in ("city", "route", "track", "sea")
+                          for t in body["moves"][str(d["step"])]["best_targets"]))
+    i = mapped["step"]
+    page.goto(f"{review_server.url}/replay/{gid}/{i - 1}?review={i}")
+    page.wait_for_selector("[data-testid=review-note]")
+    frame = """() => { const svg = document.querySelector('.board-col [data-testid=board]');
+      const f = svg.getBoundingClientRect();
+      const rings = [...svg.querySelectorAll('.rv-best, .rv-played')].map((el) => {
+        const r = el.getBoundingClientRect(); const x = (r.left + r.right) / 2;
+        const y = (r.top + r.bottom) / 2;
+        return x >= f.left && x <= f.right && y >= f.top && y <= f.bottom; });
+      return { scale: f.width / svg.viewBox.baseVal.width, whole: f.width / 1200,
+               viewBox: svg.getAttribute('viewBox'), rings }; }"""
+    seen = page.evaluate(frame)
+    assert seen["rings"] and all(seen["rings"]), seen
+    assert seen["scale"] > seen["whole"] * 1.5, seen
+    page.locator(".board-col [data-testid=zoom-in]").tap()
+    zoomed = page.evaluate(frame)
+    assert zoomed["scale"] > seen["scale"] * 1.2
+    page.tap("[data-testid=replay-next]")
+    page.wait_for_function(f"() => document.querySelector('#app').dataset.step === '{i}'")
+    assert page.evaluate(frame)["viewBox"] == zoomed["viewBox"]

@@ -7,7 +7,11 @@
 import { api, ApiError } from "./api.js";
 import { h, href, problemPage, replace, toast } from "./dom.js";
 import { tableHtml, headline, logLine, scorePad, summaryOf } from "./game.js";
+import { panZoom } from "./panzoom.js";
 import { markMoves, reviewNote, reviewPanel } from "./review.js";
+
+/** A phone (the game screen's phone width): the board opens on a review's rings. */
+const phone = matchMedia("(max-width: 900px)");
 
 /** The replay of game `id`, at step `start` (null: the end). */
 export async function replayScreen(root, id, start = null) {
@@ -29,8 +33,14 @@ export async function replayScreen(root, id, start = null) {
   let loading = 0;
   // the review's decision shown: its step (the position before it: n = step − 1)
   let picked = Number(new URLSearchParams(location.search).get("review")) || null;
+  let focused = null; // the review's decision the board was last focused on
 
-  const board = h("div", { class: "board-col" });
+  // the board pans and zooms like the game's (drag, pinch, double tap, + / − / ⤢), the
+  // same view from one step to the next
+  const boardFrame = h("div", { class: "board-wrap" });
+  const pz = panZoom(boardFrame);
+  const supplyBox = h("div", { class: "supply-box" });
+  const board = h("div", { class: "board-col" }, boardFrame, supplyBox);
   const side = h("aside", { class: "side" });
   const mats = h("div", { class: "mats-col" });
   const status = h("span", { class: "headline", "data-testid": "replay-status" });
@@ -87,6 +97,12 @@ export async function replayScreen(root, id, start = null) {
     const here = d && n === d.step - 1 ? d : null;
     const marked = markMoves(root, body, here);
     replace(noteBox, here ? reviewNote(body, here, marked) : null);
+    // on a phone the board opens on the rings (once per decision picked)
+    const onBoard = marked.filter((el) => boardFrame.contains(el));
+    if (here && phone.matches && focused !== here.step && onBoard.length) {
+      focused = here.step;
+      pz.focus(onBoard);
+    }
   }
 
   replace(side, stepBox, tabs, logPanel, review.el);
@@ -125,7 +141,8 @@ export async function replayScreen(root, id, start = null) {
       document.title = `Replay · ${view.title} · Endeavor`;
     }
     const table = tableHtml(view);
-    replace(board, table.board, table.supply);
+    pz.setSvg(table.svg);
+    replace(supplyBox, table.supply);
     replace(mats, table.mats);
     const done = n > 0 ? actions[n - 1] : null;
     const events = (view.events || []).slice(-12);
