@@ -195,8 +195,9 @@ async function openSeat(root, id) {
 }
 
 // ------------------------------------------------------------------ the layout
-/** The game screen's phone layout (the CSS's `.shell`) up to this width. */
-const phone = matchMedia("(max-width: 900px)");
+/** The game screen's phone layout (the CSS's `.shell`) up to this width; the replay
+ * viewer's board opens on a review's rings there. */
+export const phone = matchMedia("(max-width: 900px)");
 
 const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["players", "Players"],
   ["log", "Log"], ["scores", "Scores"], ["review", "Review"]];

@@ -146,13 +146,13 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const regions = new Set(els.map((el) => el.closest("[data-region]")).filter(Boolean));
     const region = regions.size === 1 ? unitBox(regions) : null;
     const most = Math.max(lo, Math.min(r.width / 600, r.height / 400)); // a region and around it
+    const all = unionOf(items.map((it) => it.box));
     /** Show them in the frame's top left `w` × `hgt` px. */
     const place = (w, hgt) => {
       const viewW = w / lo;
       const viewH = hgt / lo;
       // all of them, else the window (at the smallest zoom) that holds the most
       let chosen = items;
-      const all = unionOf(items.map((it) => it.box));
       if (all.x1 - all.x0 + 2 * pad > viewW || all.y1 - all.y0 + 2 * pad > viewH) {
         let best = [];
         for (const anchor of items) {

@@ -6,12 +6,9 @@
 
 import { api, ApiError } from "./api.js";
 import { h, href, problemPage, replace, toast } from "./dom.js";
-import { tableHtml, headline, logLine, scorePad, summaryOf } from "./game.js";
+import { tableHtml, headline, logLine, phone, scorePad, summaryOf } from "./game.js";
 import { panZoom } from "./panzoom.js";
 import { markMoves, reviewNote, reviewPanel } from "./review.js";
-
-/** A phone (the game screen's phone width): the board opens on a review's rings. */
-const phone = matchMedia("(max-width: 900px)");
 
 /** The replay of game `id`, at step `start` (null: the end). */
 export async function replayScreen(root, id, start = null) {
