@@ -216,11 +216,21 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     host.click("[data-testid=host-pause]")
     host.wait_for_selector("text=The clocks run again.")
     assert server.get(f"/api/games/{gid}")["clock"]["banks"][1] == 259200 + 3600
-    # a bot in P1's seat: it plays
+    # a bot in P1's seat: it plays. The choice of bot survives the panel being drawn
+    # again meanwhile (here by more time given from elsewhere; in play, a move)
     host.select_option("[data-testid=host-bot-level-1]", "random")
+    host.evaluate("document.querySelector('[data-testid=host-seat-1]').dataset.old = '1'")
+    server.request("POST", f"/api/games/{gid}/host/clock", {"extend": 60, "seat": 0},
+                   token=host_token)
+    host.wait_for_function("() => !document.querySelector('[data-testid=host-seat-1]')"
+                           ".dataset.old")
+    assert host.input_value("[data-testid=host-bot-level-1]") == "random"
     host.click("[data-testid=host-bot-1]")
     host.wait_for_function("() => document.querySelector('[data-testid=host-state-1]')"
-                           ".textContent === 'the random bot, put there by you'")
+                           ".textContent === 'the random bot, put there by you'"
+                           " || document.querySelector('.host-message.error')")
+    assert host.inner_text("[data-testid=host-state-1]") == "the random bot, put there by you", \
+        host.inner_text("[data-testid=host-message]")
     assert server.status("GET", f"/api/games/{gid}", token=fresh.split("#", 1)[1]) == 403
     host.evaluate("document.getElementById('toast')?.classList.remove('show')")  # "Copied"
     host.wait_for_timeout(300)

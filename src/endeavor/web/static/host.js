@@ -71,6 +71,9 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
   let panel = null;
   let fresh = new Set(); // seats whose link just changed: shown highlighted
   let confirming = false;
+  // what the host has chosen in the panel's lists, kept when the panel is drawn again
+  // (the game moving on redraws it: a choice made just before must not be lost)
+  const chosen = { bots: new Map(), amount: null, who: null };
 
   async function run(call, done) {
     message.textContent = "";
@@ -136,8 +139,10 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       }
       const level = h("select", { "aria-label": `Bot for P${seat.seat}`, "data-testid": `host-bot-level-${seat.seat}` },
         bots.map((b) => h("option", { value: b }, `${b} bot`)));
-      level.value = seat.played_by && bots.includes(seat.played_by) ? seat.played_by
-        : bots.includes("medium") ? "medium" : bots[0];
+      level.value = chosen.bots.get(seat.seat)
+        ?? (seat.played_by && bots.includes(seat.played_by) ? seat.played_by
+          : bots.includes("medium") ? "medium" : bots[0]);
+      level.addEventListener("change", () => chosen.bots.set(seat.seat, level.value));
       actions.append(level, h("button", {
         type: "button", class: "btn small", "data-testid": `host-bot-${seat.seat}`,
         title: "A bot plays this seat from now on; its link stops working until you hand it to a person",
@@ -166,10 +171,13 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     if (!clock) return null;
     const much = h("select", { "aria-label": "How much more time", "data-testid": "host-extend-amount" },
       [[60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]].map(([v, t]) => h("option", { value: v }, t)));
-    much.value = clock.kind === "live" ? "300" : "86400";
+    much.value = chosen.amount ?? (clock.kind === "live" ? "300" : "86400");
+    much.addEventListener("change", () => { chosen.amount = much.value; });
     const who = h("select", { "aria-label": "For whom", "data-testid": "host-extend-seat" },
       h("option", { value: "" }, "every seat"),
       panel.seats.map((s) => h("option", { value: s.seat }, `P${s.seat}`)));
+    if (chosen.who !== null) who.value = chosen.who;
+    who.addEventListener("change", () => { chosen.who = who.value; });
     return h("section", { class: "host-clock", "data-testid": "host-clock" },
       h("h3", {}, "Clock"),
       h("p", { class: "muted" }, clockWords(clock), clock.paused ? h("b", {}, " The clocks are stopped.") : null),
@@ -236,8 +244,9 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       api.host(id, token).then((next) => {
         // answers may come back out of order: never show an older panel over a newer one
         if (panel && next.seq < panel.seq) return;
+        const same = panel && JSON.stringify({ ...panel, seq: 0 }) === JSON.stringify({ ...next, seq: 0 });
         panel = next;
-        draw();
+        if (!same) draw(); // nothing on it changed: leave the panel (and the host's focus) alone
       }).catch(() => {});
     },
   };
