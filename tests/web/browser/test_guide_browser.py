@@ -26,10 +26,27 @@ def fits_width(page: Any) -> bool:
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
 
 
+_VISIBLE_TABS = ("tabs => tabs.filter(t => document.querySelector(`[data-testid=howto-${t}]`)"
+                 "?.checkVisibility())")
+
+
 def shown_tab(page: Any) -> str:
-    visible = [t for t in TABS if page.is_visible(f"[data-testid=howto-{t}]")]
+    """The one tab shown, read at one instant (a tab's link changes the page's hash, and
+    the page switches tabs when the hash change arrives, a moment after the click)."""
+    visible = page.evaluate(_VISIBLE_TABS, list(TABS))
     assert len(visible) == 1, visible
-    return visible[0]
+    return str(visible[0])
+
+
+def wait_tab(page: Any, tab: str) -> None:
+    """Wait (15 s at most) for the page to show ``tab`` alone."""
+    page.wait_for_function(f"tabs => ({_VISIBLE_TABS})(tabs).join() === {tab!r}", arg=list(TABS))
+
+
+def show_tab(page: Any, tab: str) -> None:
+    """Click ``tab``'s link and wait for the page to show it."""
+    page.click(f"[data-testid=howto-tab-{tab}]")
+    wait_tab(page, tab)
 
 
 def test_new_game_form_shows_every_exploit_rule(server: Server, page: Any, shot: Any) -> None:
@@ -68,7 +85,7 @@ def test_how_to_play_opens_from_a_game_page(server: Server, page: Any, shot: Any
             link.click()
         rules = opened.value
         rules.wait_for_selector("[data-testid=howto]")
-        assert shown_tab(rules) == tab
+        wait_tab(rules, tab)
         rules.close()
 
 
@@ -79,7 +96,7 @@ def test_how_to_play_shows_every_section(server: Server, page: Any, shot: Any) -
     assert page.url.endswith("/rules") and shown_tab(page) == "age-of-sail"
     shot(page, "howto-desktop")
     for tab, rid in (("age-of-sail", "age_of_sail"), ("classic", "classic")):
-        page.click(f"[data-testid=howto-tab-{tab}]")
+        show_tab(page, tab)
         assert shown_tab(page) == tab and page.url.endswith(f"#{tab}")
         section = page.inner_text(f"[data-testid=howto-{tab}]")
         for heading in HEADINGS:
@@ -90,9 +107,9 @@ def test_how_to_play_shows_every_section(server: Server, page: Any, shot: Any) -
             assert rules.buildings[b].name in table, (tab, rules.buildings[b].name)
         for action in ("Ship", "Occupy", "Attack", "Payment", "Draw"):
             assert action in page.inner_text(f"[data-testid=actions-{rid}]")
-    page.click("[data-testid=howto-tab-silent-fleet]")
+    show_tab(page, "silent-fleet")
     assert "Limited occupation" in page.inner_text("[data-testid=howto-silent-fleet]")
-    page.click("[data-testid=howto-tab-exploits]")
+    show_tab(page, "exploits")
     assert page.inner_text("[data-testid=howto-shields]") == guide.SHIELDS
     for e in EXPLOIT_IDS:
         text = page.inner_text(f"[data-testid=howto-exploit-{e}]")
@@ -105,7 +122,7 @@ def test_how_to_play_fits_a_phone(server: Server, new_page: Any, shot: Any) -> N
     for tab in TABS:
         phone.goto(f"{server.url}/rules#{tab}")
         phone.wait_for_selector("[data-testid=howto]")
-        assert shown_tab(phone) == tab
+        wait_tab(phone, tab)  # the same page with another hash: the switch comes after
         assert fits_width(phone), tab
         shot(phone, f"howto-{tab}-phone", full_page=True)
     phone.goto(server.url + "/new")
