@@ -43,7 +43,7 @@ FOCUS = """async ([targets, then]) => {
   });
   const pz = panZoom(wrap, { minScale: () => 0.82 });
   pz.setSvg(svg);
-  pz.focus(els);
+  pz.focus('.target');
   const frames = () => new Promise((done) =>
     requestAnimationFrame(() => requestAnimationFrame(done)));
   await frames();

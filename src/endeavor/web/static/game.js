@@ -668,8 +668,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     layout.update({ mine, over: view.over, fresh: fresh && !relayout });
     // on a phone the board opens on where the decision happens (once per decision)
     if (phone.matches && mine && focused !== view.seq) {
-      const targets = table.svg.querySelectorAll(".target");
-      if (targets.length) pz.focus(targets);
+      pz.focus(".target");
       focused = view.seq;
     }
     setTitle(`${view.over ? `${headline(state, view.ended)} · ` : ""}${gameTitle} · Endeavor`, mine);

@@ -24,8 +24,8 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   let cx = 0; // the view's centre, in units
   let cy = 0;
   let fitted = true; // the view follows "the whole board" (desktop default) on resize
-  let pending = null; // a focus asked while the frame had no size
-  let following = false; // the view shows the decision's targets and the player has not moved it
+  let pending = null; // the selector of a focus asked while the frame had no size
+  let following = null; // the selector of what the view shows, until the player moves it
   let blockClick = false; // the click that ends a drag is not a click on what lies under it
   let blockTimer = null;
   let lastTap = null;
@@ -99,7 +99,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const [lo, hi] = limits(r);
     scale = Math.min(hi, Math.max(lo, scale * factor));
     fitted = false;
-    following = false;
+    following = null;
     cx = ux - (px - r.left - r.width / 2) / scale;
     cy = uy - (py - r.top - r.height / 2) / scale;
     apply();
@@ -120,19 +120,20 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   }
 
   /**
-   * Show `elements` (the decision's targets on the board): zoomed to their box, at most
+   * Show the board's elements that match `selector` (a decision's targets, a review's
+   * rings; looked up in the board drawn when the focus happens): zoomed to their box, at most
    * to a view about a region wide; when they do not fit at the smallest zoom, the
    * biggest group of them that does; beside or above the zoom buttons in the frame's
    * corner when one under them would otherwise be hidden. The view keeps following them
    * when the frame changes size, until the player moves it. False when there is nothing
    * to show.
    */
-  function focus(elements) {
-    const els = [...elements];
-    following = false;
+  function focus(selector) {
+    const els = svg ? [...svg.querySelectorAll(selector)] : [];
+    following = null;
     if (!els.length) return false;
     if (!laidOut()) {
-      pending = els;
+      pending = selector;
       return true;
     }
     pending = null;
@@ -224,19 +225,18 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
       [cx, cy] = [bx, by];
       apply();
     }
-    following = true;
+    following = selector;
     return true;
   }
 
   /** Back to the start: the whole board, or on a phone the current decision's targets. */
   function reset() {
-    const targets = svg ? svg.querySelectorAll(".target") : [];
-    if (!(minScale() > 0 && targets.length && focus(targets))) fit();
+    if (!(minScale() > 0 && focus(".target"))) fit();
   }
 
   function fit() {
     fitted = true;
-    following = false;
+    following = null;
     apply();
   }
 
@@ -254,7 +254,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   /** The frame changed size: the same view, or again the targets it was showing. */
   function refresh() {
     if (pending && laidOut()) focus(pending);
-    else if (!(following && laidOut() && focus(svg.querySelectorAll(".target")))) apply();
+    else if (!(following && laidOut() && focus(following))) apply();
   }
 
   // ------------------------------------------------------------ pointers
@@ -305,7 +305,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
       scale = Math.min(hi, Math.max(lo, gesture.scale * (c.d / gesture.start.d)));
     }
     fitted = false;
-    following = false;
+    following = null;
     cx = gesture.ux - (c.x - r.left - r.width / 2) / scale;
     cy = gesture.uy - (c.y - r.top - r.height / 2) / scale;
     apply();
@@ -367,7 +367,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     } else if (wrap.classList.contains("zoomed")) {
       event.preventDefault();
       fitted = false;
-      following = false;
+      following = null;
       cx += event.deltaX / scale;
       cy += event.deltaY / scale;
       apply();

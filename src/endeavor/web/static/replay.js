@@ -95,10 +95,8 @@ export async function replayScreen(root, id, start = null) {
     const marked = markMoves(root, body, here);
     replace(noteBox, here ? reviewNote(body, here, marked) : null);
     // on a phone the board opens on the rings (once per decision picked)
-    const onBoard = marked.filter((el) => boardFrame.contains(el));
-    if (here && phone.matches && focused !== here.step && onBoard.length) {
+    if (here && phone.matches && focused !== here.step && pz.focus(".rv-best, .rv-played")) {
       focused = here.step;
-      pz.focus(onBoard);
     }
   }
 
