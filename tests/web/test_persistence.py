@@ -110,7 +110,8 @@ def test_schema_is_the_migrations(tmp_path: Path) -> None:
     db.upgrade(engine)
     insp = inspect(engine)
     assert set(insp.get_table_names()) == {"games", "seats", "moves", "notify", "outbox",
-                                           "reviews", "alembic_version"}
+                                           "reviews", "chat", "heartbeat",
+                                           "alembic_version"}
     for table in db.metadata.sorted_tables:
         columns = {c["name"]: c for c in insp.get_columns(table.name)}
         assert set(columns) == {c.name for c in table.columns}, table.name
@@ -151,7 +152,7 @@ def test_concurrent_starts_migrate_once(tmp_path: Path) -> None:
     assert errors == []
     engine = db.make_engine(url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [("0003",)]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [("0004",)]
         assert conn.execute(select(db.games)).all() == []
     engine.dispose()
 

@@ -1,5 +1,5 @@
 """The web app's database: the tables (``games``, ``seats``, ``moves``, ``notify``,
-``outbox``, ``reviews``), engine
+``outbox``, ``reviews``, ``chat``, ``heartbeat``), engine
 creation for SQLite and PostgreSQL, and the Alembic upgrade run when the app starts.
 
 The tables are declared here with SQLAlchemy Core so the store can query them, but the
@@ -83,6 +83,9 @@ games = Table(
     Column("deadline", DateTime(timezone=True), nullable=True),
     Column("claim_until", DateTime(timezone=True), nullable=True),
     Column("ended", String(16), nullable=True),
+    # 0004: a rematch: the game this one is the rematch of, and this game's rematch
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
     Index("ix_games_created", "created"),
     Index("ix_games_deadline", "deadline"),
 )
@@ -103,6 +106,18 @@ seats = Table(
     Column("token_gen", Integer, nullable=False, default=0),
     Column("bot_override", String(32), nullable=True),
     Column("override_reason", String(16), nullable=True),
+    # 0004: ``named``: the name was chosen (by the host or the seat's player), not the
+    # default; when the seat's page was last open (``last_seen``) and until when it is
+    # open and visible (``visible_until``, renewed by the page while it is); when the
+    # host gave the seat to a bot (``override_at``); the last chat message the seat has
+    # seen or been told of (``chat_seen``); the seat's token in the rematch game, handed
+    # to this seat's holder (``rematch_token``)
+    Column("named", Boolean, nullable=False, default=False),
+    Column("last_seen", DateTime(timezone=True), nullable=True),
+    Column("visible_until", DateTime(timezone=True), nullable=True),
+    Column("override_at", DateTime(timezone=True), nullable=True),
+    Column("chat_seen", Integer, nullable=False, default=0),
+    Column("rematch_token", String(64), nullable=True),
     Index("ix_seats_token_hash", "token_hash"),
 )
 
@@ -135,6 +150,10 @@ notify = Table(
     Column("target", String(512), nullable=False),
     Column("link_token", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    # 0004: ``turn``: a message every turn; ``digest``: at most one message a digest
+    # period, covering everything since the last (``last_sent``)
+    Column("mode", String(8), nullable=False, default="turn"),
+    Column("last_sent", DateTime(timezone=True), nullable=True),
 )
 
 #: notifications waiting to be sent: at most one row per (game, seat, channel), inserted
@@ -186,6 +205,29 @@ reviews = Table(
     Column("started", DateTime(timezone=True), nullable=True),
     Column("finished", DateTime(timezone=True), nullable=True),
     Index("ix_reviews_status", "status", "queued"),
+)
+
+
+#: a game's chat (0004): append-only; ``deleted``: removed by the host (kept as a row so
+#: ids stay in order, its body no longer shown)
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("body", String(2000), nullable=False),
+    Column("deleted", Boolean, nullable=False, default=False),
+    Index("ix_chat_game", "game_id", "id"),
+)
+
+#: when the server was last known to be up (0004): ``name`` ``server``, renewed every
+#: few seconds by a running server, so a start after an outage knows how long it lasted
+heartbeat = Table(
+    "heartbeat", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
 )
 
 
