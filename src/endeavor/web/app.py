@@ -54,7 +54,7 @@ from endeavor.bots import NAMES as BOT_NAMES
 from endeavor.config import RULESETS as RULESET_IDS
 from endeavor.rules import RULESETS
 
-from . import db, guide, hardening, reviews, schemas, view
+from . import db, guide, hardening, rematch, reviews, schemas, view
 from .bots import QUICK_BOTS, BotRunner
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
@@ -729,6 +729,9 @@ def create_app(db_url: str | None = None, *,
                "spectate_url": links.spectate(r.id)}
         if more:
             out["ended"] = r.ended
+        result = rematch.result_of(store, r)
+        if result is not None:
+            out["result"] = result
         return out
 
     @app.get("/api/games", response_model=schemas.Lobby, tags=["games"],
@@ -745,6 +748,9 @@ def create_app(db_url: str | None = None, *,
         a seat's; ``found`` false: no such game) and whether one of them is to move;
         the games where it is your move first, then the newest."""
         rows = store.mine([(g.id, g.token) for g in body.games])
+        if body.status is not None:  # running: not over (open or running); over
+            rows = [m for m in rows if m.row is None
+                    or (m.row.status == "over") == (body.status == "over")]
         out = []
         for i, m in enumerate(rows):
             item: dict[str, Any] = {"id": m.id, "found": m.found, "valid": bool(m.you),
@@ -1008,6 +1014,8 @@ def create_app(db_url: str | None = None, *,
             announcer.unsubscribe(sub)
             if receiver is not None:
                 receiver.cancel()
+
+    rematch.install(app, store, links, runner.after_commit)
 
     # ------------------------------------------------------------------ front end
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

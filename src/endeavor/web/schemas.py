@@ -124,6 +124,9 @@ class MyGamesRequest(_Request):
     """``POST /api/games/mine``: the (game, token) pairs a browser keeps."""
 
     games: list[MyGame] = Field(max_length=200)
+    status: Literal["running", "over"] | None = Field(
+        default=None, description="only the games not over (running) or over; "
+                                  "default: all")
 
 
 class CreatedSeat(BaseModel):
@@ -222,6 +225,20 @@ class GameView(BaseModel):
     can_undo: bool
 
 
+class ResultScore(BaseModel):
+    seat: int
+    name: str
+    total: int
+    rank: int = Field(description="1 for the winner(s); tied seats share a rank")
+
+
+class GameResult(BaseModel):
+    """A finished game's result: every seat's total and rank, best first."""
+
+    scores: list[ResultScore]
+    winners: list[int] = Field(description="the seats ranked first")
+
+
 class LobbySeat(BaseModel):
     seat: int
     kind: Literal["human", "hotseat", "bot"]
@@ -241,6 +258,8 @@ class LobbyGame(BaseModel):
     current_player: int | None
     ended: str | None = Field(default=None, description='"Your games" only')
     spectate_url: str
+    result: GameResult | None = Field(default=None, description="a finished game's "
+                                      "score pad, best first (only for one over)")
 
 
 class Lobby(BaseModel):
@@ -392,3 +411,41 @@ class Problem(BaseModel):
     """Every error body: ``detail`` says why in words (never a stack trace)."""
 
     detail: str
+
+
+# --------------------------------------------------------------------------- rematch
+class RematchRequest(_Request):
+    """Play again: ``rotate`` gives each person (and bot) the next seat (the last the
+    first), ``keep`` the same seat."""
+
+    seats: Literal["rotate", "keep"] = "rotate"
+
+
+class RematchCreated(Created):
+    """A rematch just made: the new game as a create returns it (you are its host),
+    with your seats in it."""
+
+    of: str = Field(description="the finished game it is the rematch of")
+    you: list[int] = Field(description="your seats in the rematch ([]: you held only "
+                                       "the host's link)")
+    token: str | None = Field(description="your seats' token in the rematch")
+    url: str | None = Field(description="your seat's link in the rematch")
+
+
+class RematchView(BaseModel):
+    """A game's rematch links (anyone may read them)."""
+
+    id: str
+    rematch_of: str | None = Field(description="the game this one is a rematch of")
+    rematch_id: str | None = Field(description="this game's rematch (null: none yet)")
+    rematch_spectate_url: str | None
+
+
+class RematchJoined(BaseModel):
+    """Your seat in the rematch, exchanged for your seat's token of the old game."""
+
+    id: str = Field(description="the rematch's game id")
+    rematch_of: str
+    token: str
+    url: str
+    you: list[int]

@@ -810,17 +810,20 @@ class Store:
 
     # ------------------------------------------------------------------ create
     def create(self, config: object, seats: Sequence[object], title: str | None = None,
-               clock: object = None) -> Created:
+               clock: object = None,
+               then: Callable[[Connection, Created], None] | None = None) -> Created:
         """A new game with no entry in its log. ``config``: the ``GameConfig`` fields
         (:class:`BadRequest` with the engine's reason when impossible); ``seats``: one
         ``human`` / ``hotseat`` / ``bot:<name>`` per player; ``clock``: the
-        :class:`ClockConfig` fields, or None for no clock."""
+        :class:`ClockConfig` fields, or None for no clock. ``then``: more writes in the
+        game's own transaction, given the new game (a rematch links the two games
+        there; a :class:`StoreError` it raises creates nothing)."""
         cfg = _config(config)
         specs = self._seats(cfg, seats)
         clock_cfg = ClockConfig.parse(clock)
         start = new_game(cfg)  # setup can't fail for a valid config; checked before writing
         return self._insert(cfg, specs, title, [], over=False,
-                            player=start.current_player, clock=clock_cfg)
+                            player=start.current_player, clock=clock_cfg, then=then)
 
     def import_record(self, record: object, seats: Sequence[object],
                       title: str | None = None, clock: object = None) -> Created:
@@ -857,7 +860,8 @@ class Store:
 
     def _insert(self, cfg: GameConfig, specs: list[SeatSpec], title: str | None,
                 entries: list[tuple[int, str]], over: bool, player: int | None,
-                clock: ClockConfig | None) -> Created:
+                clock: ClockConfig | None,
+                then: Callable[[Connection, Created], None] | None = None) -> Created:
         game_id = secrets.token_urlsafe(9)
         host_token = secrets.token_urlsafe(32)
         created_seats = []
@@ -896,8 +900,11 @@ class Store:
                     for n, (who, text_) in enumerate(entries, 1)])
             if over and self.review_iterations > 0:
                 conn.execute(*self.review_statement(game_id, len(entries)))
+            created = Created(game_id, tuple(created_seats), host_token)
+            if then is not None:
+                then(conn, created)
         self._notify(game_id, len(entries))
-        return Created(game_id, tuple(created_seats), host_token)
+        return created
 
     # ------------------------------------------------------------------ read
     def snapshot(self, game_id: str) -> Snapshot:
