@@ -91,6 +91,7 @@ def test_game_against_bots_from_the_new_game_page(server: Server, page: Any, sho
     page.select_option("[data-testid=players]", "4")
     for i in (1, 2, 3):
         page.select_option(f"[data-testid=seat-{i}]", "bot:random")
+    page.click("[data-testid=more-options-toggle]")  # the seed is folded away
     page.fill("[data-testid=seed]", "3")
     page.fill("[data-testid=title]", "Me against three random bots")
     page.select_option("[data-testid=clock]", "live")

@@ -177,6 +177,7 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     host.wait_for_selector("[data-testid=create]")
     host.select_option("[data-testid=players]", "2")
     host.select_option("[data-testid=seat-1]", "human")
+    host.click("[data-testid=more-options-toggle]")  # the seed is folded away
     host.fill("[data-testid=seed]", "51")
     host.fill("[data-testid=title]", "Friday night")
     host.select_option("[data-testid=clock]", "days")

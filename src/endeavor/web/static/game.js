@@ -12,6 +12,7 @@ import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
+import { rematchPanel } from "./rematch.js";
 import { reviewPanel } from "./review.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
@@ -384,6 +385,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   const matsBox = h("div", { class: "mats-col" });
   const reviewBox = h("div", { class: "review-box" });
   let review = null; // the Review tab's panel, once the game is over
+  const rematch = rematchPanel(id, token); // Play again / Join the rematch, once it is over
   const decision = h("div", { class: "decision", "data-testid": "decision" }, turnBox, undoBox, optionsBox);
   const layout = gameLayout({ root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision,
     turnBox, undoBox, optionsBox, mineBox, logBox, matsBox, reviewBox, onReview: () => review && review.start() });
@@ -529,6 +531,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     if (!d) {
       box.append(h("h2", { "data-testid": "whose-turn" },
         view.ended === "host" ? "The host ended the game" : "Game over"));
+      if (view.over) box.append(rematch.el);
       return box;
     }
     const seat = view.seats[d.player] || {};
@@ -641,6 +644,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     replace(scoresBox, view.scores ? scorePad(view.scores, view.ended) : null);
     replace(takeoverBox, takenOver());
     replace(turnBox, turnHtml());
+    rematch.update(view);
     replace(undoBox, view.can_undo && !botPlaysYou ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
       onclick: undo, title: "Take back your last decision" }, "↶ Undo") : null);
     replace(optionsBox, optionsHtml());

@@ -7,6 +7,7 @@
 import { api, ApiError, fragmentToken } from "./api.js";
 import { clockChip, clockWords } from "./clock.js";
 import { COLOURS, copyText, fullUrl, h, href, modal, problemPage, replace } from "./dom.js";
+import { inviteBox, inviteText } from "./invite.js";
 import { addToken, dropToken, heldTokens, hostToken, setHostFlag, setHostToken } from "./tokens.js";
 
 /** /host/{id}#<token>: keep the host's token, then open the game. */
@@ -122,7 +123,11 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("input", { type: "text", readonly: true, value: link, "data-testid": `host-link-${seat.seat}`,
           "aria-label": `P${seat.seat}'s link` }),
         h("button", { type: "button", class: "btn small", "data-testid": `host-copy-${seat.seat}`,
-          onclick: () => copyText(link) }, "Copy")) : null);
+          onclick: () => copyText(link) }, "Copy")) : null,
+      // an invitation ready to send, for a person's seat this browser does not play
+      link && seat.kind === "human" && !heldTokens(id).includes(seat.token)
+        ? inviteBox(inviteText(panel.title, seat.seat, seat.url, seat.name), `host-invite-${seat.seat}`,
+          { title: panel.title }) : null);
     const actions = h("div", { class: "row host-actions" });
     if (!panel.over) {
       if (seat.token) {

@@ -9,6 +9,8 @@ import { addToken, allHeld, dropToken, setHostToken } from "./tokens.js";
 
 /** How often "Your games" is looked at again while the lobby is open (ms). */
 const MINE_EVERY = 15000;
+/** Which of "Your games" are listed: "" (all), "running" or "over" (the finished). */
+let mineFilter = "";
 
 function seatsText(game) {
   return game.seats.map((s) => (s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human"))
@@ -25,9 +27,38 @@ function titleCell(game) {
   return h("td", { class: "title-cell" }, h("b", { class: "clip", title: text }, text));
 }
 
-function statusText(game) {
+/** 1st, 2nd, 3rd, 4th... */
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+/**
+ * A finished game's result in a few words: "over · you 3rd of 4 (62)" for a game where
+ * `you` is one seat, else "over · Ann won (71)" (or "Ann and Bo tied (71)").
+ */
+export function resultText(game, you = []) {
+  const head = game.ended === "host" ? "ended by the host" : "over";
+  const result = game.result;
+  if (!result || !result.scores.length) return head;
+  const n = result.scores.length;
+  if (you.length === 1) {
+    const mine = result.scores.find((s) => s.seat === you[0]);
+    if (mine) {
+      const tied = result.scores.filter((s) => s.rank === mine.rank).length > 1;
+      return `${head} · you ${tied ? "joint " : ""}${ordinal(mine.rank)} of ${n} (${mine.total})`;
+    }
+  }
+  const winners = result.scores.filter((s) => s.rank === 1).map((s) => s.name || `P${s.seat}`);
+  const total = result.scores[0].total;
+  if (winners.length === 1) return `${head} · ${winners[0]} won (${total})`;
+  return `${head} · ${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} tied (${total})`;
+}
+
+function statusText(game, you = []) {
+  if (game.status === "over") return resultText(game, you);
   if (game.ended === "host") return "ended by the host";
-  if (game.status === "over") return "over";
   if (game.current_player === null || game.current_player === undefined) return game.status;
   const seat = game.seats[game.current_player];
   const bot = seat && (seat.played_by || (seat.kind === "bot" ? seat.bot : null));
@@ -35,7 +66,7 @@ function statusText(game) {
 }
 
 function gameRow(game, resume) {
-  const status = game.status === "over" ? "over"
+  const status = game.status === "over" ? resultText(game)
     : game.current_player !== null ? `${game.status} · P${game.current_player} to move` : game.status;
   return h("tr", { "data-testid": "game-row", "data-id": game.id },
     titleCell(game),
@@ -45,7 +76,8 @@ function gameRow(game, resume) {
     h("td", {}, h("span", { class: `status ${game.status}` }, status)),
     h("td", { class: "muted wide" }, new Date(game.created).toLocaleString()),
     h("td", { class: "links" },
-      resume ? h("a", { class: "btn small primary", href: playHref(game.id, resume), "data-testid": "resume" }, "Resume") : null,
+      resume ? h("a", { class: `btn small${game.status === "over" ? "" : " primary"}`, href: playHref(game.id, resume),
+        "data-testid": "resume" }, game.status === "over" ? "Open" : "Resume") : null,
       h("a", { class: "btn small", href: linkHref(game.spectate_url), "data-testid": "spectate" }, "Watch"),
       game.status === "over" ? h("a", { class: "btn small", href: href(`/replay/${encodeURIComponent(game.id)}`) }, "Replay") : null));
 }
@@ -54,7 +86,7 @@ function mineRow(item) {
   const game = item.game;
   const you = item.you.map((p) => `P${p}`).join(", ");
   const pill = item.your_move ? h("span", { class: "status yours", "data-testid": "your-move" }, "▶ Your move")
-    : h("span", { class: `status ${game.status}` }, statusText(game));
+    : h("span", { class: `status ${game.status}`, "data-testid": "mine-status" }, statusText(game, item.you));
   return h("tr", { "data-testid": "mine-row", "data-id": item.id, class: item.your_move ? "your-move" : null },
     titleCell(game),
     h("td", { class: "nowrap" }, `you: ${you}`),
@@ -71,7 +103,7 @@ function mineRow(item) {
  * browser holding two seats of a game asks twice); then your-move games first, newest
  * first. Returns items with their `token`.
  */
-async function checkHeld(held) {
+async function checkHeld(held, status = "") {
   const rounds = [];
   for (const pair of held) {
     let round = rounds.find((r) => r.length < 200 && !r.some((x) => x.id === pair.id));
@@ -83,7 +115,7 @@ async function checkHeld(held) {
   }
   const out = [];
   for (const round of rounds) {
-    const answer = await api.mine(round);
+    const answer = await api.mine(round, status || undefined);
     for (const item of answer.games) {
       const pair = round.find((x) => x.id === item.id);
       if (pair) out.push({ ...item, token: pair.token });
@@ -105,7 +137,7 @@ async function yourGames(box) {
   }
   let items;
   try {
-    items = await checkHeld(held);
+    items = await checkHeld(held, mineFilter);
   } catch (err) {
     box.hidden = false;
     replace(box.querySelector(".mine-list"), h("p", { class: "error" }, `Your games cannot be listed: ${err.message}`));
@@ -127,15 +159,23 @@ async function yourGames(box) {
   const count = rows.filter((r) => r.your_move).length;
   document.title = count ? `(${count}) Endeavor` : "Endeavor";
   setBadge(count > 0);
-  box.hidden = !rows.length && !gone.length;
+  box.hidden = !rows.length && !gone.length && !mineFilter;
   replace(box.querySelector(".mine-list"),
+    !rows.length && mineFilter ? h("p", { class: "muted", "data-testid": "mine-none" },
+      mineFilter === "over" ? "None of your games is finished." : "None of your games is running.") : null,
     rows.length ? h("table", { class: "games mine", "data-testid": "mine" },
       h("tbody", {}, rows.map(mineRow))) : null,
     gone.length ? h("p", { class: "muted" },
       `${gone.length === 1 ? "A game" : `${gone.length} games`} where this browser held a seat ${gone.length === 1 ? "is" : "are"} no longer on this server. `,
       h("button", { type: "button", class: "btn small", onclick: () => { gone.forEach((g) => dropToken(g.id, g.token)); yourGames(box); } }, "Forget")) : null);
   box.querySelector(".mine-count").textContent = count ? ` · ${count} waiting for you` : "";
-  return working;
+  if (!mineFilter) return working;
+  // the games table's Resume/Open buttons need every seat, not only the filtered ones
+  const all = {};
+  try {
+    for (const item of await checkHeld(held)) if (item.found && item.valid && !all[item.id]) all[item.id] = item.token;
+  } catch { /* the filtered ones, then */ }
+  return { ...working, ...all };
 }
 
 async function importRecord(file, seatsMode, bot) {
@@ -172,7 +212,22 @@ export async function lobbyScreen(root) {
   document.title = "Endeavor";
   const list = h("div", { class: "lobby-list" }, h("p", { class: "muted" }, "Loading games…"));
   const mineBox = h("section", { class: "card-box your-games", "data-testid": "your-games", hidden: true },
-    h("h2", {}, "Your games", h("span", { class: "muted mine-count" })),
+    h("div", { class: "mine-head" },
+      h("h2", {}, "Your games", h("span", { class: "muted mine-count" })),
+      h("div", { class: "mine-filter", role: "group", "aria-label": "Which of your games" },
+        [["", "All"], ["running", "Running"], ["over", "Finished"]].map(([value, text]) =>
+          h("button", { type: "button", class: `btn small${value === mineFilter ? " on" : ""}`,
+            "aria-pressed": value === mineFilter ? "true" : "false", "data-testid": `mine-filter-${value || "all"}`,
+            "data-value": value,
+            onclick: (event) => {
+              mineFilter = value;
+              for (const b of event.currentTarget.parentNode.children) {
+                const on = b.dataset.value === mineFilter;
+                b.classList.toggle("on", on);
+                b.setAttribute("aria-pressed", on ? "true" : "false");
+              }
+              yourGames(mineBox);
+            } }, text)))),
     h("div", { class: "mine-list" }, h("p", { class: "muted" }, "Loading…")));
   const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file",
     "data-testid": "import-file" });

@@ -1,11 +1,14 @@
 // New game (/new): ruleset, players, board side, Exploits, Silent Fleet and its options,
-// phase order, seed; each seat you / invited human / hot-seat / bot; a clock and what
-// happens when time runs out. Then the links: every seat's, and the host's (kept in this
-// browser too).
+// phase order, seed (folded away under More options); each seat you / invited human /
+// hot-seat / bot, with quick choices (play with friends: the other seats invited; against
+// bots; all on this screen); a clock and what happens when time runs out. Then the links:
+// every seat's, with a ready-to-send invitation (Copy, and Share where the browser has a
+// share sheet), and the host's (kept in this browser too).
 
 import { api } from "./api.js";
 import { amount } from "./clock.js";
 import { h, href, replace, toast, copyText, fullUrl, linkHref } from "./dom.js";
+import { inviteBox, inviteText } from "./invite.js";
 import { addToken, setHostToken } from "./tokens.js";
 
 /** The clocks offered: [value, words, {kind, bank, per_decision}]. */
@@ -174,7 +177,28 @@ export async function newGameScreen(root) {
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     replace(seatsBox, Array.from({ length: n }, (_, i) => h("div", { class: "seat-row" },
       h("span", { class: `swatch s${i}` }), h("b", {}, `P${i}`), seatSelect(i, previous[i]))));
+    const preset = presets.querySelector("[aria-pressed=true]");
+    if (preset) seatPreset(preset.dataset.preset); // a quick choice holds for any number of seats
   }
+
+  /** A quick choice of seats (`kind`): "friends" (you as P0, the others invited), "bots" (you
+   * as P0, bots in the others) or "hotseat" (every seat on this screen). */
+  function seatPreset(kind) {
+    const bot = `bot:${meta.quick_bots.includes("easy") ? "easy" : meta.bots[0]}`;
+    [...seatsBox.querySelectorAll("select")].forEach((select, i) => {
+      select.value = kind === "hotseat" ? "hotseat" : i === 0 ? "you" : kind === "friends" ? "human" : bot;
+    });
+    for (const b of presets.querySelectorAll("button")) b.setAttribute("aria-pressed", b.dataset.preset === kind ? "true" : "false");
+  }
+  const presets = h("div", { class: "row seat-presets", role: "group", "aria-label": "Who plays" },
+    [["friends", "Play with friends", "you as P0; every other seat gets its own link to send"],
+      ["bots", "Against bots", "you as P0; bots in the other seats"],
+      ["hotseat", "On this screen", "everyone takes turns on this device (hot-seat)"]].map(([kind, text, hint]) =>
+      h("button", { type: "button", class: "btn small", "data-preset": kind, "data-testid": `seats-${kind}`,
+        "aria-pressed": "false", title: hint, onclick: () => seatPreset(kind) }, text)));
+  seatsBox.addEventListener("change", () => {
+    for (const b of presets.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
+  });
 
   ruleset.addEventListener("change", refreshFields);
   players.addEventListener("change", refreshOptions);
@@ -188,13 +212,16 @@ export async function newGameScreen(root) {
       labelled("Board", board),
       labelled("Phase order", phaseOrder),
       exploitField,
-      labelled("Seed", seed, "the setup's shuffle"),
       labelled("Title", titleInput)),
+    h("details", { class: "more-options", "data-testid": "more-options" },
+      h("summary", { "data-testid": "more-options-toggle" }, "More options"),
+      labelled("Seed", seed, "the setup's shuffle: the same seed and choices make the same game")),
     exploitChecks,
     exploitProblem,
     h("label", { class: "field inline" }, fleet, " Silent Fleet (2 players, Age of Sail: a neutral third fleet)"),
     optionsBox,
     h("h3", {}, "Seats"),
+    presets,
     seatsBox,
     h("h3", {}, "Clock"),
     h("div", { class: "clock-box" }, labelled("Time to play", clockKind), customBox, timeoutBox, clockHint),
@@ -240,7 +267,13 @@ export async function newGameScreen(root) {
     submit.disabled = true;
     try {
       const created = await api.create(body);
-      showCreated(result, created, choices, timing.clock);
+      let title = body.title || "";
+      if (!title) {
+        try {
+          title = (await api.view(created.id, "")).title;
+        } catch { /* the invitation says "a game of Endeavor" */ }
+      }
+      showCreated(result, created, choices, timing.clock, title);
       form.hidden = true;
     } catch (err) {
       toast(`The game cannot be created: ${err.message}`);
@@ -258,7 +291,7 @@ function linkRow(label, url, testid, hint = null) {
     hint ? h("span", { class: "hint" }, hint) : null);
 }
 
-function showCreated(box, created, choices, clock) {
+function showCreated(box, created, choices, clock, title) {
   const rows = [];
   let mine = null;
   const hotseats = created.seats.filter((s) => s.kind === "hotseat");
@@ -267,18 +300,22 @@ function showCreated(box, created, choices, clock) {
     if (choices[i] === "you") mine = seat;
     if (seat.kind === "human") {
       rows.push(linkRow(choices[i] === "you" ? `P${seat.seat} (you)` : `P${seat.seat} (invite)`, seat.url, `link-${seat.seat}`));
+      if (choices[i] !== "you") rows.push(inviteBox(inviteText(title, seat.seat, seat.url), `invite-${seat.seat}`, { title }));
     }
   });
   if (hotseats.length) {
     if (!mine) mine = hotseats[0];
     rows.push(linkRow(`Hot-seat ${hotseats.map((s) => `P${s.seat}`).join(", ")}`, hotseats[0].url, "link-hotseat"));
+    if (choices[created.seats.indexOf(hotseats[0])] !== "you" && mine !== hotseats[0]) {
+      rows.push(inviteBox(inviteText(title, hotseats.map((s) => s.seat), hotseats[0].url), "invite-hotseat", { title }));
+    }
   }
   if (mine) addToken(created.id, mine.token); // just issued by the server
   if (created.host_token) setHostToken(created.id, created.host_token);
   rows.push(linkRow("Spectators", created.spectate_url, "link-spectate"));
   replace(box, h("section", { class: "card-box created", "data-testid": "created" },
     h("h2", {}, "Game created"),
-    h("p", { class: "muted" }, "Each link is a seat's secret: send the invitations to the other players."),
+    h("p", { class: "muted" }, "Each link is a seat's secret: send each invitation to its player (Copy, or Share on a phone)."),
     rows,
     created.host_url ? h("div", { class: "host-box" },
       h("h3", {}, "Your host link"),

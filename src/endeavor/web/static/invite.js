@@ -1,0 +1,49 @@
+// Invitations as ready-to-send text: "You're invited to ‹title› as P1 (blue) — ‹link›",
+// with a Copy button and, where the browser has one (phones), its share sheet
+// (navigator.share). Shown on the page after creating a game and in the host panel's
+// seat links.
+
+import { copyText, fullUrl, h, toast } from "./dom.js";
+
+/** The seats' colour names, in the order of dom.js's COLOURS. */
+export const COLOUR_NAMES = ["red", "blue", "yellow", "green", "purple"];
+
+/** What a seat is called in an invitation: "P1 (blue)", or "P1 (Bo, blue)" once named. */
+export function seatWords(seat, name = "") {
+  const colour = COLOUR_NAMES[seat % COLOUR_NAMES.length];
+  const named = name && name !== `P${seat}` ? `${name}, ` : "";
+  return `P${seat} (${named}${colour})`;
+}
+
+/** The invitation's text for `seats` (numbers: one, or the hot-seat ones) of `title`. */
+export function inviteText(title, seats, url, name = "") {
+  const list = Array.isArray(seats) ? seats : [seats];
+  const who = list.length === 1 ? seatWords(list[0], name) : `seats ${list.map((p) => seatWords(p)).join(", ")}`;
+  return `You're invited to ${title || "a game of Endeavor"} as ${who} — ${fullUrl(url)}`;
+}
+
+/** Whether this browser has a share sheet. */
+export function canShare() {
+  return typeof navigator.share === "function";
+}
+
+/**
+ * An invitation to send: its text (read-only, selectable), Copy and, where there is a
+ * share sheet, Share. `testid` names the parts (`${testid}-text`, `-copy`, `-share`).
+ */
+export function inviteBox(text, testid, { title = "Endeavor" } = {}) {
+  return h("div", { class: "invite", "data-testid": testid },
+    h("textarea", { class: "invite-text", readonly: true, rows: 3, "data-testid": `${testid}-text`,
+      "aria-label": "Invitation to send" }, text),
+    h("div", { class: "invite-buttons" },
+      h("button", { type: "button", class: "btn small", "data-testid": `${testid}-copy`,
+        onclick: () => copyText(text) }, "Copy invitation"),
+      canShare() ? h("button", { type: "button", class: "btn small primary", "data-testid": `${testid}-share`,
+        onclick: async () => {
+          try {
+            await navigator.share({ title, text });
+          } catch (err) {
+            if (err && err.name !== "AbortError") toast(`Sharing failed: ${err.message}`);
+          }
+        } }, "Share…") : null));
+}

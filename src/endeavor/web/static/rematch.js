@@ -1,0 +1,156 @@
+// Play again, at the end of a game: a rematch with the same rules, options, people and
+// bots (a new seed), the seats rotated (each one seat on) or kept, the proposer as its
+// host. Every seat's page of the finished game then shows "Join the rematch", which
+// exchanges the seat's old token for its new one (no new link to send); the spectator's
+// page says a rematch is being played. The panel looks for a rematch every few seconds
+// while the finished game's page is open and visible, so one proposed elsewhere shows.
+
+import { ApiError, request } from "./api.js";
+import { h, href, linkHref, replace, toast } from "./dom.js";
+import { addToken, hostToken, setCurrentToken, setHostFlag, setHostToken } from "./tokens.js";
+
+/** How often a finished game's page looks for a rematch proposed elsewhere (ms). */
+const LOOK_EVERY = 4000;
+
+const path = (id) => `/api/games/${encodeURIComponent(id)}/rematch`;
+
+export const rematchApi = {
+  status: (id) => request("GET", path(id)),
+  propose: (id, token, seats) => request("POST", path(id), { token, body: { seats } }),
+  join: (id, token) => request("POST", `${path(id)}/join`, { token }),
+};
+
+function playHref(id, token) {
+  return href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
+}
+
+/** Open this browser's seat in the rematch `id` (its token kept like any seat's). */
+function openSeat(id, token) {
+  addToken(id, token);
+  setCurrentToken(id, token);
+  location.href = playHref(id, token);
+}
+
+/**
+ * The rematch panel of game `id`'s page, for `token` (a seat's; "" on a spectator's
+ * page): `el` to place where the end of the game is shown, `update(view)` after each
+ * view (it shows only once the game is over).
+ */
+export function rematchPanel(id, token) {
+  const el = h("section", { class: "rematch", "data-testid": "rematch", hidden: true });
+  let status = null; // GET .../rematch, once asked
+  let looking = null;
+  let busy = false;
+  let over = false;
+  let drawn = ""; // what the panel shows now (drawn again only when that changes)
+
+  const canPropose = () => Boolean(token || hostToken(id));
+
+  async function look() {
+    try {
+      status = await rematchApi.status(id);
+    } catch {
+      return; // asked again at the next look
+    }
+    draw();
+    if (status.rematch_id && looking) {
+      clearInterval(looking);
+      looking = null;
+    }
+  }
+
+  async function propose(order) {
+    if (busy) return;
+    busy = true;
+    draw();
+    try {
+      const made = await rematchApi.propose(id, token || hostToken(id), order);
+      setHostToken(made.id, made.host_token);
+      if (made.token) {
+        openSeat(made.id, made.token);
+        return;
+      }
+      setHostFlag(made.id); // the host without a seat: the new game with its host panel
+      location.href = linkHref(made.spectate_url);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) await look();
+      toast(`Play again: ${err.message}`);
+    } finally {
+      busy = false;
+      draw();
+    }
+  }
+
+  async function join() {
+    if (busy) return;
+    busy = true;
+    draw();
+    try {
+      const got = await rematchApi.join(id, token);
+      openSeat(got.id, got.token);
+    } catch (err) {
+      toast(`Join the rematch: ${err.message}`);
+    } finally {
+      busy = false;
+      draw();
+    }
+  }
+
+  function draw() {
+    el.hidden = !over || !status || (!status.rematch_id && !canPropose());
+    if (el.hidden) return;
+    const shown = `${status.rematch_id || ""}|${token}`;
+    el.querySelectorAll("button").forEach((b) => { b.disabled = busy; });
+    if (shown === drawn) return; // keep the choice being made
+    drawn = shown;
+    if (status.rematch_id) {
+      if (token) {
+        replace(el, h("p", { class: "rematch-line" }, "A rematch has been proposed."),
+          h("button", { type: "button", class: "btn primary", "data-testid": "rematch-join", disabled: busy,
+            onclick: join }, "Join the rematch"));
+      } else {
+        const host = hostToken(status.rematch_id);
+        replace(el, h("p", { class: "rematch-line" }, "A rematch is being played."),
+          h("a", { class: "btn primary", "data-testid": "rematch-watch",
+            href: host ? href(`/host/${encodeURIComponent(status.rematch_id)}#${encodeURIComponent(host)}`)
+              : linkHref(status.rematch_spectate_url) },
+          host ? "Open the rematch" : "Watch the rematch"));
+      }
+      return;
+    }
+    const name = `rematch-seats-${id}`;
+    const choice = (value, text, checked) => h("label", { class: "rematch-choice" },
+      h("input", { type: "radio", name, value, checked: checked ? "" : null, "data-testid": `rematch-${value}` }), ` ${text}`);
+    const form = h("form", { class: "rematch-form", onsubmit: (event) => {
+      event.preventDefault();
+      const picked = form.querySelector(`input[name="${name}"]:checked`);
+      propose(picked ? picked.value : "rotate");
+    } },
+    h("fieldset", {}, h("legend", {}, "Seats"),
+      choice("rotate", "each player one seat on", true),
+      choice("keep", "everyone keeps their seat", false)),
+    h("button", { type: "submit", class: "btn primary", "data-testid": "play-again", disabled: busy },
+      "Play again"));
+    replace(el, h("p", { class: "rematch-line muted" },
+      "The same rules and options with a new setup, the same players and bots; you host it."), form);
+  }
+
+  return {
+    el,
+    update(view) {
+      over = Boolean(view && view.over);
+      if (over && !status) look();
+      if (over && !looking && !(status && status.rematch_id)) {
+        looking = setInterval(() => {
+          if (!document.body.contains(el) && status) {
+            clearInterval(looking);
+            looking = null;
+            return;
+          }
+          if (!document.hidden) look();
+        }, LOOK_EVERY);
+      }
+      draw();
+    },
+  };
+}
