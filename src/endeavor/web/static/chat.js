@@ -130,7 +130,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
     h("div", { class: "chat-meta" },
       h("span", { class: "chat-chip", style: `background:${colour}`, "aria-hidden": "true" }),
       h("strong", { class: "chat-name" }, nameOf(m.seat, m.name)),
-      h("span", { class: "muted chat-seat" }, ` P${m.seat}`),
+      nameOf(m.seat, m.name) !== `P${m.seat}` ? h("span", { class: "muted chat-seat" }, `P${m.seat}`) : null,
       h("time", { class: "muted chat-time", datetime: m.created }, when(m.created)),
       host && !m.deleted ? h("button", { type: "button", class: "chat-delete", "data-testid": "chat-delete",
         title: "Delete this message (the host)", "aria-label": `Delete ${nameOf(m.seat, m.name)}'s message`,

@@ -271,7 +271,16 @@ function gameLayout(parts) {
     }
     if (name === "log") drawers.log.scrollTop = drawers.log.scrollHeight; // the latest lines
     if (name === "review" && phoneMode && onReview) onReview();
+    if (phoneMode) inSight(tabButtons[name]);
     chatShown();
+  }
+
+  /** Scroll the row of tabs (wider than a narrow phone) to show `button`. */
+  function inSight(button) {
+    const row = tabs.getBoundingClientRect();
+    const r = button.getBoundingClientRect();
+    if (r.left < row.left) tabs.scrollLeft -= row.left - r.left;
+    else if (r.right > row.right) tabs.scrollLeft += r.right - row.right;
   }
 
   /** Tell the chat whether it is in sight: a desktop's game tab, a phone's Chat tab. */
@@ -285,6 +294,7 @@ function gameLayout(parts) {
     badge.textContent = n > 99 ? "99+" : String(n);
     badge.hidden = !n;
     tabButtons.chat.setAttribute("aria-label", n ? `Chat, ${n} unread` : "Chat");
+    if (phoneMode) inSight(tabButtons[current]); // the badge may have pushed it aside
   }
 
   function deskSelect(name) {
