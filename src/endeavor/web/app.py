@@ -954,7 +954,7 @@ def create_app(db_url: str | None = None, *,
                             after, limit)
 
     @app.post("/api/games/{game_id}/chat", status_code=201, response_model=ChatMessage,
-              tags=["chat"])
+              tags=["chat"], responses={429: {"model": schemas.Problem}})
     def post_chat(game_id: GameId, body: ChatPost, token: Token) -> dict[str, Any]:
         """Write a message for your seat: plain text, 1 to 500 characters, no control
         characters but the newline; at most 5 messages in 10 seconds per seat (429)."""

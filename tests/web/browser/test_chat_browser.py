@@ -32,7 +32,8 @@ def _open_seat(page: Any, server: Server, gid: str, token: str) -> None:
 
 def _badge(page: Any) -> str:
     """The Chat tab's unread count as shown ("" when hidden)."""
-    result: str = page.evaluate("""() => { const b = document.querySelector('[data-testid=chat-unread]');
+    result: str = page.evaluate("""() => {
+        const b = document.querySelector('[data-testid=chat-unread]');
         return b && !b.hidden ? b.textContent : ''; }""")
     return result
 
@@ -44,7 +45,7 @@ def test_chat_between_two_phones_and_the_host(server: Server, new_page: Any) -> 
 
     desk = new_page(**DESKTOP)
     desk.goto(f"{server.url}/host/{gid}#{host}")  # this browser is the host's
-    desk.wait_for_function("() => localStorage.getItem('endeavor.host.' + %r)" % gid)
+    desk.wait_for_function("(gid) => localStorage.getItem('endeavor.host.' + gid)", arg=gid)
     _open_seat(desk, server, gid, toks[0])
     ann = new_page(**PHONE)
     _open_seat(ann, server, gid, toks[1])
@@ -108,6 +109,7 @@ def test_chat_between_two_phones_and_the_host(server: Server, new_page: Any) -> 
     desk.once("dialog", lambda dialog: dialog.accept())
     desk.locator("[data-testid=chat-delete]").first.click()
     for page in (ann, bob, desk):
-        page.wait_for_function("() => document.querySelector('[data-testid=chat-message].deleted')"
-                               " && document.querySelectorAll('[data-testid=chat-body]').length === 2")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=chat-message].deleted')"
+            " && document.querySelectorAll('[data-testid=chat-body]').length === 2")
         assert "Hello <b>Bob</b>" not in page.locator("[data-testid=chat-list]").text_content()
