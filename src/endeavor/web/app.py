@@ -1063,12 +1063,13 @@ def create_app(db_url: str | None = None, *,
         sub = announcer.subscribe(game_id)
         receiver: asyncio.Task[None] | None = None
         try:
-            seq = await run_in_threadpool(store.seq, game_id)
+            seq, chat_version = await run_in_threadpool(
+                lambda: (store.seq(game_id), chat.version(game_id)))
             if seq is None:
                 await websocket.close(code=4404, reason="no such game")
                 return
             sub.offer(seq)
-            sub.offer_chat(await run_in_threadpool(chat.version, game_id))
+            sub.offer_chat(chat_version)
             receiver = asyncio.create_task(_until_disconnect(websocket))
             sent = -1
             chat_sent = (0, 0)

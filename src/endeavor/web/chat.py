@@ -81,7 +81,7 @@ class ChatPost(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    body: StrictStr = Field(max_length=4 * MAX_CHARS,
+    body: StrictStr = Field(max_length=20 * MAX_CHARS,
                             description=f"plain text, 1 to {MAX_CHARS} characters")
     seat: StrictInt | None = Field(default=None, ge=0, le=7)
 

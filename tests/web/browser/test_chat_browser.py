@@ -113,3 +113,13 @@ def test_chat_between_two_phones_and_the_host(server: Server, new_page: Any) -> 
             "() => document.querySelector('[data-testid=chat-message].deleted')"
             " && document.querySelectorAll('[data-testid=chat-body]').length === 2")
         assert "Hello <b>Bob</b>" not in page.locator("[data-testid=chat-list]").text_content()
+
+    # a spectator reads the chat (the deletion too) and has nowhere to write
+    watcher = new_page(**DESKTOP)
+    watcher.goto(f"{server.url}/game/{gid}")
+    watcher.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=chat-message]').length === 3")
+    assert watcher.locator("[data-testid=chat-readonly]").is_visible()
+    assert watcher.locator("[data-testid=chat-input]").count() == 0
+    assert watcher.locator("[data-testid=chat-delete]").count() == 0
+    assert watcher.locator("[data-testid=chat-message].deleted").count() == 1
