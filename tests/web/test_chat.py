@@ -235,6 +235,30 @@ def test_another_worker_hears_the_chat(db_url: str) -> None:
             assert ws.receive_json() == {"chat": m["id"], "deleted": 0}
 
 
+def test_racing_posts_of_two_workers_keep_the_rate(db_url: str) -> None:
+    """Ten posts of one seat at once through two apps on one database (two server
+    processes): exactly the allowed number is written, the others get 429, none a 500."""
+    with TestClient(_app(db_url)) as a, TestClient(_app(db_url)) as b:
+        gid, toks, _ = _game(a, ["human", "human"])
+        statuses: list[int] = []
+        lock = threading.Lock()
+
+        def post(client: TestClient, i: int) -> None:
+            r = _post(client, gid, toks[0], f"race {i}")
+            with lock:
+                statuses.append(r.status_code)
+
+        threads = [threading.Thread(target=post, args=((a, b)[i % 2], i)) for i in range(10)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert sorted(statuses) == [201] * chat_module.RATE_COUNT + [429] * (
+            10 - chat_module.RATE_COUNT), statuses
+        assert len(a.get(f"/api/games/{gid}/chat").json()["messages"]) == \
+            chat_module.RATE_COUNT
+
+
 # --------------------------------------------------------------------------- notifications
 class _Receiver:
     """A webhook receiver on 127.0.0.1: every JSON body posted to it, in order."""

@@ -300,9 +300,11 @@ class Chat:
         now = utcnow()
         c, s = db.chat.c, db.seats.c
         with self.store._write_lock, self.store.engine.begin() as conn:
-            # the seat's row, locked (PostgreSQL) so two posts of one seat queue here
-            conn.execute(select(s.seat).where(and_(s.game_id == game_id, s.seat == seat))
-                         .with_for_update())
+            # a write first, of the seat's row (changing nothing): it takes SQLite's write
+            # lock and locks the row on PostgreSQL, so two posts of one seat queue here
+            # and the second sees the first when it counts
+            conn.execute(update(db.seats).where(and_(s.game_id == game_id, s.seat == seat))
+                         .values(chat_seen=s.chat_seen))
             recent = list(conn.execute(
                 select(c.created).where(and_(
                     c.game_id == game_id, c.seat == seat,
@@ -339,13 +341,13 @@ class Chat:
         c = db.chat.c
         where = and_(c.game_id == game_id, c.id == message_id)
         with self.store._write_lock, self.store.engine.begin() as conn:
+            # the write first (SQLite's write lock taken before anything is read)
+            changed = conn.execute(update(db.chat).where(and_(where, c.deleted.is_(False)))
+                                   .values(deleted=True)).rowcount == 1
             row = conn.execute(select(c.id, c.seat, c.created, c.body, c.deleted)
                                .where(where)).first()
             if row is None:
                 raise NotFound(f"no chat message {message_id} in game {game_id}")
-            changed = not row.deleted
-            if changed:
-                conn.execute(update(db.chat).where(where).values(deleted=True))
             version = _version(conn, game_id)
         if changed:
             self._announce(game_id, version)
@@ -365,9 +367,9 @@ class Chat:
             raise Forbidden(f"this link is not P{seat}'s")
         chosen = sorted(game.you) if seat is None else [seat]
         s = db.seats.c
+        last, _ = self.version(game_id)
+        upto = min(upto, last)
         with self.store._write_lock, self.store.engine.begin() as conn:
-            last, _ = _version(conn, game_id)
-            upto = min(upto, last)
             conn.execute(update(db.seats).where(and_(
                 s.game_id == game_id, s.seat.in_(chosen), s.chat_seen < upto))
                 .values(chat_seen=upto))
