@@ -201,7 +201,8 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
           draw();
         } while (again || wanted[0] > last || wanted[1] > deleted);
       } catch (err) {
-        if (!(err instanceof ApiError) || err.status !== 403) toast(`The chat: ${err.message}`);
+        // a lost seat (403) is the game page's to say; so is a server out of reach (0)
+        if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 0)) toast(`The chat: ${err.message}`);
       } finally {
         loading = null;
       }
