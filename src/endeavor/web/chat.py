@@ -25,6 +25,7 @@ characters but the newline), a seat writes at most :data:`RATE_COUNT` messages i
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -35,6 +36,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from sqlalchemy import Connection, and_, case, func, select, update
 from sqlalchemy import insert as sa_insert
+from sqlalchemy.exc import DBAPIError
 
 from . import db
 from .store import (
@@ -49,6 +51,8 @@ from .store import (
     utc,
     utcnow,
 )
+
+log = logging.getLogger("endeavor.web")
 
 #: the longest message, in characters (after trimming the spaces around it)
 MAX_CHARS: Final = 500
@@ -430,11 +434,17 @@ def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
 
 
 def mark_told(store: Store, game_id: str, seat: int, upto: int) -> None:
-    """A notification told ``seat`` of the chat up to message ``upto``."""
+    """A notification told ``seat`` of the chat up to message ``upto`` (it was sent: a
+    database that cannot record this now is logged, and the next message repeats the
+    lines, rather than the message being sent again)."""
     if upto <= 0:
         return
     s = db.seats.c
-    with store._write_lock, store.engine.begin() as conn:
-        conn.execute(update(db.seats).where(and_(
-            s.game_id == game_id, s.seat == seat, s.chat_seen < upto))
-            .values(chat_seen=upto))
+    try:
+        with store._write_lock, store.engine.begin() as conn:
+            conn.execute(update(db.seats).where(and_(
+                s.game_id == game_id, s.seat == seat, s.chat_seen < upto))
+                .values(chat_seen=upto))
+    except DBAPIError as e:
+        log.warning("chat: could not record that P%d of game %s was told of the chat "
+                    "(%s)", seat, game_id, type(e.orig).__name__)
