@@ -56,6 +56,7 @@ from endeavor.rules import RULESETS
 
 from . import db, guide, hardening, rematch, reviews, schemas, view
 from .bots import QUICK_BOTS, BotRunner
+from .chat import Chat, ChatMessage, ChatPost, ChatSeen, ChatSeenView, ChatView
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
 from .fastroute import Fallback, FastRoute
@@ -325,6 +326,7 @@ class _Subscriber:
         self.game_id = game_id
         self.loop = loop
         self.latest = -1
+        self.chat: tuple[int, int] = (0, 0)  # the game's chat version (see chat.py)
         self.changed = asyncio.Event()
 
     def offer(self, seq: int) -> None:
@@ -337,6 +339,18 @@ class _Subscriber:
         with contextlib.suppress(RuntimeError):  # the loop has closed: nobody listens
             self.loop.call_soon_threadsafe(self.offer, seq)
 
+    def offer_chat(self, version: tuple[int, int]) -> None:
+        """Called on the subscriber's loop: remember a chat version if it is newer
+        (either of its numbers grew)."""
+        new = (max(self.chat[0], version[0]), max(self.chat[1], version[1]))
+        if new != self.chat:
+            self.chat = new
+            self.changed.set()
+
+    def offer_chat_threadsafe(self, version: tuple[int, int]) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self.offer_chat, version)
+
 
 class Announcer:
     """Tells the WebSockets of this process about new seqs: at once for commits made
@@ -345,8 +359,11 @@ class Announcer:
     interval for every game followed)."""
 
     def __init__(self, read_seqs: Callable[[Iterable[str]], Mapping[str, int]],
-                 interval: float = POLL_SECONDS) -> None:
+                 interval: float = POLL_SECONDS,
+                 read_chats: Callable[[Iterable[str]], Mapping[str, tuple[int, int]]]
+                 | None = None) -> None:
         self.read_seqs = read_seqs
+        self.read_chats = read_chats
         self.interval = interval
         self._lock = threading.Lock()
         self._subs: dict[str, set[_Subscriber]] = {}
@@ -357,6 +374,18 @@ class Announcer:
             subs = list(self._subs.get(game_id, ()))
         for sub in subs:
             sub.offer_threadsafe(seq)
+
+    def publish_chat(self, game_id: str, version: tuple[int, int]) -> None:
+        """A chat message was posted or deleted in this process (see chat.py)."""
+        with self._lock:
+            subs = list(self._subs.get(game_id, ()))
+        for sub in subs:
+            sub.offer_chat_threadsafe(version)
+
+    def _read(self, game_ids: list[str]) -> tuple[Mapping[str, int],
+                                                  Mapping[str, tuple[int, int]]]:
+        chats = self.read_chats(game_ids) if self.read_chats is not None else {}
+        return self.read_seqs(game_ids), chats
 
     def subscribe(self, game_id: str) -> _Subscriber:
         """A subscriber on the running loop (and that loop's poller, if not yet)."""
@@ -396,7 +425,7 @@ class Announcer:
                     del self._pollers[loop]
                 return
             try:
-                seqs = await run_in_threadpool(self.read_seqs, list(followed))
+                seqs, chats = await run_in_threadpool(self._read, list(followed))
             except Exception as e:  # the database is away: said once, tried again
                 if not failing:
                     log.warning("polling the games' seq failed (%s: %s); trying again",
@@ -407,6 +436,9 @@ class Announcer:
             for game_id, seq in seqs.items():
                 for sub in followed.get(game_id, ()):
                     sub.offer(seq)
+            for game_id, version in chats.items():
+                for sub in followed.get(game_id, ()):
+                    sub.offer_chat(version)
 
     async def close(self) -> None:
         for task in list(self._pollers.values()):
@@ -592,8 +624,10 @@ def create_app(db_url: str | None = None, *,
     if quick_budget is not None:
         runner_kw["quick_budget"] = quick_budget
     runner = BotRunner(store, **runner_kw)
-    announcer = Announcer(store.seqs, poll_seconds)
+    chat = Chat(store)
+    announcer = Announcer(store.seqs, poll_seconds, read_chats=chat.versions)
     store.listeners.append(announcer.publish)
+    chat.listeners.append(announcer.publish_chat)
     clocks = ClockKeeper(store, runner, clock_seconds)
     notifier = Notifier(store, links, notify or NotifySettings())
     if send_notifications:
@@ -631,6 +665,7 @@ def create_app(db_url: str | None = None, *,
     app.state.store = store
     app.state.runner = runner
     app.state.announcer = announcer
+    app.state.chat = chat
     app.state.engine = engine
     app.state.threads = threads
     app.state.clocks = clocks
@@ -817,9 +852,14 @@ def create_app(db_url: str | None = None, *,
         return answer(game_id, snap, snap.meta.seats_of(secret), since)
 
     @app.get("/api/games/{game_id}/record", tags=["games"])
-    def record(game_id: GameId) -> dict[str, Any]:
-        """The engine's record of the game: ``replay`` rebuilds the same position."""
+    def record(game_id: GameId, with_chat: Annotated[
+            bool, Query(alias="chat", description="with the game's chat messages")] = False,
+               ) -> dict[str, Any]:
+        """The engine's record of the game: ``replay`` rebuilds the same position;
+        ``?chat=1``: with the chat's messages (``chat``: those not deleted)."""
         result: dict[str, Any] = store.snapshot(game_id).state.record()
+        if with_chat:
+            result["chat"] = chat.export(game_id)
         return result
 
     @app.get("/api/games/{game_id}/replay/{n}", response_model=schemas.GameView,
@@ -907,6 +947,43 @@ def create_app(db_url: str | None = None, *,
             store.set_notification(game_id, p, channel, None, secret)
         return notify_view(game_id, you)
 
+    # ------------------------------------------------------------------ chat
+    @app.get("/api/games/{game_id}/chat", response_model=ChatView, tags=["chat"])
+    def get_chat(game_id: GameId, token: Token,
+                 after: Annotated[int, Query(ge=0, description="only messages after this id")
+                                  ] = 0,
+                 limit: Annotated[int, Query(ge=1, le=200)] = 200) -> dict[str, Any]:
+        """The game's chat (for everyone who can see the game): the latest ``limit``
+        messages after ``after``, oldest first; a deleted message without its body.
+        With a seat's token, ``seen``: the last message that seat has read."""
+        return chat.listing(game_id, token.credentials if token is not None else None,
+                            after, limit)
+
+    @app.post("/api/games/{game_id}/chat", status_code=201, response_model=ChatMessage,
+              tags=["chat"], responses={429: {"model": schemas.Problem}})
+    def post_chat(game_id: GameId, body: ChatPost, token: Token) -> dict[str, Any]:
+        """Write a message for your seat: plain text, 1 to 500 characters, no control
+        characters but the newline; at most 5 messages in 10 seconds per seat (429)."""
+        return chat.post(game_id, token.credentials if token is not None else None,
+                         body.body, body.seat)
+
+    @app.post("/api/games/{game_id}/chat/seen", response_model=ChatSeenView, tags=["chat"])
+    def chat_seen(game_id: GameId, body: ChatSeen, token: Token) -> dict[str, Any]:
+        """Your seat has read the chat up to message ``upto``: a notification no
+        longer carries those messages."""
+        seen = chat.mark_seen(game_id, token.credentials if token is not None else None,
+                              body.upto, body.seat)
+        return {"seen": seen}
+
+    @app.delete("/api/games/{game_id}/chat/{message_id}", response_model=ChatMessage,
+                tags=["chat"])
+    def delete_chat(game_id: GameId, message_id: Annotated[int, PathParam(ge=1)],
+                    token: Token) -> dict[str, Any]:
+        """The host deletes a message: it stays in the list, without its body."""
+        return chat.delete(game_id, token.credentials if token is not None else None,
+                           message_id)
+
+
     # ------------------------------------------------------------------ host
     @app.get("/api/games/{game_id}/host", response_model=schemas.HostPanel, tags=["host"])
     def host_get(game_id: GameId, token: Token) -> schemas.HostPanel:
@@ -984,19 +1061,24 @@ def create_app(db_url: str | None = None, *,
     # ------------------------------------------------------------------ websocket
     @app.websocket("/api/games/{game_id}/ws")
     async def follow(websocket: WebSocket, game_id: str) -> None:
-        """``{"seq": N}`` at once and whenever the game's seq grows. Closes with code
-        4404 for an unknown game. Messages from the client are ignored."""
+        """``{"seq": N}`` at once and whenever the game's seq grows; ``{"chat": N,
+        "deleted": D}`` (the chat's version, see chat.py) at once when the game has a
+        chat and whenever a message is posted or deleted. Closes with code 4404 for an
+        unknown game. Messages from the client are ignored."""
         await websocket.accept()
         sub = announcer.subscribe(game_id)
         receiver: asyncio.Task[None] | None = None
         try:
-            seq = await run_in_threadpool(store.seq, game_id)
+            seq, chat_version = await run_in_threadpool(
+                lambda: (store.seq(game_id), chat.version(game_id)))
             if seq is None:
                 await websocket.close(code=4404, reason="no such game")
                 return
             sub.offer(seq)
+            sub.offer_chat(chat_version)
             receiver = asyncio.create_task(_until_disconnect(websocket))
             sent = -1
+            chat_sent = (0, 0)
             while True:
                 waiter = asyncio.create_task(sub.changed.wait())
                 done, _ = await asyncio.wait({waiter, receiver},
@@ -1008,6 +1090,9 @@ def create_app(db_url: str | None = None, *,
                 if sub.latest > sent:
                     sent = sub.latest
                     await websocket.send_json({"seq": sent})
+                if sub.chat != chat_sent:
+                    chat_sent = sub.chat
+                    await websocket.send_json({"chat": chat_sent[0], "deleted": chat_sent[1]})
         except Exception as e:  # the client went away mid-send, or the loop is closing
             log.debug("websocket for game %s ended: %s", game_id, e)
         finally:

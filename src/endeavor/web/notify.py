@@ -58,7 +58,7 @@ from sqlalchemy import Connection, and_, bindparam, delete, or_, select, update
 
 from endeavor import __version__, final_scores
 
-from . import db
+from . import chat, db
 from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
 from .view import plain_words
 
@@ -264,7 +264,9 @@ class Message:
     """A notification as it is sent, read from the game when it is sent: ``event``
     ``turn`` (``seat`` is to move: ``asked`` is its decision's prompt, ``deadline`` when
     its clock runs out) or ``over`` (``scores``: ``(seat, total, rank)`` best first;
-    ``ended_by_host``). ``link`` is the seat's own link (it carries the seat's token)."""
+    ``ended_by_host``). ``link`` is the seat's own link (it carries the seat's token).
+    ``chat``: the chat's messages the seat has not seen ("Ann wrote: ..."), ``chat_more``
+    how many more there are, ``chat_upto`` the last message they cover (see chat.py)."""
 
     event: str
     game_id: str
@@ -278,6 +280,9 @@ class Message:
     deadline: datetime | None = None
     scores: tuple[tuple[int, int, int], ...] = ()
     ended_by_host: bool = False
+    chat: tuple[str, ...] = ()
+    chat_more: int = 0
+    chat_upto: int = 0
 
     @property
     def subject(self) -> str:
@@ -306,23 +311,34 @@ class Message:
         lines.append(f"Your seat: {link}")
         return lines
 
+    def _with_chat(self, lines: list[str], escape: Any = None) -> list[str]:
+        """``lines`` and then the chat's unseen messages (``escape``d for a webhook's
+        markup)."""
+        if not self.chat:
+            return lines
+        more = (f"… and {self.chat_more} more message{'s' if self.chat_more != 1 else ''} "
+                f"in the chat" if self.chat_more else None)
+        said = [escape(line) if escape else line for line in self.chat]
+        return [*lines, "", *said, *([more] if more else [])]
+
     def text(self) -> str:
         """The message in plain text (e-mail, ntfy)."""
-        return "\n".join(self._lines(self.title, self.link))
+        return "\n".join(self._with_chat(self._lines(self.title, self.link)))
 
     def webhook_body(self) -> dict[str, Any]:
         """The one JSON body every webhook gets (see docs/web.md, "Notifications"):
         ``content`` for Discord, ``text`` for Slack, ``title`` and ``message`` for
         ntfy's templates, and the structured fields."""
         # <link>: a link in both Discord (without a preview) and Slack
-        discord = "\n".join(self._lines(f"**{_discord_escape(self.title)}**",
-                                        f"<{self.link}>"))
+        discord = "\n".join(self._with_chat(self._lines(
+            f"**{_discord_escape(self.title)}**", f"<{self.link}>"), _discord_escape))
         if len(discord) > DISCORD_MAX:
             discord = discord[:DISCORD_MAX - 1] + "…"
         return {
             "content": discord,
             "allowed_mentions": {"parse": []},
-            "text": "\n".join(self._lines(_slack_escape(self.title), f"<{self.link}>")),
+            "text": "\n".join(self._with_chat(self._lines(_slack_escape(self.title),
+                                                          f"<{self.link}>"), _slack_escape)),
             "title": self.subject,
             "message": self.text(),
             "event": self.event,
@@ -335,6 +351,7 @@ class Message:
             "link": self.link,
             "scores": ([{"seat": s, "total": total, "rank": rank}
                         for s, total, rank in self.scores] if self.event == "over" else None),
+            "chat": list(self.chat), "chat_more": self.chat_more,
         }
 
     def webhook_headers(self) -> dict[str, str]:
@@ -801,6 +818,7 @@ class Notifier:
                             shown)
         log.info("notifications: sent the %s of game %s to P%d by %s to %s", message.event,
                  job.game_id, job.seat, job.channel, shown)
+        chat.mark_told(self.store, job.game_id, job.seat, message.chat_upto)
         return _Outcome(job, True)
 
     @staticmethod
@@ -828,6 +846,7 @@ class Notifier:
             "game_url": self.links.spectate(meta.id, absolute=True), "seat": seat,
             "round": int(state.round), "rounds": int(state.rules.rounds),
             "link": self.links.seat(meta.id, token, absolute=True)}
+        common.update(self._chat(snap, seat))
         if snap.over:
             scores = sorted(((sc.player, int(sc.total), int(sc.rank))
                              for sc in final_scores(state)), key=lambda x: (x[2], x[0]))
@@ -845,6 +864,11 @@ class Notifier:
         deadline = (clock.deadline if clock is not None and clock.running == seat
                     else None)
         return Message("turn", asked=asked, deadline=deadline, **common)
+
+    def _chat(self, snap: Snapshot, seat: int) -> dict[str, Any]:
+        """The chat's messages ``seat`` has not seen, for its message (see chat.py)."""
+        unseen = chat.unseen(self.store, snap, seat)
+        return {"chat": unseen.lines, "chat_more": unseen.more, "chat_upto": unseen.upto}
 
     def _present(self, snap: Snapshot, seat: int) -> bool:
         """Whether the last move made by a person (not a bot, not the host) was made

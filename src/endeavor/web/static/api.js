@@ -79,11 +79,12 @@ export const api = {
 };
 
 /**
- * Follow game `id`: `onSeq(seq)` whenever the server announces a new seq over the WebSocket;
+ * Follow game `id`: `onSeq(seq)` whenever the server announces a new seq over the WebSocket,
+ * `onChat(last, deleted)` when it announces the chat's version (chat.js);
  * reconnects with a growing delay, and polls `poll()` every few seconds while the socket is
  * down. Returns a function that stops following.
  */
-export function follow(id, onSeq, poll) {
+export function follow(id, onSeq, poll, onChat = null) {
   let socket = null;
   let stopped = false;
   let delay = 500;
@@ -110,6 +111,7 @@ export function follow(id, onSeq, poll) {
       try {
         const message = JSON.parse(event.data);
         if (typeof message.seq === "number") onSeq(message.seq);
+        if (typeof message.chat === "number" && onChat) onChat(message.chat, message.deleted);
       } catch { /* not for us */ }
     };
     socket.onclose = () => {

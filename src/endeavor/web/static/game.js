@@ -6,6 +6,7 @@
 import { api, ApiError, follow, fragmentToken } from "./api.js";
 import { setTitle, turnWatcher } from "./alerts.js";
 import { drawBoard } from "./board.js";
+import { chatPanel } from "./chat.js";
 import { clockChip, trackClock } from "./clock.js";
 import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
 import { openHostPanel } from "./host.js";
@@ -201,7 +202,7 @@ async function openSeat(root, id) {
 export const phone = matchMedia("(max-width: 900px)");
 
 const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["players", "Players"],
-  ["log", "Log"], ["scores", "Scores"], ["review", "Review"]];
+  ["log", "Log"], ["chat", "Chat"], ["scores", "Scores"], ["review", "Review"]];
 
 /**
  * Where the game screen's parts go. A desktop: the board and the building supply on the
@@ -217,7 +218,7 @@ const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["play
  */
 function gameLayout(parts) {
   const { root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision, turnBox,
-    undoBox, optionsBox, mineBox, logBox, matsBox, reviewBox, onReview } = parts;
+    undoBox, optionsBox, mineBox, logBox, matsBox, reviewBox, onReview, chatBox, onChat } = parts;
   const boardCol = h("div", { class: "board-col" });
   const sideFit = h("div", { class: "side-fit" }); // what fits the window: the decision, your mat
   const side = h("aside", { class: "side" }, sideFit);
@@ -232,14 +233,15 @@ function gameLayout(parts) {
       return deskButtons[name];
     }));
   let deskCurrent = "game";
-  const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, scores: scoresBox, review: reviewBox };
+  const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, chat: chatBox, scores: scoresBox, review: reviewBox };
   const drawers = {};
   const tabButtons = {};
   for (const [name, label] of TABS) {
     tabButtons[name] = h("button", {
       type: "button", class: "tab", role: "tab", "data-tab": name, "data-testid": `tab-${name}`,
       onclick: () => select(name),
-    }, label, h("span", { class: "tab-dot", "aria-hidden": "true" }));
+    }, label, h("span", { class: "tab-dot", "aria-hidden": "true" }),
+    name === "chat" ? h("span", { class: "tab-count", "data-testid": "chat-unread", hidden: true }) : null);
     if (name !== "board") drawers[name] = h("div", { class: `drawer drawer-${name}`, role: "tabpanel", "aria-label": label });
   }
   const tabs = h("nav", { class: "tabs", role: "tablist", "aria-label": "Game" }, Object.values(tabButtons));
@@ -270,6 +272,30 @@ function gameLayout(parts) {
     }
     if (name === "log") drawers.log.scrollTop = drawers.log.scrollHeight; // the latest lines
     if (name === "review" && phoneMode && onReview) onReview();
+    if (phoneMode) inSight(tabButtons[name]);
+    chatShown();
+  }
+
+  /** Scroll the row of tabs (wider than a narrow phone) to show `button`. */
+  function inSight(button) {
+    const row = tabs.getBoundingClientRect();
+    const r = button.getBoundingClientRect();
+    if (r.left < row.left) tabs.scrollLeft -= row.left - r.left;
+    else if (r.right > row.right) tabs.scrollLeft += r.right - row.right;
+  }
+
+  /** Tell the chat whether it is in sight: a desktop's game tab, a phone's Chat tab. */
+  function chatShown() {
+    onChat(phoneMode ? current === "chat" : deskCurrent === "game");
+  }
+
+  /** The Chat tab's count of unread messages (none: hidden). */
+  function unread(n) {
+    const badge = tabButtons.chat.querySelector(".tab-count");
+    badge.textContent = n > 99 ? "99+" : String(n);
+    badge.hidden = !n;
+    tabButtons.chat.setAttribute("aria-label", n ? `Chat, ${n} unread` : "Chat");
+    if (phoneMode) inSight(tabButtons[current]); // the badge may have pushed it aside
   }
 
   function deskSelect(name) {
@@ -278,6 +304,7 @@ function gameLayout(parts) {
     deskGame.hidden = name !== "game";
     deskReview.hidden = name !== "review";
     if (name === "review" && !phoneMode && onReview) onReview();
+    chatShown();
   }
 
   function arrange(isPhone) {
@@ -296,7 +323,7 @@ function gameLayout(parts) {
       boardCol.append(boardFrame, supplyBox);
       decision.append(turnBox, undoBox, optionsBox);
       sideFit.append(scoresBox, takeoverBox, decision, mineBox);
-      side.append(sideFit, logBox);
+      side.append(sideFit, logBox, chatBox);
       replace(deskGame, desktop, matsBox);
       replace(deskReview, reviewBox);
       replace(root, header, deskTabs, deskGame, deskReview);
@@ -341,7 +368,7 @@ function gameLayout(parts) {
     delete document.body.dataset.layout;
   }
 
-  return { arrange, update, leave };
+  return { arrange, update, leave, unread };
 }
 
 // ------------------------------------------------------------------ the screen
@@ -384,11 +411,16 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   const logBox = h("section", { class: "log-box" });
   const matsBox = h("div", { class: "mats-col" });
   const reviewBox = h("div", { class: "review-box" });
+  const chat = chatPanel(id, { token, view: () => view, hostToken: () => hostToken(id),
+    onUnread: (n) => layout.unread(n) });
+  const chatBox = h("div", { class: "chat-col" }, chat.el);
+  let chatNames = "";
   let review = null; // the Review tab's panel, once the game is over
   const rematch = rematchPanel(id, token); // Play again / Join the rematch, once it is over
   const decision = h("div", { class: "decision", "data-testid": "decision" }, turnBox, undoBox, optionsBox);
   const layout = gameLayout({ root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision,
-    turnBox, undoBox, optionsBox, mineBox, logBox, matsBox, reviewBox, onReview: () => review && review.start() });
+    turnBox, undoBox, optionsBox, mineBox, logBox, matsBox, reviewBox, onReview: () => review && review.start(),
+    chatBox, onChat: (shown) => chat.setShown(shown) });
   layout.arrange(phone.matches);
   phone.addEventListener("change", () => {
     layout.arrange(phone.matches);
@@ -679,6 +711,11 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     watch(mine, `Your move: ${gameTitle}`, view.decision ? view.decision.prompt : "");
     root.dataset.seq = String(view.seq);
     root.dataset.yourMove = mine ? "1" : "0";
+    const names = (view.seats || []).map((seat) => seat.name).join("\n");
+    if (names !== chatNames) {
+      chatNames = names;
+      chat.redraw();
+    }
     if (host) host.refresh();
   }
 
@@ -687,7 +724,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);
     if (!view || seq > view.seq) refresh();
-  }, refresh);
+  }, () => { refresh(); chat.poll(); }, (last, deleted) => chat.version(last, deleted));
 }
 
 /** The How to play tab of a game's rules (/rules#…): its ruleset, or the Silent Fleet. */
