@@ -76,6 +76,9 @@ MAX_EMAIL: Final = 254
 #: the environment through which ``endeavor serve`` hands its settings to the workers
 SMTP_VAR: Final = "ENDEAVOR_SMTP"
 MAIL_FROM_VAR: Final = "ENDEAVOR_MAIL_FROM"
+#: the SMTP password, for ``endeavor serve`` (rather than in the ``--smtp`` URL, which
+#: anyone on the machine can read in ``ps``)
+SMTP_PASSWORD_VAR: Final = "ENDEAVOR_SMTP_PASSWORD"
 PRIVATE_VAR: Final = "ENDEAVOR_ALLOW_PRIVATE_WEBHOOKS"
 #: tuning for tests: the waits between attempts (``"0.3,0.3"``: seconds, comma-separated)
 #: and the timeout of each send (seconds)
@@ -234,6 +237,15 @@ def parse_smtp(url: str) -> SmtpServer:
     return SmtpServer(parts.hostname, port, security,
                       unquote(parts.username) if parts.username else None,
                       unquote(parts.password) if parts.password else None)
+
+
+def with_password(url: str, password: str) -> str:
+    """The ``--smtp`` URL ``url`` (which has a user and no password) with ``password``
+    written in."""
+    parts = urlsplit(url)
+    user, _, host = parts.netloc.rpartition("@")
+    netloc = f"{user}:{quote(password, safe='')}@{host}"
+    return parts._replace(netloc=netloc).geturl()
 
 
 def valid_email(address: str) -> str:
