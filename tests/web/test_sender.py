@@ -89,13 +89,16 @@ class Trickler:
     ``gap`` seconds (a status line, then headers without end), for at most ``for_s``
     seconds: a send without a whole deadline would wait that long."""
 
-    def __init__(self, gap: float = 0.05, for_s: float = 30.0) -> None:
+    def __init__(self, gap: float = 0.05, for_s: float = 30.0,
+                 answer: bytes = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: a\r\n" * 100000,
+                 speaks_first: bool = False) -> None:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.gap, self.for_s = gap, for_s
+        self.answer, self.speaks_first = answer, speaks_first
         self.requests = 0
         self.stop = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -112,11 +115,11 @@ class Trickler:
         with conn:
             conn.settimeout(5)
             try:
-                conn.recv(65536)
+                if not self.speaks_first:
+                    conn.recv(65536)
                 self.requests += 1
-                answer = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: a\r\n" * 100000
                 ends = time.monotonic() + self.for_s
-                for byte in answer:
+                for byte in self.answer:
                     if self.stop.is_set() or time.monotonic() > ends:
                         return
                     conn.sendall(bytes([byte]))
@@ -172,6 +175,24 @@ def test_a_trickled_answer_is_cut_off_at_the_whole_deadline(
     [row] = _outbox(db_url, gid)
     assert row.attempts == 1 and row.last_error == "no complete answer within 1 s"
     notifier.stop()
+
+
+def test_a_trickling_mail_server_is_cut_off_too(make_notifying: Callable[..., FastAPI],
+                                               ) -> None:
+    """A mail server whose greeting comes one byte every 50 ms, never ending its line:
+    the e-mail's whole conversation ends at the 1 s deadline."""
+    slow = Trickler(answer=b"220-" + b"x" * 100000, speaks_first=True)
+    try:
+        app = make_notifying(smtp=f"smtp://127.0.0.1:{slow.port}", mail_from=SENDER,
+                             timeout=1.0)
+        notifier: Notifier = app.state.notifier
+        started = time.monotonic()
+        with pytest.raises(SendError, match="the mail server did not finish within 1 s"):
+            notifier.send_email("someone@example.org", _message())
+        assert time.monotonic() - started < 10.0  # not the trickle's 30 s
+        assert slow.requests == 1
+    finally:
+        slow.close()
 
 
 def test_every_claim_is_an_attempt_and_leases_outlast_sends(
