@@ -28,7 +28,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pg import auth, tokens
+from pg import auth, fresh_database, pg_url, tokens
 from sqlalchemy import select
 from test_notify import Mailbox, Receiver
 
@@ -545,6 +545,36 @@ def test_a_dead_workers_claim_lapses_within_seconds(
     view = client.get(f"/api/games/{gid}").json()
     assert [e["text"] for e in view["events"] if e["kind"] == "timeout"] == [
         "P0's time ran out: the medium bot played for them"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_claim_is_renewed_only_by_its_holder(backend: str, db_url: str) -> None:
+    """``Store.renew_claim`` extends the claim it names (its end as written) and no
+    other: once the game moved on, or with another end, nothing is held."""
+    from contextlib import nullcontext
+
+    from endeavor.web.store import Store
+
+    where = fresh_database(pg_url()) if backend == "postgresql" else nullcontext(db_url)
+    with where as url:
+        engine = db.make_engine(url)
+        try:
+            db.upgrade(engine)
+            store = Store(engine)
+            gid = store.create({"players": 2, "seed": 1}, ["human", "human"],
+                               clock={"per_decision": 60}).id
+            at = utcnow() + timedelta(seconds=61)
+            assert store.claim(gid, 0, at, 5.0)
+            until = at + timedelta(seconds=5)
+            assert store.renew_claim(gid, 0, until - timedelta(seconds=1), 5.0) is None
+            assert store.renew_claim(gid, 1, until, 5.0) is None  # not at that seq
+            renewed = store.renew_claim(gid, 0, until, 120.0)
+            assert renewed is not None and renewed > until
+            assert store.expired(until + timedelta(seconds=1)) == []  # still held
+            assert store.renew_claim(gid, 0, until, 5.0) is None  # the old end is gone
+            assert store.renew_claim(gid, 0, renewed, 5.0) is not None
+        finally:
+            engine.dispose()
 
 
 def test_a_claim_is_renewed_while_the_bot_thinks(make_app: Callable[..., FastAPI],

@@ -710,11 +710,12 @@ class Notifier:
             port = 0
         if port is not None and not 1 <= port <= 65535:
             raise BadRequest("the webhook's port is not a number from 1 to 65535")
-        if Lookup.literal(host, 80) is None:
-            try:
+        try:
+            literal = Lookup.literal(host, 80) is not None
+            if not literal:
                 host.encode("idna")
-            except UnicodeError:
-                raise BadRequest(f"the webhook's host {host!r} is not a host name") from None
+        except (OSError, UnicodeError):
+            raise BadRequest(f"the webhook's host {host!r} is not a host name") from None
         return url, host, port or (443 if parts.scheme == "https" else 80)
 
     def _judge(self, url: str, host: str, found: Addresses | BaseException) -> str:
