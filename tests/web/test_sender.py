@@ -15,7 +15,10 @@ live in the test process."""
 from __future__ import annotations
 
 import argparse
+import shutil
 import socket
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -91,14 +94,14 @@ class Trickler:
 
     def __init__(self, gap: float = 0.05, for_s: float = 30.0,
                  answer: bytes = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: a\r\n" * 100000,
-                 speaks_first: bool = False) -> None:
+                 speaks_first: bool = False, tls: ssl.SSLContext | None = None) -> None:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.gap, self.for_s = gap, for_s
-        self.answer, self.speaks_first = answer, speaks_first
+        self.answer, self.speaks_first, self.tls = answer, speaks_first, tls
         self.requests = 0
         self.stop = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -115,6 +118,8 @@ class Trickler:
         with conn:
             conn.settimeout(5)
             try:
+                if self.tls is not None:
+                    conn = self.tls.wrap_socket(conn, server_side=True)
                 if not self.speaks_first:
                     conn.recv(65536)
                 self.requests += 1
@@ -175,6 +180,50 @@ def test_a_trickled_answer_is_cut_off_at_the_whole_deadline(
     [row] = _outbox(db_url, gid)
     assert row.attempts == 1 and row.last_error == "no complete answer within 1 s"
     notifier.stop()
+
+
+@pytest.fixture
+def certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ssl.SSLContext:
+    """A self-signed certificate for ``localhost``, trusted by the sender's TLS (the
+    system's certificates plus this one); the server side's context."""
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl to make a certificate")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                    str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True, timeout=60)
+    default = ssl.create_default_context
+
+    def trusting(*args: Any, **kw: Any) -> ssl.SSLContext:
+        context = default(*args, **kw)
+        context.load_verify_locations(str(cert))
+        return context
+
+    monkeypatch.setattr(ssl, "create_default_context", trusting)
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(str(cert), str(key))
+    return server
+
+
+def test_https_checks_the_name_and_is_cut_off_too(make_notifying: Callable[..., FastAPI],
+                                                 certificate: ssl.SSLContext) -> None:
+    """Over TLS: the certificate is checked against the URL's name (not the address
+    connected to), and an answer trickled through TLS ends at the deadline too."""
+    slow = Trickler(tls=certificate)
+    app = make_notifying(allow_private=True, timeout=1.0)
+    notifier: Notifier = app.state.notifier
+    try:
+        with pytest.raises(SendError, match="CERTIFICATE_VERIFY_FAILED"):
+            notifier.send_webhook(f"https://127.0.0.1:{slow.port}/hook", _message())
+        started = time.monotonic()
+        with pytest.raises(SendError, match="no complete answer within 1 s"):
+            notifier.send_webhook(f"https://localhost:{slow.port}/hook", _message())
+        assert time.monotonic() - started < 10.0  # not the trickle's 30 s
+        assert slow.requests == 1  # the handshake with the name went through
+    finally:
+        notifier.stop()
+        slow.close()
 
 
 def test_a_trickling_mail_server_is_cut_off_too(make_notifying: Callable[..., FastAPI],

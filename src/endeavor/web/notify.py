@@ -591,7 +591,9 @@ class _Deadline:
 
     def recv_into(self, buffer: Any, nbytes: int = 0) -> int:
         self._left()
-        return self.raw.recv_into(buffer, nbytes)
+        if nbytes:
+            return self.raw.recv_into(buffer, nbytes)
+        return self.raw.recv_into(buffer)
 
     def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
         return io.BufferedReader(_DeadlineReader(self))
