@@ -81,10 +81,11 @@ def trusted_proxies(value: str | None) -> list[str]:
 
 
 def smtp_password(args: argparse.Namespace) -> tuple[str | None, str]:
-    """The SMTP password and where it came from: ``--smtp-password-file`` (its first
-    line), else ``$ENDEAVOR_SMTP_PASSWORD``, else the ``--smtp`` URL's own (which anyone
-    on the machine can read in ``ps``); ``(None, "")`` when none is given. A file that
-    cannot be read is a :class:`UsageError`."""
+    """The SMTP password given apart from the ``--smtp`` URL (whose own, if any, anyone
+    on the machine can read in ``ps``), and where it came from: ``--smtp-password-file``
+    (its first line, ``"file"``), else ``$ENDEAVOR_SMTP_PASSWORD`` (``"environment"``);
+    ``(None, "")`` when neither is given. A file that cannot be read, or whose first
+    line is empty, is a :class:`UsageError`."""
     path = getattr(args, "smtp_password_file", None)
     if path:
         try:
