@@ -571,6 +571,48 @@ def test_serve_logs_in_with_the_password_file(tmp_path: Path) -> None:
         mail.stop()
 
 
+def _serve(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``endeavor serve ARGS`` that is expected to stop at once (a usage error)."""
+    import os
+    import sys
+
+    return subprocess.run([sys.executable, "-c", "import sys; from endeavor.cli import main; "
+                           "sys.exit(main(sys.argv[1:]))", "serve", "--port",
+                           str(free_port()), "--db", "sqlite:///:memory:", *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+def test_serve_refuses_a_password_given_twice_and_a_bad_sender(tmp_path: Path) -> None:
+    secret = tmp_path / "pw"
+    secret.write_text("x\n")
+    done = _serve("--smtp", "smtp://me:pw@mail.example.org:587", "--mail-from", SENDER,
+                  "--smtp-password-file", str(secret))
+    assert done.returncode == 2 and "given twice" in done.stdout + done.stderr
+    done = _serve("--smtp", "smtp://mail.example.org:587", "--mail-from", SENDER,
+                  env={SMTP_PASSWORD_VAR: "pw"})
+    assert done.returncode == 2 and "needs a user" in done.stdout + done.stderr
+    done = _serve("--smtp", "smtp://me@mail.example.org:587", "--mail-from",
+                  "=?utf-8?q?x?=@example.org")
+    assert done.returncode == 2 and "--mail-from" in done.stdout + done.stderr
+
+
+def test_serve_warns_of_a_password_in_ps_and_a_login_in_clear(tmp_path: Path) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv(SMTP_PASSWORD_VAR, raising=False)
+        srv = ServerProcess(f"sqlite:///{tmp_path / 'w.db'}", log=tmp_path / "server.log",
+                            extra=("--smtp", "smtp://me:pw@mail.example.org:25",
+                                   "--mail-from", SENDER))
+        srv.start()
+    try:
+        out = srv.log_tail(50)
+        assert "warning: --smtp sends the login of 'me' to mail.example.org:25 " \
+               "unencrypted" in out
+        assert "warning: the password in the --smtp URL can be read by anyone" in out
+    finally:
+        srv.close()
+
+
 # --------------------------------------------------------------------------- clocks
 def test_a_dead_workers_claim_lapses_within_seconds(
         make_app: Callable[..., FastAPI]) -> None:
