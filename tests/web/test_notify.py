@@ -392,7 +392,7 @@ def test_dead_receivers_do_not_slow_moves(server: ServerProcess, client: httpx.C
                     return str(row.last_error)
             return None
 
-        assert eventually(lambda: retried("hang"), 20.0) == "no answer within 0.5 s"
+        assert eventually(lambda: retried("hang"), 20.0) == "no complete answer within 0.5 s"
         assert eventually(lambda: retried("refuse"), 20.0) == "the connection was refused"
         # given up after the last attempt (6 in all), and said so in the log
         for gid in (games["hang"]["id"], games["refuse"]["id"]):

@@ -56,9 +56,17 @@ def add_parser(sub: Any) -> None:
                         "127.0.0.1,10.0.0.0/8 (default: none; these headers are ignored)")
     s.add_argument("--smtp", metavar="URL", default=None,
                    help="send turn e-mails through this SMTP server: "
-                        "smtp://USER:PASS@HOST:587 (STARTTLS), smtps://USER:PASS@HOST:465 "
+                        "smtp://USER@HOST:587 (STARTTLS), smtps://USER@HOST:465 "
                         "(TLS) or smtp://HOST:25 (plain, e.g. a local relay); needs "
-                        "--mail-from")
+                        "--mail-from. The password: --smtp-password-file, or "
+                        "$ENDEAVOR_SMTP_PASSWORD, or USER:PASS@ in the URL (which anyone "
+                        "on the machine can read in ps: a warning says so, and another "
+                        "when a login would go unencrypted). Each e-mail or webhook send "
+                        "gets 10 s in all; a failed one is tried again after 10 s, 1 min, "
+                        "5 min, 30 min and 2 h, then given up")
+    s.add_argument("--smtp-password-file", metavar="PATH", default=None,
+                   help="read the SMTP password from the first line of this file (e.g. a "
+                        "secret mounted by systemd or Docker) rather than the command line")
     s.add_argument("--mail-from", metavar="ADDRESS", default=None,
                    help="the sender of turn e-mails, e.g. endeavor@example.org")
     s.add_argument("--allow-private-webhooks", action="store_true",

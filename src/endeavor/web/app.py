@@ -913,25 +913,31 @@ def create_app(db_url: str | None = None, *,
 
     @app.put("/api/games/{game_id}/notify", response_model=schemas.NotifyView,
              tags=["notifications"])
-    def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
-                   ) -> dict[str, Any]:
+    async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
+                         ) -> dict[str, Any]:
         """Set or remove (``null``) your seat's webhook and/or e-mail; a field left out
         stays as it is. A webhook on a loopback or private address is refused unless the
-        server allows it; an e-mail needs the server's SMTP settings."""
+        server allows it (its host is looked up on a thread of its own, awaited here:
+        a name server that does not answer within a few seconds is a 400, and holds
+        none of the threads that serve moves); an e-mail needs the server's SMTP
+        settings."""
         secret = token_of(token)
-        snap = store.snapshot(game_id)
+        snap = await run_in_threadpool(store.snapshot, game_id)
         you = seats_of(snap, token, required=True)
         seat = _one_seat(you, body.seat)
         fields = body.model_dump(exclude_unset=True)
         changes: dict[str, str | None] = {}
         if "webhook" in fields:
-            changes["webhook"] = (notifier.check_webhook(body.webhook)
+            changes["webhook"] = (await notifier.check_webhook_async(body.webhook)
                                   if body.webhook else None)
         if "email" in fields:
             changes["email"] = notifier.check_email(body.email) if body.email else None
-        for channel, target in changes.items():
-            store.set_notification(game_id, seat, channel, target, secret)
-        return notify_view(game_id, you)
+
+        def save() -> dict[str, Any]:
+            for channel, target in changes.items():
+                store.set_notification(game_id, seat, channel, target, secret)
+            return notify_view(game_id, you)
+        return await run_in_threadpool(save)
 
     @app.delete("/api/games/{game_id}/notify", response_model=schemas.NotifyView,
                 tags=["notifications"])

@@ -7,6 +7,9 @@ server process runs one :class:`ClockKeeper` thread, which looks for expired dea
 every ``interval`` seconds; a worker acts on one only after claiming it
 (:meth:`Store.claim`: one ``UPDATE`` that exactly one of the racing workers wins), and
 the ``(game, seq)`` key of the log makes a second move at that seq impossible anyway.
+A claim is short (:data:`CLAIM_SECONDS`) and renewed while the worker acts (a bot may
+think for a while): one held by a worker that died (``kill -9``, a lost machine) lapses
+within seconds, and another worker, or the same server restarted, acts then.
 
 What happens is the host's choice at creation (:class:`~endeavor.web.store.ClockConfig`):
 the clock's bot plays the decision (and the seat's decisions right after it, until
@@ -20,26 +23,31 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
 from .bots import BotRunner
-from .store import Conflict, Snapshot, Store, StoreError
+from .store import Conflict, Snapshot, Store, StoreError, utcnow
 
 log = logging.getLogger("endeavor.web")
 
 #: how often a worker looks for expired deadlines (seconds)
 INTERVAL_SECONDS: Final = 0.5
+#: how long a claim of an expired deadline holds (seconds): renewed every third of it
+#: while the worker acts, so only a dead worker's lapses, this soon
+CLAIM_SECONDS: Final = 10.0
 
 
 class ClockKeeper:
     """Acts on the expired deadlines of ``store``'s games (see the module's doc)."""
 
     def __init__(self, store: Store, runner: BotRunner,
-                 interval: float = INTERVAL_SECONDS) -> None:
+                 interval: float = INTERVAL_SECONDS,
+                 claim_seconds: float = CLAIM_SECONDS) -> None:
         self.store = store
         self.runner = runner
         self.interval = interval
+        self.claim_seconds = claim_seconds
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -75,14 +83,36 @@ class ClockKeeper:
         for game_id, seq in self.store.expired(now):
             if self._stop.is_set():
                 break
-            if not self.store.claim(game_id, seq, now):
+            at = now or utcnow()
+            if not self.store.claim(game_id, seq, at, self.claim_seconds):
                 continue  # another worker has it
+            renewing = self._renew(game_id, seq, at + timedelta(seconds=self.claim_seconds))
             try:
                 if self.expire(game_id, seq):
                     acted += 1
             except Exception:
                 log.exception("clocks: game %s at move %d", game_id, seq)
+            finally:
+                renewing.set()
         return acted
+
+    def _renew(self, game_id: str, seq: int, until: datetime) -> threading.Event:
+        """Renew this worker's claim of ``game_id`` at ``seq`` (held until ``until``)
+        every third of :attr:`claim_seconds` until the event returned is set (or the
+        claim is no longer this worker's: the game moved on)."""
+        done = threading.Event()
+
+        def run() -> None:
+            held: datetime | None = until
+            while held is not None and not done.wait(self.claim_seconds / 3):
+                try:
+                    held = self.store.renew_claim(game_id, seq, held, self.claim_seconds)
+                except Exception as e:  # the database is away: the next try may do
+                    log.warning("clocks: cannot renew the claim of game %s (%s)", game_id,
+                                type(e).__name__)
+
+        threading.Thread(target=run, name="endeavor-clock-claim", daemon=True).start()
+        return done
 
     def expire(self, game_id: str, seq: int) -> bool:
         """The running decision of ``game_id`` at version ``seq`` ran out (claimed by

@@ -33,8 +33,10 @@ Logs never hold a token, a webhook's path or a full e-mail address
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
+import io
 import ipaddress
 import json
 import logging
@@ -47,6 +49,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -73,6 +76,9 @@ MAX_EMAIL: Final = 254
 #: the environment through which ``endeavor serve`` hands its settings to the workers
 SMTP_VAR: Final = "ENDEAVOR_SMTP"
 MAIL_FROM_VAR: Final = "ENDEAVOR_MAIL_FROM"
+#: the SMTP password, for ``endeavor serve`` (rather than in the ``--smtp`` URL, which
+#: anyone on the machine can read in ``ps``)
+SMTP_PASSWORD_VAR: Final = "ENDEAVOR_SMTP_PASSWORD"
 PRIVATE_VAR: Final = "ENDEAVOR_ALLOW_PRIVATE_WEBHOOKS"
 #: tuning for tests: the waits between attempts (``"0.3,0.3"``: seconds, comma-separated)
 #: and the timeout of each send (seconds)
@@ -93,13 +99,24 @@ SENDERS: Final = 4
 #: the most outbox rows a server process holds claimed at once, sending or waiting for a
 #: sender (the queue is bounded; the rest wait in the outbox)
 QUEUE: Final = 32
-#: how long a claimed row is this worker's before another may take it (seconds); a send
-#: is bounded well below that by the timeouts
+#: how long a claimed row is this worker's before another may take it (seconds), at
+#: least: a row may wait in the queue behind others before its send starts, so the lease
+#: is longer when sends may take longer (:meth:`Notifier.lease_seconds`: every send the
+#: queue may hold, one after the other, each to its whole deadline, and a margin)
 LEASE_SECONDS: Final = 120.0
 #: the longest wait for a connection to a webhook or the mail server (seconds)
 CONNECT_SECONDS: Final = 5.0
-#: the longest wait for each answer of a webhook or the mail server (seconds)
+#: the longest a whole send may take (seconds): the webhook's name looked up, the
+#: connection, TLS, the request and the whole answer, however slowly it trickles in (an
+#: e-mail: the whole SMTP conversation); past it the send is cut off and counts as a
+#: failed attempt
 READ_SECONDS: Final = 10.0
+#: the longest wait for the look-up of a webhook's host name when a player sets it
+#: (``PUT /notify``; seconds): it runs on a thread of its own, never on a request's
+LOOKUP_SECONDS: Final = 5.0
+#: the most look-ups of host names under way at once in a process (a resolver that
+#: hangs holds one each until it answers); past it a look-up fails at once
+LOOKUPS: Final = 16
 #: a hot-seat seat whose sibling (a seat of the same link) made the last move by a
 #: person this recently (seconds) is taken to be at the screen: no ``turn`` message
 PRESENT_SECONDS: Final = 60.0
@@ -127,15 +144,18 @@ _DUE: Final = (
     .order_by(_O.c.due).limit(bindparam("b_limit")))
 _ROW = and_(_O.c.game_id == bindparam("b_game"), _O.c.seat == bindparam("b_seat"),
             _O.c.channel == bindparam("b_channel"))
-#: a row claimed until ``b_lease``, if it is still due, free and at ``b_seq``
+#: a row claimed until ``b_lease``, if it is still due, free and at ``b_seq``: each
+#: claim counts as an attempt (a send cut off by a crash or a lease run out included)
 _CLAIM: Final = (update(_O).where(and_(_ROW, _O.c.seq == bindparam("b_seq"),
                                        _O.c.due <= bindparam("b_now"), _FREE))
-                 .values(lease_until=bindparam("b_lease")))
+                 .values(lease_until=bindparam("b_lease"), attempts=_O.c.attempts + 1))
 _MINE = and_(_ROW, _O.c.lease_until == bindparam("b_lease"))
 _DELETE_SENT: Final = delete(_O).where(and_(_MINE, _O.c.seq == bindparam("b_seq")))
 _AGAIN: Final = update(_O).where(_MINE).values(lease_until=None, due=bindparam("b_now"),
                                                attempts=0, last_error=None)
-_RELEASE: Final = update(_O).where(_MINE).values(lease_until=None)
+#: a claimed row handed back unsent: not an attempt
+_RELEASE: Final = update(_O).where(_MINE).values(lease_until=None,
+                                                 attempts=_O.c.attempts - 1)
 _GIVE_UP: Final = delete(_O).where(_MINE)
 _RETRY: Final = update(_O).where(_MINE).values(
     attempts=bindparam("b_attempts"), lease_until=None, last_error=bindparam("b_error"),
@@ -153,8 +173,11 @@ class NotifySettings:
     allow_private: bool = False
     #: the waits between attempts (see :data:`BACKOFF_SECONDS`)
     backoff: tuple[float, ...] = BACKOFF_SECONDS
-    #: each send's read timeout (its connect timeout is at most :data:`CONNECT_SECONDS`)
+    #: each send's whole deadline (see :data:`READ_SECONDS`; its connection gets at most
+    #: :data:`CONNECT_SECONDS` of it)
     timeout: float = READ_SECONDS
+    #: see :data:`LOOKUP_SECONDS`
+    lookup_seconds: float = LOOKUP_SECONDS
     #: how often the outbox is looked at unwoken (see :data:`POLL_SECONDS`)
     poll_seconds: float = POLL_SECONDS
     #: see :data:`SENDERS`
@@ -216,6 +239,37 @@ def parse_smtp(url: str) -> SmtpServer:
                       unquote(parts.password) if parts.password else None)
 
 
+def with_password(url: str, password: str) -> str:
+    """The ``--smtp`` URL ``url`` (which has a user and no password) with ``password``
+    written in."""
+    parts = urlsplit(url)
+    user, _, host = parts.netloc.rpartition("@")
+    netloc = f"{user}:{quote(password, safe='')}@{host}"
+    return parts._replace(netloc=netloc).geturl()
+
+
+def valid_email(address: str) -> str:
+    """``address`` as it is stored and mailed to (its domain in lower case), or
+    :class:`BadRequest` in words: checked by ``email-validator`` (no look-up of the
+    domain), ASCII only, without encoded words (``=?...?=``, which a mail header would
+    decode into another address), quotes or control characters (NUL...)."""
+    from email_validator import EmailNotValidError, validate_email
+
+    if len(address) > MAX_EMAIL:
+        raise BadRequest(f"an e-mail address has at most {MAX_EMAIL} characters")
+    if any(c < " " or c == "\x7f" for c in address):
+        raise BadRequest("an e-mail address has no control characters")
+    if "=?" in address:
+        raise BadRequest(f"{address!r} is not an e-mail address: encoded words (=?...?=) "
+                         "are not taken")
+    try:
+        checked = validate_email(address, check_deliverability=False, allow_smtputf8=False,
+                                 allow_quoted_local=False, allow_domain_literal=False)
+    except EmailNotValidError as e:
+        raise BadRequest(f"{address!r} is not an e-mail address: {e}") from None
+    return str(checked.ascii_email or checked.normalized)
+
+
 def redact_url(url: str) -> str:
     """A URL for a log line: its scheme and host only (a webhook's path is its secret)."""
     parts = urlsplit(url)
@@ -229,19 +283,120 @@ def redact_email(address: str) -> str:
     return f"{local[:1]}…@{domain}"
 
 
-def _private(address: str) -> bool:
+#: IPv6 addresses that carry an IPv4 address in their last 32 bits: IPv4-translated
+#: (``::ffff:0:a.b.c.d``) and NAT64 (``64:ff9b::a.b.c.d``, ``64:ff9b:1::/48``)
+_EMBEDDING: Final = (ipaddress.IPv6Network("::ffff:0:0:0/96"),
+                     ipaddress.IPv6Network("64:ff9b::/96"),
+                     ipaddress.IPv6Network("64:ff9b:1::/48"))
+#: IPv4-compatible addresses (``::a.b.c.d``, deprecated: never a webhook's)
+_COMPATIBLE: Final = ipaddress.IPv6Network("::/96")
+
+
+def private_address(address: str) -> bool:
+    """Whether the IP address ``address`` is one a webhook may not be on: loopback,
+    private, link-local, site-local (``fec0::/10``), multicast or otherwise not global.
+    An IPv6 address that carries an IPv4 one is judged by that too: IPv4-mapped
+    (``::ffff:127.0.0.1``), IPv4-translated (``::ffff:0:127.0.0.1``), NAT64
+    (``64:ff9b::127.0.0.1``), 6to4 (``2002:7f00:1::``) and Teredo; an IPv4-compatible
+    one (``::127.0.0.1``) always is."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in _COMPATIBLE or ip.is_site_local:
+            return True
+        carried: list[ipaddress.IPv4Address] = []
+        if ip.ipv4_mapped is not None:
+            carried.append(ip.ipv4_mapped)
+        if any(ip in net for net in _EMBEDDING):
+            carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        if ip.sixtofour is not None:
+            carried.append(ip.sixtofour)
+        if ip.teredo is not None:
+            carried.extend(ip.teredo)
+        if any(not v4.is_global or v4.is_multicast for v4 in carried):
+            return True
+        if ip.ipv4_mapped is not None:  # a plain IPv4 address, as some systems give it
+            return False
     return not ip.is_global or ip.is_multicast
 
 
-def _resolves_private(host: str, port: int) -> bool:
-    """Whether ``host`` resolves to a loopback, private, link-local or otherwise
-    non-global address (any of its addresses); ``socket.gaierror`` when it does not
-    resolve."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return any(_private(str(info[4][0])) for info in infos)
+class LookupTimeout(Exception):
+    """A host name's look-up did not answer within ``seconds``."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"no answer to the look-up within {seconds:g} s")
+        self.seconds = seconds
+
+
+#: a host's addresses as a look-up gives them: (family, socket address)
+Addresses = list[tuple[int, Any]]
+
+
+class Lookup:
+    """Looks host names up (``socket.getaddrinfo``) on threads of their own, with a time
+    limit: a resolver that hangs holds one of those threads until it answers (at most
+    ``limit`` at once; past that a look-up fails at once), never its caller beyond the
+    limit. An IP address needs no look-up and gets none."""
+
+    def __init__(self, limit: int = LOOKUPS) -> None:
+        self._slots = threading.BoundedSemaphore(max(1, limit))
+
+    @staticmethod
+    def literal(host: str, port: int) -> Addresses | None:
+        """``host``'s address when it is an IP address (no look-up), else None."""
+        try:
+            ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            return None
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_NUMERICHOST)
+        return [(info[0], info[4]) for info in infos]
+
+    def start(self, host: str, port: int) -> Future[Addresses]:
+        """A look-up of ``host`` started on a thread of its own: its future."""
+        future: Future[Addresses] = Future()
+        if not self._slots.acquire(blocking=False):
+            future.set_exception(socket.gaierror(socket.EAI_AGAIN, "too many look-ups "
+                                                 "of host names are under way"))
+            return future
+
+        def run() -> None:
+            try:
+                infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+                result: Addresses = [(info[0], info[4]) for info in infos]
+                with contextlib.suppress(Exception):  # cancelled: nobody waits
+                    future.set_result(result)
+            except BaseException as e:
+                with contextlib.suppress(Exception):
+                    future.set_exception(e)
+            finally:
+                self._slots.release()
+
+        threading.Thread(target=run, name="endeavor-lookup", daemon=True).start()
+        return future
+
+    def __call__(self, host: str, port: int, timeout: float) -> Addresses:
+        """``host``'s addresses, within ``timeout`` seconds (:class:`LookupTimeout`;
+        ``socket.gaierror`` when it has none)."""
+        known = self.literal(host, port)
+        if known is not None:
+            return known
+        future = self.start(host, port)
+        try:
+            return future.result(max(0.0, timeout))
+        except FutureTimeout:
+            future.cancel()
+            raise LookupTimeout(timeout) from None
+
+    async def wait(self, host: str, port: int, timeout: float) -> Addresses:
+        """The same, awaited by the event loop (no thread of the caller's waits)."""
+        known = self.literal(host, port)
+        if known is not None:
+            return known
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(self.start(host, port)),
+                                          max(0.0, timeout))
+        except asyncio.TimeoutError:
+            raise LookupTimeout(timeout) from None
 
 
 # --------------------------------------------------------------------------- messages
@@ -389,7 +544,7 @@ class SendError(Exception):
 @dataclass(frozen=True)
 class _Job:
     """An outbox row this worker claimed until ``lease``, with the seat's setting on its
-    channel (None: removed since)."""
+    channel (None: removed since); ``attempts``: which attempt this is (1 the first)."""
 
     game_id: str
     seat: int
@@ -424,12 +579,78 @@ class _ConnectTimeout(Exception):
     """No connection to the webhook within the connect timeout."""
 
 
+class _Overtime(TimeoutError):
+    """A send's whole deadline passed (the answer came too slowly, or not at all)."""
+
+
+class _PrivateAddress(Exception):
+    """The webhook's host is on a loopback or private network address now."""
+
+
+class _Deadline:
+    """A connected socket (TLS or not) whose every send and receive gets only the time
+    left before ``until`` (``time.monotonic()``): an answer trickled in one byte at a
+    time is cut off there like a silent one. What ``http.client`` asks of a socket."""
+
+    def __init__(self, sock: socket.socket, until: float) -> None:
+        self.raw = sock
+        self.until = until
+
+    def _left(self) -> None:
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise _Overtime()
+        self.raw.settimeout(left)
+
+    def sendall(self, data: bytes) -> None:
+        self._left()
+        self.raw.sendall(data)  # a send's timeout bounds the whole sendall
+
+    def recv_into(self, buffer: Any, nbytes: int = 0) -> int:
+        self._left()
+        if nbytes:
+            return self.raw.recv_into(buffer, nbytes)
+        return self.raw.recv_into(buffer)
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
+        return io.BufferedReader(_DeadlineReader(self))
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The reading side of a :class:`_Deadline` socket, as a file."""
+
+    def __init__(self, sock: _Deadline) -> None:
+        self.sock = sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        return self.sock.recv_into(buffer)
+
+
+class _Pinned(http.client.HTTPConnection):
+    """An HTTP connection on a socket made beforehand (to the address that was checked),
+    never connecting by itself again."""
+
+    auto_open = 0
+
+    def __init__(self, host: str, port: int, sock: _Deadline) -> None:
+        super().__init__(host, port)
+        self.sock = sock
+
+
 def _io_words(e: BaseException, timeout: float) -> str:
     """A network error in words."""
     if isinstance(e, _ConnectTimeout):
         return f"could not connect within {min(CONNECT_SECONDS, timeout):g} s"
+    if isinstance(e, LookupTimeout):
+        return f"the host's name was not found within {e.seconds:g} s"
     if isinstance(e, (TimeoutError, socket.timeout)):
-        return f"no answer within {timeout:g} s"
+        return f"no complete answer within {timeout:g} s"
     if isinstance(e, ConnectionRefusedError):
         return "the connection was refused"
     if isinstance(e, (http.client.RemoteDisconnected, http.client.IncompleteRead,
@@ -466,43 +687,107 @@ class Notifier:
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._local = threading.local()  # each sending thread's kept-alive connections
+        #: looks up webhooks' host names, with a time limit (tests may replace it)
+        self.lookup = Lookup()
         self._connections: list[http.client.HTTPConnection] = []  # all of them
+
+    @property
+    def lease_seconds(self) -> float:
+        """How long a claimed row is this worker's (see :data:`LEASE_SECONDS`): longer
+        than any row may wait in the queue and then be sent."""
+        settings = self.settings
+        rounds = -(-max(1, int(settings.queue)) // max(1, int(settings.senders)))
+        return max(LEASE_SECONDS, settings.timeout * (rounds + 1) + 30.0)
 
     @property
     def email_available(self) -> bool:
         """Whether this server can send e-mail (``--smtp`` was given)."""
         return bool(self.settings.smtp and self.settings.mail_from)
 
-    def check_webhook(self, url: str) -> str:
-        """``url`` as a webhook target, or :class:`BadRequest` in words: http(s), a host
-        that resolves, not on loopback or a private network unless allowed."""
+    @staticmethod
+    def webhook_parts(url: str) -> tuple[str, str, int]:
+        """``url`` (stripped), its host and its port, or :class:`BadRequest` in words:
+        an http(s) URL with a host and a port from 1 to 65535, without spaces or
+        control characters. Nothing is looked up."""
         url = url.strip()
         if len(url) > MAX_URL:
             raise BadRequest(f"a webhook URL has at most {MAX_URL} characters")
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise BadRequest("a webhook is an http:// or https:// URL, e.g. "
-                             "https://ntfy.sh/your-topic or a Discord or Slack webhook")
-        if not self.settings.allow_private:
-            try:
-                private = _resolves_private(parts.hostname, parts.port or 443)
-            except (socket.gaierror, UnicodeError, ValueError):
-                raise BadRequest(f"the webhook's host {parts.hostname!r} cannot be "
-                                 "found") from None
-            if private:
-                raise BadRequest("this server does not send to webhooks on loopback or "
-                                 "private network addresses")
+        if any(c <= " " or c == "\x7f" for c in url):
+            raise BadRequest("a webhook URL has no spaces or control characters")
+        usage = ("a webhook is an http:// or https:// URL, e.g. https://ntfy.sh/your-topic "
+                 "or a Discord or Slack webhook")
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError:  # e.g. http://[::1 (an IPv6 address not closed)
+            raise BadRequest(f"this webhook URL cannot be read: {usage}") from None
+        if parts.scheme not in ("http", "https") or not host:
+            raise BadRequest(usage)
+        try:
+            port = parts.port
+        except ValueError:
+            port = 0
+        if port is not None and not 1 <= port <= 65535:
+            raise BadRequest("the webhook's port is not a number from 1 to 65535")
+        try:
+            literal = Lookup.literal(host, 80) is not None
+            if not literal:
+                host.encode("idna")
+        except (OSError, UnicodeError):
+            raise BadRequest(f"the webhook's host {host!r} is not a host name") from None
+        return url, host, port or (443 if parts.scheme == "https" else 80)
+
+    def _judge(self, url: str, host: str, found: Addresses | BaseException) -> str:
+        """``url`` once its ``host`` was looked up (``found``: its addresses, or why
+        not)."""
+        if isinstance(found, LookupTimeout):
+            raise BadRequest(f"the webhook's host {host!r} was not found within "
+                             f"{found.seconds:g} s (its name server does not answer)")
+        if isinstance(found, BaseException):
+            raise BadRequest(f"the webhook's host {host!r} cannot be found")
+        if any(private_address(str(address[0])) for _family, address in found):
+            raise BadRequest("this server does not send to webhooks on loopback or "
+                             "private network addresses")
         return url
 
+    def check_webhook(self, url: str) -> str:
+        """``url`` as a webhook target, or :class:`BadRequest` in words: http(s), a host
+        that resolves within ``settings.lookup_seconds``, not on loopback or a private
+        network unless allowed (:meth:`check_webhook_async` for a request's)."""
+        url, host, port = self.webhook_parts(url)
+        if self.settings.allow_private:
+            return url
+        found: Addresses | BaseException
+        try:
+            found = self.lookup(host, port, self.settings.lookup_seconds)
+        except (OSError, LookupTimeout, UnicodeError, ValueError) as e:
+            found = e
+        return self._judge(url, host, found)
+
+    async def check_webhook_async(self, url: str) -> str:
+        """The same, for a request: its host is looked up on a thread of its own and
+        awaited, so a name server that hangs holds no request thread, and the answer
+        comes within ``settings.lookup_seconds``."""
+        url, host, port = self.webhook_parts(url)
+        if self.settings.allow_private:
+            return url
+        found: Addresses | BaseException
+        try:
+            found = await self.lookup.wait(host, port, self.settings.lookup_seconds)
+        except (OSError, LookupTimeout, UnicodeError, ValueError) as e:
+            found = e
+        return self._judge(url, host, found)
+
     def check_email(self, address: str) -> str:
-        """``address`` as an e-mail target, or :class:`BadRequest` in words."""
+        """``address`` as an e-mail target (as it is stored and mailed to: its domain
+        in lower case), or :class:`BadRequest` in words. Checked by ``email-validator``
+        (no look-up of the domain); ASCII only, and no encoded words (``=?...?=``,
+        which a mail header decodes into another address) nor control characters."""
         address = address.strip()
         if not self.email_available:
             raise BadRequest("this server cannot send e-mail (it was started without "
                              "--smtp and --mail-from)")
-        if len(address) > MAX_EMAIL or not EMAIL.match(address):
-            raise BadRequest(f"{address!r} is not an e-mail address")
-        return address
+        return valid_email(address)
 
     # ------------------------------------------------------------------ life
     def wake(self, game_id: str, seq: int) -> None:
@@ -552,36 +837,74 @@ class Notifier:
             with contextlib.suppress(Exception):
                 conn.close()
 
-    def _connection(self, scheme: str, host: str, port: int, fresh: bool = False,
-                    ) -> http.client.HTTPConnection:
+    def connect_to(self, family: int, address: Any, timeout: float) -> socket.socket:
+        """A TCP connection to ``address`` (a socket address as a look-up gives it: the
+        one that was checked), within ``timeout`` seconds: where every webhook's
+        connection is made."""
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(address)
+        except BaseException:
+            sock.close()
+            raise
+        return sock
+
+    def _open(self, scheme: str, host: str, port: int, until: float) -> _Deadline:
+        """A new connection to ``host`` before the deadline ``until``: its name looked up
+        once, its addresses checked (none private unless allowed) and one of those very
+        addresses connected to (a name that answers another address the next time cannot
+        redirect it), at most :data:`CONNECT_SECONDS` for that; then TLS, checked against
+        the name, with the system's certificates. No proxy (the private-address rule is
+        about where messages go)."""
+        addresses = self.lookup(host, port, until - time.monotonic())
+        if not self.settings.allow_private and any(
+                private_address(str(address[0])) for _family, address in addresses):
+            raise _PrivateAddress()
+        sock: socket.socket | None = None
+        failure: BaseException = _ConnectTimeout()
+        for family, address in addresses:
+            left = until - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                sock = self.connect_to(family, address, min(CONNECT_SECONDS, left))
+                break
+            except TimeoutError:
+                failure = _ConnectTimeout()
+            except OSError as e:
+                failure = e
+        if sock is None:
+            raise failure
+        if scheme == "https":
+            left = until - time.monotonic()
+            if left <= 0:
+                sock.close()
+                raise _Overtime()
+            sock.settimeout(left)  # the handshake's whole time
+            try:
+                sock = ssl.create_default_context().wrap_socket(sock, server_hostname=host)
+            except BaseException:
+                sock.close()
+                raise
+        return _Deadline(sock, until)
+
+    def _connection(self, scheme: str, host: str, port: int, until: float,
+                    fresh: bool = False) -> http.client.HTTPConnection:
         """A kept-alive connection of this sending thread to ``host``, connected (made on
-        first use, or ``fresh``): the connect timeout, then the read timeout of the
-        settings; TLS with the system's certificates; no proxy (the private-address rule
-        is about where messages go)."""
+        first use, or ``fresh``: :meth:`_open`), whose sends and receives end by the
+        deadline ``until``."""
         cache: dict[tuple[str, str, int], http.client.HTTPConnection] = \
             self._local.__dict__.setdefault("connections", {})
         key = (scheme, host, port)
         conn = cache.get(key)
-        if conn is not None and not fresh and conn.sock is not None:
+        if conn is not None and not fresh and isinstance(conn.sock, _Deadline):
+            conn.sock.until = until
             return conn
         if conn is not None:
             conn.close()
-        connect = min(CONNECT_SECONDS, self.settings.timeout)
-        if scheme == "https":
-            conn = http.client.HTTPSConnection(host, port, timeout=connect,
-                                               context=ssl.create_default_context())
-        else:
-            conn = http.client.HTTPConnection(host, port, timeout=connect)
-        try:
-            conn.connect()
-        except TimeoutError:
-            conn.close()
-            raise _ConnectTimeout() from None
-        except BaseException:
-            conn.close()
-            raise
-        if conn.sock is not None:
-            conn.sock.settimeout(self.settings.timeout)
+            del cache[key]
+        conn = _Pinned(host, port, self._open(scheme, host, port, until))
         cache[key] = conn
         with self._lock:
             self._connections.append(conn)
@@ -589,8 +912,11 @@ class Notifier:
 
     def _post(self, url: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
         """POST ``body`` to ``url`` on a kept-alive connection (a new one when the kept
-        one turns out closed by the server): the answer's status and reason. Its body
-        is not read beyond 64 KiB (then the connection is not kept)."""
+        one turns out closed by the server), all of it within the settings' ``timeout``
+        (the look-up, the connection, TLS, the request and the answer): the answer's
+        status and reason. Its body is not read beyond 64 KiB (then the connection is
+        not kept)."""
+        until = time.monotonic() + self.settings.timeout
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("not an http(s) URL")
@@ -601,7 +927,7 @@ class Notifier:
         headers = {"Host": netloc, "User-Agent": f"endeavor/{__version__}",
                    "Content-Length": str(len(body)), **headers}
         for attempt in (0, 1):
-            conn = self._connection(parts.scheme, host, port, fresh=attempt > 0)
+            conn = self._connection(parts.scheme, host, port, until, fresh=attempt > 0)
             try:
                 conn.request("POST", target, body=body, headers=headers)
                 answer = conn.getresponse()
@@ -720,15 +1046,16 @@ class Notifier:
 
     # ------------------------------------------------------------------ the outbox
     def claim(self, limit: int, now: datetime | None = None) -> list[_Job]:
-        """Claim up to ``limit`` due rows nobody holds (oldest first) until
-        ``now + LEASE_SECONDS``: each with one ``UPDATE`` that only one worker can win
-        (a row whose ``seq`` moved meanwhile is left for the next look)."""
+        """Claim up to ``limit`` due rows nobody holds (oldest first) for
+        :attr:`lease_seconds`: each with one ``UPDATE`` that only one worker can win (a
+        row whose ``seq`` moved meanwhile is left for the next look), and that counts
+        the attempt."""
         now = now or utcnow()
         rows = self.store._read(lambda conn: list(conn.execute(
             _DUE, {"b_now": now, "b_limit": limit})))
         if not rows:
             return []
-        lease = now + timedelta(seconds=LEASE_SECONDS)
+        lease = now + timedelta(seconds=self.lease_seconds)
         jobs = []
         with self.store._write_lock, self.store.engine.begin() as conn:
             for r in rows:
@@ -737,7 +1064,8 @@ class Notifier:
                                             "b_now": now, "b_lease": lease})
                 if won.rowcount == 1:
                     jobs.append(_Job(r.game_id, int(r.seat), r.channel, int(r.seq),
-                                     int(r.attempts), lease, r.target, r.link_token))
+                                     int(r.attempts) + 1, lease, r.target,
+                                     r.link_token))
         return jobs
 
     @staticmethod
@@ -762,7 +1090,7 @@ class Notifier:
     def _failed(self, conn: Connection, outcome: _Outcome) -> None:
         """A send failed: try again after the backoff, or give up (delete the row)."""
         job = outcome.job
-        attempts = job.attempts + 1
+        attempts = job.attempts
         backoff = self.settings.backoff
         if outcome.permanent or attempts > len(backoff):
             conn.execute(_GIVE_UP, self._key(job))
@@ -774,7 +1102,7 @@ class Notifier:
 
     def _log_failure(self, outcome: _Outcome) -> None:
         job, words, target = outcome.job, outcome.words, outcome.shown
-        attempts = job.attempts + 1
+        attempts = job.attempts
         backoff = self.settings.backoff
         if outcome.permanent or attempts > len(backoff):
             log.warning("notifications: gave up on the %s to %s for P%d of game %s after "
@@ -796,6 +1124,9 @@ class Notifier:
             return _Outcome(job, True, said="the setting was removed")
         target, token = job.target, job.token
         shown = redact_email(target) if job.channel == "email" else redact_url(target)
+        if job.attempts > len(self.settings.backoff) + 1:  # earlier ones cut off unended
+            return _Outcome(job, False, f"no attempt of {job.attempts - 1} ended", True,
+                            shown)
         try:
             # composed under the game's lock, from its cached position (not copied)
             message = self.store.peek(job.game_id,
@@ -899,22 +1230,18 @@ class Notifier:
 
     # ------------------------------------------------------------------ channels
     def send_webhook(self, url: str, message: Message) -> None:
-        """POST ``message`` to ``url`` (:class:`SendError` in words on failure). The
-        private-address rule is checked again (DNS may have changed); redirects are
-        not followed; the answer's body is not read."""
-        parts = urlsplit(url)
-        if not self.settings.allow_private:
-            try:
-                private = _resolves_private(parts.hostname or "", parts.port or 443)
-            except (OSError, UnicodeError, ValueError) as e:
-                raise SendError(_io_words(e, self.settings.timeout)) from None
-            if private:
-                raise SendError("the webhook's host is now on a private network address: "
-                                "not sent")
+        """POST ``message`` to ``url`` (:class:`SendError` in words on failure), within
+        the settings' ``timeout`` in all. The private-address rule is checked again on
+        the addresses the name has now, and the connection goes to one of those checked
+        (see :meth:`_open`); redirects are not followed; the answer's body is not
+        read."""
         body = json.dumps(message.webhook_body(), ensure_ascii=False).encode("utf-8")
         try:
             status, reason = self._post(url, body, message.webhook_headers())
-        except (OSError, _ConnectTimeout, http.client.HTTPException) as e:
+        except _PrivateAddress:
+            raise SendError("the webhook's host is now on a private network address: "
+                            "not sent") from None
+        except (OSError, _ConnectTimeout, LookupTimeout, http.client.HTTPException) as e:
             raise SendError(_io_words(e, self.settings.timeout)) from None
         except (UnicodeError, ValueError):
             raise SendError("the webhook's URL cannot be used", permanent=True) from None
@@ -935,30 +1262,53 @@ class Notifier:
                             permanent=True)
         timeout = self.settings.timeout
         mail = message.email(sender, address)
+        context = ssl.create_default_context()
+        client: smtplib.SMTP
+        if server.security == "tls":  # not connected yet: the watchdog comes first
+            client = smtplib.SMTP_SSL(timeout=timeout, context=context)
+        else:
+            client = smtplib.SMTP(timeout=timeout)
+        cut = threading.Event()
+
+        def cut_off() -> None:  # the whole deadline passed: end the conversation
+            cut.set()
+            sock = client.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+        watchdog = threading.Timer(timeout, cut_off)
+        watchdog.daemon = True
+        watchdog.start()
         try:
-            context = ssl.create_default_context()
-            client: smtplib.SMTP
-            if server.security == "tls":
-                client = smtplib.SMTP_SSL(server.host, server.port, timeout=timeout,
-                                          context=context)
-            else:
-                client = smtplib.SMTP(server.host, server.port, timeout=timeout)
             with client:
+                client.connect(server.host, server.port)
                 if server.security == "starttls":
                     client.starttls(context=context)
                 if server.user:
                     client.login(server.user, server.password or "")
-                refused = client.send_message(mail)
-        except smtplib.SMTPRecipientsRefused:
-            raise SendError("the mail server refused the address", permanent=True) from None
-        except smtplib.SMTPAuthenticationError as e:
-            raise SendError(f"the mail server refused the login ({e.smtp_code})") from None
-        except smtplib.SMTPResponseException as e:
-            raise SendError(f"the mail server answered {e.smtp_code}",
-                            permanent=500 <= e.smtp_code < 600) from None
-        except smtplib.SMTPServerDisconnected:
-            raise SendError("the mail server closed the connection") from None
+                # to exactly the address stored, whatever the To header may be read as
+                refused = client.send_message(mail, from_addr=sender, to_addrs=[address])
         except (smtplib.SMTPException, OSError) as e:
-            raise SendError(_io_words(e, timeout)) from None
+            raise self._smtp_error(e, timeout, cut.is_set()) from None
+        finally:
+            watchdog.cancel()
         if refused:
             raise SendError("the mail server refused the address", permanent=True)
+
+    @staticmethod
+    def _smtp_error(e: Exception, timeout: float, cut: bool) -> SendError:
+        """What the mail server's error ``e`` means (``cut``: the send's deadline
+        passed and the conversation was cut off)."""
+        if cut:
+            return SendError(f"the mail server did not finish within {timeout:g} s")
+        if isinstance(e, smtplib.SMTPRecipientsRefused):
+            return SendError("the mail server refused the address", permanent=True)
+        if isinstance(e, smtplib.SMTPAuthenticationError):
+            return SendError(f"the mail server refused the login ({e.smtp_code})")
+        if isinstance(e, smtplib.SMTPResponseException):
+            return SendError(f"the mail server answered {e.smtp_code}",
+                             permanent=500 <= e.smtp_code < 600)
+        if isinstance(e, smtplib.SMTPServerDisconnected):
+            return SendError("the mail server closed the connection")
+        return SendError(_io_words(e, timeout))

@@ -3,7 +3,9 @@
 The engine's own JSON (a config, a record, the position drawn by ``view.position``, a
 decision) is passed through as ``dict[str, Any]``: the engine validates configs and
 records with specific reasons, which a schema here would only blur. Requests forbid
-unknown fields, so a typo is a 422 rather than silently ignored.
+unknown fields, so a typo is a 422 rather than silently ignored, and their fields are
+strict: a number is a JSON number, a yes/no a JSON ``true``/``false`` (``"paused": "yes"``,
+``"seat": true`` or ``"seq": "3"`` are a 422, never read as something else).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ MAX_SEATS = 8  # more than any ruleset seats; the store checks the exact count
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ClockSpec(_Request):
@@ -116,6 +118,8 @@ class NotifyView(BaseModel):
 
 
 class MyGame(BaseModel):
+    model_config = ConfigDict(strict=True)
+
     id: str
     token: str = Field(max_length=128)
 

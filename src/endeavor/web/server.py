@@ -25,6 +25,7 @@ from rich.console import Console
 from endeavor.cli.common import UsageError
 
 from . import db, dbhealth, jobs, links, notify, reviews
+from .store import BadRequest
 
 FACTORY = "endeavor.web.app:app_from_env"
 
@@ -79,10 +80,60 @@ def trusted_proxies(value: str | None) -> list[str]:
     return out
 
 
-def _notify_env(args: argparse.Namespace) -> None:
-    """Check ``--public-url``, ``--smtp``, ``--mail-from`` and
-    ``--allow-private-webhooks`` and hand them to the workers' factory (through the
-    environment: :func:`endeavor.web.app.app_from_env`). A bad value is a
+def smtp_password(args: argparse.Namespace) -> tuple[str | None, str]:
+    """The SMTP password given apart from the ``--smtp`` URL (whose own, if any, anyone
+    on the machine can read in ``ps``), and where it came from: ``--smtp-password-file``
+    (its first line, ``"file"``), else ``$ENDEAVOR_SMTP_PASSWORD`` (``"environment"``);
+    ``(None, "")`` when neither is given. A file that cannot be read, or whose first
+    line is empty, is a :class:`UsageError`."""
+    path = getattr(args, "smtp_password_file", None)
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                first = f.readline()
+        except (OSError, UnicodeError) as e:
+            raise UsageError(f"--smtp-password-file {path}: cannot be read "
+                             f"({getattr(e, 'strerror', None) or type(e).__name__})") from None
+        password = first.rstrip("\r\n")
+        if not password:
+            raise UsageError(f"--smtp-password-file {path}: its first line is empty")
+        return password, "file"
+    from_env = os.environ.get(notify.SMTP_PASSWORD_VAR)
+    if from_env:
+        return from_env, "environment"
+    return None, ""
+
+
+def smtp_warnings(server: notify.SmtpServer, given_in_url: bool) -> list[str]:
+    """What to tell the operator about the mail server ``server``: a login sent
+    unencrypted (``smtp://`` without STARTTLS, to a server not on this machine), and a
+    password written in the ``--smtp`` URL (visible in ``ps``)."""
+    out: list[str] = []
+    if server.user and server.security == "none" and not _loopback(server.host):
+        out.append(f"--smtp sends the login of {server.user!r} to {server.host}:"
+                   f"{server.port} unencrypted (smtp:// without TLS): use port 587 "
+                   "(STARTTLS), ?starttls=1, or smtps:// (TLS)")
+    if given_in_url:
+        out.append("the password in the --smtp URL can be read by anyone on this machine "
+                   f"who lists its processes (ps): give it in ${notify.SMTP_PASSWORD_VAR} "
+                   "or a file (--smtp-password-file) instead")
+    return out
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _notify_env(args: argparse.Namespace) -> list[str]:
+    """Check ``--public-url``, ``--smtp`` (and its password: :func:`smtp_password`),
+    ``--mail-from`` and ``--allow-private-webhooks`` and hand them to the workers'
+    factory (through the environment: :func:`endeavor.web.app.app_from_env`); the
+    warnings for the operator (:func:`smtp_warnings`). A bad value is a
     :class:`UsageError`."""
     public = getattr(args, "public_url", None)
     if public:
@@ -97,22 +148,36 @@ def _notify_env(args: argparse.Namespace) -> None:
     if bool(smtp) != bool(sender):
         raise UsageError("--smtp and --mail-from go together: the server sends e-mail "
                          "through --smtp as --mail-from")
+    warnings: list[str] = []
     if smtp:
         try:
-            notify.parse_smtp(smtp)
+            server = notify.parse_smtp(smtp)
         except ValueError as e:
             raise UsageError(f"--smtp: {e}") from None
-        if not notify.EMAIL.match(sender or ""):
-            raise UsageError(f"--mail-from {sender!r} is not an e-mail address")
-        os.environ[notify.SMTP_VAR] = smtp
+        try:
+            notify.valid_email(sender or "")
+        except BadRequest as e:
+            raise UsageError(f"--mail-from: {e}") from None
+        password, source = smtp_password(args)
+        if password is not None:
+            if server.password:
+                raise UsageError(f"the SMTP password is given twice: in the --smtp URL and "
+                                 f"in the {source}; give it once")
+            if not server.user:
+                raise UsageError("an SMTP password needs a user: smtp://USER@HOST:PORT")
+            smtp = notify.with_password(smtp, password)
+        warnings = smtp_warnings(server, given_in_url=bool(server.password))
+        os.environ[notify.SMTP_VAR] = smtp  # the workers' environment: not in ps
         os.environ[notify.MAIL_FROM_VAR] = sender or ""
     else:
         os.environ.pop(notify.SMTP_VAR, None)
         os.environ.pop(notify.MAIL_FROM_VAR, None)
+    os.environ.pop(notify.SMTP_PASSWORD_VAR, None)  # in the URL handed on, if used
     if getattr(args, "allow_private_webhooks", False):
         os.environ[notify.PRIVATE_VAR] = "1"
     else:
         os.environ.pop(notify.PRIVATE_VAR, None)
+    return warnings
 
 
 def _review_env(args: argparse.Namespace) -> int:
@@ -144,7 +209,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(f"{e}{dbhealth.full_disk_hint(url, str(e))}") from None
     _check_port(args.host, args.port)
     os.environ[db.ENV_VAR] = url  # the workers' factory reads it
-    _notify_env(args)
+    warnings = _notify_env(args)
     review_budget = _review_env(args)
     workers = max(1, int(args.workers))
     out.print(f"Endeavor: open {_browser_url(args.host, args.port)} in a browser "
@@ -153,6 +218,8 @@ def serve(args: argparse.Namespace, out: Console) -> int:
               + (f"; {workers} worker processes" if workers > 1 else "")
               + (f"; post-game reviews at {review_budget} iterations a decision"
                  if review_budget else "; no post-game reviews"))
+    for warning in warnings:
+        out.print(f"warning: {warning}", markup=False, highlight=False)
     if os.environ.get(links.PUBLIC_URL_VAR) or proxies:
         out.print(f"public address: {os.environ.get(links.PUBLIC_URL_VAR) or 'none'}; "
                   f"forwarded headers believed from: {', '.join(proxies) or 'nobody'}")

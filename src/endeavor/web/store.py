@@ -108,7 +108,8 @@ MAX_CLOCK_SECONDS: Final = 60 * 24 * 3600.0
 #: the bot that plays for a player whose time ran out, unless the host chose another
 DEFAULT_TIMEOUT_BOT: Final = "medium"
 #: how long a worker keeps an expired deadline it claimed before another may take it
-CLAIM_SECONDS: Final = 120.0
+#: (the clock keeper renews it while it acts: only a dead worker's lapses)
+CLAIM_SECONDS: Final = 10.0
 #: how many times a read, or a write that failed before sending anything, is tried
 #: again on a fresh connection after finding its pooled connection dead
 _DISCONNECT_RETRIES: Final = 1
@@ -1501,6 +1502,19 @@ class Store:
             .values(claim_until=now + timedelta(seconds=seconds)))
         with self._write_lock, self.engine.begin() as conn:
             return conn.execute(statement).rowcount == 1
+
+    def renew_claim(self, game_id: str, seq: int, until: datetime,
+                    seconds: float = CLAIM_SECONDS) -> datetime | None:
+        """Hold this worker's claim of ``game_id`` at ``seq`` (the one it made, until
+        ``until``) for ``seconds`` from now: the new end, or None when it is not held so
+        any more (the game moved on, or another worker claimed it after it lapsed)."""
+        g = db.games
+        later = _now() + timedelta(seconds=seconds)
+        statement = (update(g).where(and_(g.c.id == game_id, g.c.seq == seq,
+                                          g.c.claim_until == until))
+                     .values(claim_until=later))
+        with self._write_lock, self.engine.begin() as conn:
+            return later if conn.execute(statement).rowcount == 1 else None
 
     # ------------------------------------------------------------------ cache
     @contextmanager
