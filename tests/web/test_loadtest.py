@@ -53,6 +53,23 @@ def test_small_run_reports_and_loses_nothing() -> None:
     assert 5 <= rep["ws_messages"] <= 5 + 25 and rep["ws_behind"] == 0
 
 
+def test_chat_and_notifications_under_load() -> None:
+    """``--chat 1 --notify``: every move is preceded by a chat message of the seat to
+    move, every seat has a webhook; the chat's round trips are reported apart, the
+    WebSockets carry the chat frames too, and nothing is lost."""
+    p = _endeavor("loadtest", "--games", "4", "--moves", "4", "--seed", "5", "--json",
+                  "--think", "0.3", "--chat", "1", "--notify")
+    assert p.returncode == 0, p.stderr + p.stdout
+    rep = json.loads(p.stdout)
+    assert rep["ok"] is True and rep["errors"] == {}
+    assert rep["chat_rate"] == 1.0 and rep["chat_messages"] == 16
+    chat = rep["chat_latency_ms"]
+    assert 0 < chat["p50"] <= chat["p99"] <= chat["max"]
+    assert rep["notifications"] > 0
+    # every move's seq and every chat message may each be announced (or coalesced)
+    assert rep["ws_messages"] > 4 and rep["lost"] == 0
+
+
 def test_two_workers_on_postgresql() -> None:
     """The same through ``endeavor serve --workers 2`` on a PostgreSQL database: the
     moves of one game land on both workers, and every one is kept."""
@@ -140,6 +157,7 @@ def test_bad_input_is_one_line() -> None:
         (("--url", "http://127.0.0.1:8000", "--db", "sqlite:///x.db"), "--db"),
         (("--url", f"http://127.0.0.1:{free_port()}"), "no server answering"),
         (("--db", "nosuchdb://x"), "endeavor: error:"),
+        (("--chat", "1.5"), "--chat"),
     ):
         p = _endeavor("loadtest", "--games", "1", "--moves", "1", "--quiet", *argv,
                       timeout=120.0)

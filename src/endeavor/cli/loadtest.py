@@ -12,6 +12,7 @@ from .common import _ranged, _seed, _web_module, _web_workers
 
 _load_games = _ranged(int, lambda v: 1 <= v <= 5_000, "1 to 5,000")
 _think = _ranged(float, lambda v: 0.0 <= v <= 60.0, "0 to 60 seconds")
+_rate = _ranged(float, lambda v: 0.0 <= v <= 1.0, "0 to 1")
 _clock_seconds = _ranged(float, lambda v: 1.0 <= v <= 86_400.0, "1 to 86,400 seconds")
 
 
@@ -48,6 +49,10 @@ def add_parser(sub: Any) -> None:
                          "loopback: the server sends a turn notification at each change "
                          "of turn while the moves are measured (a server given with --url "
                          "must allow private webhooks)")
+    lt.add_argument("--chat", type=_rate, default=0.0, metavar="P",
+                    help="before a move, the seat to move posts a chat message with "
+                         "probability P, 0 to 1 (default: 0, no chat); the chat's round "
+                         "trips are reported apart")
     lt.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed (default: 0)")
     lt.add_argument("--json", action="store_true", help="print one JSON object")
     lt.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -28,6 +28,9 @@ move also writes the clock's deadline and banks); ``--notify`` starts a webhook 
 on loopback, has every seat set a webhook to it before the load starts (the server is
 started with ``--allow-private-webhooks``), and reports the notifications it received:
 the server's turn notifications are sent in the background while the moves are measured.
+``--chat P`` has the seat to move post a chat message before a move with probability P
+(measured apart: the chat's round trips; every game's WebSocket then also carries chat
+frames, and each turn notification the chat lines its seat has not seen).
 
 :class:`ServerProcess` (start ``endeavor serve`` as a process, wait until it answers,
 stop or ``kill -9`` it) and :func:`free_port` are also used by the tests that need a real
@@ -277,6 +280,7 @@ class Results:
     latencies: list[float] = field(default_factory=list)  # move round trips, seconds
     get_latencies: list[float] = field(default_factory=list)  # GET view round trips
     create_latencies: list[float] = field(default_factory=list)
+    chat_latencies: list[float] = field(default_factory=list)  # chat POST round trips
     errors: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0  # the wall time of the playing phase
 
@@ -423,7 +427,8 @@ class Driver:
 
     def __init__(self, url: str, games: int, moves: int, seed: int,
                  advance: Callable[[int], None], think: float = DEFAULT_THINK,
-                 clock: float | None = None, webhook: str | None = None) -> None:
+                 clock: float | None = None, webhook: str | None = None,
+                 chat: float = 0.0) -> None:
         self.url = url.rstrip("/")
         self.ngames = games
         self.moves = moves
@@ -432,6 +437,7 @@ class Driver:
         self.advance = advance
         self.clock = clock
         self.webhook = webhook
+        self.chat = chat
         self.results = Results()
         self.games: list[Game] = []
 
@@ -612,6 +618,8 @@ class Driver:
             seq = int(view["seq"])
             if self.think > 0:
                 await asyncio.sleep(rng.uniform(0.0, 2.0 * self.think))
+            if self.chat > 0 and rng.random() < self.chat:
+                await self._say(conn, game, seat, f"move {seq + 1}: {action}")
             body = _json({"action": action, "seq": seq})
             t0 = time.perf_counter()
             try:
@@ -645,6 +653,21 @@ class Driver:
         if failures >= MAX_CONSECUTIVE_ERRORS:
             self._error("game abandoned")
         self.advance(self.moves - done)  # the moves this game will not make
+
+    async def _say(self, conn: Connection, game: Game, seat: int, words: str) -> None:
+        """``seat`` posts a chat message (its round trip measured; a failure is an
+        error of the run like a move's)."""
+        t0 = time.perf_counter()
+        try:
+            r = await conn.request("POST", f"/api/games/{game.id}/chat",
+                                   token=game.tokens[seat], body=_json({"body": words}))
+        except HttpError as e:
+            self._error(f"chat {type(e).__name__}")
+            return
+        if r.status != 201:
+            self._error(f"chat {r.status}")
+            return
+        self.results.chat_latencies.append(time.perf_counter() - t0)
 
     async def _check(self, conn: Connection, game: Game) -> None:
         """Every acknowledged move is in the record at its seq; nothing else but moves
@@ -683,6 +706,9 @@ def _report(driver: Driver, args: argparse.Namespace, target: str,
         "think_s": driver.think,
         "clock_s": driver.clock,
         "notifications": notifications,
+        "chat_rate": driver.chat,
+        "chat_messages": len(res.chat_latencies),
+        "chat_latency_ms": _ms_summary(res.chat_latencies),
         "workers": args.workers if started else None,
         "server": "started" if started else "given",
         "url": target,
@@ -723,6 +749,10 @@ def _print_report(out: Console, rep: dict[str, Any]) -> None:
     if rep.get("notifications") is not None:
         table.add_row("notifications", f"{rep['notifications']:,} webhook POSTs received "
                                        "(every seat set one)")
+    if rep.get("chat_messages"):
+        chat = rep["chat_latency_ms"]
+        table.add_row("chat", f"{rep['chat_messages']:,} messages posted (p50 "
+                              f"{chat['p50']:.1f} ms, p99 {chat['p99']:.1f} ms)")
     table.add_row("moves acknowledged", f"{rep['moves']:,} in {rep['seconds']:.1f} s: "
                                         f"{rep['moves_per_s']:,.1f} moves/s")
     table.add_row("move round trip (ms)", f"p50 {lat['p50']:.1f}  p95 {lat['p95']:.1f}  "
@@ -882,7 +912,8 @@ def _run(args: argparse.Namespace, out: Console, games: int, moves: int, url: st
         bar = Console(stderr=True) if args.json else out
         with _progress(bar, games * moves, not args.quiet) as advance:
             driver = Driver(target, games, moves, args.seed, advance, think, clock,
-                            receiver.url if receiver is not None else None)
+                            receiver.url if receiver is not None else None,
+                            chat=float(getattr(args, "chat", 0.0) or 0.0))
             try:
                 asyncio.run(driver.run())
             except asyncio.CancelledError:  # SIGTERM
