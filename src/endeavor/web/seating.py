@@ -185,7 +185,10 @@ def for_channel(notifier: Notifier, message: Message, channel: str, target: str,
     the seat's name instead of the seat's link; a digest lists the other games waiting."""
     shared = channel == "webhook" and shared_webhook(notifier.store, target)
     if shared:
-        message = replace(message, link=message.game_url, shared=True)
+        name = message.name or notifier.store.peek(
+            message.game_id, lambda snap: snap.meta.seats[message.seat].name)
+        message = replace(message, link=message.game_url, shared=True,
+                          name=name if name != f"P{message.seat}" else "")
     if mode == "digest" and message.event == "turn":
         message = replace(message, also=waiting_elsewhere(
             notifier, message.game_id, message.seat, channel, target, shared))
