@@ -144,6 +144,8 @@ def test_a_benched_seat_watches_says_why_and_plays_again_on_the_same_link(
     assert panel["seats"][0]["token"] == toks[0] and panel["seats"][0]["played_by"] is None
     view = _view(client, gid, toks[0])
     assert view["you"] == [0] and "benched" not in view
+    assert [e["text"] for e in view["events"] if e["kind"] == "host"][-1] == (
+        "The host handed P0's seat back to its player (on their link)")
     if view["current_player"] == 0:
         assert _move(client, gid, toks[0]).status_code == 200
 

@@ -719,7 +719,7 @@ def _duration_words(seconds: float) -> str:
 
 def host_words(entry: Entry) -> str:
     """A ``host`` entry in words (its notation: ``reissue 2``, ``bot 2 medium``,
-    ``human 2``, ``extend 2 3600`` / ``extend all 3600``, ``pause``, ``resume``, ``end``,
+    ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` / ``extend all 3600``, ``pause``, ``resume``, ``end``,
     ``reclaim 2``, ``takeover 2 medium`` (a clock ran out for the rest of the game))."""
     words = (entry.action or "").split()
     op = words[0] if words else ""
@@ -731,6 +731,8 @@ def host_words(entry: Entry) -> str:
         bot = words[2] if len(words) > 2 else "a"
         return f"The host put the {bot} bot in {who}'s seat"
     if op == "human":
+        if words[2:3] == ["same"]:
+            return f"The host handed {who}'s seat back to its player (on their link)"
         return f"The host handed {who}'s seat back to a player (with a new link)"
     if op == "extend":
         secs = float(words[2]) if len(words) > 2 else 0.0
@@ -1363,7 +1365,13 @@ class Store:
             return (_with_seats(cached.meta, {seat: new}), _KEEP, None,
                     _seat_statements(game_id, [new], drop_notify=True))
 
-        snap = self._host_entry(game_id, host_token, f"human {seat}", change)
+        # the words of the log: the seat's player plays again on their link, or a new one
+        before = self.peek(game_id, lambda snap: snap.meta.seats[seat]
+                           if isinstance(seat, int) and 0 <= seat < len(snap.meta.seats)
+                           else None)
+        same = before is not None and before.benched and before.token_hash is not None
+        snap = self._host_entry(game_id, host_token, f"human {seat}{' same' if same else ''}",
+                                change)
         return snap, out["token"]
 
     def reclaim(self, game_id: str, seats: Collection[int], seat: int) -> Snapshot:
