@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +25,6 @@ except ImportError:  # pragma: no cover - tests/web is on the path through its c
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
          "device_scale_factor": 2}
-SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -98,13 +96,8 @@ def _open(page: Any, url: str) -> None:
     page.wait_for_selector("[data-testid=board]")
 
 
-def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name))
-
-
 def test_a_reissued_link_keeps_the_email_settings(mail_server: Server, mailbox: Any,
-                                                  new_page: Any) -> None:
+                                                  new_page: Any, shot: Any) -> None:
     game = mail_server.create(["human", "human"], players=2, seed=5, title="Kept settings")
     gid = game["id"]
     p1 = game["seats"][1]
@@ -122,7 +115,7 @@ def test_a_reissued_link_keeps_the_email_settings(mail_server: Server, mailbox: 
                             ".textContent.includes('A test was sent')")
     test_mail = mailbox.wait("kept.p1@example.org")[0]["msg"]
     assert "this channel works" in test_mail.get_content()
-    _shot(phone, "notify-panel-modes-phone.png")
+    shot(phone, "notify-panel-modes-phone")
     phone.close()
     # the host gives P1 a new link: the e-mail settings stay, with the new link
     panel = mail_server.request("POST", f"/api/games/{gid}/host/seats/1/reissue",
@@ -143,7 +136,7 @@ def test_a_reissued_link_keeps_the_email_settings(mail_server: Server, mailbox: 
 
 
 def test_a_seat_given_to_a_bot_and_handed_back_on_the_same_link(
-        mail_server: Server, new_page: Any) -> None:
+        mail_server: Server, new_page: Any, shot: Any) -> None:
     game = mail_server.create(["human", "human"], players=2, seed=7, title="Benched")
     gid, p0 = game["id"], game["seats"][0]
     for size, name in ((PHONE, "phone"), ({}, "desktop")):
@@ -157,7 +150,7 @@ def test_a_seat_given_to_a_bot_and_handed_back_on_the_same_link(
         assert "ask them to hand it back" in words
         assert page.query_selector("[data-testid=option]") is None
         assert page.query_selector("[data-testid=notify-open]") is None
-        _shot(page, f"seat-given-to-a-bot-{name}.png")
+        shot(page, f"seat-given-to-a-bot-{name}")
         # the player reloads: the same link still opens the game, watching, with why
         page.reload()
         page.wait_for_selector("[data-testid=benched-0]")
@@ -172,7 +165,7 @@ def test_a_seat_given_to_a_bot_and_handed_back_on_the_same_link(
 
 
 def test_a_second_seat_link_asks_first_and_the_host_looks_read_only(
-        mail_server: Server, new_page: Any) -> None:
+        mail_server: Server, new_page: Any, shot: Any) -> None:
     game = mail_server.create(["human", "human", "human"], players=3, seed=9, title="Ask")
     gid, p0, p1 = game["id"], game["seats"][0], game["seats"][1]
     page = new_page()
@@ -182,7 +175,7 @@ def test_a_second_seat_link_asks_first_and_the_host_looks_read_only(
     page.wait_for_selector("[data-testid=ask-seat]")
     assert "This is P1's seat link. Play as P1 here?" in page.inner_text("[data-testid=ask-seat]")
     assert "already plays P0" in page.inner_text("[data-testid=ask-seat]")
-    _shot(page, "second-seat-link-asks-desktop.png")
+    shot(page, "second-seat-link-asks-desktop")
     page.click("[data-testid=just-watch]")
     page.wait_for_selector("[data-testid=look-only]")
     assert "spectating" in page.inner_text(".game-head")
@@ -198,6 +191,7 @@ def test_a_second_seat_link_asks_first_and_the_host_looks_read_only(
     phone.goto(f"{mail_server.url}/play/{gid}?look#{game['seats'][2]['token']}")
     phone.wait_for_selector("[data-testid=look-only]")
     assert "this is P2's seat link, and it works" in phone.inner_text("[data-testid=look-only]")
+    shot(phone, "seat-link-read-only-phone")
     assert phone.evaluate("id => localStorage.getItem(`endeavor.seats.${id}`)", gid) is None
 
 
