@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pg import auth, tokens
+from pg import auth, fresh_database, tokens
 from sqlalchemy import select, update
 from test_notify import Receiver
 
@@ -23,11 +23,21 @@ from endeavor.web.notify import Notifier, NotifySettings
 from endeavor.web.store import utcnow
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def receiver() -> Iterator[Receiver]:
     r = Receiver()
     yield r
     r.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    """Each test on SQLite and on PostgreSQL (``ENDEAVOR_TEST_PG``; skipped without)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/t.db"
+        return
+    with fresh_database() as url:
+        yield url
 
 
 @pytest.fixture

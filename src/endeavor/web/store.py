@@ -719,8 +719,9 @@ def _duration_words(seconds: float) -> str:
 
 def host_words(entry: Entry) -> str:
     """A ``host`` entry in words (its notation: ``reissue 2``, ``bot 2 medium``,
-    ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` / ``extend all 3600``, ``pause``, ``resume``, ``end``,
-    ``reclaim 2``, ``takeover 2 medium`` (a clock ran out for the rest of the game))."""
+    ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` /
+    ``extend all 3600``, ``pause``, ``resume``, ``end``, ``reclaim 2``, ``takeover 2
+    medium`` (a clock ran out for the rest of the game))."""
     words = (entry.action or "").split()
     op = words[0] if words else ""
     arg = words[1] if len(words) > 1 else ""
