@@ -145,6 +145,10 @@ def test_a_benched_seat_watches_says_why_and_plays_again_on_the_same_link(
     r = client.post(f"/api/games/{gid}/undo", headers=auth(toks[0]), json={})
     assert r.status_code == 403 and "ask them to hand it back" in r.json()["detail"]
     assert client.get(f"/api/games/{gid}/notify", headers=auth(toks[0])).status_code == 403
+    # "Your games" keeps the link (it watches), saying why
+    r = client.post("/api/games/mine", json={"games": [{"id": gid, "token": toks[0]}]})
+    [mine] = r.json()["games"]
+    assert mine["valid"] and mine["you"] == [] and mine["benched"] == [0]
     # changing the bot keeps when the host took the seat
     since = benched["since"]
     _host(client, game, "seats/0/bot", bot="hard")

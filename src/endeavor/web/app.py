@@ -753,8 +753,11 @@ def create_app(db_url: str | None = None, *,
         rows = store.mine([(g.id, g.token) for g in body.games])
         out = []
         for i, m in enumerate(rows):
-            item: dict[str, Any] = {"id": m.id, "found": m.found, "valid": bool(m.you),
+            item: dict[str, Any] = {"id": m.id, "found": m.found,
+                                    "valid": bool(m.you or m.benched),
                                     "you": sorted(m.you), "your_move": False, "game": None}
+            if m.benched:  # the host gave the seat to a bot: the link watches it
+                item["benched"] = sorted(m.benched)
             if m.row is not None:
                 item["game"] = lobby_game(m.row, more=True)
                 item["your_move"] = (m.row.current_player is not None
@@ -769,8 +772,7 @@ def create_app(db_url: str | None = None, *,
     def game_for(game_id: str, token: str | None, since: int) -> Response:
         snap = store.snapshot(game_id)
         you = seats_for(snap, token, required=False)
-        return answer(game_id, snap, you, since,
-                      () if you or not token else snap.meta.benched_of(token))
+        return answer(game_id, snap, you, since, snap.meta.benched_of(token) if token else ())
 
     @app.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
     def get_game(game_id: GameId, token: Token, since: Since = 0) -> Response:

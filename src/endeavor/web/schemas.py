@@ -290,6 +290,8 @@ class MyGameView(BaseModel):
     found: bool = Field(description="the game exists")
     valid: bool = Field(description="the token is a seat of the game now")
     you: list[int]
+    benched: list[int] | None = Field(default=None, description="the token's seats the "
+                                      "host gave to a bot (the link watches them)")
     your_move: bool
     game: LobbyGame | None
 

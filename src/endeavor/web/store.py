@@ -771,12 +771,14 @@ class LobbyRow:
 @dataclass(frozen=True)
 class MineRow:
     """A game this browser holds a token of, as "Your games" lists it: the seats the
-    token plays (empty: it no longer works) and whether one of them is to move."""
+    token plays (empty: it no longer works) and whether one of them is to move;
+    ``benched``: the token's seats the host gave to a bot (the link watches them)."""
 
     id: str
     found: bool
     you: frozenset[int]
     row: LobbyRow | None
+    benched: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -1045,7 +1047,8 @@ class Store:
                 continue
             seats = by_game.get(gid, [])
             meta = Meta(gid, utc(r.created), {}, r.title, tuple(seats))
-            out.append(MineRow(gid, True, meta.seats_of(token), self._lobby_row(r, seats)))
+            out.append(MineRow(gid, True, meta.seats_of(token), self._lobby_row(r, seats),
+                               frozenset(s.seat for s in meta.benched_of(token))))
         return out
 
     def unfinished_with_bots(self) -> list[str]:
