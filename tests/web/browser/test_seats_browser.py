@@ -130,7 +130,9 @@ def test_a_reissued_link_keeps_the_email_settings(mail_server: Server, mailbox: 
     again.close()  # away from the table: the next turn is told by e-mail
     game["seats"][1] = new
     _play_until(mail_server, game, 1)
-    mails = mailbox.wait("kept.p1@example.org", 2)
+    # (the closed page said it was hidden; had that been lost, its visibility would
+    # expire within 45 s)
+    mails = mailbox.wait("kept.p1@example.org", 2, timeout=60)
     body = mails[1]["msg"].get_content()
     assert "it is your move" in body and new["token"] in body and p1["token"] not in body
 
