@@ -116,6 +116,14 @@ def test_a_reissued_link_keeps_the_email_settings(mail_server: Server, mailbox: 
     test_mail = mailbox.wait("kept.p1@example.org")[0]["msg"]
     assert "this channel works" in test_mail.get_content()
     shot(phone, "notify-panel-modes-phone")
+    phone.select_option("[data-testid=email-mode]", "digest")
+    phone.wait_for_function("() => document.querySelector('[data-testid=notify-message]')"
+                            ".textContent.includes('at most one of the e-mails every 12 hours')")
+    assert mail_server.get(f"/api/games/{gid}/notify", p1["token"])["seats"][0][
+        "email_mode"] == "digest"
+    phone.select_option("[data-testid=email-mode]", "turn")
+    phone.wait_for_function("() => document.querySelector('[data-testid=notify-message]')"
+                            ".textContent.includes('every turn')")
     phone.close()
     # the host gives P1 a new link: the e-mail settings stay, with the new link
     panel = mail_server.request("POST", f"/api/games/{gid}/host/seats/1/reissue",
