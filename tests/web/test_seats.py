@@ -273,3 +273,24 @@ def test_send_a_test(app: FastAPI, client: TestClient, receiver: Receiver) -> No
     assert r.json()["result"].startswith("failed: ")
     assert client.post(url, headers=auth(toks[1]), json={"channel": "sms"}).status_code == 422
     assert client.post(url, json={"channel": "webhook"}).status_code == 401
+
+
+def test_digest_hours_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``endeavor serve --digest-hours`` reaches the senders; a bad value is a usage
+    error in words."""
+    import argparse
+    import os
+
+    from endeavor.web import seating, server
+
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # what serve sets stays here
+    os.environ.pop(seating.DIGEST_VAR, None)
+    args = argparse.Namespace(host="127.0.0.1", port=8000, digest_hours=3.0)
+    server._notify_env(args)
+    assert NotifySettings.from_env().digest_seconds == 3 * 3600.0
+    for bad in (0.0, -1.0, 1000.0):
+        with pytest.raises(Exception, match="--digest-hours"):
+            server._notify_env(argparse.Namespace(host="127.0.0.1", port=8000,
+                                                  digest_hours=bad))
+    server._notify_env(argparse.Namespace(host="127.0.0.1", port=8000))
+    assert NotifySettings.from_env().digest_seconds == seating.DIGEST_HOURS * 3600.0
