@@ -104,21 +104,24 @@ def test_a_bot_in_a_seat_and_back_to_a_person(api: Api, client: TestClient) -> N
     r = host(client, "POST", gid, f"/seats/{p}/bot", h, {"bot": "medium"})
     assert r.status_code == 200, r.text
     panel = r.json()
-    assert panel["seats"][p]["played_by"] == "medium" and panel["seats"][p]["token"] is None
+    # the player keeps their link (it watches until the seat is handed back)
+    assert panel["seats"][p]["played_by"] == "medium" and panel["seats"][p]["token"] == absent
     assert panel["seats"][p]["replaced"] == "host"
     # the quick bot has played the absent player's decision before the answer
     after = api.view(gid)
     assert after["seq"] >= v["seq"] + 2 and after["current_player"] != p
     assert after["seats"][p]["played_by"] == "medium"
     assert f"The host put the medium bot in P{p}'s seat" in texts(after, "host")
-    assert client.get(f"/api/games/{gid}", headers=auth(absent)).status_code == 403
+    watching = client.get(f"/api/games/{gid}", headers=auth(absent))
+    assert watching.status_code == 200 and watching.json()["you"] == []
+    assert watching.json()["benched"][0]["bot"] == "medium"
     r = host(client, "POST", gid, f"/seats/{p}/bot", h, {"bot": "deep-blue"})
     assert r.status_code == 400 and "unknown bot" in r.json()["detail"]
-    # handed back: a new link that plays
+    # handed back: the same link plays again
     r = host(client, "POST", gid, f"/seats/{p}/human", h)
     assert r.status_code == 200, r.text
     back = r.json()["seats"][p]
-    assert back["played_by"] is None and back["token"] not in (None, absent)
+    assert back["played_by"] is None and back["token"] == absent
     assert api.view(gid, back["token"])["you"] == [p]
     r = host(client, "POST", gid, f"/seats/{p}/human", h)
     assert r.status_code == 409 and "already played by a person" in r.json()["detail"]

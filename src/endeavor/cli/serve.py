@@ -72,6 +72,9 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--allow-private-webhooks", action="store_true",
                    help="let players set webhooks on loopback and private network "
                         "addresses (a LAN, tests); refused by default")
+    s.add_argument("--digest-hours", type=float, default=None, metavar="HOURS",
+                   help="a player who chose 'a digest' for a notification channel gets at "
+                        "most one message in this time (default: 12)")
     s.add_argument("--review-iterations", type=_review_iterations, default=None,
                    metavar="N",
                    help="the post-game review of every finished game (the Review tab): "

@@ -30,7 +30,7 @@ import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
@@ -54,7 +54,7 @@ from endeavor.bots import NAMES as BOT_NAMES
 from endeavor.config import RULESETS as RULESET_IDS
 from endeavor.rules import RULESETS
 
-from . import db, guide, hardening, rematch, reviews, schemas, view
+from . import db, guide, hardening, rematch, reviews, schemas, seating, view
 from .bots import QUICK_BOTS, BotRunner
 from .chat import Chat, ChatMessage, ChatPost, ChatSeen, ChatSeenView, ChatView
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
@@ -216,13 +216,14 @@ def log_view(snap: Snapshot, since: int = 0) -> list[dict[str, Any]]:
 
 
 def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
-                   thinking: bool = False) -> bytes:
+                   thinking: bool = False, benched: Sequence[Seat] = ()) -> bytes:
     """The game view of docs/web.md (``schemas.GameView``) for a token playing ``you``
     (empty: a spectator), encoded as JSON from parts cached per (game, seq): only
     ``you``, ``events``, the clock's times and ``can_undo`` are encoded for each
     request. ``legal_actions`` and the decision's options only for the seat to move;
     the events of the entries after ``since``; ``thinking``: a bot is working on the
-    game's next move."""
+    game's next move; ``benched``: the token's seats the host gave to a bot (the token
+    watches them)."""
     state = snap.state
     current = snap.current_player
     mine = current is not None and current in you
@@ -233,6 +234,7 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
                    "over": over, "ended": snap.ended, "current_player": current,
                    "you": sorted(you), "thinking": thinking and not over,
                    "can_reclaim": reclaim,
+                   **({"benched": seating.benched_view(benched)} if benched else {}),
                    "clock": snap.clock.to_json(utcnow()) if snap.clock is not None else None})
     seats = _memo(snap, "seats", lambda: [_seat_json(s) for s in snap.meta.seats])
     config = _memo(snap, "config", lambda: snap.meta.config)
@@ -256,9 +258,9 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
 
 
 def view_response(snap: Snapshot, you: frozenset[int], since: int = 0,
-                  thinking: bool = False) -> Response:
+                  thinking: bool = False, benched: Sequence[Seat] = ()) -> Response:
     """The 200 of a game view: :func:`game_view_json` as ``application/json``."""
-    return Response(game_view_json(snap, you, since, thinking),
+    return Response(game_view_json(snap, you, since, thinking, benched),
                     media_type="application/json")
 
 
@@ -714,7 +716,10 @@ def create_app(db_url: str | None = None, *,
             return frozenset()
         seats = snap.meta.seats_of(token)
         if not seats:
-            raise Forbidden(NOT_A_SEAT)
+            benched = snap.meta.benched_of(token)
+            if benched and not required:
+                return frozenset()  # the host gave the seat to a bot: the link watches
+            raise Forbidden(seating.benched_words(benched[0]) if benched else NOT_A_SEAT)
         return seats
 
     def token_of(creds: HTTPAuthorizationCredentials | None, what: str = "seat's") -> str:
@@ -725,8 +730,9 @@ def create_app(db_url: str | None = None, *,
             raise Unauthorized(f"a {what} token is needed: Authorization: Bearer <token>")
         return token
 
-    def answer(game_id: str, snap: Snapshot, you: frozenset[int], since: int) -> Response:
-        return view_response(snap, you, since, runner.thinking(game_id))
+    def answer(game_id: str, snap: Snapshot, you: frozenset[int], since: int,
+               benched: Sequence[Seat] = ()) -> Response:
+        return view_response(snap, you, since, runner.thinking(game_id), benched)
 
     def panel(snap: Snapshot, host_token: str) -> schemas.HostPanel:
         snap, seats = store.host_panel(snap.meta.id, host_token)
@@ -788,8 +794,11 @@ def create_app(db_url: str | None = None, *,
                     or (m.row.status == "over") == (body.status == "over")]
         out = []
         for i, m in enumerate(rows):
-            item: dict[str, Any] = {"id": m.id, "found": m.found, "valid": bool(m.you),
+            item: dict[str, Any] = {"id": m.id, "found": m.found,
+                                    "valid": bool(m.you or m.benched),
                                     "you": sorted(m.you), "your_move": False, "game": None}
+            if m.benched:  # the host gave the seat to a bot: the link watches it
+                item["benched"] = sorted(m.benched)
             if m.row is not None:
                 item["game"] = lobby_game(m.row, more=True)
                 item["your_move"] = (m.row.current_player is not None
@@ -803,7 +812,8 @@ def create_app(db_url: str | None = None, *,
 
     def game_for(game_id: str, token: str | None, since: int) -> Response:
         snap = store.snapshot(game_id)
-        return answer(game_id, snap, seats_for(snap, token, required=False), since)
+        you = seats_for(snap, token, required=False)
+        return answer(game_id, snap, you, since, snap.meta.benched_of(token) if token else ())
 
     @app.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
     def get_game(game_id: GameId, token: Token, since: Since = 0) -> Response:
@@ -899,10 +909,14 @@ def create_app(db_url: str | None = None, *,
     # ------------------------------------------------------------------ notifications
     def notify_view(game_id: str, you: frozenset[int]) -> dict[str, Any]:
         settings = store.notifications(game_id, you)
+        modes = seating.modes(store, game_id, you)
         return {"seats": [{"seat": p, **{c: next((n.target for n in settings
                                                   if n.seat == p and n.channel == c), None)
-                                         for c in CHANNELS}} for p in sorted(you)],
-                "email_available": notifier.email_available}
+                                         for c in CHANNELS},
+                           **{f"{c}_mode": modes.get((p, c), "turn") for c in CHANNELS}}
+                          for p in sorted(you)],
+                "email_available": notifier.email_available,
+                "digest_hours": notifier.settings.digest_seconds / 3600.0}
 
     @app.get("/api/games/{game_id}/notify", response_model=schemas.NotifyView,
              tags=["notifications"])
@@ -936,8 +950,40 @@ def create_app(db_url: str | None = None, *,
         def save() -> dict[str, Any]:
             for channel, target in changes.items():
                 store.set_notification(game_id, seat, channel, target, secret)
+            modes = {c: m for c in CHANNELS if (m := fields.get(f"{c}_mode")) is not None}
+            if modes:
+                seating.set_modes(store, game_id, seat, modes)
             return notify_view(game_id, you)
         return await run_in_threadpool(save)
+
+    tests = seating.TestSender()
+
+    @app.post("/api/games/{game_id}/notify/test", response_model=schemas.NotifyTestResult,
+              tags=["notifications"])
+    def test_notify(game_id: GameId, body: schemas.NotifyTestRequest,
+                    token: Token) -> dict[str, Any]:
+        """Send a test message to your seat's webhook or e-mail now, and say how it
+        went (``sent``, or ``failed: ...`` in words). 409 for a channel with no
+        address, or a test of the same channel less than 20 s ago."""
+        snap = store.snapshot(game_id)
+        seat = _one_seat(seats_of(snap, token, required=True), body.seat)
+        result = tests.send(notifier, game_id, seat, body.channel)
+        return {"seat": seat, "channel": body.channel, "result": result,
+                "ok": result == "sent"}
+
+    @app.post("/api/games/{game_id}/presence", response_model=schemas.PresenceView,
+              tags=["notifications"])
+    def presence(game_id: GameId, body: schemas.PresenceRequest,
+                 token: Token) -> dict[str, Any]:
+        """The seat's page is open and visible (``visible: true``, every 20 s or so:
+        no notifications while it is, for 45 s after the last) or hidden
+        (``false``: those held back go out now if the turn is still the seat's)."""
+        snap = store.snapshot(game_id)
+        you = seats_of(snap, token, required=True)
+        until = seating.set_presence(store, game_id, you, body.visible)
+        if not body.visible:
+            notifier.wake(game_id, snap.seq)
+        return {"seats": sorted(you), "visible_until": until}
 
     @app.delete("/api/games/{game_id}/notify", response_model=schemas.NotifyView,
                 tags=["notifications"])

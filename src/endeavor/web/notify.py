@@ -61,7 +61,7 @@ from sqlalchemy import Connection, and_, bindparam, delete, or_, select, update
 
 from endeavor import __version__, final_scores
 
-from . import chat, db
+from . import chat, db, seating
 from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
 from .view import plain_words
 
@@ -186,6 +186,9 @@ class NotifySettings:
     queue: int = QUEUE
     #: see :data:`PRESENT_SECONDS`
     present_seconds: float = PRESENT_SECONDS
+    #: a digest's period: at most one message an address in that time (seconds; see
+    #: :mod:`endeavor.web.seating`)
+    digest_seconds: float = seating.DIGEST_HOURS * 3600.0
 
     @classmethod
     def from_env(cls) -> NotifySettings:
@@ -196,6 +199,10 @@ class NotifySettings:
         if backoff:
             with contextlib.suppress(ValueError):
                 extra["backoff"] = tuple(max(0.0, float(x)) for x in backoff.split(","))
+        digest = os.environ.get(seating.DIGEST_VAR, "").strip()
+        if digest:
+            with contextlib.suppress(ValueError):
+                extra["digest_seconds"] = max(0.0, float(digest)) * 3600.0
         timeout = os.environ.get(TIMEOUT_VAR, "").strip()
         if timeout:
             with contextlib.suppress(ValueError):
@@ -419,7 +426,12 @@ class Message:
     """A notification as it is sent, read from the game when it is sent: ``event``
     ``turn`` (``seat`` is to move: ``asked`` is its decision's prompt, ``deadline`` when
     its clock runs out) or ``over`` (``scores``: ``(seat, total, rank)`` best first;
-    ``ended_by_host``). ``link`` is the seat's own link (it carries the seat's token).
+    ``ended_by_host``), or ``test`` (a test the seat's player asked for). ``link`` is
+    the seat's own link (it carries the seat's token), or the spectator link for a
+    ``shared`` channel (a webhook several seats use: the seat is named by ``name``);
+    ``also``: a digest's lines about the other games waiting (see
+    :mod:`endeavor.web.seating`).
+
     ``chat``: the chat's messages the seat has not seen ("Ann wrote: ..."), ``chat_more``
     how many more there are, ``chat_upto`` the last message they cover (see chat.py)."""
 
@@ -438,10 +450,15 @@ class Message:
     chat: tuple[str, ...] = ()
     chat_more: int = 0
     chat_upto: int = 0
+    name: str = ""
+    shared: bool = False
+    also: tuple[str, ...] = ()
 
     @property
     def subject(self) -> str:
         """The e-mail's subject and the notification's title."""
+        if self.event == "test":
+            return f"Endeavor: a test from {self.title}"
         if self.event == "over":
             return f"Endeavor: {self.title} is over"
         return f"Endeavor: your move in {self.title}"
@@ -451,19 +468,25 @@ class Message:
         return "setup" if self.round <= 0 else f"round {self.round} of {self.rounds}"
 
     def _lines(self, title: str, link: str) -> list[str]:
+        who = f"P{self.seat} ({self.name})" if self.shared and self.name else f"P{self.seat}"
+        seat_line = (f"Watch the game: {link}" if self.shared else f"Your seat: {link}")
+        if self.event == "test":
+            return [f"A test message for {who} in {title}: this channel works.", seat_line]
         if self.event == "over":
             how = (" (ended by the host: the scores are counted as they stood)"
                    if self.ended_by_host else "")
             scores = ", ".join(f"P{s} {total}" for s, total, _rank in self.scores)
             return [f"{title} is over{how}.",
                     f"Final scores: {scores}." if scores else "No scores.",
-                    f"Your seat (P{self.seat}): {link}"]
-        lines = [f"P{self.seat}, it is your move in {title} ({self.round_words})."]
+                    f"Watch the game: {link}" if self.shared
+                    else f"Your seat (P{self.seat}): {link}"]
+        lines = [f"{who}, it is your move in {title} ({self.round_words})."]
         if self.asked:
             lines.append(f"Asked: {self.asked}")
         if self.deadline is not None:
             lines.append(f"You have until {_when(self.deadline)}.")
-        lines.append(f"Your seat: {link}")
+        lines.append(seat_line)
+        lines.extend(self.also)
         return lines
 
     def _with_chat(self, lines: list[str], escape: Any = None) -> list[str]:
@@ -568,6 +591,8 @@ class _Outcome:
     permanent: bool = False
     shown: str = "?"
     said: str = "sent"
+    #: not sent now: due again then (the seat's page is visible, or a digest period runs)
+    hold: datetime | None = None
 
     @property
     def what(self) -> str:
@@ -1031,8 +1056,15 @@ class Notifier:
         try:
             with self.store._write_lock, self.store.engine.begin() as conn:
                 for outcome in finished:
-                    if outcome.done:
+                    if outcome.hold is not None:
+                        job = outcome.job
+                        conn.execute(*seating.hold_statement(
+                            job.game_id, job.seat, job.channel, job.lease, outcome.hold))
+                    elif outcome.done:
                         self._done(conn, outcome.job)
+                        if outcome.said == "sent" and outcome.job.target is not None:
+                            conn.execute(*seating.sent_statement(
+                                outcome.job.channel, outcome.job.target, utcnow()))
                     else:
                         self._failed(conn, outcome)
         except Exception:
@@ -1127,6 +1159,11 @@ class Notifier:
         if job.attempts > len(self.settings.backoff) + 1:  # earlier ones cut off unended
             return _Outcome(job, False, f"no attempt of {job.attempts - 1} ended", True,
                             shown)
+        hold = seating.hold_until(self.store, job.game_id, job.seat, job.channel, target,
+                                  self.settings.digest_seconds, utcnow())
+        if hold is not None:
+            return _Outcome(job, True, said="held back (the page is open, or a digest "
+                            "period runs)", hold=hold)
         try:
             # composed under the game's lock, from its cached position (not copied)
             message = self.store.peek(job.game_id,
@@ -1137,6 +1174,9 @@ class Notifier:
             log.info("notifications: game %s P%d %s not sent: %s", job.game_id, job.seat,
                      job.channel, message)
             return _Outcome(job, True, said=message)
+        message = seating.for_channel(self, message, job.channel, target,
+                                      seating.mode_of(self.store, job.game_id, job.seat,
+                                                      job.channel))
         try:
             if job.channel == "webhook":
                 self.send_webhook(target, message)

@@ -102,12 +102,17 @@ class NotifyRequest(_Request):
     webhook: str | None = Field(default=None, max_length=512,
                                 examples=["https://ntfy.sh/my-endeavor-topic"])
     email: str | None = Field(default=None, max_length=254, examples=["me@example.org"])
+    # a seat that stays yours: every turn or a digest, per channel (seating.py)
+    webhook_mode: Literal["turn", "digest"] | None = None
+    email_mode: Literal["turn", "digest"] | None = None
 
 
 class NotifySeat(BaseModel):
     seat: int
     webhook: str | None
     email: str | None
+    webhook_mode: Literal["turn", "digest"] = "turn"
+    email_mode: Literal["turn", "digest"] = "turn"
 
 
 class NotifyView(BaseModel):
@@ -115,6 +120,36 @@ class NotifyView(BaseModel):
 
     seats: list[NotifySeat]
     email_available: bool = Field(description="the server can send e-mail")
+    digest_hours: float = Field(default=12.0, description="a digest's period (hours)")
+
+
+class NotifyTestRequest(_Request):
+    """``POST /api/games/{id}/notify/test``: a test message to one channel now."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEATS - 1)
+    channel: Literal["webhook", "email"]
+
+
+class NotifyTestResult(BaseModel):
+    seat: int
+    channel: str
+    ok: bool
+    result: str = Field(description="'sent', or 'failed: ...' in words")
+
+
+class PresenceRequest(_Request):
+    """``POST /api/games/{id}/presence``: the seat's page is visible, or hidden."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    visible: bool
+
+
+class PresenceView(BaseModel):
+    seats: list[int]
+    visible_until: datetime
 
 
 class MyGame(BaseModel):
@@ -216,6 +251,9 @@ class GameView(BaseModel):
     thinking: bool = Field(description="a bot is working on the next move")
     can_reclaim: list[int] = Field(description="your seats a bot took over when your "
                                                "time ran out, that you may take back")
+    benched: list[dict[str, Any]] | None = Field(
+        default=None, description="the link's seats the host gave to a bot (the link "
+        "watches them until the host hands them back): seat, bot, since, words")
     clock: dict[str, Any] | None = Field(description="the clock: settings, banks, the "
                                                      "running decision, the server's time")
     seats: list[SeatView]
@@ -275,6 +313,8 @@ class MyGameView(BaseModel):
     found: bool = Field(description="the game exists")
     valid: bool = Field(description="the token is a seat of the game now")
     you: list[int]
+    benched: list[int] | None = Field(default=None, description="the token's seats the "
+                                      "host gave to a bot (the link watches them)")
     your_move: bool
     game: LobbyGame | None
 

@@ -24,7 +24,7 @@ from rich.console import Console
 
 from endeavor.cli.common import UsageError
 
-from . import db, dbhealth, jobs, links, notify, reviews
+from . import db, dbhealth, jobs, links, notify, reviews, seating
 from .store import BadRequest
 
 FACTORY = "endeavor.web.app:app_from_env"
@@ -177,6 +177,14 @@ def _notify_env(args: argparse.Namespace) -> list[str]:
         os.environ[notify.PRIVATE_VAR] = "1"
     else:
         os.environ.pop(notify.PRIVATE_VAR, None)
+    digest = getattr(args, "digest_hours", None)
+    if digest is not None:
+        if not 0 < digest <= 24 * 7:
+            raise UsageError(f"--digest-hours {digest:g}: give hours, more than 0 and at "
+                             "most 168 (a week)")
+        os.environ[seating.DIGEST_VAR] = f"{digest:g}"
+    else:
+        os.environ.pop(seating.DIGEST_VAR, None)
     return warnings
 
 

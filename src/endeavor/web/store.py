@@ -83,7 +83,7 @@ from endeavor import (
 )
 from endeavor.bots import NAMES as BOT_NAMES
 
-from . import db
+from . import db, seating
 from .view import plain_words, pronouns
 
 log = logging.getLogger("endeavor.web")
@@ -282,7 +282,10 @@ class SeatSpec:
 class Seat:
     """A seat of a stored game (``token_hash`` None for a bot, or a human seat the host
     gave to a bot). ``bot_override``: the bot playing for a human seat (``reason``
-    ``host``: the host put it there; ``timeout``: the seat's clock ran out)."""
+    ``host``: the host put it there; ``timeout``: the seat's clock ran out).
+    ``override_at``: when the host put the bot there; while it plays, the seat's player
+    keeps ``token_hash`` (the link opens the game to watch, not to move), and the host
+    handing the seat back makes that link the seat's again (see :attr:`benched`)."""
 
     seat: int
     kind: str
@@ -292,6 +295,12 @@ class Seat:
     token_gen: int = 0
     bot_override: str | None = None
     override_reason: str | None = None
+    override_at: datetime | None = None
+
+    @property
+    def benched(self) -> bool:
+        """The host gave this person's seat to a bot: its link only watches."""
+        return self.override_reason == "host" and self.kind != "bot"
 
     @property
     def played_by(self) -> str | None:
@@ -469,12 +478,21 @@ class Meta:
 
     def seats_of(self, token: str | None) -> frozenset[int]:
         """The seats ``token`` plays in this game (empty for no token or a stranger's);
-        compared in constant time."""
+        compared in constant time. A seat the host gave to a bot is not played by its
+        link meanwhile (see :meth:`benched_of`)."""
+        return frozenset(s.seat for s in self._held(token) if not s.benched)
+
+    def benched_of(self, token: str | None) -> tuple[Seat, ...]:
+        """The seats of ``token`` that the host gave to a bot: the link watches them
+        until the host hands them back."""
+        return tuple(s for s in self._held(token) if s.benched)
+
+    def _held(self, token: str | None) -> list[Seat]:
         if not token:
-            return frozenset()
+            return []
         h = hash_token(token)
-        return frozenset(s.seat for s in self.seats
-                         if s.token_hash is not None and hmac.compare_digest(s.token_hash, h))
+        return [s for s in self.seats
+                if s.token_hash is not None and hmac.compare_digest(s.token_hash, h)]
 
     def is_host(self, token: str | None) -> bool:
         """Whether ``token`` is this game's host token."""
@@ -702,8 +720,9 @@ def _duration_words(seconds: float) -> str:
 
 def host_words(entry: Entry) -> str:
     """A ``host`` entry in words (its notation: ``reissue 2``, ``bot 2 medium``,
-    ``human 2``, ``extend 2 3600`` / ``extend all 3600``, ``pause``, ``resume``, ``end``,
-    ``reclaim 2``, ``takeover 2 medium`` (a clock ran out for the rest of the game))."""
+    ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` /
+    ``extend all 3600``, ``pause``, ``resume``, ``end``, ``reclaim 2``, ``takeover 2
+    medium`` (a clock ran out for the rest of the game))."""
     words = (entry.action or "").split()
     op = words[0] if words else ""
     arg = words[1] if len(words) > 1 else ""
@@ -714,6 +733,8 @@ def host_words(entry: Entry) -> str:
         bot = words[2] if len(words) > 2 else "a"
         return f"The host put the {bot} bot in {who}'s seat"
     if op == "human":
+        if words[2:3] == ["same"]:
+            return f"The host handed {who}'s seat back to its player (on their link)"
         return f"The host handed {who}'s seat back to a player (with a new link)"
     if op == "extend":
         secs = float(words[2]) if len(words) > 2 else 0.0
@@ -751,12 +772,14 @@ class LobbyRow:
 @dataclass(frozen=True)
 class MineRow:
     """A game this browser holds a token of, as "Your games" lists it: the seats the
-    token plays (empty: it no longer works) and whether one of them is to move."""
+    token plays (empty: it no longer works) and whether one of them is to move;
+    ``benched``: the token's seats the host gave to a bot (the link watches them)."""
 
     id: str
     found: bool
     you: frozenset[int]
     row: LobbyRow | None
+    benched: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -1032,7 +1055,8 @@ class Store:
                 continue
             seats = by_game.get(gid, [])
             meta = Meta(gid, utc(r.created), {}, r.title, tuple(seats))
-            out.append(MineRow(gid, True, meta.seats_of(token), self._lobby_row(r, seats)))
+            out.append(MineRow(gid, True, meta.seats_of(token), self._lobby_row(r, seats),
+                               frozenset(s.seat for s in meta.benched_of(token))))
         return out
 
     def unfinished_with_bots(self) -> list[str]:
@@ -1274,8 +1298,8 @@ class Store:
     def reissue(self, game_id: str, host_token: str | None, seat: int,
                 ) -> tuple[Snapshot, str]:
         """A new link for ``seat`` (the hot-seat seats share theirs): the old token
-        stops working at once, and the seat's notification settings (which hold it) are
-        deleted. Returns the game and the new token."""
+        stops working at once; the seat's notification settings are kept and carry the
+        new link. Returns the game and the new token."""
         out: dict[str, str] = {}
 
         def change(cached: _Cached) -> tuple[Meta, Any, None, list[Any]]:
@@ -1293,36 +1317,42 @@ class Store:
             new = {x.seat: replace(x, token_gen=gen, token_hash=hash_token(token))
                    for x in group}
             return (_with_seats(cached.meta, new), _KEEP, None,
-                    _seat_statements(game_id, new.values(), drop_notify=True))
+                    _seat_statements(game_id, new.values())
+                    + seating.relink_statements(game_id, new, token))
 
         snap = self._host_entry(game_id, host_token, f"reissue {seat}", change)
         return snap, out["token"]
 
     def put_bot(self, game_id: str, host_token: str | None, seat: int, bot: str,
                 ) -> Snapshot:
-        """The host puts ``bot`` in ``seat``: the seat's link stops working (its
-        notification settings go with it) until the host hands the seat back."""
+        """The host puts ``bot`` in ``seat``: until the host hands the seat back, the
+        seat's link opens the game to watch, not to move, and no turn messages go to
+        its notification settings (which are kept)."""
         if bot not in BOT_NAMES:
             raise BadRequest(f"unknown bot {bot!r}: choose from {', '.join(BOT_NAMES)}")
 
         def change(cached: _Cached) -> tuple[Meta, Any, None, list[Any]]:
             _not_over(cached)
             s = _seat_of(cached.meta, seat)
-            if s.played_by == bot and s.token_hash is None:
+            if s.played_by == bot and s.override_reason != "timeout":
                 raise Conflict(f"the {bot} bot already plays P{seat}")
-            new = replace(s, token_hash=None, bot_override=bot if s.kind != "bot" else None,
-                          override_reason="host" if s.kind != "bot" else None,
-                          bot=bot if s.kind == "bot" else s.bot)
+            if s.kind == "bot":
+                new = replace(s, bot=bot)
+            else:
+                new = replace(s, bot_override=bot, override_reason="host",
+                              override_at=s.override_at if s.benched else _now())
             return (_with_seats(cached.meta, {seat: new}), _KEEP, None,
-                    _seat_statements(game_id, [new], drop_notify=True))
+                    _seat_statements(game_id, [new]))
 
         return self._host_entry(game_id, host_token, f"bot {seat} {bot}", change)
 
     def hand_back(self, game_id: str, host_token: str | None, seat: int,
-                  ) -> tuple[Snapshot, str]:
-        """The host gives ``seat`` (played by a bot) to a person: a new link of its own
-        (returned with the game)."""
-        out: dict[str, str] = {}
+                  ) -> tuple[Snapshot, str | None]:
+        """The host gives ``seat`` (played by a bot) to a person: the person the host
+        took it from plays it again on their link (and their notification settings),
+        else it gets a new link of its own (returned with the game; None: the seat's
+        link is one the host panel cannot show)."""
+        out: dict[str, str | None] = {}
 
         def change(cached: _Cached) -> tuple[Meta, Any, None, list[Any]]:
             _not_over(cached)
@@ -1331,15 +1361,29 @@ class Store:
                 raise Conflict(f"P{seat} is already played by a person: re-issue its link "
                                "if it was lost")
             assert host_token is not None
+            if s.benched and s.token_hash is not None:  # the same link plays it again
+                token = seat_token(host_token, game_id, s.token_key, s.token_gen)
+                out["token"] = token if hmac.compare_digest(
+                    hash_token(token), s.token_hash) else None
+                new = replace(s, bot_override=None, override_reason=None, override_at=None)
+                return (_with_seats(cached.meta, {seat: new}), _KEEP, None,
+                        _seat_statements(game_id, [new]))
             gen = s.token_gen + 1
             token = seat_token(host_token, game_id, str(seat), gen)
             out["token"] = token
             new = replace(s, kind="human", bot=None, bot_override=None,
-                          override_reason=None, token_gen=gen, token_hash=hash_token(token))
+                          override_reason=None, override_at=None, token_gen=gen,
+                          token_hash=hash_token(token))
             return (_with_seats(cached.meta, {seat: new}), _KEEP, None,
                     _seat_statements(game_id, [new], drop_notify=True))
 
-        snap = self._host_entry(game_id, host_token, f"human {seat}", change)
+        # the words of the log: the seat's player plays again on their link, or a new one
+        before = self.peek(game_id, lambda snap: snap.meta.seats[seat]
+                           if isinstance(seat, int) and 0 <= seat < len(snap.meta.seats)
+                           else None)
+        same = before is not None and before.benched and before.token_hash is not None
+        snap = self._host_entry(game_id, host_token, f"human {seat}{' same' if same else ''}",
+                                change)
         return snap, out["token"]
 
     def reclaim(self, game_id: str, seats: Collection[int], seat: int) -> Snapshot:
@@ -1466,14 +1510,15 @@ class Store:
         n = db.notify
         key = and_(n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel)
         with self._write_lock, self.engine.begin() as conn:
+            mode = conn.execute(select(n.c.mode).where(key)).scalar() or "turn"
             conn.execute(delete(n).where(key))
             conn.execute(delete(db.outbox).where(and_(
                 db.outbox.c.game_id == game_id, db.outbox.c.seat == seat,
                 db.outbox.c.channel == channel)))
-            if target is not None:
+            if target is not None:  # a new address keeps the channel's mode
                 conn.execute(insert(n).values(game_id=game_id, seat=seat, channel=channel,
                                               target=target, link_token=token,
-                                              created=_now()))
+                                              created=_now(), mode=mode))
 
     # ------------------------------------------------------------------ clocks
     def expired(self, now: datetime | None = None, limit: int = 50) -> list[tuple[str, int]]:
@@ -1644,7 +1689,8 @@ def _token_seats(meta: Meta, token: str | None, seats: Collection[int] | None,
     if token is not None:
         mine = meta.seats_of(token)
         if not mine:
-            raise Forbidden(NOT_A_SEAT)
+            benched = meta.benched_of(token)
+            raise Forbidden(seating.benched_words(benched[0]) if benched else NOT_A_SEAT)
         return mine
     if seats is None:
         raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
@@ -1681,7 +1727,8 @@ def _seat_statements(game_id: str, seats: Iterable[Seat], drop_notify: bool = Fa
                                                 db.seats.c.seat == s.seat))
                     .values(kind=s.kind, bot=s.bot, token_hash=s.token_hash,
                             token_gen=s.token_gen, bot_override=s.bot_override,
-                            override_reason=s.override_reason), {}))
+                            override_reason=s.override_reason,
+                            override_at=s.override_at), {}))
         if drop_notify:
             out.append((delete(db.notify).where(and_(db.notify.c.game_id == game_id,
                                                      db.notify.c.seat == s.seat)), {}))
@@ -1719,7 +1766,8 @@ def _config(config: object) -> GameConfig:
 
 def _seat(row: Any) -> Seat:
     return Seat(int(row.seat), row.kind, row.bot, row.name, row.token_hash,
-                int(row.token_gen or 0), row.bot_override, row.override_reason)
+                int(row.token_gen or 0), row.bot_override, row.override_reason,
+                _utc_or_none(row.override_at))
 
 
 def _clean_title(title: str | None) -> str:

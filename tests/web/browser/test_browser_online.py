@@ -227,12 +227,15 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
                            ".dataset.old")
     assert host.input_value("[data-testid=host-bot-level-1]") == "random"
     host.click("[data-testid=host-bot-1]")
-    host.wait_for_function("() => document.querySelector('[data-testid=host-state-1]')"
-                           ".textContent === 'the random bot, put there by you'"
-                           " || document.querySelector('.host-message.error')")
-    assert host.inner_text("[data-testid=host-state-1]") == "the random bot, put there by you", \
+    benched = ("the random bot, put there by you (the player's link watches until you hand "
+               "the seat back)")
+    host.wait_for_function("words => document.querySelector('[data-testid=host-state-1]')"
+                           ".textContent === words"
+                           " || document.querySelector('.host-message.error')", arg=benched)
+    assert host.inner_text("[data-testid=host-state-1]") == benched, \
         host.inner_text("[data-testid=host-message]")
-    assert server.status("GET", f"/api/games/{gid}", token=fresh.split("#", 1)[1]) == 403
+    watching = server.get(f"/api/games/{gid}", token=fresh.split("#", 1)[1])
+    assert watching["you"] == [] and watching["benched"][0]["seat"] == 1
     host.evaluate("document.getElementById('toast')?.classList.remove('show')")  # "Copied"
     host.wait_for_timeout(300)
     shot(host, "host-panel")
@@ -247,12 +250,12 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     play_until(host, bot_moved, random.Random(3))
     log = host.inner_text("[data-testid=log]")
     assert "⚑ The host put the random bot in P1's seat" in log
-    # handed back to a person: a new link, which plays
+    # handed back to its player: the link they have plays again
     host.click("[data-testid=host-open]")
     host.click("[data-testid=host-human-1]")
-    host.wait_for_selector("text=is a person's seat again")
+    host.wait_for_selector("text=the link they have plays it again")
     back = host.input_value("[data-testid=host-link-1]")
-    assert back not in (invite, fresh)
+    assert back == fresh
     host.click("[data-testid=host-panel-close]")
     friend = new_page()
     open_game(friend, back)
@@ -342,12 +345,14 @@ def test_notification_settings_set_and_remove_a_webhook(private_server: Server,
     page.click("[data-testid=email-save]")
     page.wait_for_selector("[data-testid=email-current]")
     assert srv.get(f"/api/games/{gid}/notify", token=token)["seats"] == [
-        {"seat": 0, "webhook": hook, "email": "me@example.org"}]
+        {"seat": 0, "webhook": hook, "email": "me@example.org", "webhook_mode": "turn",
+         "email_mode": "turn"}]
     page.click("[data-testid=webhook-remove]")
     page.wait_for_selector("[data-testid=webhook-current]", state="detached")
     assert "removed" in page.inner_text("[data-testid=notify-message]")
     assert srv.get(f"/api/games/{gid}/notify", token=token)["seats"] == [
-        {"seat": 0, "webhook": None, "email": "me@example.org"}]
+        {"seat": 0, "webhook": None, "email": "me@example.org", "webhook_mode": "turn",
+         "email_mode": "turn"}]
     # the sound toggle is remembered; browser notifications are asked for by the button
     page.check("[data-testid=sound-toggle]")
     assert page.evaluate("localStorage.getItem('endeavor.pref.sound')") == "1"

@@ -32,14 +32,14 @@ function detailText(body, status) {
 }
 
 /** fetch() a JSON endpoint; throws ApiError with the server's reason on failure. */
-export async function request(method, path, { body, token } = {}) {
+export async function request(method, path, { body, token, keepalive = false } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(href(path), {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive,
     });
   } catch (err) {
     throw new ApiError(0, `The server cannot be reached (${err.message})`);
@@ -70,6 +70,8 @@ export const api = {
   requestReview: (id) => request("POST", `${game(id)}/review`),
   notify: (id, token) => request("GET", `${game(id)}/notify`, { token }),
   setNotify: (id, token, body) => request("PUT", `${game(id)}/notify`, { token, body }),
+  testNotify: (id, token, seat, channel) => request("POST", `${game(id)}/notify/test`, { token, body: { seat, channel } }),
+  presence: (id, token, visible, keepalive = false) => request("POST", `${game(id)}/presence`, { token, body: { visible }, keepalive }),
   host: (id, token) => request("GET", `${game(id)}/host`, { token }),
   reissue: (id, token, seat) => request("POST", `${game(id)}/host/seats/${seat}/reissue`, { token }),
   putBot: (id, token, seat, bot) => request("POST", `${game(id)}/host/seats/${seat}/bot`, { token, body: { bot } }),

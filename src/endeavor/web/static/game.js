@@ -14,7 +14,9 @@ import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import { rematchPanel } from "./rematch.js";
+import { trackPresence } from "./presence.js";
 import { reviewPanel } from "./review.js";
+import { askBeforeTaking, lookOnly, seatNotices } from "./seatlink.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -173,6 +175,21 @@ async function openSeat(root, id) {
     try {
       const view = await api.view(id, token);
       if (view.you && view.you.length) {
+        // a look (the host checking an invitation), or another seat's link in a browser
+        // that plays a seat of this game: watch, unless the person says to play it
+        if (given && lookOnly()) return { token: "", view: await api.view(id, ""), look: view.you, lookToken: token };
+        if (given && !heldTokens(id).includes(token)) {
+          const others = (await workingSeats(id)).filter((o) => o.token !== token);
+          const held = [...new Set(others.flatMap((o) => o.you))].filter((p) => !view.you.includes(p));
+          if (held.length && await askBeforeTaking(root, view.you, held) === "watch") {
+            return { token: "", view: await api.view(id, ""), look: view.you, lookToken: token };
+          }
+        }
+        addToken(id, token);
+        setCurrentToken(id, token);
+        return { token, view };
+      }
+      if (view.benched && view.benched.length) { // the host gave the seat to a bot: it watches
         addToken(id, token);
         setCurrentToken(id, token);
         return { token, view };
@@ -376,10 +393,12 @@ function gameLayout(parts) {
 export async function gameScreen(root, id, { spectator = false } = {}) {
   let token = "";
   let first = null;
+  let look = null; // a read-only look at a seat's link: its seats and token
   if (!spectator) {
     const seat = await openSeat(root, id);
     if (!seat) return;
     ({ token, view: first } = seat);
+    if (seat.look) look = { seats: seat.look, token: seat.lookToken };
   } else {
     try {
       first = await api.view(id, "");
@@ -643,6 +662,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     closePopup();
     const you = view.you || [];
     const spectate = !token || !you.length;
+    const playing = Boolean(token) && you.length > 0; // not a look, not a seat given to a bot
     const gameTitle = view.title || `Game ${id}`;
     trackClock(view.clock);
     // a bot plays one of this page's seats (its time ran out): nothing to take back now
@@ -660,7 +680,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         } }, "☰"),
       h("span", { class: "tools" },
         h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
-        token ? h("button", { type: "button", class: "btn small", "data-testid": "notify-open",
+        playing ? h("button", { type: "button", class: "btn small", "data-testid": "notify-open",
           title: "A sound, a browser notification, a webhook or an e-mail when it's your move",
           onclick: () => openNotifyPanel(id, token) }, "Notify", h("span", { class: "notify-more" }, " me")) : null,
         hostToken(id) ? h("button", { type: "button", class: "btn small", "data-testid": "host-open",
@@ -674,7 +694,15 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     replace(supplyBox, table.supply);
     replace(matsBox, table.mats);
     replace(scoresBox, view.scores ? scorePad(view.scores, view.ended) : null);
-    replace(takeoverBox, takenOver());
+    replace(takeoverBox, takenOver(), seatNotices(view, {
+      look: look ? look.seats : null,
+      onPlay: look ? () => {
+        addToken(id, look.token);
+        const target = new URL(playHref(id, look.token), location.href).href;
+        if (target === location.href) location.reload();
+        else location.replace(target);
+      } : null,
+    }));
     replace(turnBox, turnHtml());
     rematch.update(view);
     replace(undoBox, view.can_undo && !botPlaysYou ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
@@ -720,6 +748,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   }
 
   render(first);
+  trackPresence(id, () => (token && view && (view.you || []).length ? token : ""));
   if (takeHostFlag(id)) openHost();
   stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);

@@ -53,7 +53,10 @@ export async function hostScreen(root, id) {
 
 function seatState(seat, yours) {
   if (yours && !seat.played_by) return seat.kind === "hotseat" ? "you, on this screen (hot-seat)" : "you, in this browser";
-  if (seat.replaced === "host") return `the ${seat.played_by} bot, put there by you`;
+  if (seat.replaced === "host") {
+    return seat.token ? `the ${seat.played_by} bot, put there by you (the player's link watches until you hand the seat back)`
+      : `the ${seat.played_by} bot, put there by you`;
+  }
   if (seat.replaced === "timeout") return `the ${seat.played_by} bot (the player's time ran out)`;
   if (seat.kind === "bot") return `${seat.played_by || seat.bot} bot`;
   if (seat.kind === "hotseat") return "hot-seat (one link for these seats)";
@@ -123,7 +126,10 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("input", { type: "text", readonly: true, value: link, "data-testid": `host-link-${seat.seat}`,
           "aria-label": `P${seat.seat}'s link` }),
         h("button", { type: "button", class: "btn small", "data-testid": `host-copy-${seat.seat}`,
-          onclick: () => copyText(link) }, "Copy")) : null,
+          onclick: () => copyText(link) }, "Copy"),
+        h("a", { class: "btn small", target: "_blank", rel: "noopener", "data-testid": `host-look-${seat.seat}`,
+          title: "Open this link read-only in a new tab: see that it works, without taking the seat",
+          href: href(`/play/${encodeURIComponent(id)}?look#${encodeURIComponent(seat.token)}`) }, "Open read-only")) : null,
       // an invitation ready to send, for a person's seat this browser does not play
       link && seat.kind === "human" && !heldTokens(id).includes(seat.token)
         ? inviteBox(inviteText(panel.title, seat.seat, seat.url, seat.name), `host-invite-${seat.seat}`,
@@ -150,7 +156,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       level.addEventListener("change", () => chosen.bots.set(seat.seat, level.value));
       actions.append(level, h("button", {
         type: "button", class: "btn small", "data-testid": `host-bot-${seat.seat}`,
-        title: "A bot plays this seat from now on; its link stops working until you hand it to a person",
+        title: "A bot plays this seat from now on; the player's link only watches until you hand the seat back",
         onclick: () => run(() => api.putBot(id, token, seat.seat, level.value), () => {
           say(`The ${level.value} bot plays P${seat.seat} now.`);
         }),
@@ -158,11 +164,14 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       if (seat.played_by) {
         actions.append(h("button", {
           type: "button", class: "btn small", "data-testid": `host-human-${seat.seat}`,
-          title: "A person plays this seat again, with a new link",
-          onclick: () => run(() => api.handBack(id, token, seat.seat), () => {
+          title: seat.token ? "The player plays this seat again, on the link they have"
+            : "A person plays this seat, with a new link",
+          onclick: () => run(() => api.handBack(id, token, seat.seat), (before, after) => {
             fresh = new Set([seat.seat]);
             draw();
-            say(`P${seat.seat} is a person's seat again: send them the new link above.`);
+            const same = seat.token && after.seats[seat.seat].token === seat.token;
+            say(same ? `P${seat.seat} is the player's again: the link they have plays it again, nothing to send.`
+              : `P${seat.seat} is a person's seat again: send them the new link above.`);
           }),
         }, "Hand to a person"));
       }

@@ -84,7 +84,8 @@ function gameRow(game, resume) {
 
 function mineRow(item) {
   const game = item.game;
-  const you = item.you.map((p) => `P${p}`).join(", ");
+  const you = [...item.you.map((p) => `P${p}`),
+    ...(item.benched || []).map((p) => `P${p} (the host gave it to a bot)`)].join(", ");
   const pill = item.your_move ? h("span", { class: "status yours", "data-testid": "your-move" }, "▶ Your move")
     : h("span", { class: `status ${game.status}`, "data-testid": "mine-status" }, statusText(game, item.you));
   return h("tr", { "data-testid": "mine-row", "data-id": item.id, class: item.your_move ? "your-move" : null },

@@ -39,7 +39,20 @@ function deviceBox() {
     h("div", { class: "row" }, button, state));
 }
 
-function fieldRow({ label, type, value, placeholder, testid, save, remove }) {
+/** Once a channel has an address: every turn or a digest, and a test message now. */
+function extraRow({ testid, mode, hours, setMode, test }) {
+  const select = h("select", { "data-testid": `${testid}-mode`, "aria-label": "How often" },
+    h("option", { value: "turn" }, "every turn"),
+    h("option", { value: "digest" }, `a digest (at most one message every ${hours} hours)`));
+  select.value = mode || "turn";
+  select.addEventListener("change", () => setMode(select.value));
+  return h("div", { class: "notify-extra" },
+    h("span", { class: "hint" }, "Send"), select,
+    h("button", { type: "button", class: "btn small", "data-testid": `${testid}-test`,
+      title: "Send a test message to this address now", onclick: (event) => test(event.currentTarget) }, "Send a test"));
+}
+
+function fieldRow({ label, type, value, placeholder, testid, save, remove, extra }) {
   const input = h("input", { type, value: value || "", placeholder, "data-testid": `${testid}-input`,
     "aria-label": label, maxlength: type === "email" ? 254 : 512 });
   return h("div", { class: "notify-row" },
@@ -49,7 +62,8 @@ function fieldRow({ label, type, value, placeholder, testid, save, remove }) {
         onclick: () => save(input.value.trim()) }, "Save"),
       value ? h("button", { type: "button", class: "btn small", "data-testid": `${testid}-remove`,
         onclick: remove }, "Remove") : null),
-    value ? h("span", { class: "hint", "data-testid": `${testid}-current` }, `Now: ${value}`) : null);
+    value ? h("span", { class: "hint", "data-testid": `${testid}-current` }, `Now: ${value}`) : null,
+    value && extra ? extraRow({ testid, ...extra }) : null);
 }
 
 /** Open the notification settings of the seat(s) `token` plays in game `id`. */
@@ -68,12 +82,14 @@ export function openNotifyPanel(id, token) {
         save: (url) => (url ? change(seat.seat, { webhook: url }, "The webhook is saved.")
           : failed("Paste a webhook address first (https://…).")),
         remove: () => change(seat.seat, { webhook: null }, "The webhook is removed."),
+        extra: extras(seat, "webhook", settings),
       }),
       settings.email_available ? fieldRow({
         label: "E-mail", type: "email", value: seat.email, testid: "email", placeholder: "you@example.org",
         save: (addr) => (addr ? change(seat.seat, { email: addr }, "The e-mail address is saved.")
           : failed("Type an e-mail address first.")),
         remove: () => change(seat.seat, { email: null }, "The e-mail address is removed."),
+        extra: extras(seat, "email", settings),
       }) : null));
     replace(away,
       h("h3", {}, "When you are away"),
@@ -81,6 +97,33 @@ export function openNotifyPanel(id, token) {
       settings.email_available ? null
         : h("p", { class: "muted", "data-testid": "no-email" }, "This server cannot send e-mail."),
       message, rows);
+  }
+
+  function extras(seat, channel, settings) {
+    const words = channel === "email" ? "e-mails" : "webhook messages";
+    return {
+      mode: seat[`${channel}_mode`],
+      hours: settings.digest_hours ?? 12,
+      setMode: (mode) => change(seat.seat, { [`${channel}_mode`]: mode }, mode === "digest"
+        ? `A digest: at most one of the ${words} every ${settings.digest_hours ?? 12} hours.`
+        : `The ${words} come every turn.`),
+      test: async (button) => {
+        button.disabled = true;
+        message.className = "notify-message";
+        message.textContent = "Sending a test…";
+        try {
+          const result = await api.testNotify(id, token, seat.seat, channel);
+          message.className = `notify-message ${result.ok ? "ok" : "error"}`;
+          message.textContent = result.ok
+            ? `A test was sent to your ${channel === "email" ? "e-mail address" : "webhook"}: look for it.`
+            : `The test was not delivered: ${result.result.replace(/^failed: /, "")}.`;
+        } catch (err) {
+          failed(`No test sent: ${err.message}.`);
+        } finally {
+          button.disabled = false;
+        }
+      },
+    };
   }
 
   function failed(text) {

@@ -1,0 +1,53 @@
+// A seat link that this browser should not simply take: another seat's link opened in a
+// browser that already plays a seat of the game (asked first: play it here, or just
+// watch), a read-only look at a seat's link (the host checking an invitation:
+// /play/{id}?look#<token>), and a seat the host gave to a bot (the link watches, and
+// says why, until the host hands the seat back).
+
+import { h, problemPage } from "./dom.js";
+
+/** "P1" or "P0, P2". */
+export function seatsWords(seats) {
+  return seats.map((p) => `P${p}`).join(", ");
+}
+
+/** Whether this page was opened read-only (?look). */
+export function lookOnly() {
+  return new URLSearchParams(location.search).has("look");
+}
+
+/**
+ * Ask before this browser, which plays `held` seats of the game, takes the link's seats
+ * `theirs`: resolves to "play" or "watch".
+ */
+export function askBeforeTaking(root, theirs, held) {
+  const them = seatsWords(theirs);
+  return new Promise((resolve) => {
+    problemPage(root, `This is ${them}'s seat link. Play as ${them} here?`, [
+      `This browser already plays ${seatsWords(held)} in this game.`,
+      `If the link was sent to someone else, just watch: ${them}'s seat stays theirs, and this browser keeps playing ${seatsWords(held)}.`,
+    ], [
+      h("button", { type: "button", class: "btn primary", "data-testid": "take-seat", onclick: () => resolve("play") },
+        `Play as ${them} here`),
+      h("button", { type: "button", class: "btn", "data-testid": "just-watch", onclick: () => resolve("watch") },
+        "Just watch"),
+    ], "ask-seat");
+  });
+}
+
+/** The notices of a page that watches a seat's link: read-only, or the host's bot plays it. */
+export function seatNotices(view, { look = null, onPlay = null } = {}) {
+  const out = [];
+  for (const b of view.benched || []) {
+    out.push(h("section", { class: "takeover benched", "data-testid": `benched-${b.seat}` },
+      h("p", {}, `${b.words}.`),
+      h("p", { class: "muted" }, "You are watching; your link plays again as soon as the host hands the seat back.")));
+  }
+  if (look && look.length) {
+    out.push(h("section", { class: "takeover look", "data-testid": "look-only" },
+      h("p", {}, `Read-only: this is ${seatsWords(look)}'s seat link, and it works. Nothing is played or kept from this page.`),
+      onPlay ? h("button", { type: "button", class: "btn small", "data-testid": "look-play", onclick: onPlay },
+        `Play as ${seatsWords(look)} here`) : null));
+  }
+  return out;
+}
