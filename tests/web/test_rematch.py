@@ -185,7 +185,8 @@ def test_rematch_every_old_seat_joins_with_names_and_notifications(
         (where[3], "email", "dee@example.org", joined[3], "turn")])
     r = client.get(f"/api/games/{new}/notify", headers=auth(joined[1]))
     assert r.json()["seats"] == [{"seat": where[1], "email": "bo@example.org",
-                                  "webhook": "http://127.0.0.1:9/bo"}]
+                                  "webhook": "http://127.0.0.1:9/bo",
+                                  "email_mode": "turn", "webhook_mode": "turn"}]
 
     # a second Play again, by anyone, is refused and names the rematch
     for token in (toks[0], old["host_token"], toks[1]):
@@ -247,6 +248,23 @@ def test_hotseat_seats_share_their_new_token_and_bots_stay_bots(client: TestClie
     assert made["seats"][0]["token"] == made["seats"][1]["token"] == made["token"]
     got = _join(client, gid, token)
     assert got["you"] == [0, 1] and got["token"] == made["token"]
+
+
+def test_a_seat_the_host_gave_to_a_bot_still_joins_the_rematch(client: TestClient) -> None:
+    """The host gave P1 to a bot; P1's player keeps a link that watches, and with it
+    joins the rematch as a person (and could propose it)."""
+    old = _create(client, ["human", "human"])
+    gid, t1 = old["id"], old["seats"][1]["token"]
+    r = client.post(f"/api/games/{gid}/host/seats/1/bot", headers=auth(old["host_token"]),
+                    json={"bot": "random"})
+    assert r.status_code == 200, r.text
+    _end(client, old)
+    made = _propose(client, gid, t1, "keep")
+    assert made["you"] == [1]
+    assert [s["kind"] for s in made["seats"]] == ["human", "human"]
+    got = _join(client, gid, t1)
+    assert got["you"] == [1] and got["token"] == made["token"]
+    assert _join(client, gid, old["seats"][0]["token"])["you"] == [0]
 
 
 def test_two_proposals_at_once_make_one_rematch(client: TestClient) -> None:

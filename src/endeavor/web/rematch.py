@@ -47,6 +47,7 @@ from .store import (
     Created,
     Forbidden,
     LobbyRow,
+    Meta,
     NotFound,
     Store,
     Unauthorized,
@@ -131,7 +132,7 @@ def propose(store: Store, game_id: str, token: str | None, order: str) -> Propos
                            "Bearer <token>")
     snap = store.snapshot(game_id)
     meta = snap.meta
-    mine = meta.seats_of(token)
+    mine = _held(meta, token)
     if not mine and not meta.is_host(token):
         raise Forbidden("this link is neither a seat nor the host of this game")
     where = seat_map(meta.players, order)
@@ -188,6 +189,12 @@ def propose(store: Store, game_id: str, token: str | None, order: str) -> Propos
     return Proposed(created, game_id, you, token_new)
 
 
+def _held(meta: Meta, token: str) -> frozenset[int]:
+    """The seats ``token`` is the link of, those the host gave to a bot included (their
+    player is still one of the people at the table: the rematch is theirs too)."""
+    return meta.seats_of(token) | frozenset(s.seat for s in meta.benched_of(token))
+
+
 def join(store: Store, game_id: str, token: str | None) -> Joined:
     """Join the rematch: the new seat of the old seat whose token is ``token``. 401
     without a token, 403 for a token of no seat of the game, 404 when there is no
@@ -196,7 +203,7 @@ def join(store: Store, game_id: str, token: str | None) -> Joined:
     if not token:
         raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
     snap = store.snapshot(game_id)
-    mine = snap.meta.seats_of(token)
+    mine = _held(snap.meta, token)
     if not mine:
         raise Forbidden(NOT_A_SEAT)
     _, rematch_id = _links_of(store, game_id)
