@@ -13,6 +13,7 @@ import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import { reviewPanel } from "./review.js";
+import { askNameOnce, resultLine, seatName, seatTag, setSeats, withNames, youTag } from "./names.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -49,13 +50,14 @@ export function headline(state, ended = null) {
   if (ended === "host") return "Ended by the host";
   if (state.over) return "Game over";
   const when = state.round === 0 ? "Setup" : `Round ${state.round}/${state.rounds} · ${state.phase}`;
-  return `${when} · Crown P${state.crown}`;
+  return `${when} · Crown ${seatName(state.crown)}`;
 }
 
 /** "P2", "P2 (hard bot)", "P2 (hot-seat)" */
 export function seatLabel(view, p) {
   const seat = (view.seats || [])[p];
   if (!seat) return `P${p}`;
+  if (seat.played_by && seat.kind === "bot" && !seat.named) return `P${p}`; // named by its level
   if (seat.played_by) return `P${p} (${seat.played_by} bot)`;
   if (seat.kind === "hotseat") return `P${p} (hot-seat)`;
   return `P${p}`;
@@ -72,12 +74,13 @@ export function scorePad(scores, ended = null) {
   const best = Math.min(...scores.map((s) => s.rank));
   return h("section", { class: "scorepad", "data-testid": "scorepad", "aria-label": "Final scores" },
     h("h2", {}, "Final scores"),
+    h("p", { class: "result", "data-testid": "result" }, resultLine(scores)),
     ended === "host" ? h("p", { class: "ended", "data-testid": "ended-by-host" },
       "The game was ended by the host: the scores are counted as the game stood.") : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), scores.map((s) => h("th", {
         style: `color:${COLOURS[s.seat % COLOURS.length]}`,
-      }, `${s.name || `P${s.seat}`}${s.rank === best ? " ★" : ""}`)))),
+      }, seatTag(s.seat), s.rank === best ? " ★" : "")))),
       h("tbody", {},
         lines.map((name, i) => h("tr", {}, h("th", { scope: "row" }, name),
           scores.map((s) => h("td", {}, String(s.lines[i][1]))))),
@@ -97,7 +100,7 @@ export function logLine(e, fresh = false) {
   return h("li", {
     class: `ev ev-${e.kind}${fresh ? " new" : ""}${rules ? " ruled" : ""}`,
     style: colour ? `--who:${colour}` : null, title: rules,
-  }, LINE_MARKS[e.kind] || "", e.text);
+  }, LINE_MARKS[e.kind] || "", withNames(e.text));
 }
 
 function logHtml(view) {
@@ -340,7 +343,13 @@ function gameLayout(parts) {
     delete document.body.dataset.layout;
   }
 
-  return { arrange, update, leave };
+  /** Open the tab `name` (the phone's drawer, or the desktop's Game/Review tab). */
+  function show(name) {
+    if (phoneMode) select(name);
+    else if (deskButtons[name]) deskSelect(name);
+  }
+
+  return { arrange, update, leave, show };
 }
 
 // ------------------------------------------------------------------ the screen
@@ -540,9 +549,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     else if (view.thinking) who = `A bot is playing for P${d.player}…`;
     else who = `Waiting for ${seatLabel(view, d.player)}`;
     box.append(h("h2", { class: `${mine ? "mine" : ""}${bot ? " thinking" : ""}`, "data-testid": "whose-turn",
-      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, who));
+      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, withNames(who)));
     const text = mine ? `P${d.player}: ${d.prompt}` : summaryOf(d);
-    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, text));
+    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, withNames(text)));
     if (view.clock && !bot) {
       const chip = clockChip(d.player);
       if (chip) {
@@ -609,12 +618,14 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const you = view.you || [];
     const spectate = !token || !you.length;
     const gameTitle = view.title || `Game ${id}`;
+    setSeats(view.seats);
     trackClock(view.clock);
     // a bot plays one of this page's seats (its time ran out): nothing to take back now
     const botPlaysYou = you.some((p) => view.seats[p] && view.seats[p].played_by);
     replace(header,
       h("a", { href: href("/"), class: "back", title: "Back to the lobby" }, "← ", h("span", { class: "back-word" }, "Lobby")),
       h("h1", { class: "game-title", title: gameTitle }, gameTitle),
+      youTag(id, token, view, (next) => render(next)),
       h("span", { class: "headline", "data-testid": "headline" }, headline(state, view.ended)),
       spectate ? h("span", { class: "badge" }, "spectating") : null,
       h("button", { type: "button", class: "btn small menu-toggle", "data-testid": "menu-toggle",
@@ -676,9 +687,11 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     root.dataset.seq = String(view.seq);
     root.dataset.yourMove = mine ? "1" : "0";
     if (host) host.refresh();
+    askNameOnce(id, token, view, (next) => render(next));
   }
 
   render(first);
+  if (spectator && location.hash === "#review" && first.over) layout.show("review");
   if (takeHostFlag(id)) openHost();
   stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);

@@ -6,13 +6,22 @@ import { api } from "./api.js";
 import { setBadge } from "./alerts.js";
 import { h, href, linkHref, replace, toast } from "./dom.js";
 import { addToken, allHeld, dropToken, setHostToken } from "./tokens.js";
+import { seatTag } from "./names.js";
 
 /** How often "Your games" is looked at again while the lobby is open (ms). */
 const MINE_EVERY = 15000;
 
 function seatsText(game) {
-  return game.seats.map((s) => (s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human"))
-    .join(", ");
+  return game.seats.map((s) => {
+    const kind = s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human";
+    return s.name && s.name !== `P${s.seat}` && !(s.kind === "bot" && s.name.toLowerCase().startsWith(s.bot))
+      ? `${s.name} (${kind})` : kind;
+  }).join(", ");
+}
+
+/** Seat `p` of a lobby row: its chip and name. */
+function rowSeat(game, p) {
+  return seatTag(p, game.seats);
 }
 
 function playHref(id, token) {
@@ -31,12 +40,12 @@ function statusText(game) {
   if (game.current_player === null || game.current_player === undefined) return game.status;
   const seat = game.seats[game.current_player];
   const bot = seat && (seat.played_by || (seat.kind === "bot" ? seat.bot : null));
-  return `P${game.current_player}${bot ? ` (${bot} bot)` : ""} to move`;
+  return [rowSeat(game, game.current_player), `${bot && seat.kind !== "bot" ? ` (${bot} bot)` : ""} to move`];
 }
 
 function gameRow(game, resume) {
   const status = game.status === "over" ? "over"
-    : game.current_player !== null ? `${game.status} · P${game.current_player} to move` : game.status;
+    : game.current_player !== null ? [`${game.status} · `, rowSeat(game, game.current_player), " to move"] : game.status;
   return h("tr", { "data-testid": "game-row", "data-id": game.id },
     titleCell(game),
     h("td", { class: "wide" }, game.ruleset === "classic" ? "2009" : "Age of Sail"),
@@ -52,12 +61,12 @@ function gameRow(game, resume) {
 
 function mineRow(item) {
   const game = item.game;
-  const you = item.you.map((p) => `P${p}`).join(", ");
+  const you = item.you.map((p) => rowSeat(game, p));
   const pill = item.your_move ? h("span", { class: "status yours", "data-testid": "your-move" }, "▶ Your move")
     : h("span", { class: `status ${game.status}` }, statusText(game));
   return h("tr", { "data-testid": "mine-row", "data-id": item.id, class: item.your_move ? "your-move" : null },
     titleCell(game),
-    h("td", { class: "nowrap" }, `you: ${you}`),
+    h("td", { class: "nowrap" }, "you: ", you),
     h("td", {}, pill),
     h("td", { class: "links" },
       h("a", { class: `btn small${item.your_move ? " primary" : ""}`, href: playHref(item.id, item.token), "data-testid": "open-mine" },

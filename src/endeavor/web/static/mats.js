@@ -4,6 +4,7 @@
 import { h, COLOURS, tokenLabel } from "./dom.js";
 import { cardWords } from "./board.js";
 import { tip } from "./tipcard.js";
+import { seatTag } from "./names.js";
 
 const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
 
@@ -75,8 +76,7 @@ export function matHtml(mat, state, seat, you, clock = null) {
     "aria-label": `Mat of ${mat.name}`,
   },
   h("header", { class: "mat-head" },
-    h("span", { class: "swatch", style: `background:${colour}` }),
-    h("b", {}, seat && seat.name && seat.name !== mat.name ? `${mat.name} · ${seat.name}` : mat.name),
+    h("b", { class: "mat-who" }, seatTag(mat.seat)),
     h("span", { class: "muted who" }, who), ...flags, clock,
     h("span", { class: "glory", title: "Glory if the game ended now" }, `${mat.glory_now} glory`)),
   h("div", { class: "attrs" }, mat.attributes.map((a, i) => attributeRow(a, i, classic))),

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { amount } from "./clock.js";
 import { h, href, replace, toast, copyText, fullUrl, linkHref } from "./dom.js";
 import { addToken, setHostToken } from "./tokens.js";
+import { lastName, MAX_NAME, rememberName, seatChip } from "./names.js";
 
 /** The clocks offered: [value, words, {kind, bank, per_decision}]. */
 const CLOCKS = [
@@ -172,8 +173,21 @@ export async function newGameScreen(root) {
     }
     replace(optionsBox, rows);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    replace(seatsBox, Array.from({ length: n }, (_, i) => h("div", { class: "seat-row" },
-      h("span", { class: `swatch s${i}` }), h("b", {}, `P${i}`), seatSelect(i, previous[i]))));
+    const typed = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value);
+    replace(seatsBox, Array.from({ length: n }, (_, i) => {
+      const select = seatSelect(i, previous[i]);
+      // a name for the seat (optional): yours prefilled with the name this browser used
+      const name = h("input", { type: "text", class: "seat-name-input", maxlength: MAX_NAME, "data-testid": `seat-name-${i}`,
+        "aria-label": `Name of P${i}`, placeholder: "name (optional)",
+        value: typed[i] ?? (select.value === "you" ? lastName() : "") });
+      const sync = () => {
+        const bot = select.value.startsWith("bot:");
+        name.placeholder = bot ? `${select.value.slice(4)} bot` : select.value === "human" ? "name (or they choose)" : "name (optional)";
+      };
+      select.addEventListener("change", sync);
+      sync();
+      return h("div", { class: "seat-row" }, seatChip(i), select, name);
+    }));
   }
 
   ruleset.addEventListener("change", refreshFields);
@@ -234,13 +248,17 @@ export async function newGameScreen(root) {
     const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const seats = choices.map((c) => (c === "you" ? "human" : c));
     const body = { config, seats };
+    const names = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value.trim() || null);
+    if (names.some((x) => x)) body.names = names;
     if (timing.clock) body.clock = timing.clock;
     if (titleInput.value.trim()) body.title = titleInput.value.trim();
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
       const created = await api.create(body);
-      showCreated(result, created, choices, timing.clock);
+      const yours = choices.indexOf("you");
+      if (yours >= 0 && body.names && body.names[yours]) rememberName(body.names[yours]);
+      showCreated(result, created, choices, timing.clock, body.names);
       form.hidden = true;
     } catch (err) {
       toast(`The game cannot be created: ${err.message}`);
@@ -258,7 +276,7 @@ function linkRow(label, url, testid, hint = null) {
     hint ? h("span", { class: "hint" }, hint) : null);
 }
 
-function showCreated(box, created, choices, clock) {
+function showCreated(box, created, choices, clock, names = null) {
   const rows = [];
   let mine = null;
   const hotseats = created.seats.filter((s) => s.kind === "hotseat");
@@ -266,7 +284,8 @@ function showCreated(box, created, choices, clock) {
     if (!seat.token) return;
     if (choices[i] === "you") mine = seat;
     if (seat.kind === "human") {
-      rows.push(linkRow(choices[i] === "you" ? `P${seat.seat} (you)` : `P${seat.seat} (invite)`, seat.url, `link-${seat.seat}`));
+      const who = names && names[i] ? `${names[i]}, P${seat.seat}` : `P${seat.seat}`;
+      rows.push(linkRow(choices[i] === "you" ? `${who} (you)` : `${who} (invite)`, seat.url, `link-${seat.seat}`));
     }
   });
   if (hotseats.length) {
