@@ -13,7 +13,7 @@ import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import { reviewPanel } from "./review.js";
-import { askNameOnce, resultLine, seatName, seatTag, setSeats, withNames, youTag } from "./names.js";
+import { nameAsker, resultLine, seatName, seatTag, setSeats, withNames, youTag } from "./names.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -378,6 +378,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   let host = null; // the open host panel
   let meta = null;
   const watch = turnWatcher();
+  const askName = nameAsker(id, token, (next) => render(next));
 
   const header = h("div", { class: "game-head" });
   const boardFrame = h("div", { class: "board-wrap" });
@@ -645,7 +646,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         h("a", { href: href(`/rules#${rulesAnchor(view.config)}`), class: "btn small", target: "_blank", rel: "noopener",
           "data-testid": "rules-link", title: "How to play: this game's rules, in a new tab" }, "Rules"),
         h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
-          download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record")));
+          download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record")),
+      askName(view));
     const table = tableHtml(view, { clocks: !view.over });
     replace(supplyBox, table.supply);
     replace(matsBox, table.mats);
@@ -687,7 +689,6 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     root.dataset.seq = String(view.seq);
     root.dataset.yourMove = mine ? "1" : "0";
     if (host) host.refresh();
-    askNameOnce(id, token, view, (next) => render(next));
   }
 
   render(first);

@@ -201,23 +201,55 @@ export function youTag(id, token, view, onView) {
 }
 
 /**
- * Ask this page's player for a name once, when their seat (a person's, played from its
- * own link) is not named yet; `onView(view)` with the view after the name is saved.
+ * The question a seat's page asks once, when its seat (a person's, played from its own
+ * link) has no name yet: "What should the others call you?" in a slim card at the top
+ * of the page (it covers nothing: the player may look at the game first, or say
+ * "Later"). Returns `ask(view)`: the card to put in the page for `view`, or null;
+ * `onView(view)` gets the view after the name is saved.
  */
-let asked = new Set();
-export function askNameOnce(id, token, view, onView) {
-  const you = view.you || [];
-  if (!token || you.length !== 1 || view.over) return;
-  const p = you[0];
-  const seat = (view.seats || [])[p];
-  if (!seat || seat.named || seat.kind !== "human" || seat.played_by) return;
-  const key = `${id}:${p}`;
-  if (asked.has(key)) return;
-  asked.add(key);
-  nameDialog({ seat: p, first: true, save: (name) => putName(id, token, p, name), done: onView });
-}
-
-/** Forget which seats were asked (a test hook; a page load starts afresh anyway). */
-export function resetAsked() {
-  asked = new Set();
+export function nameAsker(id, token, onView) {
+  let card = null;
+  let closed = false;
+  return function ask(view) {
+    const you = view.you || [];
+    const p = you.length === 1 ? you[0] : null;
+    const seat = p === null ? null : (view.seats || [])[p];
+    if (closed || !token || !seat || seat.named || seat.kind !== "human" || seat.played_by || view.over) {
+      card = null;
+      return null;
+    }
+    if (card) return card;
+    const input = h("input", {
+      type: "text", name: "name", maxlength: MAX_NAME, required: true, autocomplete: "nickname",
+      "data-testid": "name-input", "aria-label": "Your name", value: lastName(), placeholder: "your name",
+    });
+    const error = h("p", { class: "error", "data-testid": "name-error", role: "alert", hidden: true });
+    const submit = async (event) => {
+      event.preventDefault();
+      const value = input.value.trim();
+      if (!value) {
+        error.hidden = false;
+        error.textContent = "Type a name (1 to 24 characters).";
+        return;
+      }
+      try {
+        const next = await putName(id, token, p, value);
+        rememberName(value);
+        closed = true;
+        card.remove();
+        onView(next);
+      } catch (err) {
+        error.hidden = false;
+        error.textContent = err.message.charAt(0).toUpperCase() + err.message.slice(1);
+      }
+    };
+    card = h("form", { class: "name-ask", role: "dialog", "aria-label": "Your name", "data-testid": "name-dialog", onsubmit: submit },
+      h("span", { class: "name-ask-q" }, "You play ", seatChip(p), ` (${seatLook(p)}). What should the others call you?`),
+      input,
+      h("button", { type: "submit", class: "btn small primary", "data-testid": "name-save" }, "Save"),
+      h("button", { type: "button", class: "btn small", "data-testid": "name-later",
+        onclick: () => { closed = true; card.remove(); } }, "Later"),
+      error);
+    return card;
+  };
 }
