@@ -222,3 +222,59 @@ def test_three_people_see_each_others_names(mail_server: Server, mailbox: Mailbo
     text = " ".join(mail.get_content().split())
     assert result in text, (result, text)
     assert "Your seat (Bea (P1))" in text and f"/game/{gid}#review" in text
+    # the e-mail's review link opens the finished game on its Review tab
+    anna.goto(f"{server.url}/game/{gid}#review")
+    anna.wait_for_selector("[data-testid=desk-tab-review][aria-selected=true]")
+    assert anna.is_visible(".desk-review") and not anna.is_visible(".desk-game")
+
+
+def test_names_typed_on_the_new_game_form(server: Server, page: Any, shot: Any) -> None:
+    """The host names the seats on the New-game form (a name already taken is refused in
+    words, creating nothing); the links, the game, the lobby and the host panel show
+    them; the host renames a seat from the panel and the page follows; the host's own
+    name is offered next time."""
+    page.goto(server.url + "/new")
+    page.wait_for_selector("[data-testid=create]")
+    page.select_option("[data-testid=players]", "3")
+    page.select_option("[data-testid=seat-1]", "human")
+    page.select_option("[data-testid=seat-2]", "bot:easy")
+    page.fill("[data-testid=title]", "Names on the form")
+    page.fill("[data-testid=seat-name-0]", "Host Hal")
+    page.fill("[data-testid=seat-name-1]", "host hal")
+    page.click("[data-testid=create]")
+    toast = page.wait_for_selector(".toast")
+    assert "already called 'Host Hal'" in toast.inner_text()
+    page.fill("[data-testid=seat-name-1]", "Ivy")
+    assert page.get_attribute("[data-testid=seat-name-2]", "placeholder") == "easy bot"
+    shot(page, "names-new-game")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=created]")
+    assert "Ivy, P1 (invite)" in page.inner_text("[data-testid=created]")
+    page.click("[data-testid=open-seat]")
+    page.wait_for_selector("[data-testid=you-tag]")
+    assert " ".join(page.inner_text("[data-testid=you-tag]").split()) == \
+        "you: Host Hal (P0, red circle)"
+    assert page.query_selector("[data-testid=name-dialog]") is None  # named already
+    assert "Ivy" in page.inner_text("[data-testid=mat-1]")
+    assert "Easy bot" in page.inner_text("[data-testid=mat-2]")
+    # the host renames the bot's seat from the panel: the page shows it at once
+    page.click("[data-testid=host-open]")
+    page.wait_for_selector("[data-testid=host-panel]")
+    page.click("[data-testid=host-name-2]")
+    page.wait_for_selector("[data-testid=name-dialog]")
+    page.fill("[data-testid=name-dialog] [data-testid=name-input]", "Robo")
+    page.click("[data-testid=name-dialog] [data-testid=name-save]")
+    page.wait_for_selector("[data-testid=name-dialog]", state="detached")
+    page.wait_for_function("() => document.querySelector('[data-testid=host-seat-2]')"
+                           ".textContent.includes('Robo')")
+    page.wait_for_function("() => document.querySelector('[data-testid=mat-2]')"
+                           ".textContent.includes('Robo')")
+    shot(page, "names-host-panel")
+    page.click("[data-testid=host-panel-close]")
+    # the lobby names the seats; the form offers the host's name again
+    page.goto(server.url + "/")
+    row = page.wait_for_selector("[data-testid=mine-row]")
+    assert "Host Hal" in row.inner_text()
+    page.goto(server.url + "/new")
+    page.wait_for_selector("[data-testid=create]")
+    assert page.input_value("[data-testid=seat-name-0]") == "Host Hal"

@@ -550,7 +550,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     else if (view.thinking) who = `A bot is playing for P${d.player}…`;
     else who = `Waiting for ${seatLabel(view, d.player)}`;
     box.append(h("h2", { class: `${mine ? "mine" : ""}${bot ? " thinking" : ""}`, "data-testid": "whose-turn",
-      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, withNames(who)));
+      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, h("span", {}, withNames(who))));
     const text = mine ? `P${d.player}: ${d.prompt}` : summaryOf(d);
     box.append(h("p", { class: "prompt", "data-testid": "prompt" }, withNames(text)));
     if (view.clock && !bot) {

@@ -117,7 +117,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("button", { type: "button", class: "btn small link-like", "data-testid": `host-name-${seat.seat}`,
           title: `Give P${seat.seat} a name`,
           onclick: () => nameDialog({
-            seat: seat.seat, name: seat.named ? seat.name : "", heading: `Name for P${seat.seat}`,
+            seat: seat.seat, name: seat.named ? seat.name : "", heading: `Name for P${seat.seat}`, own: false,
             save: (name) => hostPutName(id, token, seat.seat, name),
             done: (next) => {
               panel = next;

@@ -139,13 +139,14 @@ export function hostPutName(id, hostToken, seat, name) {
  * The dialog naming seat `seat` ("What's your name?"): prefilled with its name, or the
  * name this browser used last; `save(name)` does the request (an error is shown in the
  * dialog, which stays open); `done(result)` once saved. `first`: asked on opening the
- * seat for the first time (the dialog says so, and "Later" closes it).
+ * seat for the first time (the dialog says so, and "Later" closes it). `own`: the
+ * player's own seat (the name is offered again next time); false for the host's.
  */
-export function nameDialog({ seat, name = "", first = false, heading, save, done }) {
+export function nameDialog({ seat, name = "", first = false, heading, save, done, own = true }) {
   const { dialog, body } = modal(heading || (first ? "Welcome to the table" : `Name for P${seat}`), "name-dialog");
   const input = h("input", {
     type: "text", name: "name", maxlength: MAX_NAME, required: true, autocomplete: "nickname",
-    "data-testid": "name-input", "aria-label": "Your name", value: name || lastName(),
+    "data-testid": "name-input", "aria-label": own ? "Your name" : "Name", value: name || (own ? lastName() : ""),
   });
   const error = h("p", { class: "error", "data-testid": "name-error", role: "alert", hidden: true });
   const submit = async (event) => {
@@ -158,7 +159,7 @@ export function nameDialog({ seat, name = "", first = false, heading, save, done
     }
     try {
       const result = await save(value);
-      rememberName(value);
+      if (own) rememberName(value); // the host naming another seat: not this browser's name
       dialog.close();
       if (done) done(result);
     } catch (err) {
