@@ -13,7 +13,7 @@ import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import { reviewPanel } from "./review.js";
-import { nameAsker, resultLine, seatName, seatTag, setSeats, withNames, youTag } from "./names.js";
+import { nameAsker, resultLine, seatTag, setSeats, withNames, youTag } from "./names.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -50,7 +50,7 @@ export function headline(state, ended = null) {
   if (ended === "host") return "Ended by the host";
   if (state.over) return "Game over";
   const when = state.round === 0 ? "Setup" : `Round ${state.round}/${state.rounds} · ${state.phase}`;
-  return `${when} · Crown ${seatName(state.crown)}`;
+  return `${when} · Crown P${state.crown}`; // short: the mats and the log name the seats
 }
 
 /** "P2", "P2 (hard bot)", "P2 (hot-seat)" */

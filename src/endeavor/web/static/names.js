@@ -8,6 +8,15 @@ import { request } from "./api.js";
 import { h, s, COLOURS, modal, toast } from "./dom.js";
 
 const LAST_NAME = "endeavor.name";
+const LATER = "endeavor.name-later."; // + game id + "." + seat: "Later" was said there
+
+function stored(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function store(key, value) {
+  try { localStorage.setItem(key, value); } catch { /* storage disabled */ }
+}
 /** The seats' colours and shapes in words, as the board draws them (names.py's). */
 export const COLOUR_WORDS = ["red", "blue", "yellow", "green", "purple"];
 export const SHAPE_WORDS = ["circle", "square", "diamond", "hexagon", "pentagon"];
@@ -117,12 +126,12 @@ export function resultLine(scores, seats = current) {
 
 /** The name this browser used last (offered when a seat asks for one), or "". */
 export function lastName() {
-  try { return localStorage.getItem(LAST_NAME) || ""; } catch { return ""; }
+  return stored(LAST_NAME) || "";
 }
 
 /** Keep `name` as the name this browser offers next time. */
 export function rememberName(name) {
-  try { localStorage.setItem(LAST_NAME, name); } catch { /* storage disabled */ }
+  store(LAST_NAME, name);
 }
 
 /** Put a seat's name (the seat's player, with `token`). Resolves to the new view. */
@@ -211,11 +220,13 @@ export function youTag(id, token, view, onView) {
 export function nameAsker(id, token, onView) {
   let card = null;
   let closed = false;
+  const later = (p) => `${LATER}${id}.${p}`;
   return function ask(view) {
     const you = view.you || [];
     const p = you.length === 1 ? you[0] : null;
     const seat = p === null ? null : (view.seats || [])[p];
-    if (closed || !token || !seat || seat.named || seat.kind !== "human" || seat.played_by || view.over) {
+    if (closed || !token || !seat || seat.named || seat.kind !== "human" || seat.played_by || view.over
+      || stored(later(p))) {
       card = null;
       return null;
     }
@@ -249,7 +260,7 @@ export function nameAsker(id, token, onView) {
       input,
       h("button", { type: "submit", class: "btn small primary", "data-testid": "name-save" }, "Save"),
       h("button", { type: "button", class: "btn small", "data-testid": "name-later",
-        onclick: () => { closed = true; card.remove(); } }, "Later"),
+        onclick: () => { closed = true; store(later(p), "1"); card.remove(); } }, "Later"),
       error);
     return card;
   };
