@@ -4,7 +4,7 @@
 import { h, COLOURS, tokenLabel } from "./dom.js";
 import { cardWords } from "./board.js";
 import { tip } from "./tipcard.js";
-import { seatTag } from "./names.js";
+import { seatTag, seatWords } from "./names.js";
 
 const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
 
@@ -73,7 +73,7 @@ export function matHtml(mat, state, seat, you, clock = null) {
   return h("section", {
     class: `mat${mat.to_move ? " to-move" : ""}${you ? " yours" : ""}`,
     "data-testid": `mat-${mat.seat}`, style: `--seat:${colour}`,
-    "aria-label": `Mat of ${mat.name}`,
+    "aria-label": `Mat of ${seatWords(mat.seat)}`,
   },
   h("header", { class: "mat-head" },
     h("b", { class: "mat-who" }, seatTag(mat.seat)),
