@@ -107,8 +107,8 @@ def test_views_per_seat_and_spectator(api: Any) -> None:
     assert spectator["seq"] == 0 and spectator["over"] is False and spectator["scores"] is None
     assert spectator["config"] == GameConfig(players=3, seed=5).to_dict()
     assert [s["kind"] for s in spectator["seats"]] == ["human"] * 3
-    assert set(spectator["seats"][0]) == {"seat", "kind", "bot", "name", "played_by",
-                                          "replaced"}
+    assert set(spectator["seats"][0]) == {"seat", "kind", "bot", "name", "named",
+                                          "played_by", "replaced"}
     state = new_game(GameConfig(players=3, seed=5))
     for seat, token in toks.items():
         v = api.view(g["id"], token)
@@ -411,7 +411,8 @@ def test_lobby_lists_newest_first_with_status(api: Any, client: TestClient) -> N
     by_id = {x["id"]: x for x in games}
     assert by_id[a["id"]]["status"] == "open" and by_id[a["id"]]["seq"] == 0
     assert by_id[c["id"]]["status"] == "over" and by_id[c["id"]]["current_player"] is None
-    assert by_id[b["id"]]["seats"][1] == {"seat": 1, "kind": "bot", "bot": "random"}
+    assert by_id[b["id"]]["seats"][1] == {"seat": 1, "kind": "bot", "bot": "random",
+                                          "name": "Random bot"}
     assert by_id[a["id"]]["current_player"] == api.view(a["id"])["current_player"]
     x = by_id[a["id"]]
     assert set(x) == {"id", "title", "created", "ruleset", "players", "seats", "seq",
@@ -582,7 +583,8 @@ def plain_view(snap: Snapshot, you: frozenset[int], since: int = 0,
                         and not snap.over],
         "clock": clock,
         "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-                   "played_by": s.played_by, "replaced": s.override_reason}
+                   "named": s.named, "played_by": s.played_by,
+                   "replaced": s.override_reason}
                   for s in snap.meta.seats],
         "config": snap.meta.config, "actions": len(snap.effective),
         "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],

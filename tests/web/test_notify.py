@@ -614,7 +614,8 @@ def test_a_turn_already_played_is_not_sent_and_the_end_is(
         assert isinstance(over, Message) and over.event == "over" and over.ended_by_host
         body = over.webhook_body()
         assert body["event"] == "over" and len(body["scores"]) == 2
-        assert "Final scores: P" in body["message"] and "ended by the host" in body["message"]
+        assert ("wins with" in body["message"] or "share the win" in body["message"])
+        assert "ended by the host" in body["message"] and body["result"] in body["message"]
     notifier.stop()
 
 

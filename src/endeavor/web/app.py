@@ -188,7 +188,7 @@ POSITIONS: Final = PositionEncoder()
 
 def _seat_json(s: Seat) -> dict[str, Any]:
     return {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-            "played_by": s.played_by, "replaced": s.override_reason}
+            "named": s.named, "played_by": s.played_by, "replaced": s.override_reason}
 
 
 def _events_json(snap: Snapshot, since: int) -> bytes:
@@ -287,7 +287,8 @@ def host_panel_view(snap: Snapshot, seats: list[HostSeat], links: Links,
         clock=snap.clock.to_json(utcnow()) if snap.clock is not None else None,
         seats=[schemas.HostSeatView(
             seat=h.seat.seat, kind=h.seat.kind,  # type: ignore[arg-type]
-            bot=h.seat.bot, name=h.seat.name, played_by=h.seat.played_by,
+            bot=h.seat.bot, name=h.seat.name, named=h.seat.named,
+            played_by=h.seat.played_by,
             replaced=h.seat.override_reason,  # type: ignore[arg-type]
             token=h.token,
             url=links.seat(snap.meta.id, h.token) if h.token else None)
@@ -745,7 +746,8 @@ def create_app(db_url: str | None = None, *,
         """A new game: one seat per player (``human``: its own link; ``hotseat``: one
         link shared by the hot-seat seats; ``bot:<name>``: played by the server), an
         optional clock, and the host's link for the creator."""
-        created = store.create(body.config, body.seats, body.title, _clock(body.clock))
+        created = store.create(body.config, body.seats, body.title, _clock(body.clock),
+                               names=body.names)
         runner.after_commit(created.id)
         return _created(created, links)
 
@@ -754,7 +756,7 @@ def create_app(db_url: str | None = None, *,
     def import_game(body: schemas.ImportGame) -> schemas.Created:
         """A new game continuing a record (as ``GET /api/games/{id}/record`` returns)."""
         created = store.import_record(body.record, body.seats, body.title,
-                                     _clock(body.clock))
+                                     _clock(body.clock), names=body.names)
         runner.after_commit(created.id)
         return _created(created, links)
 
@@ -763,7 +765,7 @@ def create_app(db_url: str | None = None, *,
         "Your games" shows it)."""
         out = {"id": r.id, "title": r.title, "created": r.created,
                "ruleset": r.config.get("ruleset", ""), "players": len(r.seats),
-               "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot,
+               "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
                           **({"played_by": s.played_by} if more else {})}
                          for s in r.seats],
                "seq": r.seq, "status": r.status, "current_player": r.current_player,
@@ -859,6 +861,17 @@ def create_app(db_url: str | None = None, *,
         you = seats_of(snap, token, required=True)
         seat = _one_seat(you, body.seat if body is not None else None)
         snap = store.reclaim(game_id, snap.meta.seats_of(secret), seat)
+        return answer(game_id, snap, snap.meta.seats_of(secret), since)
+
+    @app.put("/api/games/{game_id}/name", response_model=schemas.GameView, tags=["play"])
+    def name_seat(game_id: GameId, body: schemas.NameRequest, token: Token,
+                  since: Since = 0) -> Response:
+        """Your seat's name (1-24 characters, no control characters, unique in the
+        game): shown to everyone at once, in messages too."""
+        secret = token_of(token)
+        snap = store.snapshot(game_id)
+        seat = _one_seat(seats_of(snap, token, required=True), body.seat)
+        snap = store.rename(game_id, seat, body.name, token=secret)
         return answer(game_id, snap, snap.meta.seats_of(secret), since)
 
     @app.get("/api/games/{game_id}/record", tags=["games"])
@@ -1069,6 +1082,16 @@ def create_app(db_url: str | None = None, *,
         """A person plays the seat again, with a new link (in the answer's seats)."""
         host = token_of(token, "host's")
         snap, _ = store.hand_back(game_id, host, seat)
+        return panel(snap, host)
+
+    @app.put("/api/games/{game_id}/host/seats/{seat}/name",
+             response_model=schemas.HostPanel, tags=["host"])
+    def host_name(game_id: GameId, seat: SeatNo, body: schemas.NameRequest,
+                  token: Token) -> schemas.HostPanel:
+        """Give the seat a name (1-24 characters, unique in the game); shown to
+        everyone at once."""
+        host = token_of(token, "host's")
+        snap = store.rename(game_id, seat, body.name, host_token=host)
         return panel(snap, host)
 
     @app.post("/api/games/{game_id}/host/clock", response_model=schemas.HostPanel,

@@ -47,7 +47,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -62,6 +62,7 @@ from sqlalchemy import Connection, and_, bindparam, delete, or_, select, update
 from endeavor import __version__, final_scores
 
 from . import chat, db, seating
+from .names import result_line, seat_words
 from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
 from .view import plain_words
 
@@ -453,6 +454,26 @@ class Message:
     name: str = ""
     shared: bool = False
     also: tuple[str, ...] = ()
+    #: the seats' names, by seat (empty: P0, P1, ...); see :mod:`endeavor.web.names`
+    names: tuple[str, ...] = ()
+
+    def who(self, seat: int, escape: Callable[[str], str] = str) -> str:
+        """A seat in words: ``Anna (P1)``, or ``P1`` for a seat not named (the name
+        through ``escape``: a player chose it)."""
+        name = self.names[seat] if 0 <= seat < len(self.names) else f"P{seat}"
+        return seat_words(escape(name), seat) if name != f"P{seat}" else name
+
+    def result(self, escape: Callable[[str], str] = str) -> str:
+        """Who won: ``Anna wins with 71 — Bea 67, Medium bot 62`` (names through
+        ``escape``)."""
+        names = tuple(escape(self.names[s]) if 0 <= s < len(self.names) else f"P{s}"
+                      for s in range(max((x[0] for x in self.scores), default=-1) + 1))
+        return result_line(self.scores, names)
+
+    @property
+    def review_url(self) -> str:
+        """The finished game's page, opened on its Review."""
+        return f"{self.game_url}#review"
 
     @property
     def subject(self) -> str:
@@ -467,19 +488,20 @@ class Message:
     def round_words(self) -> str:
         return "setup" if self.round <= 0 else f"round {self.round} of {self.rounds}"
 
-    def _lines(self, title: str, link: str) -> list[str]:
-        who = f"P{self.seat} ({self.name})" if self.shared and self.name else f"P{self.seat}"
+    def _lines(self, title: str, link: str,
+               escape: Callable[[str], str] = str) -> list[str]:
+        who = self.who(self.seat, escape)
         seat_line = (f"Watch the game: {link}" if self.shared else f"Your seat: {link}")
         if self.event == "test":
             return [f"A test message for {who} in {title}: this channel works.", seat_line]
         if self.event == "over":
             how = (" (ended by the host: the scores are counted as they stood)"
                    if self.ended_by_host else "")
-            scores = ", ".join(f"P{s} {total}" for s, total, _rank in self.scores)
             return [f"{title} is over{how}.",
-                    f"Final scores: {scores}." if scores else "No scores.",
+                    f"{self.result(escape)}." if self.scores else "No scores.",
+                    f"The review: {self.review_url}",
                     f"Watch the game: {link}" if self.shared
-                    else f"Your seat (P{self.seat}): {link}"]
+                    else f"Your seat ({who}): {link}"]
         lines = [f"{who}, it is your move in {title} ({self.round_words})."]
         if self.asked:
             lines.append(f"Asked: {self.asked}")
@@ -509,27 +531,31 @@ class Message:
         ntfy's templates, and the structured fields."""
         # <link>: a link in both Discord (without a preview) and Slack
         discord = "\n".join(self._with_chat(self._lines(
-            f"**{_discord_escape(self.title)}**", f"<{self.link}>"), _discord_escape))
+            f"**{_discord_escape(self.title)}**", f"<{self.link}>", _discord_escape),
+            _discord_escape))
         if len(discord) > DISCORD_MAX:
             discord = discord[:DISCORD_MAX - 1] + "…"
         return {
             "content": discord,
             "allowed_mentions": {"parse": []},
-            "text": "\n".join(self._with_chat(self._lines(_slack_escape(self.title),
-                                                          f"<{self.link}>"), _slack_escape)),
+            "text": "\n".join(self._with_chat(self._lines(
+                _slack_escape(self.title), f"<{self.link}>", _slack_escape), _slack_escape)),
             "title": self.subject,
             "message": self.text(),
             "event": self.event,
             "game": {"id": self.game_id, "title": self.title, "url": self.game_url},
             "seat": self.seat,
+            "name": self.names[self.seat] if 0 <= self.seat < len(self.names) else None,
             "round": self.round,
             "rounds": self.rounds,
             "asked": self.asked,
             "deadline": self.deadline.isoformat() if self.deadline is not None else None,
             "link": self.link,
-            "scores": ([{"seat": s, "total": total, "rank": rank}
+            "scores": ([{"seat": s, "total": total, "rank": rank,
+                         "name": self.names[s] if 0 <= s < len(self.names) else None}
                         for s, total, rank in self.scores] if self.event == "over" else None),
             "chat": list(self.chat), "chat_more": self.chat_more,
+            "result": self.result() if self.event == "over" else None,
         }
 
     def webhook_headers(self) -> dict[str, str]:
@@ -1216,7 +1242,8 @@ class Notifier:
             "game_id": meta.id, "title": meta.title or f"game {meta.id}",
             "game_url": self.links.spectate(meta.id, absolute=True), "seat": seat,
             "round": int(state.round), "rounds": int(state.rules.rounds),
-            "link": self.links.seat(meta.id, token, absolute=True)}
+            "link": self.links.seat(meta.id, token, absolute=True),
+            "names": tuple(x.name for x in meta.seats)}
         common.update(self._chat(snap, seat))
         if snap.over:
             scores = sorted(((sc.player, int(sc.total), int(sc.rank))

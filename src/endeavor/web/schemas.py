@@ -48,6 +48,11 @@ class CreateGame(_Request):
         examples=[["human", "bot:medium"]])
     title: str | None = Field(default=None, max_length=200)
     clock: ClockSpec | None = Field(default=None, description="none: no clock")
+    names: list[str | None] | None = Field(
+        default=None, max_length=MAX_SEATS,
+        description="one per seat: its player's name (null or empty: P<seat>, a bot's "
+                    "level); 1-24 characters, unique in the game",
+        examples=[["Anna", None]])
 
 
 class ImportGame(_Request):
@@ -57,6 +62,7 @@ class ImportGame(_Request):
     seats: list[str] = Field(max_length=MAX_SEATS)
     title: str | None = Field(default=None, max_length=200)
     clock: ClockSpec | None = None
+    names: list[str | None] | None = Field(default=None, max_length=MAX_SEATS)
 
 
 class ActionRequest(_Request):
@@ -78,6 +84,16 @@ class SeatRequest(_Request):
     """A request about one of the token's seats (a hot-seat token says which)."""
 
     seat: int | None = Field(default=None, ge=0, le=MAX_SEATS - 1)
+
+
+class NameRequest(_Request):
+    """``PUT /api/games/{id}/name`` (the token's seat; a hot-seat token says which) and
+    ``PUT /api/games/{id}/host/seats/{seat}/name`` (the host, any seat)."""
+
+    name: str = Field(max_length=200, strict=True, examples=["Anna"],
+                      description="1-24 characters, no control characters, unique in "
+                                  "the game (case aside), not a seat's number")
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEATS - 1, strict=True)
 
 
 class BotRequest(_Request):
@@ -193,6 +209,8 @@ class SeatView(BaseModel):
     kind: Literal["human", "hotseat", "bot"]
     bot: str | None
     name: str
+    named: bool = Field(default=False, description="the name was chosen (not P<seat> "
+                                                   "or a bot's level)")
     played_by: str | None = Field(default=None, description="the bot playing the seat "
                                                             "now (null: a person)")
     replaced: Literal["host", "timeout"] | None = Field(
@@ -285,6 +303,7 @@ class LobbySeat(BaseModel):
     seat: int
     kind: Literal["human", "hotseat", "bot"]
     bot: str | None
+    name: str = Field(default="", description="the seat's name")
     played_by: str | None = Field(default=None, description='"Your games" only')
 
 

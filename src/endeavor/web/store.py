@@ -84,6 +84,7 @@ from endeavor import (
 from endeavor.bots import NAMES as BOT_NAMES
 
 from . import db, seating
+from . import names as seat_names
 from .view import plain_words, pronouns
 
 log = logging.getLogger("endeavor.web")
@@ -296,6 +297,8 @@ class Seat:
     bot_override: str | None = None
     override_reason: str | None = None
     override_at: datetime | None = None
+    #: the name was chosen (by the host or the seat's player), not given by default
+    named: bool = False
 
     @property
     def benched(self) -> bool:
@@ -604,7 +607,8 @@ class Snapshot:
         last = self.effective[-1]
         if last.seat not in seats or last.note is not None:
             return None
-        if any(e.seat not in seats for e in self.log if e.seq > last.seq):
+        if any(e.seat not in seats and not is_rename(e) for e in self.log
+               if e.seq > last.seq):
             return None
         return last
 
@@ -655,9 +659,10 @@ class _Cached:
             gone = self.effective.pop()
             self.journal.append(LogLine(entry.seq, "undo", gone.seat, undo_words(gone)))
         elif entry.kind == "host":
-            self.journal.append(LogLine(entry.seq, "host",
-                                        entry.seat if entry.seat >= 0 else None,
-                                        host_words(entry)))
+            if not is_rename(entry):  # a new name shows everywhere at once: no line
+                self.journal.append(LogLine(entry.seq, "host",
+                                            entry.seat if entry.seat >= 0 else None,
+                                            host_words(entry)))
         else:
             raise RuntimeError(f"game {self.meta.id}: unknown log entry kind {entry.kind!r}")
         self.log.append(entry)
@@ -718,6 +723,11 @@ def _duration_words(seconds: float) -> str:
     return f"{s} second{'s' if s != 1 else ''}"
 
 
+def is_rename(entry: Entry) -> bool:
+    """A ``host`` entry that only gives a seat a new name (``name <seat> <name>``)."""
+    return entry.kind == "host" and (entry.action or "").startswith("name ")
+
+
 def host_words(entry: Entry) -> str:
     """A ``host`` entry in words (its notation: ``reissue 2``, ``bot 2 medium``,
     ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` /
@@ -747,6 +757,8 @@ def host_words(entry: Entry) -> str:
         return "The host ended the game: the scores are counted as they stand"
     if op == "reclaim":
         return f"{who} took their seat back from the bot"
+    if op == "name":
+        return f"{who} has a new name: {' '.join(words[2:])}"
     if op == "takeover":
         bot = words[2] if len(words) > 2 else "a"
         return (f"{who}'s time ran out: the {bot} bot plays for them for the rest of the "
@@ -834,23 +846,27 @@ class Store:
 
     # ------------------------------------------------------------------ create
     def create(self, config: object, seats: Sequence[object], title: str | None = None,
-               clock: object = None,
+               clock: object = None, names: Sequence[object] | None = None,
                then: Callable[[Connection, Created], None] | None = None) -> Created:
         """A new game with no entry in its log. ``config``: the ``GameConfig`` fields
         (:class:`BadRequest` with the engine's reason when impossible); ``seats``: one
         ``human`` / ``hotseat`` / ``bot:<name>`` per player; ``clock``: the
-        :class:`ClockConfig` fields, or None for no clock. ``then``: more writes in the
-        game's own transaction, given the new game (a rematch links the two games
-        there; a :class:`StoreError` it raises creates nothing)."""
+        :class:`ClockConfig` fields, or None for no clock; ``names``: the seats' names
+        (see :func:`_seat_names`). ``then``: more writes in the game's own transaction,
+        given the new game (a rematch links the two games there; a :class:`StoreError`
+        it raises creates nothing)."""
         cfg = _config(config)
         specs = self._seats(cfg, seats)
+        chosen = _seat_names(specs, names)
         clock_cfg = ClockConfig.parse(clock)
         start = new_game(cfg)  # setup can't fail for a valid config; checked before writing
         return self._insert(cfg, specs, title, [], over=False,
-                            player=start.current_player, clock=clock_cfg, then=then)
+                            player=start.current_player, clock=clock_cfg, names=chosen,
+                            then=then)
 
     def import_record(self, record: object, seats: Sequence[object],
-                      title: str | None = None, clock: object = None) -> Created:
+                      title: str | None = None, clock: object = None,
+                      names: Sequence[object] | None = None) -> Created:
         """A new game from a record (as ``GET /record`` returns it): replayed by the
         engine (:class:`BadRequest` with its reason for a corrupt record), its log
         holding the record's actions, each attributed to the seat that decided it."""
@@ -862,6 +878,7 @@ class Store:
             raise BadRequest(str(e)) from None
         cfg = final.config
         specs = self._seats(cfg, seats)
+        chosen = _seat_names(specs, names)
         clock_cfg = ClockConfig.parse(clock)
         state = new_game(cfg)
         entries: list[tuple[int, str]] = []
@@ -872,7 +889,7 @@ class Store:
             state.apply(text_)
             entries.append((who, text_))
         return self._insert(cfg, specs, title, entries, over=state.is_over,
-                            player=state.current_player, clock=clock_cfg)
+                            player=state.current_player, clock=clock_cfg, names=chosen)
 
     def _seats(self, cfg: GameConfig, seats: Sequence[object]) -> list[SeatSpec]:
         if not isinstance(seats, (list, tuple)):
@@ -885,6 +902,7 @@ class Store:
     def _insert(self, cfg: GameConfig, specs: list[SeatSpec], title: str | None,
                 entries: list[tuple[int, str]], over: bool, player: int | None,
                 clock: ClockConfig | None,
+                names: Sequence[tuple[str, bool]] | None = None,
                 then: Callable[[Connection, Created], None] | None = None) -> Created:
         game_id = secrets.token_urlsafe(9)
         host_token = secrets.token_urlsafe(32)
@@ -897,10 +915,12 @@ class Store:
                 key = "hotseat" if spec.kind == "hotseat" else str(i)
                 token = seat_token(host_token, game_id, key, 0)
             created_seats.append(CreatedSeat(i, spec.kind, spec.bot, token))
-            seat_values.append(Seat(i, spec.kind, spec.bot, f"P{i}",
-                                    hash_token(token) if token else None))
+            seat_name, named = names[i] if names else (f"P{i}", False)
+            seat_values.append(Seat(i, spec.kind, spec.bot, seat_name,
+                                    hash_token(token) if token else None, named=named))
             seat_rows.append({"game_id": game_id, "seat": i, "kind": spec.kind,
-                              "bot": spec.bot, "name": f"P{i}", "token_gen": 0,
+                              "bot": spec.bot, "name": seat_name, "named": named,
+                              "token_gen": 0,
                               "token_hash": hash_token(token) if token else None})
         now = _now()
         name = _clean_title(title) or _default_title(cfg, specs)
@@ -1341,6 +1361,9 @@ class Store:
             else:
                 new = replace(s, bot_override=bot, override_reason="host",
                               override_at=s.override_at if s.benched else _now())
+            if s.kind == "bot" and not s.named:  # a bot's seat is named by its level
+                new = replace(new, name=seat_names.bot_name(
+                    bot, [x.name for x in cached.meta.seats if x.seat != seat]))
             return (_with_seats(cached.meta, {seat: new}), _KEEP, None,
                     _seat_statements(game_id, [new]))
 
@@ -1385,6 +1408,35 @@ class Store:
         snap = self._host_entry(game_id, host_token, f"human {seat}{' same' if same else ''}",
                                 change)
         return snap, out["token"]
+
+    def rename(self, game_id: str, seat: int, name: object, *,
+               token: str | None = None, host_token: str | None = None) -> Snapshot:
+        """Give ``seat`` a new ``name`` (:func:`endeavor.web.names.clean_name`, unique in
+        the game): by the seat's player (``token``, one of the seat's) or the host
+        (``host_token``). Written as a ``host`` entry ``name <seat> <name>`` made by the
+        seat or the host, so every page and every process sees it at once; the log
+        shows no line for it. Allowed once the game is over too."""
+        clean = seat_names.clean_name(name)
+
+        def check(cached: _Cached) -> None:
+            s = _seat_of(cached.meta, seat)
+            if host_token is None and seat not in cached.meta.seats_of(token):
+                raise Forbidden(f"this link is not P{seat}'s: a player names their own "
+                                "seat (the host may name any)")
+            seat_names.check_unique(clean, seat, [x.name for x in cached.meta.seats])
+            if s.name == clean and s.named:
+                raise Conflict(f"P{seat} is already called {clean!r}")
+
+        def change(cached: _Cached) -> tuple[Meta, Any, None, list[Any]]:
+            new = replace(_seat_of(cached.meta, seat), name=clean, named=True)
+            return (_with_seats(cached.meta, {seat: new}), _KEEP, None,
+                    _seat_statements(game_id, [new]))
+
+        if host_token is None and not token:
+            raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
+        return self._host_entry(game_id, host_token, f"name {seat} {clean}", change,
+                                seat=HOST_SEAT if host_token is not None else seat,
+                                check=check)
 
     def reclaim(self, game_id: str, seats: Collection[int], seat: int) -> Snapshot:
         """``seat``'s player takes the seat back from the bot that took it over when
@@ -1728,7 +1780,8 @@ def _seat_statements(game_id: str, seats: Iterable[Seat], drop_notify: bool = Fa
                     .values(kind=s.kind, bot=s.bot, token_hash=s.token_hash,
                             token_gen=s.token_gen, bot_override=s.bot_override,
                             override_reason=s.override_reason,
-                            override_at=s.override_at), {}))
+                            override_at=s.override_at, name=s.name,
+                            named=s.named), {}))
         if drop_notify:
             out.append((delete(db.notify).where(and_(db.notify.c.game_id == game_id,
                                                      db.notify.c.seat == s.seat)), {}))
@@ -1767,7 +1820,43 @@ def _config(config: object) -> GameConfig:
 def _seat(row: Any) -> Seat:
     return Seat(int(row.seat), row.kind, row.bot, row.name, row.token_hash,
                 int(row.token_gen or 0), row.bot_override, row.override_reason,
-                _utc_or_none(row.override_at))
+                override_at=_utc_or_none(row.override_at), named=bool(row.named))
+
+
+def _seat_names(specs: Sequence[SeatSpec], names: Sequence[object] | None,
+                ) -> list[tuple[str, bool]]:
+    """Each seat's name and whether it was chosen, for a new game: ``names`` (one per
+    seat; None or an empty string: the default) checked by
+    :func:`endeavor.web.names.clean_name` and unique in the game; a seat left unnamed is
+    ``P<seat>``, or a bot's seat its level ("Medium bot", "Medium bot 2")."""
+    if names is not None and (not isinstance(names, (list, tuple))
+                              or len(names) != len(specs)):
+        raise BadRequest(f"names must be a list with one name (or null) per seat: "
+                         f"{len(specs)} of them")
+    out: list[tuple[str, bool] | None] = []
+    for i, spec in enumerate(specs):
+        given = names[i] if names is not None else None
+        if given is None or (isinstance(given, str) and not given.strip()):
+            out.append(None if spec.kind == "bot" else (seat_names.default_name(i), False))
+            continue
+        try:
+            name = seat_names.clean_name(given)
+        except BadRequest as e:
+            raise BadRequest(f"P{i}'s name: {e}") from None
+        try:
+            seat_names.check_unique(name, i, [x[0] if x else "" for x in out])
+        except Conflict as e:
+            raise BadRequest(str(e)) from None
+        out.append((name, True))
+    taken = [x[0] for x in out if x is not None]
+    done: list[tuple[str, bool]] = []
+    for i, spec in enumerate(specs):
+        x = out[i]
+        if x is None:
+            x = (seat_names.bot_name(spec.bot or "a", taken), False)
+            taken.append(x[0])
+        done.append(x)
+    return done
 
 
 def _clean_title(title: str | None) -> str:

@@ -92,7 +92,7 @@ def test_rematch_proposed_on_a_phone_and_joined_from_every_old_page(
     mine = scores[0]
     ordinal = {1: "1st", 2: "2nd", 3: "3rd"}[mine["rank"]]
     tied = sum(1 for s in scores.values() if s["rank"] == mine["rank"]) > 1
-    words = f"you {'joint ' if tied else ''}{ordinal} of 3 ({mine['total']})"
+    words = f"you {'tied for ' if tied else ''}{ordinal} of 3 ({mine['total']})"
     assert host.inner_text(f"{row} [data-testid=mine-status]") == f"ended by the host · {words}"
     assert host.inner_text(f"{row} [data-testid=open-mine]") == "Open"
     resume = host.query_selector(f"[data-testid=game-row][data-id='{gid}'] [data-testid=resume]")

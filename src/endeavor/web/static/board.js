@@ -172,7 +172,7 @@ function governorSvg(region, x, y, players) {
     g.classList.add("governor");
     if (gov.winner !== null) {
       g.append(s("text", { x: x + CARD_W / 2, y: y + CARD_H + 12, "text-anchor": "middle", class: "small" },
-        `→ ${gov.winner >= players ? "SF" : ownerName(gov.winner, players)}`));
+        `→ ${gov.winner >= players ? "SF" : `P${gov.winner}`}`)); // short: the tip names them
     }
     tip(g, () => ({
       title: `${region.name} Governor`,
@@ -182,7 +182,7 @@ function governorSvg(region, x, y, players) {
     }));
     return g;
   }
-  const text = gov.where === "player" ? `Gov ${ownerName(gov.holder, players)}` : "Gov gone";
+  const text = gov.where === "player" ? `Gov P${gov.holder}` : "Gov gone"; // the tip names them
   return emptyCard(x, y, text, {
     title: `${region.name} Governor`,
     lines: [gov.where === "player" ? `${ownerName(gov.holder, players)} holds it (${gov.card.gives}).` : "Out of the game (discarded).", rule],

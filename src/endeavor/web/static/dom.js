@@ -1,6 +1,8 @@
 // Small DOM helpers shared by every screen: element builders (HTML and SVG), toasts,
 // the option popup and clipboard copy. No framework, no build step.
 
+import { seatWords } from "./names.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
@@ -139,7 +141,7 @@ export function ownerColour(owner, players) {
 }
 
 export function ownerName(owner, players) {
-  return owner >= players ? "Silent Fleet" : `P${owner}`;
+  return owner >= players ? "Silent Fleet" : seatWords(owner);
 }
 
 /** A Trade token's short label: Industry -> "Ind", Ship/Draw -> "S/D". */

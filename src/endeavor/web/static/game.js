@@ -17,6 +17,7 @@ import { rematchPanel } from "./rematch.js";
 import { trackPresence } from "./presence.js";
 import { reviewPanel } from "./review.js";
 import { askBeforeTaking, lookOnly, seatNotices } from "./seatlink.js";
+import { nameAsker, resultLine, seatTag, setSeats, withNames, youTag } from "./names.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
@@ -53,13 +54,14 @@ export function headline(state, ended = null) {
   if (ended === "host") return "Ended by the host";
   if (state.over) return "Game over";
   const when = state.round === 0 ? "Setup" : `Round ${state.round}/${state.rounds} · ${state.phase}`;
-  return `${when} · Crown P${state.crown}`;
+  return `${when} · Crown P${state.crown}`; // short: the mats and the log name the seats
 }
 
 /** "P2", "P2 (hard bot)", "P2 (hot-seat)" */
 export function seatLabel(view, p) {
   const seat = (view.seats || [])[p];
   if (!seat) return `P${p}`;
+  if (seat.played_by && seat.kind === "bot" && !seat.named) return `P${p}`; // named by its level
   if (seat.played_by) return `P${p} (${seat.played_by} bot)`;
   if (seat.kind === "hotseat") return `P${p} (hot-seat)`;
   return `P${p}`;
@@ -76,12 +78,13 @@ export function scorePad(scores, ended = null) {
   const best = Math.min(...scores.map((s) => s.rank));
   return h("section", { class: "scorepad", "data-testid": "scorepad", "aria-label": "Final scores" },
     h("h2", {}, "Final scores"),
+    h("p", { class: "result", "data-testid": "result" }, resultLine(scores)),
     ended === "host" ? h("p", { class: "ended", "data-testid": "ended-by-host" },
       "The game was ended by the host: the scores are counted as the game stood.") : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), scores.map((s) => h("th", {
         style: `color:${COLOURS[s.seat % COLOURS.length]}`,
-      }, `${s.name || `P${s.seat}`}${s.rank === best ? " ★" : ""}`)))),
+      }, seatTag(s.seat), s.rank === best ? " ★" : "")))),
       h("tbody", {},
         lines.map((name, i) => h("tr", {}, h("th", { scope: "row" }, name),
           scores.map((s) => h("td", {}, String(s.lines[i][1]))))),
@@ -101,7 +104,7 @@ export function logLine(e, fresh = false) {
   return h("li", {
     class: `ev ev-${e.kind}${fresh ? " new" : ""}${rules ? " ruled" : ""}`,
     style: colour ? `--who:${colour}` : null, title: rules,
-  }, LINE_MARKS[e.kind] || "", e.text);
+  }, LINE_MARKS[e.kind] || "", withNames(e.text));
 }
 
 function logHtml(view) {
@@ -385,7 +388,13 @@ function gameLayout(parts) {
     delete document.body.dataset.layout;
   }
 
-  return { arrange, update, leave, unread };
+  /** Open the tab `name` (the phone's drawer, or the desktop's Game/Review tab). */
+  function show(name) {
+    if (phoneMode) select(name);
+    else if (deskButtons[name]) deskSelect(name);
+  }
+
+  return { arrange, update, leave, unread, show };
 }
 
 // ------------------------------------------------------------------ the screen
@@ -416,6 +425,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   let host = null; // the open host panel
   let meta = null;
   const watch = turnWatcher();
+  const askName = nameAsker(id, token, (next) => render(next));
 
   const header = h("div", { class: "game-head" });
   const boardFrame = h("div", { class: "board-wrap" });
@@ -594,9 +604,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     else if (view.thinking) who = `A bot is playing for P${d.player}…`;
     else who = `Waiting for ${seatLabel(view, d.player)}`;
     box.append(h("h2", { class: `${mine ? "mine" : ""}${bot ? " thinking" : ""}`, "data-testid": "whose-turn",
-      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, who));
+      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, h("span", {}, withNames(who))));
     const text = mine ? `P${d.player}: ${d.prompt}` : summaryOf(d);
-    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, text));
+    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, withNames(text)));
     if (view.clock && !bot) {
       const chip = clockChip(d.player);
       if (chip) {
@@ -664,12 +674,14 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const spectate = !token || !you.length;
     const playing = Boolean(token) && you.length > 0; // not a look, not a seat given to a bot
     const gameTitle = view.title || `Game ${id}`;
+    setSeats(view.seats);
     trackClock(view.clock);
     // a bot plays one of this page's seats (its time ran out): nothing to take back now
     const botPlaysYou = you.some((p) => view.seats[p] && view.seats[p].played_by);
     replace(header,
       h("a", { href: href("/"), class: "back", title: "Back to the lobby" }, "← ", h("span", { class: "back-word" }, "Lobby")),
       h("h1", { class: "game-title", title: gameTitle }, gameTitle),
+      youTag(id, token, view, (next) => render(next)),
       h("span", { class: "headline", "data-testid": "headline" }, headline(state, view.ended)),
       spectate ? h("span", { class: "badge" }, "spectating") : null,
       h("button", { type: "button", class: "btn small menu-toggle", "data-testid": "menu-toggle",
@@ -689,7 +701,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         h("a", { href: href(`/rules#${rulesAnchor(view.config)}`), class: "btn small", target: "_blank", rel: "noopener",
           "data-testid": "rules-link", title: "How to play: this game's rules, in a new tab" }, "Rules"),
         h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
-          download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record")));
+          download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record")),
+      askName(view));
     const table = tableHtml(view, { clocks: !view.over });
     replace(supplyBox, table.supply);
     replace(matsBox, table.mats);
@@ -749,6 +762,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
 
   render(first);
   trackPresence(id, () => (token && view && (view.you || []).length ? token : ""));
+  if (spectator && location.hash === "#review" && first.over) layout.show("review");
   if (takeHostFlag(id)) openHost();
   stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);

@@ -6,9 +6,10 @@
 
 import { api, ApiError, fragmentToken } from "./api.js";
 import { clockChip, clockWords } from "./clock.js";
-import { COLOURS, copyText, fullUrl, h, href, modal, problemPage, replace } from "./dom.js";
+import { copyText, fullUrl, h, href, modal, problemPage, replace } from "./dom.js";
 import { inviteBox, inviteText } from "./invite.js";
 import { addToken, dropToken, heldTokens, hostToken, setHostFlag, setHostToken } from "./tokens.js";
+import { hostPutName, nameDialog, seatTag } from "./names.js";
 
 /** /host/{id}#<token>: keep the host's token, then open the game. */
 export async function hostScreen(root, id) {
@@ -113,12 +114,22 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
   }
 
   function seatRow(seat) {
-    const colour = COLOURS[seat.seat % COLOURS.length];
     const link = seat.url ? fullUrl(seat.url) : null;
     const row = h("div", { class: `host-seat${fresh.has(seat.seat) ? " fresh" : ""}`, "data-testid": `host-seat-${seat.seat}` },
       h("div", { class: "host-seat-head" },
-        h("span", { class: "swatch", style: `background:${colour}` }),
-        h("b", {}, `P${seat.seat}`),
+        seatTag(seat.seat, panel.seats),
+        h("button", { type: "button", class: "btn small link-like", "data-testid": `host-name-${seat.seat}`,
+          title: `Give P${seat.seat} a name`,
+          onclick: () => nameDialog({
+            seat: seat.seat, name: seat.named ? seat.name : "", heading: `Name for P${seat.seat}`, own: false,
+            save: (name) => hostPutName(id, token, seat.seat, name),
+            done: (next) => {
+              panel = next;
+              draw();
+              say(`P${seat.seat} is called ${next.seats[seat.seat].name} now.`);
+              if (onChange) onChange();
+            },
+          }) }, "✎"),
         h("span", { class: "muted", "data-testid": `host-state-${seat.seat}` },
           seatState(seat, Boolean(seat.token) && heldTokens(id).includes(seat.token))),
         panel.clock ? clockChip(seat.seat) : null),
@@ -189,7 +200,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     much.addEventListener("change", () => { chosen.amount = much.value; });
     const who = h("select", { "aria-label": "For whom", "data-testid": "host-extend-seat" },
       h("option", { value: "" }, "every seat"),
-      panel.seats.map((s) => h("option", { value: s.seat }, `P${s.seat}`)));
+      panel.seats.map((s) => h("option", { value: s.seat }, s.name && s.name !== `P${s.seat}` ? `${s.name} (P${s.seat})` : `P${s.seat}`)));
     if (chosen.who !== null) who.value = chosen.who;
     who.addEventListener("change", () => { chosen.who = who.value; });
     return h("section", { class: "host-clock", "data-testid": "host-clock" },

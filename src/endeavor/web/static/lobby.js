@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { setBadge } from "./alerts.js";
 import { h, href, linkHref, replace, toast } from "./dom.js";
 import { addToken, allHeld, dropToken, setHostToken } from "./tokens.js";
+import { seatTag } from "./names.js";
 
 /** How often "Your games" is looked at again while the lobby is open (ms). */
 const MINE_EVERY = 15000;
@@ -13,8 +14,16 @@ const MINE_EVERY = 15000;
 let mineFilter = "";
 
 function seatsText(game) {
-  return game.seats.map((s) => (s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human"))
-    .join(", ");
+  return game.seats.map((s) => {
+    const kind = s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human";
+    return s.name && s.name !== `P${s.seat}` && !(s.kind === "bot" && s.name.toLowerCase().startsWith(s.bot))
+      ? `${s.name} (${kind})` : kind;
+  }).join(", ");
+}
+
+/** Seat `p` of a lobby row: its chip and name. */
+function rowSeat(game, p) {
+  return seatTag(p, game.seats);
 }
 
 function playHref(id, token) {
@@ -35,7 +44,7 @@ function ordinal(n) {
 }
 
 /**
- * A finished game's result in a few words: "over · you 3rd of 4 (62)" for a game where
+ * A finished game's result in a few words: "over · you 3rd of 4 (62)", "you tied for 1st", for a game where
  * `you` is one seat, else "over · Ann won (71)" (or "Ann and Bo tied (71)").
  */
 export function resultText(game, you = []) {
@@ -47,7 +56,7 @@ export function resultText(game, you = []) {
     const mine = result.scores.find((s) => s.seat === you[0]);
     if (mine) {
       const tied = result.scores.filter((s) => s.rank === mine.rank).length > 1;
-      return `${head} · you ${tied ? "joint " : ""}${ordinal(mine.rank)} of ${n} (${mine.total})`;
+      return `${head} · you ${tied ? "tied for " : ""}${ordinal(mine.rank)} of ${n} (${mine.total})`;
     }
   }
   const winners = result.scores.filter((s) => s.rank === 1).map((s) => s.name || `P${s.seat}`);
@@ -62,12 +71,12 @@ function statusText(game, you = []) {
   if (game.current_player === null || game.current_player === undefined) return game.status;
   const seat = game.seats[game.current_player];
   const bot = seat && (seat.played_by || (seat.kind === "bot" ? seat.bot : null));
-  return `P${game.current_player}${bot ? ` (${bot} bot)` : ""} to move`;
+  return [rowSeat(game, game.current_player), `${bot && seat.kind !== "bot" ? ` (${bot} bot)` : ""} to move`];
 }
 
 function gameRow(game, resume) {
   const status = game.status === "over" ? resultText(game)
-    : game.current_player !== null ? `${game.status} · P${game.current_player} to move` : game.status;
+    : game.current_player !== null ? [`${game.status} · `, rowSeat(game, game.current_player), " to move"] : game.status;
   return h("tr", { "data-testid": "game-row", "data-id": game.id },
     titleCell(game),
     h("td", { class: "wide" }, game.ruleset === "classic" ? "2009" : "Age of Sail"),
@@ -84,13 +93,14 @@ function gameRow(game, resume) {
 
 function mineRow(item) {
   const game = item.game;
-  const you = [...item.you.map((p) => `P${p}`),
-    ...(item.benched || []).map((p) => `P${p} (the host gave it to a bot)`)].join(", ");
+  const seats = [...item.you.map((p) => rowSeat(game, p)),
+    ...(item.benched || []).map((p) => [rowSeat(game, p), " (the host gave it to a bot)"])];
+  const you = seats.flatMap((x, i) => (i ? [", ", x] : [x]));
   const pill = item.your_move ? h("span", { class: "status yours", "data-testid": "your-move" }, "▶ Your move")
     : h("span", { class: `status ${game.status}`, "data-testid": "mine-status" }, statusText(game, item.you));
   return h("tr", { "data-testid": "mine-row", "data-id": item.id, class: item.your_move ? "your-move" : null },
     titleCell(game),
-    h("td", { class: "nowrap" }, `you: ${you}`),
+    h("td", { class: "nowrap" }, "you: ", you),
     h("td", {}, pill),
     h("td", { class: "links" },
       h("a", { class: `btn small${item.your_move ? " primary" : ""}`, href: playHref(item.id, item.token), "data-testid": "open-mine" },

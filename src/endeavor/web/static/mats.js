@@ -4,6 +4,7 @@
 import { h, COLOURS, tokenLabel } from "./dom.js";
 import { cardWords } from "./board.js";
 import { tip } from "./tipcard.js";
+import { seatTag, seatWords } from "./names.js";
 
 const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
 
@@ -72,11 +73,10 @@ export function matHtml(mat, state, seat, you, clock = null) {
   return h("section", {
     class: `mat${mat.to_move ? " to-move" : ""}${you ? " yours" : ""}`,
     "data-testid": `mat-${mat.seat}`, style: `--seat:${colour}`,
-    "aria-label": `Mat of ${mat.name}`,
+    "aria-label": `Mat of ${seatWords(mat.seat)}`,
   },
   h("header", { class: "mat-head" },
-    h("span", { class: "swatch", style: `background:${colour}` }),
-    h("b", {}, seat && seat.name && seat.name !== mat.name ? `${mat.name} · ${seat.name}` : mat.name),
+    h("b", { class: "mat-who" }, seatTag(mat.seat)),
     h("span", { class: "muted who" }, who), ...flags, clock,
     h("span", { class: "glory", title: "Glory if the game ended now" }, `${mat.glory_now} glory`)),
   h("div", { class: "attrs" }, mat.attributes.map((a, i) => attributeRow(a, i, classic))),

@@ -10,6 +10,7 @@ import { amount } from "./clock.js";
 import { h, href, replace, toast, copyText, fullUrl, linkHref } from "./dom.js";
 import { inviteBox, inviteText } from "./invite.js";
 import { addToken, setHostToken } from "./tokens.js";
+import { lastName, MAX_NAME, rememberName, seatChip } from "./names.js";
 
 /** The clocks offered: [value, words, {kind, bank, per_decision}]. */
 const CLOCKS = [
@@ -175,8 +176,21 @@ export async function newGameScreen(root) {
     }
     replace(optionsBox, rows);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    replace(seatsBox, Array.from({ length: n }, (_, i) => h("div", { class: "seat-row" },
-      h("span", { class: `swatch s${i}` }), h("b", {}, `P${i}`), seatSelect(i, previous[i]))));
+    const typed = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value);
+    replace(seatsBox, Array.from({ length: n }, (_, i) => {
+      const select = seatSelect(i, previous[i]);
+      // a name for the seat (optional): yours prefilled with the name this browser used
+      const name = h("input", { type: "text", class: "seat-name-input", maxlength: MAX_NAME, "data-testid": `seat-name-${i}`,
+        "aria-label": `Name of P${i}`, placeholder: "name (optional)",
+        value: typed[i] ?? (select.value === "you" ? lastName() : "") });
+      const sync = () => {
+        const bot = select.value.startsWith("bot:");
+        name.placeholder = bot ? `${select.value.slice(4)} bot` : select.value === "human" ? "name (or they choose)" : "name (optional)";
+      };
+      select.addEventListener("change", sync);
+      sync();
+      return h("div", { class: "seat-row" }, seatChip(i), select, name);
+    }));
     const preset = presets.querySelector("[aria-pressed=true]");
     if (preset) seatPreset(preset.dataset.preset); // a quick choice holds for any number of seats
   }
@@ -261,6 +275,8 @@ export async function newGameScreen(root) {
     const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const seats = choices.map((c) => (c === "you" ? "human" : c));
     const body = { config, seats };
+    const names = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value.trim() || null);
+    if (names.some((x) => x)) body.names = names;
     if (timing.clock) body.clock = timing.clock;
     if (titleInput.value.trim()) body.title = titleInput.value.trim();
     const submit = form.querySelector("button[type=submit]");
@@ -273,7 +289,9 @@ export async function newGameScreen(root) {
           title = (await api.view(created.id, "")).title;
         } catch { /* the invitation says "a game of Endeavor" */ }
       }
-      showCreated(result, created, choices, timing.clock, title);
+      const yours = choices.indexOf("you");
+      if (yours >= 0 && body.names && body.names[yours]) rememberName(body.names[yours]);
+      showCreated(result, created, choices, timing.clock, title, body.names);
       form.hidden = true;
     } catch (err) {
       toast(`The game cannot be created: ${err.message}`);
@@ -291,7 +309,7 @@ function linkRow(label, url, testid, hint = null) {
     hint ? h("span", { class: "hint" }, hint) : null);
 }
 
-function showCreated(box, created, choices, clock, title) {
+function showCreated(box, created, choices, clock, title, names = null) {
   const rows = [];
   let mine = null;
   const hotseats = created.seats.filter((s) => s.kind === "hotseat");
@@ -299,8 +317,9 @@ function showCreated(box, created, choices, clock, title) {
     if (!seat.token) return;
     if (choices[i] === "you") mine = seat;
     if (seat.kind === "human") {
-      rows.push(linkRow(choices[i] === "you" ? `P${seat.seat} (you)` : `P${seat.seat} (invite)`, seat.url, `link-${seat.seat}`));
-      if (choices[i] !== "you") rows.push(inviteBox(inviteText(title, seat.seat, seat.url), `invite-${seat.seat}`, { title }));
+      const who = names && names[i] ? `${names[i]}, P${seat.seat}` : `P${seat.seat}`;
+      rows.push(linkRow(choices[i] === "you" ? `${who} (you)` : `${who} (invite)`, seat.url, `link-${seat.seat}`));
+      if (choices[i] !== "you") rows.push(inviteBox(inviteText(title, seat.seat, seat.url, (names && names[i]) || ""), `invite-${seat.seat}`, { title }));
     }
   });
   if (hotseats.length) {

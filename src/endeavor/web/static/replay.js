@@ -8,6 +8,7 @@ import { api, ApiError } from "./api.js";
 import { h, href, problemPage, replace, toast } from "./dom.js";
 import { tableHtml, headline, logLine, phone, scorePad, summaryOf } from "./game.js";
 import { panZoom } from "./panzoom.js";
+import { setSeats } from "./names.js";
 import { markMoves, reviewNote, reviewPanel } from "./review.js";
 
 /** The replay of game `id`, at step `start` (null: the end). */
@@ -122,6 +123,7 @@ export async function replayScreen(root, id, start = null) {
     }
     if (ticket !== loading) return; // a later step was asked meanwhile
     n = k;
+    setSeats(view.seats);
     slider.value = String(n);
     root.dataset.step = String(n);
     // the address names the step shown (and the review's decision when it is shown), so

@@ -7,6 +7,7 @@
 
 import { api, ApiError } from "./api.js";
 import { COLOURS, h, href, replace, s, title } from "./dom.js";
+import { seatTag, seatWords } from "./names.js";
 
 export const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
 /** Each label's sign (as chess annotates moves) beside its word: never colour alone. */
@@ -61,7 +62,7 @@ export function reviewNote(body, d, marked = null) {
   const same = d.played === d.best;
   const lost = d.glory_loss >= 0.05 || d.win_loss >= 0.005;
   return h("div", { class: "rv-note", "data-testid": "review-note", style: `--seat:${colour(d.seat)}` },
-    h("p", { class: "rv-note-head" }, h("b", {}, `P${d.seat}'s decision`), ` · step ${d.step} · ${when(d)} `,
+    h("p", { class: "rv-note-head" }, h("b", {}, `${seatWords(d.seat)}'s decision`), ` · step ${d.step} · ${when(d)} `,
       labelBadge(d.label)),
     h("p", { "data-testid": "review-played" }, h("span", { class: "rv-key" }, "Played: "), m.played,
       !same && lost ? h("span", { class: "rv-loss" },
@@ -171,7 +172,7 @@ export function glorySvg(review, width, { pick = null } = {}) {
   const ends = [];
   for (let p = 0; p < n; p++) {
     const d = curve.map((c, i) => `${i ? "L" : "M"}${X(c.step).toFixed(1)},${Y(c.glory[p]).toFixed(1)}`).join("");
-    svg.append(s("path", { class: "rv-line", "data-seat": p, d, stroke: colour(p) }, title(`P${p}`)));
+    svg.append(s("path", { class: "rv-line", "data-seat": p, d, stroke: colour(p) }, title(seatWords(p))));
     const lastG = curve[curve.length - 1].glory[p];
     ends.push({ p, y: Y(lastG), g: lastG });
   }
@@ -188,7 +189,7 @@ export function glorySvg(review, width, { pick = null } = {}) {
     if (d.label !== "mistake" && d.label !== "blunder") continue;
     const cx = X(d.step);
     const cy = Y(d.glory_after[d.seat]);
-    const tip = title(`Step ${d.step}: P${d.seat}'s ${d.label}, −${one(d.glory_loss)} glory`);
+    const tip = title(`Step ${d.step}: ${seatWords(d.seat)}'s ${d.label}, −${one(d.glory_loss)} glory`);
     const g = s("g", { class: `rv-mark-${d.label}`, "data-step": d.step, tabindex: pick ? 0 : null, role: pick ? "button" : null }, tip);
     if (d.label === "mistake") g.append(s("circle", { cx, cy, r: 4.5, stroke: colour(d.seat) }));
     else g.append(s("path", { d: `M${cx - 4.5},${cy - 4.5}L${cx + 4.5},${cy + 4.5}M${cx - 4.5},${cy + 4.5}L${cx + 4.5},${cy - 4.5}`, stroke: colour(d.seat) }));
@@ -210,7 +211,7 @@ function chartFigure(review, pick) {
       " · after each decision (the medium bot plays on to the round's end), then the final scores; ○ mistake, ✕ blunder")),
     holder,
     h("div", { class: "rv-legend" }, Array.from({ length: review.config.players }, (_, p) =>
-      h("span", { class: "rv-legend-item" }, h("span", { class: "rv-swatch", style: `background:${colour(p)}` }), `P${p}`))));
+      h("span", { class: "rv-legend-item" }, h("span", { class: "rv-swatch", style: `background:${colour(p)}` }), seatWords(p)))));
   let drawn = 0;
   const draw = () => {
     const width = holder.clientWidth;
@@ -234,7 +235,7 @@ function playerCard(body, p, pickLink) {
   const most = phases.length ? Math.max(...phases.map(([, v]) => v)) : 1;
   return h("article", { class: "rv-player", style: `--seat:${colour(p.seat)}`, "data-testid": `review-player-${p.seat}` },
     h("header", { class: "rv-player-head" },
-      h("h3", {}, `P${p.seat}`),
+      h("h3", {}, seatTag(p.seat)),
       p.final !== null && p.final !== undefined
         ? h("span", { class: "rv-final" }, `${p.final} glory${p.final === best ? " ★" : ""}`) : null),
     h("p", { class: "rv-accuracy" }, h("b", { "data-testid": `review-accuracy-${p.seat}` }, p.decisions ? `${Math.round(p.accuracy)}%` : "–"),
@@ -268,7 +269,7 @@ function decisionRow(body, d, pickLink) {
   return h("li", { class: `rv-item rv-is-${d.label}`, "data-step": d.step, "data-seat": d.seat },
     pickLink(d, [
       h("span", { class: "rv-when" }, h("b", {}, String(d.step)), h("span", { class: "muted" }, when(d))),
-      h("span", { class: "rv-who", style: `--seat:${colour(d.seat)}` }, `P${d.seat}`),
+      h("span", { class: "rv-who", style: `--seat:${colour(d.seat)}` }, seatWords(d.seat)),
       labelBadge(d.label),
       h("span", { class: "rv-moves" },
         h("span", { class: "rv-playedmove" }, same ? "" : h("span", { class: "rv-key" }, "Played: "), m.played),
@@ -293,7 +294,7 @@ function doneHtml(id, body, pick, selected) {
   }, children);
   const who = h("select", { class: "rv-filter-seat", "aria-label": "Whose decisions", "data-testid": "review-filter-seat" },
     h("option", { value: "" }, "Every player"),
-    review.players.map((p) => h("option", { value: String(p.seat) }, `P${p.seat}`)));
+    review.players.map((p) => h("option", { value: String(p.seat) }, seatWords(p.seat))));
   const worse = h("input", { type: "checkbox", "data-testid": "review-filter-bad" });
   const list = h("ol", { class: "rv-list", "data-testid": "review-list", "aria-label": "Every decision reviewed" },
     review.decisions.map((d) => decisionRow(body, d, pickLink)));
