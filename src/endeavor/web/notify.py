@@ -60,6 +60,7 @@ from endeavor import __version__, final_scores
 
 from . import db
 from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
+from .when import until_words
 from .view import plain_words
 
 if TYPE_CHECKING:
@@ -302,7 +303,8 @@ class Message:
         if self.asked:
             lines.append(f"Asked: {self.asked}")
         if self.deadline is not None:
-            lines.append(f"You have until {_when(self.deadline)}.")
+            lines.append(f"You have until {_when(self.deadline)} "
+                         f"({until_words(self.deadline, utcnow())}).")
         lines.append(f"Your seat: {link}")
         return lines
 
