@@ -7,6 +7,7 @@ import { api, ApiError, follow, fragmentToken } from "./api.js";
 import { setTitle, turnWatcher } from "./alerts.js";
 import { drawBoard } from "./board.js";
 import { clockChip, trackClock } from "./clock.js";
+import { connectionBanner } from "./connection.js";
 import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
 import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
@@ -393,6 +394,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     if (view) render(view, { relayout: true });
   });
   let focused = -1; // the seq of the decision the board last opened on (phone)
+  const banner = connectionBanner(); // "Reconnecting…" while the server is away
 
   let announced = -1; // the highest seq the server announced
   let again = false; // an announcement came while a fetch was in flight
@@ -400,6 +402,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   /** This page's link stopped working (the host re-issued it or gave the seat a bot). */
   function lostSeat() {
     stop();
+    banner.remove();
     layout.leave();
     trackClock(null);
     dropToken(id, token);
@@ -410,7 +413,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     notASeat(root, id, "link");
   }
 
-  /** Fetch the view; one request at a time, and once more if news came meanwhile. */
+  /** Fetch the view; one request at a time, and once more if news came meanwhile.
+   * Resolves true when the server answered (false: it cannot be reached, said by the
+   * banner, not a toast). */
   async function refresh() {
     if (fetching) {
       again = true;
@@ -421,10 +426,14 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         do {
           again = false;
           render(await api.view(id, token));
+          banner.fetched(true);
         } while (again || (view && announced > view.seq));
+        return true;
       } catch (err) {
-        if (err instanceof ApiError && err.status === 403 && token) lostSeat();
+        if (err instanceof ApiError && err.status === 0) banner.fetched(false);
+        else if (err instanceof ApiError && err.status === 403 && token) lostSeat();
         else toast(err instanceof ApiError && err.status === 404 ? "No such game" : err.message);
+        return !(err instanceof ApiError && (err.status === 0 || err.status >= 500));
       } finally {
         fetching = null;
       }
@@ -683,7 +692,10 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);
     if (!view || seq > view.seq) refresh();
-  }, refresh);
+  }, refresh, (up) => {
+    banner.socket(up);
+    if (up) refresh(); // back: the latest state (a clock may have moved without a move)
+  });
 }
 
 /** The How to play tab of a game's rules (/rules#…): its ruleset, or the Silent Fleet. */
