@@ -8,6 +8,7 @@ import { setTitle, turnWatcher } from "./alerts.js";
 import { drawBoard } from "./board.js";
 import { clockChip, trackClock } from "./clock.js";
 import { connectionBanner } from "./connection.js";
+import { momentWords } from "./when.js";
 import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
 import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
@@ -555,9 +556,13 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     if (view.clock && !bot) {
       const chip = clockChip(d.player);
       if (chip) {
+        const running = !view.clock.paused && view.clock.running === d.player && view.clock.deadline;
         box.append(h("p", { class: "clock-line", "data-testid": "turn-clock" }, chip,
           view.clock.paused ? " The host stopped the clocks."
-            : ` left, then the ${view.clock.bot} bot plays ${view.clock.on_timeout === "game" ? "the rest of the game" : "this decision"}`));
+            : ` left, then the ${view.clock.bot} bot plays ${view.clock.on_timeout === "game" ? "the rest of the game" : "this decision"}`,
+          // a turn-based clock's deadline as a moment too (days away: "by Fri 5 Dec, 14:00")
+          running && view.clock.kind === "turn" ? h("span", { class: "deadline-at", "data-testid": "turn-deadline",
+            title: new Date(view.clock.deadline).toString() }, ` (by ${momentWords(view.clock.deadline)})`) : null));
       }
     }
     if (mine && d.options.length) {
