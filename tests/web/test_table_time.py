@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, insert, select, update
 from webapi import Api, auth, eventually
 
-from endeavor.web import db, store as store_module, uptime
+from endeavor.web import db, uptime
+from endeavor.web import store as store_module
 from endeavor.web.lastseen import SeenRecorder
 from endeavor.web.notify import Message
 from endeavor.web.reviews import eta_seconds

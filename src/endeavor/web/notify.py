@@ -60,8 +60,8 @@ from endeavor import __version__, final_scores
 
 from . import db
 from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
-from .when import until_words
 from .view import plain_words
+from .when import until_words
 
 if TYPE_CHECKING:
     from .links import Links
