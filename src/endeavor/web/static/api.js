@@ -22,7 +22,7 @@ export function fragmentToken() {
 }
 
 /** What a network failure says (never the browser's own words, "Failed to fetch"). */
-export const UNREACHABLE = "The server cannot be reached: check your connection; the page keeps retrying";
+export const UNREACHABLE = "The server cannot be reached: check your connection and try again";
 
 function detailText(body, status, json) {
   // a proxy's or gateway's own page (HTML, plain text) is not the server's reason
