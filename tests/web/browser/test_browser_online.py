@@ -199,6 +199,8 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
         "opened the game just now")
     assert host.inner_text("[data-testid=host-activity-1]") == (
         "not moved yet · has not opened the game")
+    # a turn-based clock's deadline: the time left, and the moment in the reader's time
+    assert re.fullmatch(r"\s*\(by .+\)", host.inner_text("[data-testid=turn-deadline]"))
     assert host.query_selector("[data-testid=host-clock] >> text=Turn-based clock") is not None
     host.click("[data-testid=host-copy-1]")
     assert host.evaluate("navigator.clipboard.readText()") == invite
