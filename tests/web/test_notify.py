@@ -652,7 +652,7 @@ def test_one_body_for_discord_slack_and_ntfy() -> None:
     assert "\\_x\\_" in body["content"] and body["allowed_mentions"] == {"parse": []}
     assert body["text"].startswith("P2, it is your move in @everyone &lt;b&gt;&amp;&lt;/b&gt;")
     assert "(round 3 of 7)" in body["message"]
-    assert "You have until 2031-01-02 03:04 UTC." in body["message"]
+    assert "You have until 2031-01-02 03:04 UTC (in " in body["message"]
     assert body["deadline"].startswith("2031-01-02T03:04")
     assert body["title"] == "Endeavor: your move in @everyone <b>&</b> _x_"
     assert "<https://e.org/play/g1#tok_en-1>" in body["text"]

@@ -116,14 +116,17 @@ def test_queued_at_the_end_run_and_served(make_app: Callable[..., FastAPI],
         assert queued | {"queued": None} == {
             "id": gid, "enabled": True, "actions": 103, "status": "queued",
             "iterations": BUDGET, "done": 0, "total": None, "error": None, "queued": None,
-            "started": None, "finished": None, "review": None, "moves": None}
+            "started": None, "finished": None, "eta_seconds": None, "review": None,
+            "moves": None}
         assert queued["queued"] is not None
-        seen: list[tuple[str, int, int | None]] = []
+        seen: list[tuple[str, int, int | None, bool]] = []
 
         def hook(done: int, total: int) -> None:
             if done in (0, 1, 45, 90):
                 body = _review(client, gid)
-                seen.append((body["status"], body["done"], body["total"]))
+                eta = body["eta_seconds"]  # an estimate once a decision sets the pace
+                assert eta is None or eta >= 0
+                seen.append((body["status"], body["done"], body["total"], eta is not None))
 
         reviewer = Reviewer(app.state.store, FAST, hook=hook)
         job = reviewer.claim()
@@ -132,8 +135,8 @@ def test_queued_at_the_end_run_and_served(make_app: Callable[..., FastAPI],
         running = _review(client, gid)
         assert (running["status"], running["started"] is not None) == ("running", True)
         assert reviewer.run(job) == "done"
-        assert seen == [("running", 0, 91), ("running", 1, 91), ("running", 45, 91),
-                        ("running", 90, 91)]
+        assert seen == [("running", 0, 91, False), ("running", 1, 91, True),
+                        ("running", 45, 91, True), ("running", 90, 91, True)]
         assert reviewer.computed == 91
         _check_done(_review(client, gid), expected)
         # asking for a review the game has changes nothing

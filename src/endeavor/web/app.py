@@ -54,13 +54,14 @@ from endeavor.bots import NAMES as BOT_NAMES
 from endeavor.config import RULESETS as RULESET_IDS
 from endeavor.rules import RULESETS
 
-from . import db, guide, hardening, rematch, reviews, schemas, seating, view
+from . import db, guide, hardening, rematch, reviews, schemas, seating, uptime, view
 from .bots import QUICK_BOTS, BotRunner
 from .chat import Chat, ChatMessage, ChatPost, ChatSeen, ChatSeenView, ChatView
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
 from .fastroute import Fallback, FastRoute
 from .jobs import SENDER_VAR
+from .lastseen import Activity, SeenRecorder, activity
 from .links import Links
 from .notify import Notifier, NotifySettings
 from .reviews import Reviewer, ReviewSettings
@@ -277,9 +278,13 @@ def _created(created: Created, links: Links) -> schemas.Created:
 
 
 def host_panel_view(snap: Snapshot, seats: list[HostSeat], links: Links,
-                    host_token: str) -> schemas.HostPanel:
-    """What the host sees: every seat with its link, the clock, how the game stands."""
+                    host_token: str, active: Mapping[int, Activity] | None = None,
+                    ) -> schemas.HostPanel:
+    """What the host sees: every seat with its link, the clock, how the game stands,
+    when each seat last moved and opened the game (``active``)."""
+    active = active or {}
     return schemas.HostPanel(
+        now=utcnow(),
         id=snap.meta.id, title=snap.meta.title, seq=snap.seq, over=snap.over,
         ended=snap.ended, current_player=snap.current_player,
         host_url=links.host(snap.meta.id, host_token),
@@ -291,7 +296,9 @@ def host_panel_view(snap: Snapshot, seats: list[HostSeat], links: Links,
             played_by=h.seat.played_by,
             replaced=h.seat.override_reason,  # type: ignore[arg-type]
             token=h.token,
-            url=links.seat(snap.meta.id, h.token) if h.token else None)
+            url=links.seat(snap.meta.id, h.token) if h.token else None,
+            last_moved=active.get(h.seat.seat, Activity()).moved,
+            last_seen=active.get(h.seat.seat, Activity()).seen)
             for h in seats])
 
 
@@ -619,6 +626,9 @@ def create_app(db_url: str | None = None, *,
     links = links or Links()
     engine = db.make_engine(db_url, pool_size=threads + bot_threads + 3)
     db.upgrade(engine)
+    uptime.shift_after_outage(engine)  # before anything reads a deadline
+    heartbeat = uptime.Heartbeat(engine)
+    seen = SeenRecorder(engine)
     review_settings = review if review is not None else ReviewSettings(iterations=0)
     store = Store(engine, review_iterations=review_settings.iterations)
     reviewer = (Reviewer(store, review_settings)
@@ -642,6 +652,7 @@ def create_app(db_url: str | None = None, *,
         to_thread.current_default_thread_limiter().total_tokens = threads
         await run_in_threadpool(runner.resume_all)
         clocks.start()
+        heartbeat.start()
         if send_notifications:
             notifier.start()
         if reviewer is not None:
@@ -653,6 +664,7 @@ def create_app(db_url: str | None = None, *,
                 await run_in_threadpool(reviewer.stop)
             await announcer.close()
             await run_in_threadpool(clocks.stop)
+            await run_in_threadpool(heartbeat.stop)
             await run_in_threadpool(notifier.stop)
             await run_in_threadpool(runner.stop)
             engine.dispose()
@@ -737,7 +749,8 @@ def create_app(db_url: str | None = None, *,
 
     def panel(snap: Snapshot, host_token: str) -> schemas.HostPanel:
         snap, seats = store.host_panel(snap.meta.id, host_token)
-        return host_panel_view(snap, seats, links, host_token)
+        return host_panel_view(snap, seats, links, host_token,
+                               activity(engine, snap.meta.id))
 
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, response_model=schemas.Created,
@@ -815,6 +828,7 @@ def create_app(db_url: str | None = None, *,
     def game_for(game_id: str, token: str | None, since: int) -> Response:
         snap = store.snapshot(game_id)
         you = seats_for(snap, token, required=False)
+        seen.saw(game_id, you)  # the host panel's "opened 5 min ago"
         return answer(game_id, snap, you, since, snap.meta.benched_of(token) if token else ())
 
     @app.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
@@ -1055,7 +1069,7 @@ def create_app(db_url: str | None = None, *,
         """The host's panel: every seat with its link, who plays it, the clock."""
         host = token_of(token, "host's")
         snap, seats = store.host_panel(game_id, host)
-        return host_panel_view(snap, seats, links, host)
+        return host_panel_view(snap, seats, links, host, activity(engine, game_id))
 
     @app.post("/api/games/{game_id}/host/seats/{seat}/reissue",
               response_model=schemas.HostPanel, tags=["host"])

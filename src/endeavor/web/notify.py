@@ -65,6 +65,7 @@ from . import chat, db, seating
 from .names import result_line, seat_words
 from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
 from .view import plain_words
+from .when import until_words
 
 if TYPE_CHECKING:
     from .links import Links
@@ -506,7 +507,8 @@ class Message:
         if self.asked:
             lines.append(f"Asked: {self.asked}")
         if self.deadline is not None:
-            lines.append(f"You have until {_when(self.deadline)}.")
+            lines.append(f"You have until {_when(self.deadline)} "
+                         f"({until_words(self.deadline, utcnow())}).")
         lines.append(seat_line)
         lines.extend(self.also)
         return lines

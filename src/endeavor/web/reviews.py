@@ -194,7 +194,7 @@ def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
     head: dict[str, Any] = {"id": game_id, "enabled": enabled, "actions": actions,
                             "status": "none", "iterations": None, "done": 0, "total": None,
                             "error": None, "queued": None, "started": None,
-                            "finished": None}
+                            "finished": None, "eta_seconds": None}
     result: str | None = None
     moves: str | None = None
     if row is not None:
@@ -204,9 +204,22 @@ def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
                     finished=_iso(row.finished))
         if row.status == "done":
             result, moves = row.result, row.moves
+        head["eta_seconds"] = eta_seconds(row.status, head["done"], head["total"],
+                                          row.started, utcnow())
     text = json.dumps(head)
     return (text[:-1] + ', "review": ' + (result or "null") + ', "moves": '
             + (moves or "null") + "}").encode()
+
+
+def eta_seconds(status: str, done: int, total: int | None, started: datetime | None,
+                now: datetime) -> float | None:
+    """A running review's estimated time left (seconds): the decisions still to review
+    at the pace of those reviewed since it started. None until one is done (no pace
+    yet), or when it is not running."""
+    if status != "running" or not total or done <= 0 or started is None:
+        return None
+    elapsed = max(0.0, (now - utc(started)).total_seconds())
+    return round(elapsed / done * max(0, total - done), 1)
 
 
 def request(store: Store, game_id: str, iterations: int) -> bool:

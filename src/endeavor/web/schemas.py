@@ -220,6 +220,10 @@ class SeatView(BaseModel):
 class HostSeatView(SeatView):
     token: str | None = Field(description="the seat's link's token (null: no person's)")
     url: str | None
+    last_moved: datetime | None = Field(
+        None, description="when the seat's player last moved (not a bot for them)")
+    last_seen: datetime | None = Field(
+        None, description="when the seat's link last opened the game (to the minute)")
 
 
 class HostPanel(BaseModel):
@@ -235,6 +239,8 @@ class HostPanel(BaseModel):
     spectate_url: str
     clock: dict[str, Any] | None
     seats: list[HostSeatView]
+    now: datetime | None = Field(None, description="the server's time (for last_moved "
+                                                   "and last_seen in relative words)")
 
 
 class EventView(BaseModel):
@@ -462,6 +468,9 @@ class ReviewView(BaseModel):
     queued: str | None
     started: str | None
     finished: str | None
+    eta_seconds: float | None = Field(
+        None, description="while it runs: the estimated time left (seconds; null until "
+                          "a first decision is reviewed)")
     review: dict[str, Any] | None = Field(
         description="once done: the review, as endeavor.review.Review.to_json writes it "
                     "(decisions, players' summaries, the curve of expected final glory, "

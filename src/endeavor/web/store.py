@@ -398,6 +398,8 @@ class ClockState:
     """A game's clock as it stands: its settings, whether the host stopped it, each
     seat's bank (seconds), and the running decision: whose (``running``), since when
     and until when (all None when no time runs: a bot or nobody to move, stopped, over).
+    ``held``: while the host has stopped the clocks, the seat whose decision was running
+    and what was left of that decision's own time (seconds), given back on restart.
     """
 
     config: ClockConfig
@@ -406,11 +408,15 @@ class ClockState:
     turn_started: datetime | None = None
     deadline: datetime | None = None
     running: int | None = None
+    held: tuple[int, float] | None = None
 
     def left(self, seat: int, now: datetime) -> float:
         """Seconds ``seat`` has left now: its bank, plus what is left of the running
-        decision's own time when it is that seat's (never below 0)."""
+        decision's own time when it is that seat's (never below 0); while the clocks
+        are stopped, plus what the stopped decision kept."""
         bank = self.banks[seat]
+        if self.held is not None and self.held[0] == seat and self.running is None:
+            return bank + self.held[1]
         if self.running != seat or self.turn_started is None:
             return bank
         spent = (now - self.turn_started).total_seconds()
@@ -429,6 +435,14 @@ class ClockState:
             spent = (now - self.turn_started).total_seconds()
             banks[r] = max(0.0, banks[r] - max(0.0, spent - self.config.per_decision))
         return tuple(banks)
+
+    def settings(self) -> dict[str, Any]:
+        """The ``games.clock`` column: the settings, whether stopped, what a stopped
+        decision kept."""
+        out = self.config.to_dict(self.paused)
+        if self.held is not None:
+            out["held"] = [self.held[0], self.held[1]]
+        return out
 
     def to_json(self, now: datetime) -> dict[str, Any]:
         """For a client: the settings, the seats' banks and time left, the running
@@ -456,11 +470,30 @@ def _reclock(clock: ClockState | None, seats: Sequence[Seat], player: int | None
                 or seats[player].played_by is not None)
     if runs and not restart and clock.running == player and clock.deadline is not None:
         return clock
+    if restart and clock.held is not None:  # a decision made: the stopped one is gone
+        clock = replace(clock, held=None)
     banks = clock.charged(now, all_spent=all_spent)
     if not runs or player is None:
         return replace(clock, banks=banks, turn_started=None, deadline=None, running=None)
     deadline = now + timedelta(seconds=clock.config.per_decision + banks[player])
     return replace(clock, banks=banks, turn_started=now, deadline=deadline, running=player)
+
+
+def resumed(clock: ClockState, seats: Sequence[Seat], player: int | None,
+            now: datetime) -> ClockState | None:
+    """The clock restarted by the host: the decision that was running when it stopped
+    (still ``player``'s, a person's) goes on with the time it had left; otherwise a new
+    decision's time starts (see :func:`_reclock`)."""
+    held = clock.held
+    if (held is None or player is None or held[0] != player
+            or seats[player].played_by is not None):
+        return _reclock(replace(clock, held=None), seats, player, now, stopped=False,
+                        restart=True)
+    own = min(held[1], clock.config.per_decision)
+    started = now - timedelta(seconds=clock.config.per_decision - own)
+    deadline = now + timedelta(seconds=own + clock.banks[player])
+    return replace(clock, held=None, turn_started=started, deadline=deadline,
+                   running=player)
 
 
 @dataclass(frozen=True)
@@ -1238,7 +1271,7 @@ class Store:
                 if clock is None:
                     result = conn.execute(_MOVE_SEQ, params)
                 else:
-                    params.update(b_clock=clock.config.to_dict(clock.paused),
+                    params.update(b_clock=clock.settings(),
                                   b_banks=list(clock.banks), b_started=clock.turn_started,
                                   b_deadline=clock.deadline)
                     result = conn.execute(_MOVE_SEQ_CLOCK, params)
@@ -1510,8 +1543,10 @@ class Store:
 
     def pause(self, game_id: str, host_token: str | None, paused: bool) -> Snapshot:
         """The host stops (``paused``) or restarts the clocks. Stopping counts the
-        running decision's time so far; restarting gives the seat to move a new
-        decision's time."""
+        running decision's time so far and keeps what is left of it (``held``);
+        restarting gives that back to the same decision (the seat to move has exactly
+        the time it had when the clocks stopped), or a new decision's time when a
+        decision was made meanwhile."""
 
         def change(cached: _Cached) -> tuple[None, Any, None, list[Any]]:
             _not_over(cached)
@@ -1524,10 +1559,14 @@ class Store:
             now = _now()
             toggled = replace(clock, paused=paused)
             if paused:
+                held = None
+                if clock.running is not None and clock.turn_started is not None:
+                    spent = (now - clock.turn_started).total_seconds()
+                    held = (clock.running, max(0.0, clock.config.per_decision - spent))
                 return None, replace(toggled, banks=clock.charged(now), turn_started=None,
-                                     deadline=None, running=None), None, []
-            return None, _reclock(toggled, cached.meta.seats, cached.current_player, now,
-                                  stopped=False, restart=True), None, []
+                                     deadline=None, running=None, held=held), None, []
+            return None, resumed(toggled, cached.meta.seats, cached.current_player,
+                                 now), None, []
 
         return self._host_entry(game_id, host_token, "pause" if paused else "resume",
                                 change)
@@ -1801,9 +1840,11 @@ def _set_game_state(cached: _Cached, row: Any) -> None:
     n = len(cached.meta.seats)
     banks = tuple(float(b) for b in (row.banks or [settings.get("bank", 0.0)] * n))
     deadline = _utc_or_none(row.deadline)
+    held = settings.get("held")
     cached.clock = ClockState(ClockConfig.from_dict(settings), bool(settings.get("paused")),
                               banks, _utc_or_none(row.turn_started), deadline,
-                              cached.current_player if deadline is not None else None)
+                              cached.current_player if deadline is not None else None,
+                              (int(held[0]), float(held[1])) if held else None)
 
 
 def _config(config: object) -> GameConfig:

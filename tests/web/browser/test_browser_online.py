@@ -195,6 +195,13 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     host.wait_for_selector("[data-testid=host-seat-1]")
     assert host.inner_text("[data-testid=host-state-0]") == "you, in this browser"
     assert host.input_value("[data-testid=host-link-1]") == invite
+    # when each seat last moved and opened the game: the host's own page just did
+    assert host.inner_text("[data-testid=host-activity-0]").endswith(
+        "opened the game just now")
+    assert host.inner_text("[data-testid=host-activity-1]") == (
+        "not moved yet · has not opened the game")
+    # a turn-based clock's deadline: the time left, and the moment in the reader's time
+    assert re.fullmatch(r"\s*\(by .+\)", host.inner_text("[data-testid=turn-deadline]"))
     assert host.query_selector("[data-testid=host-clock] >> text=Turn-based clock") is not None
     host.click("[data-testid=host-copy-1]")
     assert host.evaluate("navigator.clipboard.readText()") == invite

@@ -14,7 +14,8 @@ from conftest import Server
 #: a frame like the phone layout's (360 px wide) with a drawn board of the app's size
 #: (1200 × 860 units) and `targets` [x, y] (40 × 40 units each) on it; returns where the
 #: targets and the buttons are on screen after `pz.focus`, and after `then` ("resize":
-#: the frame 120 px shorter; "zoom": the player taps + and then the frame shrinks)
+#: the frame 120 px shorter; "zoom": the player taps + and then the frame shrinks;
+#: "reset": the player taps ⤢)
 FOCUS = """async ([targets, then]) => {
   const { panZoom } = await import('/static/panzoom.js');
   const shell = document.createElement('div');
@@ -65,8 +66,9 @@ FOCUS = """async ([targets, then]) => {
   };
   const first = measure();
   if (then === 'zoom') { wrap.querySelector('[data-testid=zoom-in]').click(); await frames(); }
+  if (then === 'reset') { wrap.querySelector('[data-testid=zoom-reset]').click(); await frames(); }
   const before = svg.getAttribute('viewBox');
-  if (then) { wrap.style.height = '280px'; await frames(); }
+  if (then && then !== 'reset') { wrap.style.height = '280px'; await frames(); }
   const after = measure();
   shell.remove();
   return { first, after, before };
@@ -119,3 +121,18 @@ def test_a_view_the_player_moved_stays_when_the_frame_changes_size(phone_page: A
     assert after[2] == pytest.approx(before[2])
     assert after[1] + after[3] / 2 == pytest.approx(before[1] + before[3] / 2)
     assert after[3] < before[3]
+
+
+def test_reset_on_a_phone_shows_all_of_the_decisions_targets(phone_page: Any) -> None:
+    # the four corners and the middle: at the phone's minimum zoom the board opens on
+    # some of them; ⤢ shows every one, further out, clear of the buttons
+    corners = [(60, 100), (1140, 100), (60, 800), (1000, 700), (600, 430)]
+    seen = focus(phone_page, corners, then="reset")
+    assert seen["first"]["scale"] >= 0.82 - 1e-6
+    assert not all(shown(t) for t in seen["first"]["targets"]), seen
+    assert seen["after"]["scale"] < 0.82
+    assert all(shown(t) for t in seen["after"]["targets"]), seen
+    # targets that fit the phone's minimum: ⤢ shows them there, not further out
+    near = focus(phone_page, [(300, 300), (420, 380)], then="reset")
+    assert near["after"]["scale"] >= 0.82 - 1e-6
+    assert all(shown(t) for t in near["after"]["targets"]), near

@@ -226,10 +226,16 @@ def test_whole_game_by_tapping_on_a_phone(server: Server, new_page: Any, size: d
     print(f"\nphone game at {width} px: {decisions} decisions ({board_focus} on the board,"
           f" {fit_beside} fitting beside the zoom buttons), {elapsed:.1f} s")
     assert elapsed < 240
-    # the replay of the finished game fits the phone too
+    # the replay of the finished game fits the phone too, in the game's phone layout:
+    # the board under the tabs, the step and its controls in the bar
     page.goto(url.replace("/play/", "/replay/").split("#")[0])
+    page.wait_for_selector("#app.shell [data-testid=bar] [data-testid=replay-step]")
+    page.wait_for_selector("#app.shell .stage [data-testid=board]")
+    page.locator("[data-testid=tab-steps]").tap()
     page.wait_for_selector("[data-testid=scorepad]")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    high = page.evaluate("() => document.documentElement.scrollHeight")
+    assert high <= size["viewport"]["height"]
 
 
 def test_whole_game_by_mouse_on_a_desktop(server: Server, new_page: Any) -> None:

@@ -68,6 +68,10 @@ def test_review_tab_progress_summary_chart_and_a_decision(
     done = int(re.match(r"Reviewing… (\d+) of 91 decisions", text).group(1))
     assert 0 <= done < 91
     assert page.get_attribute("progress.rv-progress", "max") == "91"
+    # and, once a decision sets the pace, an estimate of the time left
+    page.wait_for_function("() => /^ · (about \\d+ minutes?|less than a minute) left$/.test("
+                           "document.querySelector('[data-testid=review-eta]')?.textContent"
+                           " || '')", timeout=20_000)
     # then the review
     page.wait_for_selector("[data-testid=review-chart]", timeout=30_000)
     body = review_server.get(f"/api/games/{gid}/review")
@@ -182,7 +186,7 @@ def test_review_tab_on_a_phone(new_page: Any, review_server: Server,
     i = mapped["step"]
     page.goto(f"{review_server.url}/replay/{gid}/{i - 1}?review={i}")
     page.wait_for_selector("[data-testid=review-note]")
-    frame = """() => { const svg = document.querySelector('.board-col [data-testid=board]');
+    frame = """() => { const svg = document.querySelector('#app .board-wrap [data-testid=board]');
       const f = svg.getBoundingClientRect();
       const rings = [...svg.querySelectorAll('.rv-best, .rv-played')].map((el) => {
         const r = el.getBoundingClientRect(); const x = (r.left + r.right) / 2;
@@ -193,9 +197,19 @@ def test_review_tab_on_a_phone(new_page: Any, review_server: Server,
     seen = page.evaluate(frame)
     assert seen["rings"] and all(seen["rings"]), seen
     assert seen["scale"] > seen["whole"] * 1.5, seen
-    page.locator(".board-col [data-testid=zoom-in]").tap()
+    shot(page, "replay-phone")
+    page.locator("#app .board-wrap [data-testid=zoom-in]").tap()
     zoomed = page.evaluate(frame)
     assert zoomed["scale"] > seen["scale"] * 1.2
     page.tap("[data-testid=replay-next]")
     page.wait_for_function(f"() => document.querySelector('#app').dataset.step === '{i}'")
-    assert page.evaluate(frame)["viewBox"] == zoomed["viewBox"]
+    # the same view: its zoom and centre (the board's frame grows as the bar loses the note)
+    x0, y0, w0, h0 = (float(v) for v in zoomed["viewBox"].split())
+    x1, y1, w1, h1 = (float(v) for v in page.evaluate(frame)["viewBox"].split())
+    assert (x1, w1) == pytest.approx((x0, w0)) and y1 + h1 / 2 == pytest.approx(y0 + h0 / 2)
+    # in the game's phone layout: the board under the tabs, the step and its controls in
+    # the bar; nothing scrolls
+    assert page.locator("#app.shell [data-testid=bar] [data-testid=replay-next]").is_visible()
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= PHONE["height"]
+    page.tap("[data-testid=replay-prev]")
+    page.wait_for_selector("#app.shell [data-testid=bar] [data-testid=review-note]")

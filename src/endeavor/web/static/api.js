@@ -21,7 +21,13 @@ export function fragmentToken() {
   }
 }
 
-function detailText(body, status) {
+/** What a network failure says (never the browser's own words, "Failed to fetch"). */
+export const UNREACHABLE = "The server cannot be reached: check your connection and try again";
+
+function detailText(body, status, json) {
+  // a proxy's or gateway's own page (HTML, plain text) is not the server's reason
+  if (!json && status >= 500) return `The server is not answering (HTTP ${status}): try again in a moment`;
+  if (!json) return `HTTP ${status}`;
   const detail = body && body.detail !== undefined ? body.detail : body;
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
@@ -41,15 +47,21 @@ export async function request(method, path, { body, token, keepalive = false } =
     response = await fetch(href(path), {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive,
     });
-  } catch (err) {
-    throw new ApiError(0, `The server cannot be reached (${err.message})`);
+  } catch {
+    throw new ApiError(0, UNREACHABLE);
   }
   let data = null;
-  const text = await response.text();
-  if (text) {
-    try { data = JSON.parse(text); } catch { data = text; }
+  let json = true;
+  let text;
+  try {
+    text = await response.text();
+  } catch {
+    throw new ApiError(0, UNREACHABLE); // the connection broke mid-answer
   }
-  if (!response.ok) throw new ApiError(response.status, detailText(data, response.status));
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = text; json = false; }
+  }
+  if (!response.ok) throw new ApiError(response.status, detailText(data, response.status, json));
   return data;
 }
 
@@ -84,17 +96,32 @@ export const api = {
  * Follow game `id`: `onSeq(seq)` whenever the server announces a new seq over the WebSocket,
  * `onChat(last, deleted)` when it announces the chat's version (chat.js);
  * reconnects with a growing delay, and polls `poll()` every few seconds while the socket is
- * down. Returns a function that stops following.
+ * down (a poll that resolves true, the server answering again, retries the socket at
+ * once). `onState(up)`: false when the socket drops, true when it is back (after a drop:
+ * then the page should fetch the latest state, which may have changed without a new seq).
+ * Returns a function that stops following.
  */
-export function follow(id, onSeq, poll, onChat = null) {
+export function follow(id, onSeq, poll, onChat = null, onState = () => {}) {
   let socket = null;
   let stopped = false;
   let delay = 500;
   let pollTimer = null;
   let retryTimer = null;
+  let down = false;
 
+  const retryNow = () => {
+    if (stopped || !down || (socket && socket.readyState <= 1)) return;
+    clearTimeout(retryTimer);
+    delay = 500;
+    connect();
+  };
   const startPolling = () => {
-    if (!pollTimer) pollTimer = setInterval(() => { if (!stopped) poll(); }, 3000);
+    if (!pollTimer) {
+      pollTimer = setInterval(() => {
+        if (stopped) return;
+        Promise.resolve(poll()).then((ok) => { if (ok === true) retryNow(); }, () => {});
+      }, 3000);
+    }
   };
   const stopPolling = () => { clearInterval(pollTimer); pollTimer = null; };
 
@@ -104,11 +131,22 @@ export function follow(id, onSeq, poll, onChat = null) {
     try {
       socket = new WebSocket(`${scheme}://${location.host}${BASE}${game(id)}/ws`);
     } catch {
+      if (!down) {
+        down = true;
+        onState(false);
+      }
       startPolling();
       retryTimer = setTimeout(connect, delay);
       return;
     }
-    socket.onopen = () => { delay = 500; stopPolling(); };
+    socket.onopen = () => {
+      delay = 500;
+      stopPolling();
+      if (down) {
+        down = false;
+        onState(true);
+      }
+    };
     socket.onmessage = (event) => {
       try {
         const message = JSON.parse(event.data);
@@ -118,6 +156,10 @@ export function follow(id, onSeq, poll, onChat = null) {
     };
     socket.onclose = () => {
       if (stopped) return;
+      if (!down) {
+        down = true;
+        onState(false);
+      }
       startPolling();
       delay = Math.min(delay * 2, 15000);
       retryTimer = setTimeout(connect, delay);

@@ -8,6 +8,8 @@ import { setTitle, turnWatcher } from "./alerts.js";
 import { drawBoard } from "./board.js";
 import { chatPanel } from "./chat.js";
 import { clockChip, trackClock } from "./clock.js";
+import { connectionBanner } from "./connection.js";
+import { momentWords } from "./when.js";
 import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
 import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
@@ -456,6 +458,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     if (view) render(view, { relayout: true });
   });
   let focused = -1; // the seq of the decision the board last opened on (phone)
+  const banner = connectionBanner(); // "Reconnecting…" while the server is away
 
   let announced = -1; // the highest seq the server announced
   let again = false; // an announcement came while a fetch was in flight
@@ -463,6 +466,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   /** This page's link stopped working (the host re-issued it or gave the seat a bot). */
   function lostSeat() {
     stop();
+    banner.remove();
     layout.leave();
     trackClock(null);
     dropToken(id, token);
@@ -473,7 +477,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     notASeat(root, id, "link");
   }
 
-  /** Fetch the view; one request at a time, and once more if news came meanwhile. */
+  /** Fetch the view; one request at a time, and once more if news came meanwhile.
+   * Resolves true when the server answered (false: it cannot be reached, said by the
+   * banner, not a toast). */
   async function refresh() {
     if (fetching) {
       again = true;
@@ -484,10 +490,14 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         do {
           again = false;
           render(await api.view(id, token));
+          banner.fetched(true);
         } while (again || (view && announced > view.seq));
+        return true;
       } catch (err) {
-        if (err instanceof ApiError && err.status === 403 && token) lostSeat();
+        if (err instanceof ApiError && err.status === 0) banner.fetched(false);
+        else if (err instanceof ApiError && err.status === 403 && token) lostSeat();
         else toast(err instanceof ApiError && err.status === 404 ? "No such game" : err.message);
+        return !(err instanceof ApiError && (err.status === 0 || err.status >= 500));
       } finally {
         fetching = null;
       }
@@ -610,9 +620,13 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     if (view.clock && !bot) {
       const chip = clockChip(d.player);
       if (chip) {
+        const running = !view.clock.paused && view.clock.running === d.player && view.clock.deadline;
         box.append(h("p", { class: "clock-line", "data-testid": "turn-clock" }, chip,
           view.clock.paused ? " The host stopped the clocks."
-            : ` left, then the ${view.clock.bot} bot plays ${view.clock.on_timeout === "game" ? "the rest of the game" : "this decision"}`));
+            : ` left, then the ${view.clock.bot} bot plays ${view.clock.on_timeout === "game" ? "the rest of the game" : "this decision"}`,
+          // a turn-based clock's deadline as a moment too (days away: "by Fri 5 Dec, 14:00")
+          running && view.clock.kind === "turn" ? h("span", { class: "deadline-at", "data-testid": "turn-deadline",
+            title: new Date(view.clock.deadline).toString() }, ` (by ${momentWords(view.clock.deadline)})`) : null));
       }
     }
     if (mine && d.options.length) {
@@ -767,7 +781,13 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   stop = follow(id, (seq) => {
     announced = Math.max(announced, seq);
     if (!view || seq > view.seq) refresh();
-  }, () => { refresh(); chat.poll(); }, (last, deleted) => chat.version(last, deleted));
+  }, () => { chat.poll(); return refresh(); }, (last, deleted) => chat.version(last, deleted), (up) => {
+    banner.socket(up);
+    if (up) { // back: the latest state (a clock may have moved without a move)
+      refresh();
+      chat.poll();
+    }
+  });
 }
 
 /** The How to play tab of a game's rules (/rules#…): its ruleset, or the Silent Fleet. */

@@ -10,6 +10,7 @@ import { copyText, fullUrl, h, href, modal, problemPage, replace } from "./dom.j
 import { inviteBox, inviteText } from "./invite.js";
 import { addToken, dropToken, heldTokens, hostToken, setHostFlag, setHostToken } from "./tokens.js";
 import { hostPutName, nameDialog, seatTag } from "./names.js";
+import { agoWords } from "./when.js";
 
 /** /host/{id}#<token>: keep the host's token, then open the game. */
 export async function hostScreen(root, id) {
@@ -133,6 +134,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("span", { class: "muted", "data-testid": `host-state-${seat.seat}` },
           seatState(seat, Boolean(seat.token) && heldTokens(id).includes(seat.token))),
         panel.clock ? clockChip(seat.seat) : null),
+      activityLine(seat),
       link ? h("div", { class: "link-row" },
         h("input", { type: "text", readonly: true, value: link, "data-testid": `host-link-${seat.seat}`,
           "aria-label": `P${seat.seat}'s link` }),
@@ -189,6 +191,17 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     }
     if (actions.childElementCount) row.append(actions);
     return row;
+  }
+
+  /** "moved 3 h ago · opened 5 min ago" for a person's seat (a bot's: nothing). */
+  function activityLine(seat) {
+    if (seat.kind === "bot") return null;
+    const now = panel.now || new Date();
+    const moved = seat.last_moved ? `moved ${agoWords(seat.last_moved, now)}` : "not moved yet";
+    const seen = seat.last_seen ? `opened the game ${agoWords(seat.last_seen, now)}` : "has not opened the game";
+    return h("p", { class: "host-activity muted", "data-testid": `host-activity-${seat.seat}`,
+      title: "When this seat's player last made a move, and when their link last opened the game (to the minute)" },
+    `${moved} · ${seen}`);
   }
 
   function clockBox() {
@@ -269,7 +282,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       api.host(id, token).then((next) => {
         // answers may come back out of order: never show an older panel over a newer one
         if (panel && next.seq < panel.seq) return;
-        const same = panel && JSON.stringify({ ...panel, seq: 0 }) === JSON.stringify({ ...next, seq: 0 });
+        const same = panel && JSON.stringify({ ...panel, seq: 0, now: 0 }) === JSON.stringify({ ...next, seq: 0, now: 0 });
         panel = next;
         if (!same) draw(); // nothing on it changed: leave the panel (and the host's focus) alone
       }).catch(() => {});

@@ -25,7 +25,12 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   let cy = 0;
   let fitted = true; // the view follows "the whole board" (desktop default) on resize
   let pending = null; // the selector of a focus asked while the frame had no size
+  let pendingAll = false;
   let following = null; // the selector of what the view shows, until the player moves it
+  let followingAll = false; // ... and whether all of them (⤢ on a phone), see `overview`
+  // ⤢ on a phone showed all of a decision's targets, further out than the phone's minimum:
+  // allowed until the player zooms in past that minimum, or the next focus
+  let overview = false;
   let blockClick = false; // the click that ends a drag is not a click on what lies under it
   let blockTimer = null;
   let lastTap = null;
@@ -38,7 +43,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   const controls = h("div", { class: "pz-controls", role: "toolbar", "aria-label": "Board zoom" },
     button("+", "Zoom in", "zoom-in", () => zoomBy(1.5)),
     button("−", "Zoom out", "zoom-out", () => zoomBy(1 / 1.5)),
-    button("⤢", "Reset the view: the whole board, or on a phone the current decision", "zoom-reset", () => reset()));
+    button("⤢", "Reset the view: the whole board, or on a phone all of the current decision's places", "zoom-reset", () => reset()));
   wrap.classList.add("pz");
   wrap.append(controls);
 
@@ -49,7 +54,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     return Math.min(r.width / board.w, r.height / board.h);
   }
   function limits(r) {
-    const lo = Math.max(fitScale(r), minScale());
+    const lo = overview ? fitScale(r) : Math.max(fitScale(r), minScale());
     return [lo, Math.max(lo * 4, 2.5)];
   }
   function laidOut() {
@@ -98,6 +103,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const [ux, uy] = unitAt(px, py);
     const [lo, hi] = limits(r);
     scale = Math.min(hi, Math.max(lo, scale * factor));
+    if (overview && scale >= minScale()) overview = false;
     fitted = false;
     following = null;
     cx = ux - (px - r.left - r.width / 2) / scale;
@@ -124,22 +130,26 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
    * rings; looked up in the board drawn when the focus happens): zoomed to their box, at most
    * to a view about a region wide; when they do not fit at the smallest zoom, the
    * biggest group of them that does; beside or above the zoom buttons in the frame's
-   * corner when one under them would otherwise be hidden. The view keeps following them
-   * when the frame changes size, until the player moves it. False when there is nothing
-   * to show.
+   * corner when one under them would otherwise be hidden. `all`: every one of them, even
+   * when that takes a view further out than a phone's minimum (⤢: where they all are;
+   * the player zooms in to tap). The view keeps following them when the frame changes
+   * size, until the player moves it. False when there is nothing to show.
    */
-  function focus(selector) {
+  function focus(selector, { all = false } = {}) {
     const els = svg ? [...svg.querySelectorAll(selector)] : [];
     following = null;
+    overview = false;
     if (!els.length) return false;
     if (!laidOut()) {
       pending = selector;
+      pendingAll = all;
       return true;
     }
     pending = null;
     if (!scale) apply();
     const r = rect();
     const [lo] = limits(r);
+    const floor = all ? fitScale(r) : lo; // how far out the view may go
     const items = els.map((el) => ({ el, box: unitBox([el]) })).filter((it) => it.box);
     if (!items.length) return false;
     const pad = 24;
@@ -147,14 +157,14 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const regions = new Set(els.map((el) => el.closest("[data-region]")).filter(Boolean));
     const region = regions.size === 1 ? unitBox(regions) : null;
     const most = Math.max(lo, Math.min(r.width / 600, r.height / 400)); // a region and around it
-    const all = unionOf(items.map((it) => it.box));
+    const union = unionOf(items.map((it) => it.box));
     /** Show them in the frame's top left `w` × `hgt` px. */
     const place = (w, hgt) => {
-      const viewW = w / lo;
-      const viewH = hgt / lo;
+      const viewW = w / floor;
+      const viewH = hgt / floor;
       // all of them, else the window (at the smallest zoom) that holds the most
       let chosen = items;
-      if (all.x1 - all.x0 + 2 * pad > viewW || all.y1 - all.y0 + 2 * pad > viewH) {
+      if (union.x1 - union.x0 + 2 * pad > viewW || union.y1 - union.y0 + 2 * pad > viewH) {
         let best = [];
         for (const anchor of items) {
           const [ax, ay] = middle(anchor.box);
@@ -170,7 +180,8 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
       let box = unionOf(chosen.map((it) => it.box));
       const around = region ? unionOf([box, region]) : null;
       if (around && around.x1 - around.x0 <= viewW && around.y1 - around.y0 <= viewH) box = around;
-      scale = Math.max(lo, Math.min(most, w / (box.x1 - box.x0 + 2 * pad), hgt / (box.y1 - box.y0 + 2 * pad)));
+      scale = Math.max(floor, Math.min(most, w / (box.x1 - box.x0 + 2 * pad), hgt / (box.y1 - box.y0 + 2 * pad)));
+      overview = scale < lo - 1e-9; // (only with `all`: floor < lo)
       cx = (box.x0 + box.x1) / 2 + (r.width - w) / 2 / scale;
       cy = (box.y0 + box.y1) / 2 + (r.height - hgt) / 2 / scale;
       fitted = false;
@@ -226,16 +237,19 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
       apply();
     }
     following = selector;
+    followingAll = all;
     return true;
   }
 
-  /** Back to the start: the whole board, or on a phone the current decision's targets. */
+  /** Back to the start: the whole board, or on a phone all of the current decision's
+   * targets (further out than the phone's minimum when they do not fit it). */
   function reset() {
-    if (!(minScale() > 0 && focus(".target"))) fit();
+    if (!(minScale() > 0 && focus(".target", { all: true }))) fit();
   }
 
   function fit() {
     fitted = true;
+    overview = false;
     following = null;
     apply();
   }
@@ -253,8 +267,8 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   /** The frame changed size: the same view, or again the targets it was showing. */
   function refresh() {
-    if (pending && laidOut()) focus(pending);
-    else if (!(following && laidOut() && focus(following))) apply();
+    if (pending && laidOut()) focus(pending, { all: pendingAll });
+    else if (!(following && laidOut() && focus(following, { all: followingAll }))) apply();
   }
 
   // ------------------------------------------------------------ pointers
@@ -303,6 +317,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const [lo, hi] = limits(r);
     if (pointers.size > 1 && gesture.start.d > 0) {
       scale = Math.min(hi, Math.max(lo, gesture.scale * (c.d / gesture.start.d)));
+      if (overview && scale >= minScale()) overview = false;
     }
     fitted = false;
     following = null;

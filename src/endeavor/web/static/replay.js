@@ -2,12 +2,15 @@
 // of a game with the same board drawing; each step is GET /api/games/{id}/replay/{n}. Beside
 // the board, two tabs: what happened (the step's log, the score pad) and the game's Review
 // (review.js); a decision picked there (or named by ?review=) is shown at its position with
-// the move played and the better move, their places ringed on the table.
+// the move played and the better move, their places ringed on the table. On a phone the
+// game's phone layout: one screen with a slim header, tabs (the board, the buildings, the
+// players, what happened, the review) over the board, and the step with its controls in a
+// bar at the bottom.
 
 import { api, ApiError } from "./api.js";
 import { h, href, problemPage, replace, toast } from "./dom.js";
 import { tableHtml, headline, logLine, phone, scorePad, summaryOf } from "./game.js";
-import { panZoom } from "./panzoom.js";
+import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import { setSeats } from "./names.js";
 import { markMoves, reviewNote, reviewPanel } from "./review.js";
 
@@ -36,7 +39,7 @@ export async function replayScreen(root, id, start = null) {
   // the board pans and zooms like the game's (drag, pinch, double tap, + / − / ⤢), the
   // same view from one step to the next
   const boardFrame = h("div", { class: "board-wrap" });
-  const pz = panZoom(boardFrame);
+  const pz = panZoom(boardFrame, { minScale: () => (phone.matches ? PHONE_MIN_SCALE : 0) });
   const supplyBox = h("div", { class: "supply-box" });
   const board = h("div", { class: "board-col" }, boardFrame, supplyBox);
   const side = h("aside", { class: "side" });
@@ -65,6 +68,7 @@ export async function replayScreen(root, id, start = null) {
     pick: (d) => {
       picked = d.step;
       review.mark(d.step);
+      if (phoneMode) phoneSelect("board"); // the note is in the bar, the rings on the board
       show(d.step - 1).then(() => stepBox.scrollIntoView({ block: "nearest", behavior: "smooth" }));
     },
     selected: () => picked,
@@ -96,21 +100,68 @@ export async function replayScreen(root, id, start = null) {
     const marked = markMoves(root, body, here);
     replace(noteBox, here ? reviewNote(body, here, marked) : null);
     // on a phone the board opens on the rings (once per decision picked)
-    if (here && phone.matches && focused !== here.step && pz.focus(".rv-best, .rv-played")) {
+    if (here && phone.matches && focused !== here.step && pz.focus(".rv-best, .rv-played", { all: true })) {
       focused = here.step;
     }
   }
 
-  replace(side, stepBox, tabs, logPanel, review.el);
-  selectTab(tab);
+  const header = h("div", { class: "game-head" },
+    h("a", { href: href("/"), class: "back", title: "Back to the lobby" }, "← ", h("span", { class: "back-word" }, "Lobby")),
+    h("h1", { class: "game-title", title: `Replay · ${id}` }, `Replay · ${id}`), status,
+    h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, "Live game"));
+
+  // the phone layout (game.js's): tabs over the board, the step in a bar at the bottom
+  const PHONE_TABS = [["board", "Board"], ["build", "Buildings"], ["players", "Players"],
+    ["steps", "What happened"], ["review", "Review"]];
+  const drawers = {};
+  const phoneButtons = {};
+  for (const [name, label] of PHONE_TABS) {
+    phoneButtons[name] = h("button", { type: "button", class: "tab", role: "tab", "data-tab": name,
+      "data-testid": `tab-${name}`, onclick: () => phoneSelect(name) }, label);
+    if (name !== "board") drawers[name] = h("div", { class: `drawer drawer-${name}`, role: "tabpanel", "aria-label": label });
+  }
+  const phoneTabs = h("nav", { class: "tabs", role: "tablist", "aria-label": "Replay" }, Object.values(phoneButtons));
+  const stage = h("div", { class: "stage" }, Object.values(drawers));
+  const bar = h("section", { class: "bar replay-bar", "data-testid": "bar", "aria-label": "The step" });
+  let phoneMode = false;
+  let phoneTab = "board";
+
+  function phoneSelect(name) {
+    phoneTab = name;
+    stage.dataset.tab = name;
+    for (const [key, button] of Object.entries(phoneButtons)) {
+      button.setAttribute("aria-selected", key === name ? "true" : "false");
+      if (drawers[key]) drawers[key].hidden = key !== name;
+    }
+    if (name === "review") review.start();
+  }
+
+  function arrange(isPhone) {
+    phoneMode = isPhone;
+    root.classList.toggle("shell", isPhone);
+    document.body.dataset.layout = isPhone ? "phone" : "desktop";
+    if (isPhone) {
+      drawers.build.append(supplyBox);
+      drawers.players.append(mats);
+      drawers.steps.append(logPanel);
+      drawers.review.append(review.el);
+      logPanel.hidden = false;
+      review.el.hidden = false;
+      stage.prepend(boardFrame);
+      replace(bar, stepBox, controls);
+      replace(root, header, phoneTabs, stage, bar);
+      phoneSelect(phoneTab);
+    } else {
+      board.append(boardFrame, supplyBox);
+      replace(side, stepBox, tabs, logPanel, review.el);
+      selectTab(tab);
+      replace(root, header, controls, h("div", { class: "game replay-game" }, board, side), mats);
+    }
+  }
+
+  arrange(phone.matches);
+  phone.addEventListener("change", () => arrange(phone.matches));
   if (picked) review.start();
-  replace(root,
-    h("div", { class: "game-head" },
-      h("a", { href: href("/"), class: "back" }, "← Lobby"),
-      h("h1", { class: "game-title", title: `Replay · ${id}` }, `Replay · ${id}`), status,
-      h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, "Live game")),
-    controls,
-    h("div", { class: "game replay-game" }, board, side), mats);
 
   async function show(k) {
     const ticket = ++loading;

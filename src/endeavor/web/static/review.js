@@ -366,14 +366,26 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
     const words = running
       ? `Reviewing… ${b.done} of ${b.total} decisions`
       : "Waiting for the reviewer… (the review is queued)";
+    const eta = running && typeof b.eta_seconds === "number" ? etaWords(b.eta_seconds) : null;
     return [
       h("h2", {}, "Review"),
-      h("p", { class: "rv-progress-words", "data-testid": "review-progress" }, words),
+      h("p", { class: "rv-progress-words", "data-testid": "review-progress" }, words,
+        eta ? h("span", { class: "rv-eta", "data-testid": "review-eta" }, ` · ${eta}`) : null),
       running
         ? h("progress", { class: "rv-progress", max: b.total || 1, value: b.done, "aria-label": words })
         : h("progress", { class: "rv-progress", "aria-label": words }),
       h("p", { class: "hint" }, `The server reviews every decision of the game against its strongest bot (${b.iterations} iterations a decision), one game at a time; this page follows it.`),
     ];
+  }
+
+  /** "about 3 minutes left", "less than a minute left" (an estimate: rounded up). */
+  function etaWords(seconds) {
+    if (seconds < 60) return "less than a minute left";
+    const minutes = Math.ceil(seconds / 60);
+    if (minutes < 60) return `about ${minutes} minute${minutes === 1 ? "" : "s"} left`;
+    const hours = Math.floor(minutes / 60);
+    const rest = minutes % 60;
+    return `about ${hours} hour${hours === 1 ? "" : "s"}${rest ? ` ${rest} min` : ""} left`;
   }
 
   function draw(b) {

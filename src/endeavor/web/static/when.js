@@ -1,0 +1,37 @@
+// Times in relative words (as src/endeavor/web/when.py says them): "3 h ago", "in 3 days
+// 12 hours"; and a deadline's moment in the reader's own time ("Fri 5 Dec, 14:00").
+
+const SHORT = [["d", 86400], ["h", 3600], ["min", 60]];
+const LONG = [["day", 86400], ["hour", 3600], ["minute", 60]];
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago": how long before `now` (ISO or Date). */
+export function agoWords(then, now = new Date()) {
+  const seconds = (new Date(now) - new Date(then)) / 1000;
+  if (!(seconds >= 60)) return "just now";
+  for (const [name, size] of SHORT) {
+    if (seconds >= size) return `${Math.floor(seconds / size)} ${name} ago`;
+  }
+  return "just now";
+}
+
+/** "3 days 12 hours", "1 hour 5 minutes", "less than a minute" (the two largest units). */
+export function durationWords(seconds) {
+  let left = Math.max(0, Math.floor(seconds));
+  if (left < 60) return "less than a minute";
+  const out = [];
+  for (const [name, size] of LONG) {
+    const n = Math.floor(left / size);
+    left -= n * size;
+    if (n && out.length < 2) out.push(`${n} ${name}${n === 1 ? "" : "s"}`);
+    else if (out.length) break;
+  }
+  return out.join(" ");
+}
+
+/** "Fri 5 Dec, 14:00": a moment in the browser's own time zone. */
+export function momentWords(when) {
+  const d = new Date(when);
+  const day = d.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" });
+  const time = d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return `${day}, ${time}`;
+}
