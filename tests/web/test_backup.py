@@ -94,11 +94,13 @@ def populate(c: TestClient) -> list[dict[str, Any]]:
 
 
 def _steady(value: Any) -> Any:
-    """``value`` without what depends on the time of the request: a clock's time left
-    and the server's time (its deadlines and banks stay)."""
+    """``value`` without what depends on the time of the request: a clock's time left,
+    the server's time (its deadlines and banks stay) and when a seat's page last opened
+    the game (the requests of the comparison open it again)."""
     if isinstance(value, dict):
         return {k: _steady(v) for k, v in value.items()
-                if not (k in ("left", "now") and "deadline" in value)}
+                if not (k in ("left", "now") and "deadline" in value)
+                and k not in ("now", "last_seen")}
     if isinstance(value, list):
         return [_steady(v) for v in value]
     return value

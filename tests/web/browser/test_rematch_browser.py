@@ -128,7 +128,7 @@ def test_new_game_with_friends_gives_ready_to_send_invitations(
     page.wait_for_selector("[data-testid=created]")
     link1 = page.input_value("[data-testid=link-1]")
     text = page.input_value("[data-testid=invite-1-text]")
-    assert text == f"You're invited to Sunday sail as P1 (blue) — {link1}"
+    assert text == f"You're invited to Sunday sail as P1 (blue square) — {link1}"
     assert page.input_value("[data-testid=invite-3-text]").startswith(
         "You're invited to Sunday sail as P3 (green) — ")
     assert page.query_selector("[data-testid=invite-0]") is None  # your own seat

@@ -1,18 +1,17 @@
-// Invitations as ready-to-send text: "You're invited to ‹title› as P1 (blue) — ‹link›",
+// Invitations as ready-to-send text: "You're invited to ‹title› as P1 (blue square) — ‹link›",
 // with a Copy button and, where the browser has one (phones), its share sheet
 // (navigator.share). Shown on the page after creating a game and in the host panel's
 // seat links.
 
 import { copyText, fullUrl, h, toast } from "./dom.js";
+import { COLOUR_WORDS, SHAPE_WORDS } from "./names.js";
 
-/** The seats' colour names, in the order of dom.js's COLOURS. */
-export const COLOUR_NAMES = ["red", "blue", "yellow", "green", "purple"];
-
-/** What a seat is called in an invitation: "P1 (blue)", or "P1 (Bo, blue)" once named. */
+/** What a seat is called in an invitation: "P1 (blue square)", or "P1 (Bo, blue square)"
+ * once named (the colour and shape the board draws it with). */
 export function seatWords(seat, name = "") {
-  const colour = COLOUR_NAMES[seat % COLOUR_NAMES.length];
+  const i = seat % COLOUR_WORDS.length;
   const named = name && name !== `P${seat}` ? `${name}, ` : "";
-  return `P${seat} (${named}${colour})`;
+  return `P${seat} (${named}${COLOUR_WORDS[i]} ${SHAPE_WORDS[i]})`;
 }
 
 /** The invitation's text for `seats` (numbers: one, or the hot-seat ones) of `title`. */
