@@ -246,7 +246,7 @@ def test_a_shared_webhook_gets_the_spectator_link_and_the_name(
     body = post["body"]
     assert all(t not in str(body) and t not in str(post["headers"]) for t in toks.values())
     assert body["link"].endswith(f"/game/{gid}")
-    assert f"P{turn} (Ann), it is your move" in body["message"]
+    assert f"Ann (P{turn}), it is your move" in body["message"]
     assert "Watch the game:" in body["message"]
 
 

@@ -130,7 +130,7 @@ def test_new_game_with_friends_gives_ready_to_send_invitations(
     text = page.input_value("[data-testid=invite-1-text]")
     assert text == f"You're invited to Sunday sail as P1 (blue square) — {link1}"
     assert page.input_value("[data-testid=invite-3-text]").startswith(
-        "You're invited to Sunday sail as P3 (green) — ")
+        "You're invited to Sunday sail as P3 (green hexagon) — ")
     assert page.query_selector("[data-testid=invite-0]") is None  # your own seat
     assert page.is_visible("[data-testid=invite-1-copy]")
     shot(page, "new-game-invitations-phone", full_page=True)
@@ -142,7 +142,7 @@ def test_new_game_with_friends_gives_ready_to_send_invitations(
     page.click("[data-testid=host-open]")
     page.wait_for_selector("[data-testid=host-invite-2-text]")
     assert page.input_value("[data-testid=host-invite-2-text]").startswith(
-        "You're invited to Sunday sail as P2 (yellow) — ")
+        "You're invited to Sunday sail as P2 (yellow diamond) — ")
     assert page.input_value("[data-testid=host-invite-1-text]") == text
     assert page.query_selector("[data-testid=host-invite-0]") is None
     shot(page, "host-panel-invitations-phone")

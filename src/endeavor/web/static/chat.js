@@ -6,6 +6,7 @@
 
 import { ApiError, request } from "./api.js";
 import { h, href, replace, toast, COLOURS } from "./dom.js";
+import { seatChip } from "./names.js";
 
 const MAX_CHARS = 500;
 const chatPath = (id) => `/api/games/${encodeURIComponent(id)}/chat`;
@@ -128,9 +129,8 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
     return h("li", { class: `chat-msg${mine ? " mine" : ""}${m.deleted ? " deleted" : ""}${m.id > seen && !mine ? " new" : ""}`,
       "data-testid": "chat-message", "data-id": m.id, "data-seat": m.seat, style: `--who:${colour}` },
     h("div", { class: "chat-meta" },
-      h("span", { class: "chat-chip", style: `background:${colour}`, "aria-hidden": "true" }),
-      h("strong", { class: "chat-name" }, nameOf(m.seat, m.name)),
-      nameOf(m.seat, m.name) !== `P${m.seat}` ? h("span", { class: "muted chat-seat" }, `P${m.seat}`) : null,
+      seatChip(m.seat),
+      nameOf(m.seat, m.name) !== `P${m.seat}` ? h("strong", { class: "chat-name" }, nameOf(m.seat, m.name)) : null,
       h("time", { class: "muted chat-time", datetime: m.created }, when(m.created)),
       host && !m.deleted ? h("button", { type: "button", class: "chat-delete", "data-testid": "chat-delete",
         title: "Delete this message (the host)", "aria-label": `Delete ${nameOf(m.seat, m.name)}'s message`,
