@@ -412,12 +412,14 @@ def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
     game_id = snap.meta.id
 
     def read(conn: Connection) -> tuple[list[Any], int]:
-        seen = conn.execute(select(s.chat_seen).where(and_(
-            s.game_id == game_id, s.seat == seat))).scalar() or 0
-        where = and_(c.game_id == game_id, c.id > seen, c.seat != seat,
+        seen = (select(s.chat_seen).where(and_(s.game_id == game_id, s.seat == seat))
+                .scalar_subquery())  # one query: the sender asks this of every message
+        where = and_(c.game_id == game_id, c.id > func.coalesce(seen, 0), c.seat != seat,
                      c.deleted.is_(False))
         rows = list(conn.execute(select(c.id, c.seat, c.body).where(where)
                                  .order_by(c.id.desc()).limit(100)))
+        if len(rows) < 100:  # all of them
+            return rows, len(rows)
         total = conn.execute(select(func.count()).select_from(db.chat).where(where)).scalar()
         return rows, int(total or 0)
 

@@ -154,6 +154,8 @@ notify = Table(
     # period, covering everything since the last (``last_sent``)
     Column("mode", String(8), nullable=False, default="turn"),
     Column("last_sent", DateTime(timezone=True), nullable=True),
+    # 0004: the settings of one address (a shared webhook, a digest's period)
+    Index("ix_notify_target", "channel", "target"),
 )
 
 #: notifications waiting to be sent: at most one row per (game, seat, channel), inserted

@@ -1187,7 +1187,7 @@ class Notifier:
         if job.attempts > len(self.settings.backoff) + 1:  # earlier ones cut off unended
             return _Outcome(job, False, f"no attempt of {job.attempts - 1} ended", True,
                             shown)
-        hold = seating.hold_until(self.store, job.game_id, job.seat, job.channel, target,
+        hold, mode, shared = seating.gate(self.store, job.game_id, job.seat, job.channel, target,
                                   self.settings.digest_seconds, utcnow())
         if hold is not None:
             return _Outcome(job, True, said="held back (the page is open, or a digest "
@@ -1202,9 +1202,7 @@ class Notifier:
             log.info("notifications: game %s P%d %s not sent: %s", job.game_id, job.seat,
                      job.channel, message)
             return _Outcome(job, True, said=message)
-        message = seating.for_channel(self, message, job.channel, target,
-                                      seating.mode_of(self.store, job.game_id, job.seat,
-                                                      job.channel))
+        message = seating.for_channel(self, message, job.channel, target, mode, shared)
         try:
             if job.channel == "webhook":
                 self.send_webhook(target, message)

@@ -107,34 +107,51 @@ def hold_until(store: Store, game_id: str, seat: int, channel: str, target: str,
     """When a notification of ``seat`` on ``channel`` (to ``target``) due now may go out
     (None: now): later while the seat's page is visible, or while the address's digest
     period runs."""
+    return gate(store, game_id, seat, channel, target, digest_seconds, now)[0]
+
+
+def gate(store: Store, game_id: str, seat: int, channel: str, target: str,
+         digest_seconds: float, now: datetime) -> tuple[datetime | None, str | None, bool]:
+    """:func:`hold_until`, the channel's mode (``turn``, ``digest``; None: no longer set)
+    and whether ``target`` is a shared webhook (:func:`shared_webhook`), read in one
+    query (the sender asks this of every message)."""
     from .store import utc
 
     s, n = db.seats, db.notify
-
-    def read(conn: Any) -> tuple[Any, Any, Any]:
-        visible = conn.execute(select(s.c.visible_until).where(
-            and_(s.c.game_id == game_id, s.c.seat == seat))).scalar()
-        mode = conn.execute(select(n.c.mode).where(and_(
-            n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel))).scalar()
-        last = None
-        if mode == "digest":
-            last = conn.execute(select(func.max(n.c.last_sent)).where(and_(
-                n.c.channel == channel, n.c.target == target, n.c.mode == "digest"))).scalar()
-        return visible, mode, last
-
-    visible, _mode, last = store._read(read)
+    other = n.alias("other")
+    users = (select(func.count()).select_from(other)
+             .where(and_(other.c.channel == "webhook", other.c.target == target))
+             .scalar_subquery()) if channel == "webhook" else None
+    last_sent = (select(func.max(other.c.last_sent))
+                 .where(and_(other.c.channel == channel, other.c.target == target,
+                             other.c.mode == "digest")).scalar_subquery())
+    columns = [s.c.visible_until, n.c.mode, last_sent.label("last")]
+    if users is not None:
+        columns.append(users.label("users"))
+    query = (select(*columns).select_from(
+        s.outerjoin(n, and_(n.c.game_id == s.c.game_id, n.c.seat == s.c.seat,
+                            n.c.channel == channel)))
+        .where(and_(s.c.game_id == game_id, s.c.seat == seat)))
+    row = store._read(lambda conn: conn.execute(query).first())
+    if row is None:
+        return None, None, False
+    visible, mode = row.visible_until, row.mode
+    last = row.last if mode == "digest" else None
+    shared = users is not None and int(row.users or 0) > 1
     later: list[datetime] = []
     if visible is not None and utc(visible) > now:
         later.append(utc(visible))
     if last is not None and utc(last) + timedelta(seconds=digest_seconds) > now:
         later.append(utc(last) + timedelta(seconds=digest_seconds))
-    return max(later) if later else None
+    return (max(later) if later else None), mode, shared
 
 
 def sent_statement(channel: str, target: str, now: datetime) -> tuple[Any, dict[str, Any]]:
-    """The UPDATE noting a message sent to ``target`` (starts its digest period)."""
+    """The UPDATE noting a message sent to ``target`` (starts its digest period: only the
+    settings in digest mode read it, so only they are written)."""
     n = db.notify
-    return (update(n).where(and_(n.c.channel == channel, n.c.target == target))
+    return (update(n).where(and_(n.c.channel == channel, n.c.target == target,
+                                 n.c.mode == "digest"))
             .values(last_sent=now), {})
 
 
@@ -181,10 +198,12 @@ def waiting_elsewhere(notifier: Notifier, game_id: str, seat: int, channel: str,
 
 
 def for_channel(notifier: Notifier, message: Message, channel: str, target: str,
-                mode: str | None = None) -> Message:
+                mode: str | None = None, shared: bool | None = None) -> Message:
     """``message`` as it goes to ``target``: a shared webhook gets the spectator link and
-    the seat's name instead of the seat's link; a digest lists the other games waiting."""
-    shared = channel == "webhook" and shared_webhook(notifier.store, target)
+    the seat's name instead of the seat's link; a digest lists the other games waiting.
+    (``shared``: whether ``target`` is a shared webhook, if known: see :func:`gate`.)"""
+    if shared is None:
+        shared = channel == "webhook" and shared_webhook(notifier.store, target)
     if shared:
         name = message.name or notifier.store.peek(
             message.game_id, lambda snap: snap.meta.seats[message.seat].name)
@@ -203,12 +222,6 @@ def modes(store: Store, game_id: str, seats: Collection[int]) -> dict[tuple[int,
         (int(r.seat), r.channel): r.mode for r in conn.execute(
             select(n.c.seat, n.c.channel, n.c.mode).where(and_(
                 n.c.game_id == game_id, n.c.seat.in_(sorted(seats)))))})
-
-
-def mode_of(store: Store, game_id: str, seat: int, channel: str) -> str | None:
-    n = db.notify
-    return store._read(lambda conn: conn.execute(select(n.c.mode).where(and_(
-        n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel))).scalar())
 
 
 def set_modes(store: Store, game_id: str, seat: int, modes: Mapping[str, str]) -> None:

@@ -42,6 +42,7 @@ def upgrade() -> None:
                                       server_default="turn"))
     op.add_column("notify", sa.Column("last_sent", sa.DateTime(timezone=True),
                                       nullable=True))
+    op.create_index("ix_notify_target", "notify", ["channel", "target"])
     op.create_table(
         "chat",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -61,6 +62,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_notify_target", table_name="notify")
     op.drop_table("heartbeat")
     op.drop_index("ix_chat_game", table_name="chat")
     op.drop_table("chat")
