@@ -35,7 +35,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, bindparam, func, select, update
 
 from . import db
 
@@ -110,34 +110,51 @@ def hold_until(store: Store, game_id: str, seat: int, channel: str, target: str,
     return gate(store, game_id, seat, channel, target, digest_seconds, now)[0]
 
 
+def _gate_query(webhook: bool) -> Any:
+    """The query of :func:`gate` (built once: it runs for every message)."""
+    s, n = db.seats, db.notify
+    other = n.alias("other")
+    columns: list[Any] = [s.c.visible_until, n.c.mode]
+    if webhook:  # one more seat with this address is enough to know
+        two = (select(other.c.game_id).where(and_(other.c.channel == "webhook",
+                                                  other.c.target == bindparam("b_target")))
+               .limit(2).subquery())
+        columns.append(select(func.count()).select_from(two).scalar_subquery()
+                       .label("users"))
+    return (select(*columns).select_from(
+        s.outerjoin(n, and_(n.c.game_id == s.c.game_id, n.c.seat == s.c.seat,
+                            n.c.channel == bindparam("b_channel"))))
+        .where(and_(s.c.game_id == bindparam("b_game"), s.c.seat == bindparam("b_seat"))))
+
+
+_GATE: Final = {True: _gate_query(True), False: _gate_query(False)}
+_LAST_SENT: Final = select(func.max(db.notify.c.last_sent)).where(and_(
+    db.notify.c.channel == bindparam("b_channel"), db.notify.c.target == bindparam("b_target"),
+    db.notify.c.mode == "digest"))
+
+
 def gate(store: Store, game_id: str, seat: int, channel: str, target: str,
          digest_seconds: float, now: datetime) -> tuple[datetime | None, str | None, bool]:
     """:func:`hold_until`, the channel's mode (``turn``, ``digest``; None: no longer set)
     and whether ``target`` is a shared webhook (:func:`shared_webhook`), read in one
-    query (the sender asks this of every message)."""
+    query (two for a digest; the sender asks this of every message)."""
     from .store import utc
 
-    s, n = db.seats, db.notify
-    other = n.alias("other")
-    users = (select(func.count()).select_from(other)
-             .where(and_(other.c.channel == "webhook", other.c.target == target))
-             .scalar_subquery()) if channel == "webhook" else None
-    last_sent = (select(func.max(other.c.last_sent))
-                 .where(and_(other.c.channel == channel, other.c.target == target,
-                             other.c.mode == "digest")).scalar_subquery())
-    columns = [s.c.visible_until, n.c.mode, last_sent.label("last")]
-    if users is not None:
-        columns.append(users.label("users"))
-    query = (select(*columns).select_from(
-        s.outerjoin(n, and_(n.c.game_id == s.c.game_id, n.c.seat == s.c.seat,
-                            n.c.channel == channel)))
-        .where(and_(s.c.game_id == game_id, s.c.seat == seat)))
-    row = store._read(lambda conn: conn.execute(query).first())
+    webhook = channel == "webhook"
+    params = {"b_game": game_id, "b_seat": seat, "b_channel": channel, "b_target": target}
+
+    def read(conn: Any) -> tuple[Any, Any]:
+        row = conn.execute(_GATE[webhook], params).first()
+        last = None
+        if row is not None and row.mode == "digest":
+            last = conn.execute(_LAST_SENT, params).scalar()
+        return row, last
+
+    row, last = store._read(read)
     if row is None:
         return None, None, False
     visible, mode = row.visible_until, row.mode
-    last = row.last if mode == "digest" else None
-    shared = users is not None and int(row.users or 0) > 1
+    shared = webhook and int(row.users or 0) > 1
     later: list[datetime] = []
     if visible is not None and utc(visible) > now:
         later.append(utc(visible))
@@ -169,9 +186,10 @@ def hold_statement(game_id: str, seat: int, channel: str, lease: datetime,
 def shared_webhook(store: Store, url: str) -> bool:
     """Whether ``url`` is the webhook of more than one seat (of any game)."""
     n = db.notify
+    two = select(n.c.game_id).where(and_(n.c.channel == "webhook", n.c.target == url)
+                                    ).limit(2).subquery()
     count = store._read(lambda conn: conn.execute(
-        select(func.count()).select_from(n)
-        .where(and_(n.c.channel == "webhook", n.c.target == url))).scalar())
+        select(func.count()).select_from(two)).scalar())
     return int(count or 0) > 1
 
 
