@@ -627,10 +627,11 @@ def create_app(db_url: str | None = None, *,
     engine = db.make_engine(db_url, pool_size=threads + bot_threads + 3)
     db.upgrade(engine)
     uptime.shift_after_outage(engine)  # before anything reads a deadline
-    heartbeat = uptime.Heartbeat(engine)
-    seen = SeenRecorder(engine)
     review_settings = review if review is not None else ReviewSettings(iterations=0)
     store = Store(engine, review_iterations=review_settings.iterations)
+    # the seats' last-seen times are written with the heartbeat, every few seconds
+    seen = SeenRecorder(engine, write_lock=store._write_lock, deferred=True)
+    heartbeat = uptime.Heartbeat(engine, write_lock=store._write_lock, also=seen.flush)
     reviewer = (Reviewer(store, review_settings)
                 if run_reviews and review_settings.enabled else None)
     runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads}
@@ -747,10 +748,14 @@ def create_app(db_url: str | None = None, *,
                benched: Sequence[Seat] = ()) -> Response:
         return view_response(snap, you, since, runner.thinking(game_id), benched)
 
+    def _activity(game_id: str) -> dict[int, Activity]:
+        seen.flush()  # the seats seen since the last heartbeat, before they are read
+        return activity(engine, game_id)
+
     def panel(snap: Snapshot, host_token: str) -> schemas.HostPanel:
         snap, seats = store.host_panel(snap.meta.id, host_token)
         return host_panel_view(snap, seats, links, host_token,
-                               activity(engine, snap.meta.id))
+                               _activity(snap.meta.id))
 
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, response_model=schemas.Created,
@@ -1069,7 +1074,7 @@ def create_app(db_url: str | None = None, *,
         """The host's panel: every seat with its link, who plays it, the clock."""
         host = token_of(token, "host's")
         snap, seats = store.host_panel(game_id, host)
-        return host_panel_view(snap, seats, links, host, activity(engine, game_id))
+        return host_panel_view(snap, seats, links, host, _activity(game_id))
 
     @app.post("/api/games/{game_id}/host/seats/{seat}/reissue",
               response_model=schemas.HostPanel, tags=["host"])

@@ -9,13 +9,15 @@ log: its player's last action or undo (not a bot's or a clock's move for them).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from collections.abc import Collection
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import Engine, and_, func, select, update
 
@@ -40,12 +42,21 @@ class Activity:
 
 
 class SeenRecorder:
-    """Writes ``seats.last_seen`` (see the module's doc)."""
+    """Writes ``seats.last_seen`` (see the module's doc). ``write_lock``: the store's
+    (this process's SQLite writers queue there, not in SQLite's busy handler, which
+    sleeps). ``deferred``: :meth:`saw` only notes the seats, and :meth:`flush` writes them
+    all in one transaction (the server flushes with its heartbeat, every few seconds, and
+    before the host panel reads them): a view never waits for a write."""
 
-    def __init__(self, engine: Engine, every: float = EVERY_SECONDS) -> None:
+    def __init__(self, engine: Engine, every: float = EVERY_SECONDS,
+                 write_lock: AbstractContextManager[Any] | None = None,
+                 deferred: bool = False) -> None:
         self.engine = engine
         self.every = every
+        self.write_lock: AbstractContextManager[Any] = write_lock or contextlib.nullcontext()
+        self.deferred = deferred
         self._written: dict[tuple[str, int], float] = {}
+        self._pending: dict[str, set[int]] = {}
         self._lock = threading.Lock()
 
     def saw(self, game_id: str, seats: Collection[int]) -> None:
@@ -65,17 +76,31 @@ class SeenRecorder:
                 oldest = sorted(self._written.items(), key=lambda kv: kv[1])
                 for key, _ in oldest[:len(oldest) // 2]:
                     del self._written[key]
+            self._pending.setdefault(game_id, set()).update(due)
+        if not self.deferred:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the seats noted since the last flush, in one transaction. Never raises
+        (a failure is logged, and those seats are written when next seen)."""
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        if not pending:
+            return
         st = db.seats
+        now = utcnow()
         try:
-            with self.engine.begin() as conn:
-                conn.execute(update(st).where(and_(st.c.game_id == game_id,
-                                                   st.c.seat.in_(due)))
-                             .values(last_seen=utcnow()))
+            with self.write_lock, self.engine.begin() as conn:
+                for game_id, seats in pending.items():
+                    conn.execute(update(st).where(and_(st.c.game_id == game_id,
+                                                       st.c.seat.in_(sorted(seats))))
+                                 .values(last_seen=now))
         except Exception as e:
-            with self._lock:  # try again next time
-                for s in due:
-                    self._written.pop((game_id, s), None)
-            log.warning("cannot record that game %s was opened (%s: %s)", game_id,
+            with self._lock:  # try again when next seen
+                for game_id, seats in pending.items():
+                    for s in seats:
+                        self._written.pop((game_id, s), None)
+            log.warning("cannot record that %d game(s) were opened (%s: %s)", len(pending),
                         type(e).__name__, e)
 
 

@@ -16,8 +16,11 @@ counted: it is within the heartbeat's own jitter.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -96,16 +99,22 @@ class Heartbeat:
     """Renews the heartbeat row every ``interval`` seconds in a thread of its own (a
     failure, the database away, is logged once and tried again)."""
 
-    def __init__(self, engine: Engine, interval: float = HEARTBEAT_SECONDS) -> None:
+    def __init__(self, engine: Engine, interval: float = HEARTBEAT_SECONDS,
+                 write_lock: AbstractContextManager[Any] | None = None,
+                 also: Callable[[], None] | None = None) -> None:
         self.engine = engine
         self.interval = interval
+        #: the store's: this process's SQLite writers queue there (see SeenRecorder)
+        self.write_lock: AbstractContextManager[Any] = write_lock or contextlib.nullcontext()
+        #: more to do at each beat (the server writes the seats' last-seen times)
+        self.also = also
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def beat(self, now: datetime | None = None) -> None:
         """Write the heartbeat now."""
         hb = db.heartbeat
-        with self.engine.begin() as conn:
+        with self.write_lock, self.engine.begin() as conn:
             done = conn.execute(update(hb).where(hb.c.name == NAME)
                                 .values(at=now or utcnow())).rowcount
             if not done:
@@ -133,6 +142,8 @@ class Heartbeat:
         while not self._stop.wait(self.interval):
             try:
                 self.beat()
+                if self.also is not None:
+                    self.also()
                 failing = False
             except Exception as e:
                 if not failing:

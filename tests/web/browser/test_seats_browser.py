@@ -8,13 +8,14 @@ Phones (390x844, touch) and a desktop."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 from conftest import Server
 from sqlalchemy import create_engine, select
+from webapi import eventually
 
 from endeavor.web import db
 
@@ -58,16 +59,6 @@ def _rows(server: Server, table: Any, **where: Any) -> list[Any]:
             return list(conn.execute(query))
     finally:
         engine.dispose()
-
-
-def _until(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.1)
 
 
 def _play_until(server: Server, game: dict[str, Any], seat: int) -> None:
@@ -213,14 +204,14 @@ def test_no_email_while_the_seat_page_is_visible_one_after_it_is_hidden(
     mail_server.request("PUT", f"/api/games/{gid}/notify", {"email": address}, p1["token"])
     phone = new_page(**PHONE)
     _open(phone, mail_server.url + p1["url"])
-    _until(lambda: _rows(mail_server, db.seats, game_id=gid, seat=1)[0].visible_until,
-           "the page said it is visible")
+    eventually(lambda: _rows(mail_server, db.seats, game_id=gid, seat=1)[0].visible_until,
+               what="the page said it is visible")
     _play_until(mail_server, game, 1)
     phone.wait_for_selector("#app[data-your-move='1']")
     # the notifier looked at the row and held it back: due when the page may be gone
-    _until(lambda: any(r.lease_until is None and _utc(r.due) > time.time() + 5
-                       for r in _rows(mail_server, db.outbox, game_id=gid)),
-           "the e-mail held back while the page is visible")
+    eventually(lambda: any(r.lease_until is None and _utc(r.due) > time.time() + 5
+                           for r in _rows(mail_server, db.outbox, game_id=gid)),
+               what="the e-mail held back while the page is visible")
     assert not [m for m in mailbox.mails if address in m["to"]]
     phone.evaluate("""() => {
         Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});

@@ -145,6 +145,36 @@ export function hostPutName(id, hostToken, seat, name) {
 }
 
 /**
+ * A name's text field, its error line and the form's submit handler: `save(name)` does
+ * the request (its error is shown under the field), then `saved(result, name)`.
+ */
+function nameField({ label, value, placeholder = null, save, saved }) {
+  const input = h("input", {
+    type: "text", name: "name", maxlength: MAX_NAME, required: true, autocomplete: "nickname",
+    "data-testid": "name-input", "aria-label": label, value, placeholder,
+  });
+  const error = h("p", { class: "error", "data-testid": "name-error", role: "alert", hidden: true });
+  const say = (words) => {
+    error.hidden = false;
+    error.textContent = words;
+  };
+  const submit = async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      say("Type a name (1 to 24 characters).");
+      return;
+    }
+    try {
+      saved(await save(name), name);
+    } catch (err) {
+      say(err.message.charAt(0).toUpperCase() + err.message.slice(1));
+    }
+  };
+  return { input, error, submit };
+}
+
+/**
  * The dialog naming seat `seat` ("What's your name?"): prefilled with its name, or the
  * name this browser used last; `save(name)` does the request (an error is shown in the
  * dialog, which stays open); `done(result)` once saved. `first`: asked on opening the
@@ -153,29 +183,14 @@ export function hostPutName(id, hostToken, seat, name) {
  */
 export function nameDialog({ seat, name = "", first = false, heading, save, done, own = true }) {
   const { dialog, body } = modal(heading || (first ? "Welcome to the table" : `Name for P${seat}`), "name-dialog");
-  const input = h("input", {
-    type: "text", name: "name", maxlength: MAX_NAME, required: true, autocomplete: "nickname",
-    "data-testid": "name-input", "aria-label": own ? "Your name" : "Name", value: name || (own ? lastName() : ""),
-  });
-  const error = h("p", { class: "error", "data-testid": "name-error", role: "alert", hidden: true });
-  const submit = async (event) => {
-    event.preventDefault();
-    const value = input.value.trim();
-    if (!value) {
-      error.hidden = false;
-      error.textContent = "Type a name (1 to 24 characters).";
-      return;
-    }
-    try {
-      const result = await save(value);
+  const { input, error, submit } = nameField({
+    label: own ? "Your name" : "Name", value: name || (own ? lastName() : ""), save,
+    saved: (result, value) => {
       if (own) rememberName(value); // the host naming another seat: not this browser's name
       dialog.close();
       if (done) done(result);
-    } catch (err) {
-      error.hidden = false;
-      error.textContent = err.message.charAt(0).toUpperCase() + err.message.slice(1);
-    }
-  };
+    },
+  });
   body.append(h("form", { class: "name-form", onsubmit: submit },
     first ? h("p", {}, "You play ", seatChip(seat), ` (${seatLook(seat)}). What should the others call you?`)
       : h("p", {}, "The name everyone at the table sees beside ", seatChip(seat), "."),
@@ -231,30 +246,16 @@ export function nameAsker(id, token, onView) {
       return null;
     }
     if (card) return card;
-    const input = h("input", {
-      type: "text", name: "name", maxlength: MAX_NAME, required: true, autocomplete: "nickname",
-      "data-testid": "name-input", "aria-label": "Your name", value: lastName(), placeholder: "your name",
-    });
-    const error = h("p", { class: "error", "data-testid": "name-error", role: "alert", hidden: true });
-    const submit = async (event) => {
-      event.preventDefault();
-      const value = input.value.trim();
-      if (!value) {
-        error.hidden = false;
-        error.textContent = "Type a name (1 to 24 characters).";
-        return;
-      }
-      try {
-        const next = await putName(id, token, p, value);
+    const { input, error, submit } = nameField({
+      label: "Your name", value: lastName(), placeholder: "your name",
+      save: (value) => putName(id, token, p, value),
+      saved: (next, value) => {
         rememberName(value);
         closed = true;
         card.remove();
         onView(next);
-      } catch (err) {
-        error.hidden = false;
-        error.textContent = err.message.charAt(0).toUpperCase() + err.message.slice(1);
-      }
-    };
+      },
+    });
     card = h("form", { class: "name-ask", role: "dialog", "aria-label": "Your name", "data-testid": "name-dialog", onsubmit: submit },
       h("span", { class: "name-ask-q" }, "You play ", seatChip(p), ` (${seatLook(p)}). What should the others call you?`),
       input,
