@@ -15,7 +15,7 @@ it has (or for all of them again after a deletion).
 Each seat keeps the last message it has seen or been told of (``seats.chat_seen``): the
 page advances it as its player reads the chat (:meth:`Chat.mark_seen`), and so does a
 notification that carries the messages the player has not seen (:func:`unseen`,
-:func:`mark_told`): a message is never a notification of its own, it waits for the
+:func:`told_statement`): a message is never a notification of its own, it waits for the
 seat's next one ("Ann wrote: ...").
 
 Limits: a message is 1 to :data:`MAX_CHARS` characters of plain text (no control
@@ -36,7 +36,6 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from sqlalchemy import Connection, and_, case, func, select, update
 from sqlalchemy import insert as sa_insert
-from sqlalchemy.exc import DBAPIError
 
 from . import db
 from .store import (
@@ -435,18 +434,11 @@ def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
                   total - len(chosen), int(rows[0].id))
 
 
-def mark_told(store: Store, game_id: str, seat: int, upto: int) -> None:
-    """A notification told ``seat`` of the chat up to message ``upto`` (it was sent: a
-    database that cannot record this now is logged, and the next message repeats the
-    lines, rather than the message being sent again)."""
-    if upto <= 0:
-        return
+def told_statement(game_id: str, seat: int, upto: int) -> tuple[Any, dict[str, Any]]:
+    """The UPDATE noting that a notification told ``seat`` of the chat up to message
+    ``upto``: written by the sender with what became of its messages, in one transaction
+    (if that write fails, the next message repeats the lines rather than being sent
+    again)."""
     s = db.seats.c
-    try:
-        with store._write_lock, store.engine.begin() as conn:
-            conn.execute(update(db.seats).where(and_(
-                s.game_id == game_id, s.seat == seat, s.chat_seen < upto))
-                .values(chat_seen=upto))
-    except DBAPIError as e:
-        log.warning("chat: could not record that P%d of game %s was told of the chat "
-                    "(%s)", seat, game_id, type(e.orig).__name__)
+    return (update(db.seats).where(and_(s.game_id == game_id, s.seat == seat,
+                                        s.chat_seen < upto)).values(chat_seen=upto), {})

@@ -621,6 +621,8 @@ class _Outcome:
     said: str = "sent"
     #: not sent now: due again then (the seat's page is visible, or a digest period runs)
     hold: datetime | None = None
+    #: sent with the chat's messages up to this one (the seat's ``chat_seen`` moves there)
+    chat_upto: int = 0
 
     @property
     def what(self) -> str:
@@ -1093,6 +1095,9 @@ class Notifier:
                         if outcome.said == "sent" and outcome.job.target is not None:
                             conn.execute(*seating.sent_statement(
                                 outcome.job.channel, outcome.job.target, utcnow()))
+                        if outcome.chat_upto > 0:  # the chat it told of is not told again
+                            conn.execute(*chat.told_statement(
+                                outcome.job.game_id, outcome.job.seat, outcome.chat_upto))
                     else:
                         self._failed(conn, outcome)
         except Exception:
@@ -1215,8 +1220,7 @@ class Notifier:
                             shown)
         log.info("notifications: sent the %s of game %s to P%d by %s to %s", message.event,
                  job.game_id, job.seat, job.channel, shown)
-        chat.mark_told(self.store, job.game_id, job.seat, message.chat_upto)
-        return _Outcome(job, True)
+        return _Outcome(job, True, chat_upto=message.chat_upto)
 
     @staticmethod
     def _scrub(words: str, *secrets: str) -> str:
