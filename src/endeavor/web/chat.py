@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
-from sqlalchemy import Connection, and_, case, func, select, update
+from sqlalchemy import Connection, and_, bindparam, case, func, select, update
 from sqlalchemy import insert as sa_insert
 
 from . import db
@@ -400,6 +400,20 @@ def _line(name: str, body: str) -> str:
     return f"{name} wrote: {text}"
 
 
+#: the unseen messages a notification reads at most (it counts the others)
+UNSEEN_ROWS: Final = 100
+# the queries of :func:`unseen`, built once (the sender asks them of every message)
+_SEEN = (select(db.seats.c.chat_seen)
+         .where(and_(db.seats.c.game_id == bindparam("b_game"),
+                     db.seats.c.seat == bindparam("b_seat"))).scalar_subquery())
+_UNSEEN_WHERE = and_(db.chat.c.game_id == bindparam("b_game"),
+                     db.chat.c.id > func.coalesce(_SEEN, 0),
+                     db.chat.c.seat != bindparam("b_seat"), db.chat.c.deleted.is_(False))
+_UNSEEN: Final = (select(db.chat.c.id, db.chat.c.seat, db.chat.c.body).where(_UNSEEN_WHERE)
+                  .order_by(db.chat.c.id.desc()).limit(UNSEEN_ROWS))
+_UNSEEN_COUNT: Final = select(func.count()).select_from(db.chat).where(_UNSEEN_WHERE)
+
+
 def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
     """The messages ``seat`` has neither seen nor been told of (after its
     ``chat_seen``, by other seats, not deleted): at most :data:`NOTIFY_LINES` of them,
@@ -407,20 +421,13 @@ def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
     names = [s.name for s in snap.meta.seats]
     if not 0 <= seat < len(names):
         return Unseen()
-    c, s = db.chat.c, db.seats.c
-    game_id = snap.meta.id
+    params = {"b_game": snap.meta.id, "b_seat": seat}
 
     def read(conn: Connection) -> tuple[list[Any], int]:
-        seen = (select(s.chat_seen).where(and_(s.game_id == game_id, s.seat == seat))
-                .scalar_subquery())  # one query: the sender asks this of every message
-        where = and_(c.game_id == game_id, c.id > func.coalesce(seen, 0), c.seat != seat,
-                     c.deleted.is_(False))
-        rows = list(conn.execute(select(c.id, c.seat, c.body).where(where)
-                                 .order_by(c.id.desc()).limit(100)))
-        if len(rows) < 100:  # all of them
+        rows = list(conn.execute(_UNSEEN, params))
+        if len(rows) < UNSEEN_ROWS:  # all of them
             return rows, len(rows)
-        total = conn.execute(select(func.count()).select_from(db.chat).where(where)).scalar()
-        return rows, int(total or 0)
+        return rows, int(conn.execute(_UNSEEN_COUNT, params).scalar() or 0)
 
     rows, total = store._read(read)
     if not rows:

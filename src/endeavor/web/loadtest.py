@@ -56,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +72,8 @@ from websockets.exceptions import WebSocketException
 
 from endeavor.cli.common import UsageError
 
+from .chat import RATE_COUNT as CHAT_RATE_COUNT
+from .chat import RATE_SECONDS as CHAT_RATE_SECONDS
 from .minihttp import Connection, HttpError
 
 HOST = "127.0.0.1"
@@ -438,6 +440,7 @@ class Driver:
         self.clock = clock
         self.webhook = webhook
         self.chat = chat
+        self._said: dict[tuple[str, int], deque[float]] = {}  # each seat's chat times
         self.results = Results()
         self.games: list[Game] = []
 
@@ -656,7 +659,15 @@ class Driver:
 
     async def _say(self, conn: Connection, game: Game, seat: int, words: str) -> None:
         """``seat`` posts a chat message (its round trip measured; a failure is an
-        error of the run like a move's)."""
+        error of the run like a move's), unless that would pass the server's limit of
+        messages a seat may write in a while (as a person would wait)."""
+        said = self._said.setdefault((game.id, seat), deque())
+        now = time.monotonic()
+        while said and now - said[0] > CHAT_RATE_SECONDS + 0.5:
+            said.popleft()
+        if len(said) >= CHAT_RATE_COUNT:
+            return
+        said.append(now)
         t0 = time.perf_counter()
         try:
             r = await conn.request("POST", f"/api/games/{game.id}/chat",
