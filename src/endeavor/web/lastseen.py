@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Engine, and_, func, select, update
+from sqlalchemy import Engine, and_, func, select, tuple_, update
 
 from . import db
 from .store import utc, utcnow
@@ -90,10 +90,13 @@ class SeenRecorder:
         st = db.seats
         now = utcnow()
         try:
+            pairs = sorted((g, p) for g, seats in pending.items() for p in seats)
             with self.write_lock, self.engine.begin() as conn:
-                for game_id, seats in pending.items():
-                    conn.execute(update(st).where(and_(st.c.game_id == game_id,
-                                                       st.c.seat.in_(sorted(seats))))
+                # one statement per 500 seats, whatever their games (a flush after a
+                # busy minute holds the write lock for one short statement, not one a game)
+                for i in range(0, len(pairs), 500):
+                    conn.execute(update(st).where(tuple_(st.c.game_id, st.c.seat)
+                                                  .in_(pairs[i:i + 500]))
                                  .values(last_seen=now))
         except Exception as e:
             with self._lock:  # try again when next seen
