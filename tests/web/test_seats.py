@@ -236,9 +236,10 @@ def test_a_shared_webhook_gets_the_spectator_link_and_the_name(
     for seat in (1, 2):
         assert client.put(f"/api/games/{gid}/notify", headers=auth(toks[seat]),
                           json={"webhook": hook}).status_code == 200
-    with app.state.store.engine.begin() as conn:  # a name (the names' own API is elsewhere)
-        conn.execute(update(db.seats).where(db.seats.c.game_id == gid).values(name="Ann"))
-    app.state.store._cache.clear()
+    names = {0: "Ann", 1: "Bo", 2: "Cy"}
+    for seat, name in names.items():
+        assert client.put(f"/api/games/{gid}/name", headers=auth(toks[seat]),
+                          json={"name": name}).status_code == 200
     assert _move(client, gid, toks[0]).status_code == 200
     turn = _view(client, gid, toks[0])["current_player"]
     assert _run(app) == ["sent"]
@@ -246,7 +247,7 @@ def test_a_shared_webhook_gets_the_spectator_link_and_the_name(
     body = post["body"]
     assert all(t not in str(body) and t not in str(post["headers"]) for t in toks.values())
     assert body["link"].endswith(f"/game/{gid}")
-    assert f"Ann (P{turn}), it is your move" in body["message"]
+    assert f"{names[turn]} (P{turn}), it is your move" in body["message"]
     assert "Watch the game:" in body["message"]
 
 
@@ -286,11 +287,11 @@ def test_digest_hours_option(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "environ", dict(os.environ))  # what serve sets stays here
     os.environ.pop(seating.DIGEST_VAR, None)
     args = argparse.Namespace(host="127.0.0.1", port=8000, digest_hours=3.0)
-    server._notify_env(args)
+    server.notify_env(args)
     assert NotifySettings.from_env().digest_seconds == 3 * 3600.0
     for bad in (0.0, -1.0, 1000.0):
         with pytest.raises(Exception, match="--digest-hours"):
-            server._notify_env(argparse.Namespace(host="127.0.0.1", port=8000,
+            server.notify_env(argparse.Namespace(host="127.0.0.1", port=8000,
                                                   digest_hours=bad))
-    server._notify_env(argparse.Namespace(host="127.0.0.1", port=8000))
+    server.notify_env(argparse.Namespace(host="127.0.0.1", port=8000))
     assert NotifySettings.from_env().digest_seconds == seating.DIGEST_HOURS * 3600.0

@@ -40,7 +40,7 @@ class FakeNow:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, at: datetime) -> None:
         self.at = at
-        monkeypatch.setattr(store_module, "_now", lambda: self.at)
+        monkeypatch.setattr(store_module, "clock", lambda: self.at)
 
     def advance(self, seconds: float) -> datetime:
         self.at += timedelta(seconds=seconds)

@@ -129,7 +129,7 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def _notify_env(args: argparse.Namespace) -> list[str]:
+def notify_env(args: argparse.Namespace) -> list[str]:
     """Check ``--public-url``, ``--smtp`` (and its password: :func:`smtp_password`),
     ``--mail-from`` and ``--allow-private-webhooks`` and hand them to the workers'
     factory (through the environment: :func:`endeavor.web.app.app_from_env`); the
@@ -217,7 +217,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(f"{e}{dbhealth.full_disk_hint(url, str(e))}") from None
     _check_port(args.host, args.port)
     os.environ[db.ENV_VAR] = url  # the workers' factory reads it
-    warnings = _notify_env(args)
+    warnings = notify_env(args)
     review_budget = _review_env(args)
     workers = max(1, int(args.workers))
     out.print(f"Endeavor: open {_browser_url(args.host, args.port)} in a browser "

@@ -240,7 +240,13 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
-_now = utcnow
+#: the store's clock: when a decision starts and ends, a seat is given to a bot, ... (a
+#: test of the clocks sets it: ``monkeypatch.setattr(endeavor.web.store, "clock", f)``)
+clock: Callable[[], datetime] = utcnow
+
+
+def _now() -> datetime:
+    return clock()
 
 
 def utc(dt: datetime) -> datetime:
