@@ -25,7 +25,6 @@ characters but the newline), a seat writes at most :data:`RATE_COUNT` messages i
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -50,8 +49,6 @@ from .store import (
     utc,
     utcnow,
 )
-
-log = logging.getLogger("endeavor.web")
 
 #: the longest message, in characters (after trimming the spaces around it)
 MAX_CHARS: Final = 500

@@ -17,7 +17,7 @@
 - Every turn or a digest, per channel (``notify.mode``): a digest sends at most one
   message a digest period to an address (all the seats and games that use it in digest
   mode together, ``notify.last_sent``), saying what waits then; a row due sooner is
-  held until the period is over (:func:`hold_until`).
+  held until the period is over (:func:`gate`).
 - A webhook URL set by more than one seat (of any game) is a shared channel: its
   messages carry the game's spectator link and the seat's name, never the seat's link
   (which would let every reader play the seat). E-mail and a webhook used by one seat
@@ -102,14 +102,6 @@ def set_presence(store: Store, game_id: str, seats: Collection[int], visible: bo
     return until
 
 
-def hold_until(store: Store, game_id: str, seat: int, channel: str, target: str,
-               digest_seconds: float, now: datetime) -> datetime | None:
-    """When a notification of ``seat`` on ``channel`` (to ``target``) due now may go out
-    (None: now): later while the seat's page is visible, or while the address's digest
-    period runs."""
-    return gate(store, game_id, seat, channel, target, digest_seconds, now)[0]
-
-
 def _gate_query(webhook: bool) -> Any:
     """The query of :func:`gate` (built once: it runs for every message)."""
     s, n = db.seats, db.notify
@@ -135,7 +127,9 @@ _LAST_SENT: Final = select(func.max(db.notify.c.last_sent)).where(and_(
 
 def gate(store: Store, game_id: str, seat: int, channel: str, target: str,
          digest_seconds: float, now: datetime) -> tuple[datetime | None, str | None, bool]:
-    """:func:`hold_until`, the channel's mode (``turn``, ``digest``; None: no longer set)
+    """When a notification of ``seat`` on ``channel`` (to ``target``) due now may go out
+    (None: now; later while the seat's page is visible, or while the address's digest
+    period runs), the channel's mode (``turn``, ``digest``; None: no longer set)
     and whether ``target`` is a shared webhook (:func:`shared_webhook`), read in one
     query (two for a digest; the sender asks this of every message)."""
     from .store import utc
