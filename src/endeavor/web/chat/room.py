@@ -1,160 +1,36 @@
-"""A game's chat: short plain-text messages written by its seats, read by everyone who
-can see the game (seats and spectators), deleted by its host (docs/web.md, "Chat").
-
-Messages are rows of the ``chat`` table, numbered by its ``id`` (one sequence for all
-games, so a game's ids grow but have gaps). A deleted message keeps its row with
-``deleted`` true: its body is no longer served, and the ids stay in order.
-
-What the game's WebSocket announces about a chat is its *version*: the highest message
-id and how many of its messages are deleted, two numbers that only grow (a post raises
-the first, a deletion the second), read for all the games a process follows in one
-query (:meth:`Chat.versions`), so a message posted through another worker process is
-announced too. A page that sees a version change asks for the messages after the last
-it has (or for all of them again after a deletion).
-
-Each seat keeps the last message it has seen or been told of (``seats.chat_seen``): the
-page advances it as its player reads the chat (:meth:`Chat.mark_seen`), and so does a
-notification that carries the messages the player has not seen (:func:`unseen`,
-:func:`told_statement`): a message is never a notification of its own, it waits for the
-seat's next one ("Ann wrote: ...").
-
-Limits: a message is 1 to :data:`MAX_CHARS` characters of plain text (no control
-characters but the newline), a seat writes at most :data:`RATE_COUNT` messages in
-:data:`RATE_SECONDS` seconds (429 beyond), checked in the transaction that writes it.
-"""
+"""The chat of each game (:class:`Chat`): listing, posting, deleting, marking read,
+its version for the WebSocket."""
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, Final
+from datetime import timedelta
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
-from sqlalchemy import Connection, and_, bindparam, case, func, select, update
+from sqlalchemy import Connection, and_, case, func, select, update
 from sqlalchemy import insert as sa_insert
 
-from . import db
-from .store import (
+from .. import db
+from ..store import (
     NOT_A_SEAT,
     BadRequest,
     Forbidden,
     NotFound,
     Snapshot,
     Store,
-    StoreError,
     Unauthorized,
     utc,
     utcnow,
 )
-
-#: the longest message, in characters (after trimming the spaces around it)
-MAX_CHARS: Final = 500
-#: the most lines a message may have
-MAX_LINES: Final = 12
-#: a seat writes at most RATE_COUNT messages in any RATE_SECONDS seconds
-RATE_COUNT: Final = 5
-RATE_SECONDS: Final = 10.0
-#: the most messages one answer lists (the latest ones)
-PAGE: Final = 200
-#: the most chat lines a notification carries ("and N more" beyond)
-NOTIFY_LINES: Final = 3
-#: a chat line in a notification is cut at this many characters
-NOTIFY_CHARS: Final = 160
-
-#: a chat's version: (the highest message id, how many messages are deleted)
-Version = tuple[int, int]
-
-
-class TooMany(StoreError):
-    """A seat wrote too many messages too quickly."""
-
-    status = 429
-
-
-# --------------------------------------------------------------------------- the API's shapes
-class ChatPost(BaseModel):
-    """``POST /api/games/{id}/chat``: the message, and which seat writes it (needed only
-    for a hot-seat link, which plays several)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    body: StrictStr = Field(max_length=20 * MAX_CHARS,
-                            description=f"plain text, 1 to {MAX_CHARS} characters")
-    seat: StrictInt | None = Field(default=None, ge=0, le=7)
-
-
-class ChatSeen(BaseModel):
-    """``POST /api/games/{id}/chat/seen``: the page's player has read the chat up to
-    message ``upto``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    upto: StrictInt = Field(ge=0)
-    seat: StrictInt | None = Field(default=None, ge=0, le=7)
-
-
-class ChatSeenView(BaseModel):
-    """The answer to ``POST /chat/seen``: the last message the seat has now seen."""
-
-    seen: int
-
-
-class ChatMessage(BaseModel):
-    """One message: ``body`` is null once the host deleted it (``deleted`` true)."""
-
-    id: int
-    seat: int
-    name: str
-    created: datetime
-    body: str | None
-    deleted: bool
-
-
-class ChatView(BaseModel):
-    """A chat's messages (the latest :data:`PAGE` after ``after``, oldest first), its
-    version (``last``, ``deleted``: see the module's doc), ``more``: older messages
-    after ``after`` were left out; ``seen``: the last message the token's seat has seen
-    (null for a spectator)."""
-
-    messages: list[ChatMessage]
-    last: int
-    deleted: int
-    more: bool
-    seen: int | None
-
-
-# --------------------------------------------------------------------------- checking a message
-def clean_body(text: str) -> str:
-    """The message as stored: line ends made ``\\n``, the spaces around it trimmed;
-    :class:`BadRequest` in words when it is empty, too long, or holds a control
-    character (other than the newline) or an unpaired surrogate."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
-    if not text:
-        raise BadRequest("the message is empty: write something")
-    if len(text) > MAX_CHARS:
-        raise BadRequest(f"the message is too long: {len(text)} characters, at most "
-                         f"{MAX_CHARS}")
-    for ch in text:
-        if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cs"):
-            raise BadRequest(f"the message holds a control character (U+{ord(ch):04X}): "
-                             f"plain text only")
-    if text.count("\n") >= MAX_LINES:
-        raise BadRequest(f"the message has {text.count(chr(10)) + 1} lines: at most "
-                         f"{MAX_LINES}")
-    return text
-
-
-def mentions(body: str, name: str) -> bool:
-    """Whether ``body`` names ``name``: ``@name`` or the name as a word of its own, in
-    any case."""
-    name = name.strip()
-    if not name:
-        return False
-    pattern = r"(?<![\w@])@?" + re.escape(name) + r"(?!\w)"
-    return re.search(pattern, body, flags=re.IGNORECASE) is not None
+from .words import (
+    PAGE,
+    RATE_COUNT,
+    RATE_SECONDS,
+    TooMany,
+    Version,
+    clean_body,
+)
 
 
 # --------------------------------------------------------------------------- the chat
@@ -376,73 +252,3 @@ class Chat:
             seen = conn.execute(select(s.chat_seen).where(and_(
                 s.game_id == game_id, s.seat == chosen[0]))).scalar()
         return int(seen or 0)
-
-
-# --------------------------------------------------------------------------- notifications
-@dataclass(frozen=True)
-class Unseen:
-    """The chat lines a seat's next notification carries: ``lines`` ("Ann wrote:
-    ..."), ``more`` further messages not shown, ``upto`` the last message id they
-    cover (0: none)."""
-
-    lines: tuple[str, ...] = ()
-    more: int = 0
-    upto: int = 0
-
-
-def _line(name: str, body: str) -> str:
-    text = " ".join(body.split())
-    if len(text) > NOTIFY_CHARS:
-        text = text[:NOTIFY_CHARS - 1] + "…"
-    return f"{name} wrote: {text}"
-
-
-#: the unseen messages a notification reads at most (it counts the others)
-UNSEEN_ROWS: Final = 100
-# the queries of :func:`unseen`, built once (the sender asks them of every message)
-_SEEN = (select(db.seats.c.chat_seen)
-         .where(and_(db.seats.c.game_id == bindparam("b_game"),
-                     db.seats.c.seat == bindparam("b_seat"))).scalar_subquery())
-_UNSEEN_WHERE = and_(db.chat.c.game_id == bindparam("b_game"),
-                     db.chat.c.id > func.coalesce(_SEEN, 0),
-                     db.chat.c.seat != bindparam("b_seat"), db.chat.c.deleted.is_(False))
-_UNSEEN: Final = (select(db.chat.c.id, db.chat.c.seat, db.chat.c.body).where(_UNSEEN_WHERE)
-                  .order_by(db.chat.c.id.desc()).limit(UNSEEN_ROWS))
-_UNSEEN_COUNT: Final = select(func.count()).select_from(db.chat).where(_UNSEEN_WHERE)
-
-
-def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
-    """The messages ``seat`` has neither seen nor been told of (after its
-    ``chat_seen``, by other seats, not deleted): at most :data:`NOTIFY_LINES` of them,
-    those that name the seat's player first, then the latest, in the order written."""
-    names = [s.name for s in snap.meta.seats]
-    if not 0 <= seat < len(names):
-        return Unseen()
-    params = {"b_game": snap.meta.id, "b_seat": seat}
-
-    def read(conn: Connection) -> tuple[list[Any], int]:
-        rows = list(conn.execute(_UNSEEN, params))
-        if len(rows) < UNSEEN_ROWS:  # all of them
-            return rows, len(rows)
-        return rows, int(conn.execute(_UNSEEN_COUNT, params).scalar() or 0)
-
-    rows, total = store._read(read)
-    if not rows:
-        return Unseen()
-    name = names[seat]
-    named = [r for r in rows if mentions(r.body, name)]
-    chosen = named[:NOTIFY_LINES]
-    chosen += [r for r in rows if r not in chosen][:NOTIFY_LINES - len(chosen)]
-    chosen.sort(key=lambda r: r.id)
-    return Unseen(tuple(_line(_name(names, int(r.seat)), r.body) for r in chosen),
-                  total - len(chosen), int(rows[0].id))
-
-
-def told_statement(game_id: str, seat: int, upto: int) -> tuple[Any, dict[str, Any]]:
-    """The UPDATE noting that a notification told ``seat`` of the chat up to message
-    ``upto``: written by the sender with what became of its messages, in one transaction
-    (if that write fails, the next message repeats the lines rather than being sent
-    again)."""
-    s = db.seats.c
-    return (update(db.seats).where(and_(s.game_id == game_id, s.seat == seat,
-                                        s.chat_seen < upto)).values(chat_seen=upto), {})

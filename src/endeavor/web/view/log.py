@@ -1,0 +1,63 @@
+"""The scores and the log as JSON: :func:`scores_view`, the events of an action
+(:func:`action_view`) and the journal's lines (:func:`line_view`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from ...events import Event
+from ...rules.words import word_player as player_name
+from ...scoring import final_scores
+from ...state import State
+
+if TYPE_CHECKING:
+    from ..store import LogLine
+
+from .pieces import JSON
+from .words import plain_words, pronouns
+
+
+def scores_view(state: State, force: bool = False) -> list[JSON] | None:
+    """The score pad when the game is over (None before; ``force``: counted as the game
+    stands, for a game the host ended): per seat its total, rank and lines in pad
+    order."""
+    if not state.is_over and not force:
+        return None
+    return [{"seat": s.player, "name": player_name(s.player), "total": s.total,
+             "rank": s.rank, "lines": [[name, pts] for name, pts in s.lines.items()]}
+            for s in final_scores(state)]
+
+
+#: a ruling's id in an engine text, e.g. `` (R16)`` or ``(R16, R21)``
+def event_view(event: Event, seq: int) -> JSON:
+    """One engine event for the log: the log entry ``seq`` that caused it, its kind,
+    the seat concerned (None for the table), its words in the third person (the log is
+    everyone's) and (``rules``, only when there are some) the rulings they cite."""
+    words, rules = plain_words(event.text)
+    out: JSON = {"seq": seq, "kind": event.kind, "player": event.player,
+                 "text": pronouns(words)}
+    if rules:
+        out["rules"] = rules
+    return out
+
+
+def action_view(seq: int, action: str, events: Iterable[Event]) -> list[JSON]:
+    """The log of one effective action (its entry ``seq``, its notation, its events):
+    :func:`event_view` of each, except that a choice made for the Silent Fleet is
+    logged once (the fleet's own event, saying who chose), not twice."""
+    out = [event_view(ev, seq) for ev in events]
+    if action.startswith("fleet ") and any(e["kind"] == "fleet" for e in out):
+        chooser = next((e["player"] for e in out if e["kind"] == "action"), None)
+        out = [e for e in out if e["kind"] != "action"]
+        if chooser is not None:
+            first = next(e for e in out if e["kind"] == "fleet")
+            first["text"] = f"{first['text']} ({player_name(chooser)}'s choice)"
+            first["player"] = chooser
+    return out
+
+
+def line_view(line: LogLine) -> JSON:
+    """A log line that is not an engine event (an undo, the host's change, a clock),
+    shaped as :func:`event_view`'s."""
+    return {"seq": line.seq, "kind": line.kind, "player": line.player, "text": line.text}

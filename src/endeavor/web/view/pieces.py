@@ -1,0 +1,237 @@
+"""The pieces of a position: cards, buildings, sites, decks, tokens, governors (the
+parts :mod:`.board` assembles), and the caches of what depends only on the rules or the
+board."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from ... import data as D
+from ...rules.words import icons_label
+from ...state import State
+
+if TYPE_CHECKING:
+    pass
+
+
+JSON = dict[str, Any]
+
+
+_KIND_WORDS: Final = ("Ship", "Occupy", "Attack", "Payment", "Draw")
+
+
+def _owner(state: State, p: int) -> int | None:
+    """A disc owner as JSON: the seat, a neutral colour's owner number, or None."""
+    return p if p >= 0 else None
+
+
+def _attribute_names(state: State) -> tuple[str, ...]:
+    """The four attribute names of the ruleset (2009: Finance, Politics)."""
+    return tuple(state.rules.token_names[:4])
+
+
+def _token(state: State, t: int) -> JSON | None:
+    """A Trade token type as JSON (None for -1): code, name in the ruleset's words, and
+    whether it is a brown (attribute) or blue (action) token."""
+    if t < 0:
+        return None
+    cache = _per_rules(state)
+    entry: JSON | None = cache.get(("token", t))
+    if entry is None:
+        entry = cache.setdefault(("token", t), {
+            "kind": D.TOKEN_CODES[t], "name": state.rules.token_names[t],
+            "colour": "brown" if t < 4 else "blue"})
+    return dict(entry)  # a fresh copy: callers add to it
+
+
+def _icons_words(state: State, icons: tuple[int, int, int, int], glory: int) -> str:
+    """``(0, 2, 0, 1)``, glory 1 -> ``"Culture 2, Influence 1, 1 glory"``."""
+    names = _attribute_names(state)
+    parts = [f"{names[k]} {icons[k]}" for k in range(4) if icons[k]]
+    if glory:
+        parts.append(f"{glory} glory")
+    return ", ".join(parts)
+
+
+def _per_rules(state: State) -> dict[Any, Any]:
+    """A cache of what depends only on the ruleset's tables (``state.rules``: one object
+    shared by every game of a ruleset): cards and buildings in JSON, each built once."""
+    cache = _RULES_CACHE.get(state.rules)
+    if cache is None:
+        cache = _RULES_CACHE.setdefault(state.rules, {})
+    return cache
+
+
+#: ``state.rules`` -> its cache (a handful of rulesets: kept for the process's life)
+_RULES_CACHE: dict[Any, dict[Any, Any]] = {}
+
+
+def _per_board(state: State) -> dict[Any, Any]:
+    """A cache of what depends only on the board side's tables (``state.info``, shared
+    by every game on that side): the cities of each region, the links' ends."""
+    cache = _BOARD_CACHE.get(state.info)
+    if cache is None:
+        cache = _BOARD_CACHE.setdefault(state.info, {})
+    return cache
+
+
+#: ``state.info`` -> its cache (a handful of board sides: kept for the process's life)
+_BOARD_CACHE: dict[Any, dict[Any, Any]] = {}
+
+
+def clear_caches() -> None:
+    """Forget the per-ruleset and per-board caches (the next view builds them afresh)."""
+    _RULES_CACHE.clear()
+    _BOARD_CACHE.clear()
+
+
+def card_json(state: State, c: int) -> JSON:
+    """An Asset card (or Governor): code, deck, value, icons, glory, what it gives."""
+    cache = _per_rules(state)
+    entry: JSON | None = cache.get(("card", c))
+    if entry is None:
+        entry = cache.setdefault(("card", c), _card_json(state, c))
+    # a fresh copy: callers add to it (an ``id``), and nobody shares the icons
+    out = dict(entry)
+    out["icons"] = dict(entry["icons"])
+    return out
+
+
+def _card_json(state: State, c: int) -> JSON:
+    card = state.rules.cards[c]
+    names = _attribute_names(state)
+    return {
+        "code": card.code, "deck": D.DECK_CODES[card.deck],
+        "deck_name": D.DECK_NAMES[card.deck],
+        "value": None if card.governor else card.value,
+        "governor": card.governor, "slavery": card.deck == D.SLAVERY_DECK,
+        "abolition": card.abolition,
+        "icons": {names[k].lower(): card.icons[k] for k in range(4)},
+        "glory": card.glory, "short": icons_label(card.icons, card.glory),
+        "gives": _icons_words(state, card.icons, card.glory) or "nothing",
+        "bonus_disc": bool(state.rules.card_bonus[c]),
+    }
+
+
+def building_does(state: State, b: int) -> str:
+    """What a building does, in words: its action(s) and the icons and glory it gives."""
+    bd = state.rules.buildings[b]
+    parts: list[str] = []
+    if bd.kind1 >= 0:
+        k1 = _KIND_WORDS[bd.kind1]
+        if bd.kind2 < 0:
+            parts.append(f"{k1} action")
+        elif bd.mode == D.CHOICE:
+            parts.append(f"{k1} or {_KIND_WORDS[bd.kind2]}")
+        else:
+            parts.append(f"{k1} + {_KIND_WORDS[bd.kind2]}")
+    gives = _icons_words(state, bd.icons, bd.glory)
+    if gives:
+        parts.append(gives)
+    return "; ".join(parts) or "no action"
+
+
+def _building(state: State, b: int) -> JSON:
+    cache = _per_rules(state)
+    entry: JSON | None = cache.get(("building", b))
+    if entry is None:
+        bd = state.rules.buildings[b]
+        entry = cache.setdefault(("building", b), {
+            "code": bd.code, "name": bd.name, "level": bd.level,
+            "activatable": bd.activatable, "does": building_does(state, b),
+            "icons": icons_label(bd.icons, bd.glory)})
+    return dict(entry)  # a fresh copy: callers add to it
+
+
+def _next_level_at(score: int) -> int | None:
+    """The track score at which the level next goes up (None at level 5)."""
+    try:
+        return _NEXT_LEVEL[score]
+    except KeyError:
+        pass
+    return _NEXT_LEVEL.setdefault(score, _find_next_level(score))
+
+
+#: score -> :func:`_next_level_at` (a pure function of the score)
+_NEXT_LEVEL: dict[int, int | None] = {}
+
+
+def _find_next_level(score: int) -> int | None:
+    level = D.track_level(score)
+    for s in range(score + 1, len(D.TRACK_LEVEL)):
+        if D.TRACK_LEVEL[s] > level:
+            return s
+    return None
+
+
+def _next_glory_at(state: State, score: int) -> int | None:
+    """The next track score with more end-game glory than ``score`` (None at the top of
+    a capped track)."""
+    cap = state.rules.track_cap
+    try:
+        return _NEXT_GLORY[cap, score]
+    except KeyError:
+        pass
+    return _NEXT_GLORY.setdefault((cap, score), _find_next_glory(cap, score))
+
+
+#: (track cap, score) -> :func:`_next_glory_at` (a pure function of them)
+_NEXT_GLORY: dict[tuple[int, int], int | None] = {}
+
+
+def _find_next_glory(cap: int, score: int) -> int | None:
+    here = D.track_glory(min(score, cap))
+    s = score + 1
+    while s <= min(cap, 40):
+        if D.track_glory(s) > here:
+            return s
+        s += 1
+    return None
+
+
+# =========================================================================== the board
+def _site(state: State, s: int) -> JSON:
+    static = _SITE_STATIC.get(s)
+    if static is None:
+        site = D.SITES[s]
+        kind = "city" if site.city else "route"
+        static = _SITE_STATIC.setdefault(s, (f"{kind}:{site.code}", site.code, site.name,
+                                             kind, site.glory, site.code in D.TILE_SITES))
+    owner = state.site_owner[s]
+    return {"id": static[0], "code": static[1], "name": static[2], "kind": static[3],
+            "glory": static[4], "tile": static[5], "owner": owner if owner >= 0 else None,
+            "token": _token(state, state.site_token[s])}
+
+
+#: site -> what its JSON always holds (id, code, name, kind, glory, tile)
+_SITE_STATIC: dict[int, tuple[str, str, str, str, int, bool]] = {}
+
+
+def _deck(state: State, d: int) -> JSON:
+    deck = state.decks[d]
+    return {"id": f"deck:{D.DECK_CODES[d]}", "code": D.DECK_CODES[d],
+            "name": D.DECK_NAMES[d], "size": len(deck),
+            "top": card_json(state, deck[-1]) if deck else None}
+
+
+def _governor(state: State, r: int, held: list[list[int]] | None = None) -> JSON | None:
+    """The region's Governor card: beside its deck (and who would win it now), held by a
+    player, or out of the game."""
+    g = state.rules.governors[r]
+    if g < 0:
+        return None
+    holder: int | None = None
+    if held is None:
+        held = [state.held_cards(p) for p in range(state.n)]
+    for p in range(state.n):
+        if g in held[p]:
+            holder = p
+    if state.gov_avail[r] >= 0:
+        where = "board"
+    elif holder is not None:
+        where = "player"
+    else:
+        where = "gone"
+    winner = state.governor_winner(r) if where == "board" else -1
+    return {"card": card_json(state, g), "where": where, "holder": holder,
+            "winner": winner if winner >= 0 else None}
