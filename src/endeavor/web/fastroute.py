@@ -44,10 +44,11 @@ class Fallback(Exception):
     the FastAPI route."""
 
 
-#: a handler: the path parameters, the query's ``since``, the bearer token (None:
-#: none) and the JSON body (None for a GET) -> the response; raises :class:`Fallback`
-#: to hand the request to the FastAPI route, or any error the app's handlers answer
-Handler = Callable[[dict[str, Any], int, str | None, Any], Awaitable[Response]]
+#: a handler: the request's scope (its ``app``: the app's state), the path parameters,
+#: the query's ``since``, the bearer token (None: none) and the JSON body (None for a
+#: GET) -> the response; raises :class:`Fallback` to hand the request to the FastAPI
+#: route, or any error the app's handlers answer
+Handler = Callable[[Scope, dict[str, Any], int, str | None, Any], Awaitable[Response]]
 
 
 def since_of(query: bytes) -> int:
@@ -135,7 +136,7 @@ class FastRoute(BaseRoute):
                     value = json.loads(body)
                 except ValueError:
                     raise Fallback from None
-            response = await self.handler(params, since, token, value)
+            response = await self.handler(scope, params, since, token, value)
         except Fallback:
             await self._fall_back(scope, _replay(body, more, receive) if self.body
                                   else receive, send)

@@ -1,0 +1,74 @@
+"""The front end's pages (each path the front end routes by itself serves its
+``index.html``), the new-game form's choices (``/api/meta``) and the rules guide's tables
+(``/api/guide``)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Final
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse, Response
+from starlette.requests import Request
+
+from .. import guide, schemas
+from .encode import dumps, meta_view
+from .state import Web, state_of
+
+STATIC: Final = Path(__file__).resolve().parent.parent / "static"
+#: paths the front end routes by itself: each serves index.html
+PAGES: Final = ("/", "/new", "/rules", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
+                "/replay/{game_id}", "/replay/{game_id}/{n}")
+
+_PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Endeavor</title></head>
+<body><h1>Endeavor</h1><p>The front end is not installed (no
+<code>endeavor/web/static/index.html</code>). The HTTP API is at
+<a href="/docs">/docs</a>.</p></body></html>
+"""
+
+router = APIRouter()
+
+
+@router.get("/api/meta", response_model=schemas.Meta, tags=["meta"])
+def meta(web: Web) -> schemas.Meta:
+    """Rulesets, boards, Exploits, bots and phase orders: the new-game form's
+    choices."""
+    return meta_view(web.max_body, web.notifier.email_available)
+
+
+@functools.cache
+def guide_body() -> bytes:
+    """``/api/guide``'s answer, made once per process (the app builder makes it)."""
+    return dumps(schemas.Guide(**guide.guide()).model_dump())
+
+
+@router.get("/api/guide", response_model=schemas.Guide, tags=["meta"])
+def rules_guide() -> Response:
+    """The How to play page's tables, from the rulesets' data: buildings by level,
+    the status tracks, the Exploits' rules and Shields."""
+    return Response(guide_body(), media_type="application/json",
+                    headers={"Cache-Control": "no-cache"})
+
+
+def index(request: Request, status_code: int = 200) -> Response:
+    """The front end's page, its ``<base href>`` on the app's path (``/`` or the
+    public URL's prefix, so every path of the page resolves under it)."""
+    prefix = state_of(request).links.prefix
+    page = STATIC / "index.html"
+    try:
+        html = page.read_text(encoding="utf-8")
+    except OSError:
+        return HTMLResponse(_PLACEHOLDER.replace('"/docs"', f'"{prefix}/docs"'),
+                            status_code=status_code)
+    html = html.replace('<base href="/">', f'<base href="{prefix}/">', 1)
+    return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": "no-cache"})
+
+
+def _page(request: Request) -> Response:
+    return index(request)
+
+
+for _path in PAGES:
+    router.add_api_route(_path, _page, methods=["GET"], include_in_schema=False)
