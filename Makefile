@@ -24,7 +24,7 @@ ARGS ?=
 # the database of `make serve` (ARGS="--db URL" overrides it)
 SERVE_DB ?= sqlite:///endeavor.db
 
-.PHONY: serve play play-compiled test test-pure test-web test-compiled compiled lint typecheck bench \
+.PHONY: serve loadtest play play-compiled test test-pure test-web test-compiled compiled lint typecheck bench \
 	bench-compiled install dev clean golden services
 
 $(BIN)/python:
@@ -65,6 +65,11 @@ compiled: $(COMPILED_STAMP)
 # the browser app on http://127.0.0.1:8000 (this machine only), games in ./endeavor.db
 serve: $(WEB_STAMP)
 	$(BIN)/endeavor serve --db $(SERVE_DB) $(ARGS)
+
+# the web app's load test, a tool of this checkout (tools/loadtest): it starts its own
+# server unless ARGS has --url, e.g. make loadtest ARGS="--games 200 --think 0"
+loadtest: $(WEB_STAMP)
+	$(BIN)/python -m tools.loadtest $(ARGS)
 
 play: $(PLAY_STAMP)
 	$(BIN)/endeavor play $(ARGS)

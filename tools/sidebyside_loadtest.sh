@@ -1,19 +1,19 @@
 #!/bin/bash
 # usage: tools/sidebyside_loadtest.sh BASE_TREE ROUNDS [extra loadtest args...]
-#   `endeavor loadtest --games 200` side by side: BASE_TREE (e.g. a worktree of acbedbb,
-#   the commit before the asynchronous play), then this tree plain, then this tree with
-#   `--clock 86400 --notify`, ROUNDS times in turn, each a fresh server on SQLite, run
-#   with this checkout's .venv python (PYTHONPATH picks the tree). Prints one JSON line
-#   per run and the median p99 of each. Run it on a quiet machine.
+#   this checkout's load test (`python -m tools.loadtest --games 200`) side by side: a
+#   server of BASE_TREE (e.g. a worktree of acbedbb, the commit before the asynchronous
+#   play), then of this tree plain, then of this tree with `--clock 86400 --notify`,
+#   ROUNDS times in turn, each a fresh server on SQLite, run with this checkout's .venv
+#   python (PYTHONPATH picks the server's tree; the load test is this checkout's). Prints
+#   one JSON line per run and the median p99 of each. Run it on a quiet machine.
 BASE=$1; ROUNDS=${2:-5}; shift 2
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 PY="$HERE/.venv/bin/python"
 OUT=$(mktemp -d)
 run() {  # tree label args...
   local tree=$1 label=$2; shift 2
-  (cd "$OUT" && PYTHONPATH="$tree/src" "$PY" -c \
-    "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))" \
-    loadtest --games 200 --json "$@") > "$OUT/run.json" 2> "$OUT/err.txt" || {
+  (cd "$OUT" && PYTHONPATH="$tree/src:$HERE" "$PY" -m tools.loadtest \
+    --games 200 --json "$@") > "$OUT/run.json" 2> "$OUT/err.txt" || {
       echo "$label failed:"; tail -5 "$OUT/err.txt"; return; }
   "$PY" - "$label" "$OUT/run.json" <<'PYEOF' | tee -a "$OUT/all.txt"
 import json, sys

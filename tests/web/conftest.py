@@ -3,6 +3,7 @@ small helpers to create games and play moves through the HTTP API."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,12 @@ from fastapi.testclient import TestClient
 from webapi import Api, auth  # noqa: F401  (auth: for the tests that import it from here)
 
 from endeavor.web.app import create_app
+
+#: the checkout's root on the path: the load test and the server process the tests start
+#: (``tools.loadtest``) are a tool of the repository, not of the installed package
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 #: search bots kept short and deterministic in tests (a real one thinks for a second)
 TEST_BUDGETS = {"mcts": {"iterations": 30}, "hard": {"iterations": 30}}

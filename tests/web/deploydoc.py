@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from endeavor.web.loadtest import LAUNCH, ServerProcess, free_port
+from tools.loadtest import LAUNCH, ServerProcess, free_port
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 NGINX = Path("/usr/sbin/nginx")

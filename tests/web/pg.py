@@ -1,7 +1,7 @@
 """Helpers for the web tests that need real services: the PostgreSQL test server
 (``ENDEAVOR_TEST_PG``, set by ``make test`` from ``tools/ci_services.sh``), a database of
 its own for each test, and a few HTTP helpers for tests that drive a real server process
-(:class:`endeavor.web.loadtest.ServerProcess`)."""
+(:class:`tools.loadtest.ServerProcess`)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from pg import fresh_database, pg_url
-
-from endeavor.web.loadtest import ServerProcess
+from tools.loadtest import ServerProcess
 
 
 def _create(client: httpx.Client, seats: list[str], seed: int, **clock: Any) -> dict[str, Any]:

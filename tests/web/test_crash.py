@@ -15,8 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from pg import auth, new_game, record_actions, tokens, view_to_move
-
-from endeavor.web.loadtest import ServerProcess
+from tools.loadtest import ServerProcess
 
 TIMEOUT = httpx.Timeout(20.0)
 

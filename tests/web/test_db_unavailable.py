@@ -36,9 +36,9 @@ from pg import (
     tokens,
     view_to_move,
 )
+from tools.loadtest import ServerProcess, free_port
 
 from endeavor.web import db
-from endeavor.web.loadtest import ServerProcess, free_port
 
 LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
 TIMEOUT = httpx.Timeout(20.0)

@@ -1,6 +1,7 @@
-"""``endeavor loadtest`` end to end: it starts a real server, plays 5 games x 5 moves
-through the HTTP API with a WebSocket each, stops the server, and reports (``--json``)
-round trips, throughput, errors and no lost move. Bad input: one line, exit 2."""
+"""The load test (``python -m tools.loadtest``, a tool of the checkout) end to end: it
+starts a real server, plays 5 games x 5 moves through the HTTP API with a WebSocket each,
+stops the server, and reports (``--json``) round trips, throughput, errors and no lost
+move. Bad input: one line, exit 2."""
 
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ from pathlib import Path
 import deploydoc
 import pytest
 from pg import fresh_database, pg_url
-
-from endeavor.web.loadtest import (
+from tools.loadtest import (
     VIEW_KEYS,
     free_port,
     hide_password,
@@ -25,17 +25,20 @@ from endeavor.web.loadtest import (
     read_view,
 )
 
-LAUNCH = "import sys; from endeavor.cli import main; sys.exit(main(sys.argv[1:]))"
+#: the checkout's root: ``python -m tools.loadtest`` runs from there
+ROOT = Path(__file__).resolve().parents[2]
+LAUNCH = "import sys; from tools.loadtest import main; sys.exit(main(sys.argv[1:]))"
 
 
-def _endeavor(*argv: str, timeout: float = 240.0,
+def _loadtest(*argv: str, timeout: float = 240.0,
               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", LAUNCH, *argv], capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL, env=env)
+    return subprocess.run([sys.executable, "-m", "tools.loadtest", *argv],
+                          capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, env=env, cwd=ROOT)
 
 
 def test_small_run_reports_and_loses_nothing() -> None:
-    p = _endeavor("loadtest", "--games", "5", "--moves", "5", "--seed", "3", "--json")
+    p = _loadtest("--games", "5", "--moves", "5", "--seed", "3", "--json")
     assert p.returncode == 0, p.stderr + p.stdout
     assert "Traceback" not in p.stderr
     rep = json.loads(p.stdout)
@@ -57,7 +60,7 @@ def test_chat_and_notifications_under_load() -> None:
     """``--chat 1 --notify``: every move is preceded by a chat message of the seat to
     move, every seat has a webhook; the chat's round trips are reported apart, the
     WebSockets carry the chat frames too, and nothing is lost."""
-    p = _endeavor("loadtest", "--games", "4", "--moves", "4", "--seed", "5", "--json",
+    p = _loadtest("--games", "4", "--moves", "4", "--seed", "5", "--json",
                   "--think", "0.3", "--chat", "1", "--notify")
     assert p.returncode == 0, p.stderr + p.stdout
     rep = json.loads(p.stdout)
@@ -74,7 +77,7 @@ def test_two_workers_on_postgresql() -> None:
     """The same through ``endeavor serve --workers 2`` on a PostgreSQL database: the
     moves of one game land on both workers, and every one is kept."""
     with fresh_database(pg_url()) as db:
-        p = _endeavor("loadtest", "--games", "6", "--moves", "6", "--seed", "4", "--json",
+        p = _loadtest("--games", "6", "--moves", "6", "--seed", "4", "--json",
                       "--workers", "2", "--db", db, "--think", "0")
     assert p.returncode == 0, p.stderr + p.stdout
     rep = json.loads(p.stdout)
@@ -89,7 +92,7 @@ def test_https_server_behind_the_docs_proxy(tmp_path: Path) -> None:
     the system's CAs are (HTTP and WebSockets alike)."""
     with deploydoc.proxied(tmp_path, f"sqlite:///{tmp_path / 'games.db'}") as proxy:
         env = dict(os.environ, SSL_CERT_FILE=str(proxy.cert))
-        p = _endeavor("loadtest", "--url", proxy.public_url, "--games", "3", "--moves", "4",
+        p = _loadtest("--url", proxy.public_url, "--games", "3", "--moves", "4",
                       "--think", "0", "--json", "--quiet", env=env)
     assert p.returncode == 0, p.stderr + p.stdout
     rep = json.loads(p.stdout)
@@ -126,9 +129,10 @@ def test_interrupted_run_stops_its_server(sig: int) -> None:
     is stopped too."""
     launch = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
               + LAUNCH)
-    p = subprocess.Popen([sys.executable, "-c", launch, "loadtest", "--games", "20",
+    p = subprocess.Popen([sys.executable, "-c", launch, "--games", "20",
                           "--moves", "500", "--quiet"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+                         stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+                         cwd=ROOT)
     try:
         deadline = time.monotonic() + 90.0
         servers: list[int] = []
@@ -145,7 +149,7 @@ def test_interrupted_run_stops_its_server(sig: int) -> None:
             p.kill()
             p.communicate()
     assert p.returncode == 130, err
-    assert err.strip().splitlines()[-1] == "endeavor: interrupted", err
+    assert err.strip().splitlines()[-1] == "loadtest: interrupted", err
     assert "Traceback" not in err
     assert not [pid for pid in servers if _alive(pid)]
 
@@ -159,11 +163,11 @@ def test_bad_input_is_one_line() -> None:
         (("--db", "nosuchdb://x"), "endeavor: error:"),
         (("--chat", "1.5"), "--chat"),
     ):
-        p = _endeavor("loadtest", "--games", "1", "--moves", "1", "--quiet", *argv,
+        p = _loadtest("--games", "1", "--moves", "1", "--quiet", *argv,
                       timeout=120.0)
         assert p.returncode == 2, (argv, p.stdout, p.stderr)
         lines = p.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("endeavor: error: "), p.stderr
+        assert len(lines) == 1 and lines[0].startswith("loadtest: error: "), p.stderr
         assert words in lines[0], (argv, lines[0])
 
 
@@ -206,12 +210,12 @@ def test_read_view() -> None:
 def test_ctrl_c_while_sockets_open_leaves_no_unread_exception() -> None:
     """Ctrl-C cancels every task at once; when the tasks a ``wait_for(gather(...))``
     waits on are cancelled first, the gather holds a CancelledError nobody awaits, and
-    asyncio printed "exception was never retrieved" after "endeavor: interrupted" (as
+    asyncio printed "exception was never retrieved" after "loadtest: interrupted" (as
     test_interrupted_run_stops_its_server saw when the signal came while the load test's
     WebSockets were opening). The load test reads it (``loadtest.retrieve_exception``)."""
     code = """
 import asyncio, sys
-from endeavor.web.loadtest import retrieve_exception
+from tools.loadtest import retrieve_exception
 
 async def opening(events):
     waiter = asyncio.gather(*(e.wait() for e in events))
@@ -231,7 +235,7 @@ loop.close()
     outputs = {}
     for variant in ("as before", "fix"):
         p = subprocess.run([sys.executable, "-c", code, variant], capture_output=True,
-                           text=True, timeout=60)
+                           text=True, timeout=60, cwd=ROOT)
         assert p.returncode == 0, p.stderr
         outputs[variant] = p.stdout + p.stderr
     assert "never retrieved" in outputs["as before"]  # the failure this reproduces...

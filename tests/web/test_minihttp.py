@@ -1,4 +1,4 @@
-"""The load test's HTTP/1.1 client (``endeavor.web.minihttp``) against real local servers.
+"""The load test's HTTP/1.1 client (``tools.loadtest.minihttp``) against real local servers.
 
 A scripted asyncio server on loopback plays each case the client must get right: keep-
 alive reuse (one connection for many requests), a chunked answer arriving in pieces, an
@@ -22,9 +22,8 @@ from typing import Any
 
 import deploydoc
 import pytest
-
-from endeavor.web.loadtest import VIEW_KEYS, ServerProcess, free_port, read_view
-from endeavor.web.minihttp import (
+from tools.loadtest import VIEW_KEYS, ServerProcess, free_port, read_view
+from tools.loadtest.minihttp import (
     Answer,
     ConnectError,
     Connection,

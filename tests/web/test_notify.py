@@ -29,10 +29,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg import auth, fresh_database, pg_url, tokens
 from sqlalchemy import Engine, insert, select
+from tools.loadtest import ServerProcess, free_port
 from webapi import eventually
 
 from endeavor.web import db
-from endeavor.web.loadtest import ServerProcess, free_port
 from endeavor.web.notify import (
     BACKOFF_VAR,
     TIMEOUT_VAR,

@@ -18,9 +18,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from pg import auth, fresh_database, new_game, pg_url, record_actions, tokens, view_to_move
+from tools.loadtest import ServerProcess
 
 from endeavor.web.app import create_app
-from endeavor.web.loadtest import ServerProcess
 
 
 @pytest.fixture

@@ -31,9 +31,9 @@ pytest.importorskip("fastapi", reason="the web extra is not installed")
 
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
+from tools.loadtest import free_port  # noqa: E402
 
 from endeavor.web.links import Links  # noqa: E402
-from endeavor.web.loadtest import free_port  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from endeavor.web.loadtest import ServerProcess
+from tools.loadtest import ServerProcess
 
 ROOT = Path(__file__).parent.parent.parent
 README = (ROOT / "README.md").read_text()

@@ -27,13 +27,13 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg import auth, fresh_database, pg_url
 from sqlalchemy import select
+from tools.loadtest import ServerProcess
 from webapi import eventually
 
 from endeavor.cli import serve as serve_cli
 from endeavor.review import review
 from endeavor.web import db, reviews, schemas
 from endeavor.web.app import create_app
-from endeavor.web.loadtest import ServerProcess
 from endeavor.web.reviews import Reviewer, ReviewSettings
 from endeavor.web.store import Store, utcnow
 

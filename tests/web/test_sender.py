@@ -34,10 +34,10 @@ from fastapi.testclient import TestClient
 from pg import auth, fresh_database, pg_url, tokens
 from sqlalchemy import select
 from test_notify import Mailbox, Receiver
+from tools.loadtest import ServerProcess, free_port
 
 from endeavor.cli.common import UsageError
 from endeavor.web import db
-from endeavor.web.loadtest import ServerProcess, free_port
 from endeavor.web.notify import (
     BACKOFF_VAR,
     SMTP_PASSWORD_VAR,

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tools.loadtest import ServerProcess
 
-from endeavor.web.loadtest import ServerProcess
 from endeavor.web.protocol import MAX_HEAD, WS_MAX_SIZE
 
 #: the server's head, body and idle timeouts in these tests (seconds)

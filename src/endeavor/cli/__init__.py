@@ -1,5 +1,5 @@
 """The ``endeavor`` command line: ``simulate``, ``play``, ``replay``, ``review``,
-``bench``, ``tournament``, ``train``, ``serve`` and ``loadtest``.
+``bench``, ``tournament``, ``train`` and ``serve``.
 
 An adapter over the engine's public API. :func:`main` parses ``argv``, runs one
 subcommand and returns its exit status: 0 on success (and for ``--help``), 2 when the
@@ -16,12 +16,11 @@ asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.
 
 One module per command (:mod:`~endeavor.cli.simulate`, :mod:`~endeavor.cli.play`,
 :mod:`~endeavor.cli.replay`, :mod:`~endeavor.cli.review`, :mod:`~endeavor.cli.bench`,
-:mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.train`, :mod:`~endeavor.cli.serve`,
-:mod:`~endeavor.cli.loadtest`),
+:mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.train`, :mod:`~endeavor.cli.serve`),
 each with its
 ``add_parser(sub)``; the terminal session of ``play`` in :mod:`~endeavor.cli.session`;
-what they share in :mod:`~endeavor.cli.common`. ``serve`` and ``loadtest`` import the
-web app (:mod:`endeavor.web`) only when they run, so the other commands work without
+what they share in :mod:`~endeavor.cli.common`. ``serve`` imports the
+web app (:mod:`endeavor.web`) only when it runs, so the other commands work without
 the ``web`` extra. This module builds the parser and runs :func:`main`; the names it
 re-exports are the ones ``endeavor.cli`` has always offered. Patch a name where it is
 used (e.g. ``endeavor.cli.play.DEFAULT_OPPONENT``, ``endeavor.cli.session.THINKING_AFTER``):
@@ -38,7 +37,7 @@ from rich.console import Console
 
 from .. import BUILD, __version__
 from ..errors import EndeavorError
-from . import bench, loadtest, play, replay, review, serve, simulate, tournament, train
+from . import bench, play, replay, review, serve, simulate, tournament, train
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -99,7 +98,6 @@ def _build_parser() -> argparse.ArgumentParser:
     tournament.add_parser(sub)
     train.add_parser(sub)
     serve.add_parser(sub)
-    loadtest.add_parser(sub)
     bench.add_parser(sub)
     return parser
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
+from tools.loadtest import ServerProcess
 
 from endeavor.web import db
-from endeavor.web.loadtest import ServerProcess
 from endeavor.web.store import Store
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,

@@ -1,7 +1,7 @@
 """The load test's HTTP/1.1 client: one keep-alive connection, one request at a time.
 
-``endeavor loadtest`` measures the server's round trip under hundreds of concurrent games
-on the machine that runs the server; a general client (httpx: URL objects, header
+The load test (:mod:`tools.loadtest`) measures the server's round trip under hundreds of
+concurrent games on the machine that runs the server; a general client (httpx: URL objects, header
 models, the pool, anyio) cost it as much CPU per move as the server's own work, so the
 measured latency was mostly the client's queueing. :class:`Connection` does only what
 the load test needs: a request line and a few headers written as bytes, the answer's
