@@ -1,29 +1,37 @@
-"""The hot path's routes: the requests of every move (``POST /api/games/{id}/actions``
-and the ``GET /api/games/{id}`` of each refresh) served without FastAPI's request
-machinery, which cost about 1 ms of CPU per request (dependency solving, body parsing
-and validation, the route table's scan), more than building the answer.
+"""The hot path's request parser: the requests of every move (``POST
+/api/games/{id}/actions`` and the ``GET /api/games/{id}`` of each refresh) read without
+FastAPI's request machinery (dependency solving, body parsing and validation, the route
+table's scan), which costs about 15% of the CPU of such a request (docs/web.md, "Serving
+under load").
 
 A :class:`FastRoute` stands first in the app's routes, before the FastAPI route of the
-same method and path (which documents the endpoint and stays the one for everything
-else). It takes only requests whose every part it reads exactly as FastAPI would: no
+same method and path, and calls that route's endpoint function itself: the endpoint is
+one function, which FastAPI documents and calls for every request the fast route does
+not take. It takes only requests whose every part it reads exactly as FastAPI would: no
 query string or only ``since=N``, no ``Authorization`` header or one ``Bearer TOKEN``,
 and for a body a single ``Content-Type: application/json`` whose JSON the request's
 model accepts. Anything else (a malformed token, another query parameter, a body the
 model refuses, a path parameter out of bounds) is handed to the FastAPI route as it
-came, which answers it as before (422, 401...). The handlers run inside the app's
+came, which answers it as before (422, 401...). The endpoint runs inside the app's
 middleware and exception handlers, like any route: the security headers, the body
 limit, the strict JSON check, the answers to a store's or the database's errors are
-those of every other request, and an error raised by a handler becomes the same answer.
+those of every other request, and an error raised by the endpoint becomes the same
+answer.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Final
 
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials
+from pydantic import BaseModel, ValidationError
 from starlette._utils import get_route_path
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import Message, Receive, Scope, Send
@@ -44,11 +52,9 @@ class Fallback(Exception):
     the FastAPI route."""
 
 
-#: a handler: the request's scope (its ``app``: the app's state), the path parameters,
-#: the query's ``since``, the bearer token (None: none) and the JSON body (None for a
-#: GET) -> the response; raises :class:`Fallback` to hand the request to the FastAPI
-#: route, or any error the app's handlers answer
-Handler = Callable[[Scope, dict[str, Any], int, str | None, Any], Awaitable[Response]]
+#: what a fast route adds to the endpoint's arguments from the request's scope (what
+#: the endpoint's other dependencies give it, e.g. the app's state)
+Context = Callable[[Scope], dict[str, Any]]
 
 
 def since_of(query: bytes) -> int:
@@ -86,21 +92,28 @@ def bearer_of(headers: list[tuple[bytes, bytes]]) -> tuple[str | None, bytes | N
 
 
 class FastRoute(BaseRoute):
-    """``method`` on ``fallback``'s path, served by ``handler`` (see the module's doc);
-    ``body``: the request has a JSON body (read here and given to the handler), else
-    none is read. ``max_lengths``: path parameters' longest values (longer: the FastAPI
-    route answers)."""
+    """The one method of ``fallback`` (a FastAPI route) on its path, its endpoint called
+    here for the requests read here (see the module's doc) with the path parameters, the
+    query's ``since``, the bearer ``token`` (as FastAPI's ``HTTPBearer`` gives it) and,
+    for a route with a ``body`` model, the request's ``body``; ``context(scope)`` adds
+    the endpoint's other arguments. ``max_lengths``: path parameters' longest values
+    (longer: the FastAPI route answers)."""
 
-    def __init__(self, fallback: BaseRoute, method: str, handler: Handler, *,
-                 body: bool = False, max_lengths: dict[str, int] | None = None) -> None:
-        path: str = fallback.path  # type: ignore[attr-defined]
+    def __init__(self, fallback: APIRoute, *, body: type[BaseModel] | None = None,
+                 context: Context | None = None,
+                 max_lengths: dict[str, int] | None = None) -> None:
+        methods = sorted(fallback.methods or ())
+        if len(methods) != 1:
+            raise ValueError(f"{fallback.path}: a fast route serves one method, not {methods}")
         self.fallback = fallback
-        self.method = method
-        self.path = path
-        self.handler = handler
+        self.method = methods[0]
+        self.path = fallback.path
+        self.endpoint = fallback.endpoint
+        self.threaded = not inspect.iscoroutinefunction(fallback.endpoint)
         self.body = body
+        self.context = context
         self.max_lengths = dict(max_lengths or {})
-        self.path_regex, self.path_format, self.param_convertors = compile_path(path)
+        self.path_regex, self.path_format, self.param_convertors = compile_path(self.path)
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         # only the exact method: any other (HEAD, a 405) is the FastAPI route's to answer
@@ -117,31 +130,41 @@ class FastRoute(BaseRoute):
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = b""
         more: Message | None = None
-        if self.body:
+        if self.body is not None:
             body, more = await _read_body(receive)
         try:
             if more is not None:
                 raise Fallback
-            params: dict[str, Any] = scope["path_params"]
-            for key, limit in self.max_lengths.items():
-                if len(params[key]) > limit:
-                    raise Fallback
-            since = since_of(scope.get("query_string", b""))
-            token, content_type = bearer_of(scope["headers"])
-            value: Any = None
-            if self.body:
-                if content_type != b"application/json" or not body:
-                    raise Fallback
-                try:
-                    value = json.loads(body)
-                except ValueError:
-                    raise Fallback from None
-            response = await self.handler(scope, params, since, token, value)
+            kwargs = self._arguments(scope, body)
         except Fallback:
             await self._fall_back(scope, _replay(body, more, receive) if self.body
                                   else receive, send)
             return
+        response: Response = (await run_in_threadpool(self.endpoint, **kwargs)
+                              if self.threaded else await self.endpoint(**kwargs))
         await response(scope, receive, send)
+
+    def _arguments(self, scope: Scope, body: bytes) -> dict[str, Any]:
+        """The endpoint's arguments for the request; :class:`Fallback` for a request
+        not read here."""
+        params: dict[str, Any] = scope["path_params"]
+        for key, limit in self.max_lengths.items():
+            if len(params[key]) > limit:
+                raise Fallback
+        token, content_type = bearer_of(scope["headers"])
+        kwargs = {**params, "since": since_of(scope.get("query_string", b"")),
+                  "token": None if token is None else HTTPAuthorizationCredentials(
+                      scheme="Bearer", credentials=token)}
+        if self.body is not None:
+            if content_type != b"application/json" or not body:
+                raise Fallback
+            try:
+                kwargs["body"] = self.body.model_validate(json.loads(body))
+            except (ValueError, ValidationError):  # not JSON, or the model refuses it
+                raise Fallback from None
+        if self.context is not None:
+            kwargs.update(self.context(scope))
+        return kwargs
 
     async def _fall_back(self, scope: Scope, receive: Receive, send: Send) -> None:
         match, child = self.fallback.matches(scope)

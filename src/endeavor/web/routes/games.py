@@ -9,16 +9,13 @@ from fastapi import APIRouter, FastAPI, Query
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
-from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
 from .. import schemas
-from ..fastroute import Fallback, FastRoute
+from ..fastroute import FastRoute
 from .encode import view_response
 from .state import (
     GAME_ID_MAX,
-    AppState,
     GameId,
     Since,
     Token,
@@ -28,35 +25,20 @@ from .state import (
     seats_of,
     secret_of,
     token_of,
-    token_of_text,
 )
 
 router = APIRouter()
 
 
-def game_for(web: AppState, game_id: str, token: str | None, since: int) -> Response:
-    """The game view of ``GET /api/games/{game_id}`` for the bearer token ``token``."""
-    snap = web.store.snapshot(game_id)
-    you = seats_for(snap, token, required=False)
-    web.seen.saw(game_id, you)  # the host panel's "opened 5 min ago"
-    return web.answer(game_id, snap, you, since,
-                      snap.meta.benched_of(token) if token else ())
-
-
-def play_for(web: AppState, game_id: str, token: str | None, action: str, seq: int,
-             since: int) -> Response:
-    """The answer of ``POST /api/games/{game_id}/actions`` for the bearer token
-    ``token``."""
-    secret = token_of_text(token)
-    snap = web.store.append(game_id, None, action, seq, token=secret)
-    you = snap.meta.seats_of(secret)
-    return web.answer(game_id, web.runner.after_commit(game_id, snap), you, since)
-
-
 @router.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
 def get_game(game_id: GameId, token: Token, web: Web, since: Since = 0) -> Response:
     """The game as the token's seat(s) see it (no token: a spectator)."""
-    return game_for(web, game_id, secret_of(token), since)
+    secret = secret_of(token)
+    snap = web.store.snapshot(game_id)
+    you = seats_for(snap, secret, required=False)
+    web.seen.saw(game_id, you)  # the host panel's "opened 5 min ago"
+    return web.answer(game_id, snap, you, since,
+                      snap.meta.benched_of(secret) if secret else ())
 
 
 @router.post("/api/games/{game_id}/actions", response_model=schemas.GameView,
@@ -67,7 +49,10 @@ def play(game_id: GameId, body: schemas.ActionRequest, token: Token, web: Web,
     that are then to move and play quickly have moved when this returns. The view
     is the game right after the last of these commits (its seq may be past
     ``seq + 1``: the bots' moves)."""
-    return play_for(web, game_id, secret_of(token), body.action, body.seq, since)
+    secret = token_of(token)
+    snap = web.store.append(game_id, None, body.action, body.seq, token=secret)
+    you = snap.meta.seats_of(secret)
+    return web.answer(game_id, web.runner.after_commit(game_id, snap), you, since)
 
 
 @router.post("/api/games/{game_id}/undo", response_model=schemas.GameView, tags=["play"])
@@ -129,34 +114,20 @@ def replay_position(game_id: GameId, n: Annotated[int, PathParam(ge=0)], web: We
 
 
 # ------------------------------------------------------------------ the hot path
-# a move's POST and the views' GET, in front of their FastAPI routes (which answer
-# whatever these do not read exactly as they would: see fastroute.py)
-async def _fast_game(scope: Scope, params: dict[str, Any], since: int, token: str | None,
-                     _body: Any) -> Response:
-    web: AppState = scope["app"].state.web
-    return await run_in_threadpool(game_for, web, params["game_id"], token, since)
-
-
-async def _fast_play(scope: Scope, params: dict[str, Any], since: int, token: str | None,
-                     body: Any) -> Response:
-    try:
-        request = schemas.ActionRequest.model_validate(body)
-    except ValidationError:
-        raise Fallback from None
-    web: AppState = scope["app"].state.web
-    return await run_in_threadpool(play_for, web, params["game_id"], token, request.action,
-                                   request.seq, since)
+def _web_of(scope: Scope) -> dict[str, Any]:
+    return {"web": scope["app"].state.web}
 
 
 def install_fast_routes(app: FastAPI) -> None:
-    """The hot path's fast routes first in ``app``'s routes."""
-    def api_route(path: str, method: str) -> APIRoute:
-        return next(r for r in router.routes if isinstance(r, APIRoute)
-                    and r.path == path and method in (r.methods or ()))
-
+    """The hot path (a move's POST, the views' GET) first in ``app``'s routes: a fast
+    route in front of each endpoint above reads the plain requests itself and calls the
+    endpoint (the FastAPI route reads the others: see fastroute.py)."""
     id_limit = {"game_id": GAME_ID_MAX}
     app.router.routes[:0] = [
-        FastRoute(api_route("/api/games/{game_id}/actions", "POST"), "POST", _fast_play,
-                  body=True, max_lengths=id_limit),
-        FastRoute(api_route("/api/games/{game_id}", "GET"), "GET", _fast_game,
-                  max_lengths=id_limit)]
+        FastRoute(_route(play), body=schemas.ActionRequest, context=_web_of,
+                  max_lengths=id_limit),
+        FastRoute(_route(get_game), context=_web_of, max_lengths=id_limit)]
+
+
+def _route(endpoint: Any) -> APIRoute:
+    return next(r for r in router.routes if isinstance(r, APIRoute) and r.endpoint is endpoint)
