@@ -15,7 +15,7 @@ two browsers would do.
 
 The client is kept lean, so that it measures the server rather than its own queue (it
 shares the machine with the server): each game's requests go through one kept-alive
-connection of :mod:`endeavor.web.minihttp`, the players decode of each view only the
+connection of :mod:`tools.loadtest.minihttp`, the players decode of each view only the
 members they read (:func:`read_view`), and the WebSockets are opened without
 compression (the server's announcements are a few dozen bytes).
 

@@ -50,11 +50,12 @@ from .routes.encode import (
 )
 from .routes.middleware import MAX_BODY, BodyLimit, PathPrefix, route_path
 from .routes.pages import PAGES, STATIC
-from .routes.state import GAME_ID_MAX, AppState
+from .routes.state import GAME_ID_MAX, AppState, GameId, SeatNo, Since, Token
 from .store import Store
 
-__all__ = ["GAME_ID_MAX", "MAX_BODY", "PAGES", "POLL_SECONDS", "POSITIONS", "STATIC",
-           "Announcer", "BodyLimit", "PathPrefix", "PositionEncoder", "app_from_env",
+__all__ = ["GAME_ID_MAX", "GC_THRESHOLDS", "MAX_BODY", "PAGES", "POLL_SECONDS", "POSITIONS",
+           "STATIC", "THREADS", "THREADS_VAR", "Announcer", "BodyLimit", "GameId",
+           "PathPrefix", "PositionEncoder", "SeatNo", "Since", "Token", "app_from_env",
            "create_app", "game_view_json", "host_panel_view", "log_view", "meta_view",
            "route_path", "threads_from_env", "tune_gc", "view_response"]
 

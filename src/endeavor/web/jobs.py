@@ -7,7 +7,7 @@ composing, a webhook's HTTP round trip, an SMTP session, retries) is done here, 
 process of its own that the supervisor starts beside the web workers and starts again if
 it dies (:mod:`endeavor.web.supervisor`). So a slow or dead receiver, or a burst of
 messages, never takes a web worker's time (its GIL) from the requests: under
-``endeavor loadtest --games 200 --notify`` the sending cost a worker that did it itself
+``python -m tools.loadtest --games 200 --notify`` the sending cost a worker that did it itself
 a move round trip several times longer. The process finds new rows by polling the
 outbox (:data:`POLL_SECONDS`), claims each with the outbox's lease, so it may run beside
 web workers that send themselves (``create_app(send_notifications=True)``, the default

@@ -10,7 +10,7 @@ written (copy-on-write ones: btrfs, ZFS). SQLite itself writes each new page of 
 ``-shm`` before mapping it, so a full disk is otherwise an error (503), not a crash
 (tested on a full tmpfs). A rollback journal has no shared memory and cannot crash this
 way, but costs every commit two or three ``fsync`` calls and makes readers and the writer
-wait for each other: measured with ``endeavor loadtest --games 200`` it multiplied the p99
+wait for each other: measured with ``python -m tools.loadtest --games 200`` it multiplied the p99
 of a move by 1.6 to 22 (see docs/web.md). So the server keeps WAL, and a worker killed by
 SIGBUS (or any signal) is reported and replaced: what it acknowledged is in the WAL, which
 the next connection reads back (SQLite rebuilds the ``-shm`` from it); the requests it was
