@@ -35,7 +35,7 @@ from pg import auth, fresh_database, pg_url, tokens
 from sqlalchemy import select
 from test_notify import Mailbox, Receiver
 
-from endeavor.cli.common import UsageError
+from endeavor.errors import UsageError
 from endeavor.web import db
 from endeavor.web.loadtest import ServerProcess, free_port
 from endeavor.web.notify import (

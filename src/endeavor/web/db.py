@@ -185,7 +185,7 @@ outbox = Table(
 #: lease renewed while it runs), ``done`` or ``failed`` (``error`` in words). While it
 #: runs: ``done`` of ``total`` decisions and ``partial``, the decisions reviewed so far
 #: (JSON), from which a worker taking over an interrupted review resumes. Once done:
-#: ``result``, the review's JSON (``endeavor.review.Review.to_json``), and ``moves``,
+#: ``result``, the review's JSON (``endeavor.analysis.review.Review.to_json``), and ``moves``,
 #: each decision's moves in words with their click targets (JSON)
 reviews = Table(
     "reviews", metadata,

@@ -70,7 +70,7 @@ from rich.table import Table
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import WebSocketException
 
-from endeavor.cli.common import UsageError
+from endeavor.errors import UsageError
 
 from .chat import RATE_COUNT as CHAT_RATE_COUNT
 from .chat import RATE_SECONDS as CHAT_RATE_SECONDS
