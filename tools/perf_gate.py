@@ -42,7 +42,7 @@ DRIVER = ROOT / "tools" / "perf_loop.py"
 FAIL_PERCENT = 5.0
 WARN_PERCENT = 2.0
 #: counted games per figure and warm-up games before them (when the baseline names none)
-GAMES = 12
+GAMES = 20
 WARM = 2
 #: the figures, in the order perf_loop.py plays them
 FIGURES = ("public/none", "public/random", "codes/none", "codes/random")
@@ -227,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         report = Report(status="not comparable")
     else:
         report = compare(baseline, {b: measured[b] for b in builds})
+    if a.update:
+        print("against the baseline before this update:")
     for line in report.lines:
         print("  " + line)
     for n in report.notes:
@@ -234,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     for w in report.warnings:
         print("WARNING: " + w)
     for f in report.failures:
-        print("FAIL: " + f)
+        print(("was: " if a.update else "FAIL: ") + f)
     if a.update:
         if planted:
             print("perf_gate: not updating the baseline with a planted slowdown")
