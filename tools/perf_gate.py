@@ -199,8 +199,12 @@ def main(argv: list[str] | None = None) -> int:
     if any(b not in BUILDS for b in builds):
         ap.error(f"--builds: one of {', '.join(BUILDS)}")
     if shutil.which(VALGRIND) is None:
-        print(f"perf_gate: {VALGRIND} not found (apt-get install valgrind)", file=sys.stderr)
-        return 2
+        # like the web tests' services: only CI must have it (tools/ci_services.sh)
+        ci = bool(os.environ.get("CI"))
+        print(f"perf_gate: {VALGRIND} not found (apt-get install valgrind, or "
+              f"tools/ci_services.sh): the performance gate is "
+              f"{'FAILED under CI' if ci else 'SKIPPED'}", file=sys.stderr)
+        return 2 if ci else 0
     baseline: dict[str, Any] = {}
     if a.baseline.exists():
         baseline = json.loads(a.baseline.read_text())
