@@ -83,9 +83,9 @@ from endeavor import (
 )
 from endeavor.bots import NAMES as BOT_NAMES
 
-from . import db, seating
-from . import names as seat_names
-from .view import plain_words, pronouns
+from .. import db, seating
+from .. import names as seat_names
+from ..view import plain_words, pronouns
 
 log = logging.getLogger("endeavor.web")
 

@@ -61,15 +61,15 @@ from sqlalchemy import Connection, and_, bindparam, delete, or_, select, update
 
 from endeavor import __version__, final_scores
 
-from . import chat, db, seating
-from .names import result_line, seat_words
-from .store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
-from .view import plain_words
-from .when import until_words
+from .. import chat, db, seating
+from ..names import result_line, seat_words
+from ..store import BadRequest, Snapshot, StoreError, hash_token, utc, utcnow
+from ..view import plain_words
+from ..when import until_words
 
 if TYPE_CHECKING:
-    from .links import Links
-    from .store import Store
+    from ..links import Links
+    from ..store import Store
 
 log = logging.getLogger("endeavor.web")
 
