@@ -46,7 +46,7 @@ from __future__ import annotations
 from .addresses import Addresses, Lookup, LookupTimeout, private_address
 from .base import SendError
 from .message import DISCORD_MAX, Message
-from .sender import Sender
+from .sender import Sender, log
 from .settings import (
     BACKOFF_SECONDS,
     BACKOFF_VAR,
@@ -84,7 +84,7 @@ __all__ = [
     "MAX_URL", "MIN_GAP_SECONDS", "POLL_SECONDS", "PRESENT_SECONDS", "PRIVATE_VAR", "QUEUE",
     "READ_SECONDS", "SENDERS", "SMTP_PASSWORD_VAR", "SMTP_VAR", "TIMEOUT_VAR", "Addresses",
     "Lookup", "LookupTimeout", "Message", "Notifier", "NotifySettings", "SendError",
-    "SmtpServer", "parse_smtp", "private_address", "redact_email", "redact_url",
+    "SmtpServer", "log", "parse_smtp", "private_address", "redact_email", "redact_url",
     "valid_email", "with_password"]
 
 

@@ -103,7 +103,7 @@ from .records import (
     SeatSpec,
     Snapshot,
 )
-from .repository import Repository
+from .repository import Repository, log
 from .seats import Seats
 from .values import hash_token, seat_token, utc, utcnow
 from .words import MAX_TITLE, host_words, is_rename, timeout_words, undo_words
@@ -115,8 +115,8 @@ __all__ = [
     "Created", "CreatedSeat", "Effective", "Entry", "Forbidden", "HostSeat", "LobbyRow",
     "LogLine", "Meta", "MineRow", "NotFound", "Notification", "Seat", "SeatSpec",
     "Snapshot", "Store", "StoreError", "Unauthorized", "clock", "hash_token",
-    "host_words", "is_rename", "resumed", "seat_token", "timeout_words", "undo_words",
-    "utc", "utcnow"]
+    "host_words", "is_rename", "log", "resumed", "seat_token", "timeout_words",
+    "undo_words", "utc", "utcnow"]
 
 #: the store's clock: when a decision starts and ends, a seat is given to a bot, ... (a
 #: test of the clocks sets it: ``monkeypatch.setattr(endeavor.web.store, "clock", f)``;
