@@ -25,7 +25,7 @@ ARGS ?=
 SERVE_DB ?= sqlite:///endeavor.db
 
 .PHONY: serve loadtest play play-compiled test test-pure test-web test-compiled compiled lint typecheck bench \
-	bench-compiled install dev clean golden services
+	bench-compiled install dev clean golden services perf-gate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -90,12 +90,15 @@ typecheck: $(DEV_STAMP)
 # meanwhile ruff and the import contracts (lint), mypy and the suite on the pure-Python
 # build (playing a fifth of the seeded random-play sweeps, which the compiled lane plays
 # whole). The web app's tests (tests/web: adapters, not the engine, so once, on the pure
-# build) take whichever lane is free first. -O prints each step when it ends.
+# build) take whichever lane is free first. The performance gate runs in the compiled
+# lane, after its suite (PERF_GATE_AFTER), so that it never competes with the build.
+# -O prints each step when it ends.
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, the import"
-	@echo "contracts, mypy, the pure-Python suite and the web app's; each step prints its"
-	@echo "output when it ends"
-	$(MAKE) --no-print-directory -j3 -O test-compiled lint typecheck test-pure test-web
+	@echo "contracts, mypy, the pure-Python suite and the web app's, then the performance"
+	@echo "gate; each step prints its output when it ends"
+	$(MAKE) --no-print-directory -j3 -O test-compiled lint typecheck test-pure test-web \
+		perf-gate PERF_GATE_AFTER=test-compiled
 
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
@@ -122,6 +125,16 @@ test-web: $(DEV_STAMP)
 test-compiled: $(COMPILED_STAMP)
 	@echo "== pytest, compiled with mypyc (wheel installed in $(CVENV)), tests/web left out"
 	ENDEAVOR_SWEEP=all ENDEAVOR_EXPECT_BUILD=mypyc $(CBIN)/pytest --ignore=tests/web
+
+# the performance gate (tools/perf_gate.py, docs/performance.md): CPU instructions per
+# decision under callgrind, of the public loop and of apply_code, without and with
+# Exploits, on both builds, against tools/perf_baseline.json; fails above +5 %. After an
+# accepted change of speed: `make perf-gate ARGS=--update` and commit the baseline.
+PERF_GATE_AFTER ?=
+perf-gate: $(DEV_STAMP) $(COMPILED_STAMP) $(PERF_GATE_AFTER)
+	@echo "== the performance gate (callgrind), pure Python and compiled"
+	$(BIN)/python tools/perf_gate.py --pure-python $(BIN)/python \
+		--mypyc-python $(CBIN)/python $(ARGS)
 
 # start (installing when missing) PostgreSQL and Chromium; prints the test database URL
 services:

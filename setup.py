@@ -50,20 +50,25 @@ PACKAGE = ROOT / "src" / "endeavor"
 #: ``rl/openspiel.py`` (OpenSpiel's Python game: its classes subclass pyspiel's, whose
 #: C++ side clones and serializes a state through its ``__dict__``; mypyc's native
 #: classes can do neither, and pyspiel is an optional extra)
-INTERPRETED = frozenset({"config.py", "testing.py", "train.py", "review.py",
-                         "parallel.py", "rl/openspiel.py"})
+INTERPRETED = frozenset({"config.py", "testing.py", "analysis/train.py",
+                         "analysis/review.py", "analysis/parallel.py", "rl/openspiel.py"})
+#: the old import paths of moved modules (each replaces itself by the module it names
+#: in ``sys.modules``), kept for one release
+MOVED = frozenset({"screen.py", "render.py", "review.py", "tournament.py", "train.py",
+                   "parallel.py", "rl/actions.py", "rl/observation.py", "rl/features.py"})
 #: packages left interpreted: the command line (``cli/``: the argparse and Rich adapter,
 #: one module per command; left out by its path, not only because its modules import
 #: ``rich``, and its tests patch module globals such as
 #: ``endeavor.cli.play.DEFAULT_OPPONENT``), the web app
 #: (``web/``: FastAPI, SQLAlchemy and pydantic adapters, I/O-bound, that use only the
 #: engine's public API) and the research environments (``rl/``: numpy, Gymnasium,
-#: PettingZoo and OpenSpiel adapters, which the compiled wheel's build does not install)
-INTERPRETED_DIRS = ("cli/", "web/", "rl/")
+#: PettingZoo and OpenSpiel adapters, which the compiled wheel's build does not install;
+#: ``encoding/``: the action index and the observation, numpy arrays)
+INTERPRETED_DIRS = ("cli/", "web/", "rl/", "encoding/")
 #: modules compiled although their package is in :data:`INTERPRETED_DIRS`: the
-#: observation encoder's core (``rl/features.py``: stdlib only, run at every step of an
+#: observation encoder's core (``encoding/features.py``: stdlib only, run at every step of an
 #: RL loop)
-COMPILED_IN_INTERPRETED = frozenset({"rl/features.py"})
+COMPILED_IN_INTERPRETED = frozenset({"encoding/features.py"})
 
 #: the bottom of the import graph: modules that import no other endeavor module but
 #: each other. They are compiled as their own group (shared library) so that mypy
@@ -88,7 +93,7 @@ def compiled_modules() -> list[str]:
         if rel in COMPILED_IN_INTERPRETED:
             files.append(path.relative_to(ROOT).as_posix())
             continue
-        if (rel in INTERPRETED or rel.startswith(INTERPRETED_DIRS)
+        if (rel in INTERPRETED or rel in MOVED or rel.startswith(INTERPRETED_DIRS)
                 or _RICH.search(path.read_text(encoding="utf-8"))):
             continue
         files.append(path.relative_to(ROOT).as_posix())

@@ -42,7 +42,7 @@ def test_compiled_says_which_build_the_engine_modules_are() -> None:
     # checks any input are always interpreted
     cli = [f"cli.{m.name}" for m in pkgutil.iter_modules(endeavor.cli.__path__)]
     assert "cli.play" in cli and "cli.common" in cli, cli
-    for name in ("cli", *cli, "screen", "render", "config", "testing"):
+    for name in ("cli", *cli, "terminal.screen", "terminal.render", "config", "testing"):
         assert not _compiled(f"endeavor.{name}"), name
 
 

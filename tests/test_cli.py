@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from endeavor import GameConfig, State, cli, final_scores, new_game, render, replay
+from endeavor import GameConfig, State, cli, final_scores, new_game, replay
 from endeavor import data as D
 from endeavor import testing as T
 from endeavor.bots import RandomBot
 from endeavor.cli import PlaySession, main
 from endeavor.exploits import EXPLOIT_IDS, REGISTRY
+from endeavor.terminal import render
 from scenario import feed_input
 
 #: "random" draws from all 15 Exploits, so it needs every module built

@@ -285,7 +285,7 @@ TINY = ["--games", "2", "--warm-start-games", "2", "--hard-iterations", "8",
 
 
 def _settings(**changes: Any) -> Any:
-    from endeavor.train import Settings
+    from endeavor.analysis.train import Settings
     return Settings(**{"games": 2, "warm_start_games": 2, "hard_iterations": 8,
                        "iterations": 8, "hidden": (16,), "epochs": 2, "batch": 32,
                        "promotion_games": 2, "eval_games": 2, "eval_iterations": 8,
@@ -329,7 +329,7 @@ def test_a_tiny_run_on_local_workers_ends_in_a_loadable_weights_file(local_run: 
 
 def test_training_on_local_ray_plays_the_same_games(local_run: Path, tmp_path: Path) -> None:
     pytest.importorskip("ray", reason="ray is not installed (pip install 'endeavor[ray]')")
-    from endeavor.train import train
+    from endeavor.analysis.train import train
     # (no evaluation matches against hard: they change nothing the comparison reads)
     state = train(tmp_path / "ray", _settings(eval_games=0), workers=2, backend="ray")
     assert state["generation"] == 1
@@ -356,7 +356,7 @@ def test_resume_adds_generations(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_an_interrupted_generation_keeps_its_games(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import endeavor.train as T
+    import endeavor.analysis.train as T
     out = tmp_path / "run"
     T.train(out, _settings(generations=0, eval_games=0))
     tasks = T.generation_tasks(T.Settings.from_dict(
@@ -376,7 +376,7 @@ def test_an_interrupted_generation_keeps_its_games(tmp_path: Path,
 
 
 def test_seats_rotate_and_the_mix_is_followed() -> None:
-    from endeavor.train import generation_tasks, parse_mix
+    from endeavor.analysis.train import generation_tasks, parse_mix
     s = _settings(games=8, players=(2, 4), mix="self:1,hard:1,greedy:1,snapshot:1")
     tasks = generation_tasks(s, 3, ["snap0"])
     kinds = [[seat["kind"] if seat["kind"] != "net" else seat["net"] for seat in t["seats"]]
@@ -396,7 +396,13 @@ def test_seats_rotate_and_the_mix_is_followed() -> None:
 
 
 def test_the_learner_lowers_its_loss_and_masks_illegal_actions(local_run: Path) -> None:
-    from endeavor.train import build_dataset, fit, loss_and_grads, make_batch, masked_log_softmax
+    from endeavor.analysis.train import (
+        build_dataset,
+        fit,
+        loss_and_grads,
+        make_batch,
+        masked_log_softmax,
+    )
     games = [json.loads(line) for line in
              (local_run / "games" / "gen000.jsonl").read_text().splitlines()]
     data = build_dataset(games, 0.5)
@@ -418,8 +424,8 @@ def test_the_learner_lowers_its_loss_and_masks_illegal_actions(local_run: Path) 
 def test_the_cli_defaults_are_the_settings() -> None:
     from dataclasses import fields
 
+    from endeavor.analysis.train import Settings
     from endeavor.cli.train import DEFAULTS
-    from endeavor.train import Settings
     s = Settings()
     assert DEFAULTS == {f.name: getattr(s, f.name) for f in fields(s)
                         if f.name not in ("ruleset", "exploits", "options")}
@@ -473,7 +479,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "review_2p.record.json"
 
 
 def test_review_takes_the_expert_bot_where_it_can_play() -> None:
-    from endeavor.review import Review, ReviewError, review
+    from endeavor.analysis.review import Review, ReviewError, review
     record = FIXTURE.read_text()
     with pytest.raises(ReviewError, match="hard, expert"):
         review(record, bot="greedy")

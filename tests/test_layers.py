@@ -43,7 +43,18 @@ def test_the_source_keeps_every_contract() -> None:
      "The engine never imports an adapter BROKEN"),
     ("exploits/spice_trade.py", "from ..rules import board as _board  # noqa\n",
      "A rule module imports only endeavor.api BROKEN"),
-], ids=["upward", "adapter", "rule-module"])
+    # the adapters' layers: bots below rl, rl and analysis independent, web below cli,
+    # encoding below the bots
+    ("bots/greedy.py", "from .. import rl  # noqa\n",
+     "The engine in layers, the adapters above it BROKEN"),
+    ("analysis/review.py", "from .. import rl  # noqa\n",
+     "The engine in layers, the adapters above it BROKEN"),
+    ("web/names.py", "from ..cli import common  # noqa\n",
+     "The engine in layers, the adapters above it BROKEN"),
+    ("encoding/features.py", "def _bots() -> None:\n    from .. import bots  # noqa\n",
+     "The engine in layers, the adapters above it BROKEN"),
+], ids=["upward", "adapter", "rule-module", "bots-to-rl", "analysis-to-rl", "web-to-cli",
+        "encoding-to-bots"])
 def test_a_forbidden_import_breaks_its_contract(tmp_path: Path, module: str, line: str,
                                                 contract: str) -> None:
     shutil.copy(ROOT / "pyproject.toml", tmp_path)

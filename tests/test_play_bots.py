@@ -19,11 +19,11 @@ from rich.console import Console
 
 from endeavor import GameConfig, State, cli, new_game, replay
 from endeavor import bots as B
-from endeavor import screen as S
 from endeavor import testing as T
 from endeavor.actions import Action
 from endeavor.bots import RandomBot, Rated
 from endeavor.cli import PlaySession, hint_bot_name, main
+from endeavor.terminal import screen as S
 from scenario import feed_input
 
 HEADER = re.compile(r"^(Final position · )?(Setup|Round \d/7 · \w+|Game over) ")

@@ -1,4 +1,4 @@
-"""Post-game review (:mod:`endeavor.review`, ``endeavor review``): a short fixed record
+"""Post-game review (:mod:`endeavor.analysis.review`, ``endeavor review``): a short fixed record
 reviewed with a tiny budget gives the same review in this process, on two worker
 processes and on Ray, and the same labels as ``tests/golden/review_2p.txt`` (written by
 the pure build; the compiled build must match it); the best move is legal where it is
@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from endeavor import RecordError, final_scores, replay
-from endeavor import review as R
+from endeavor.analysis import review as R
 from endeavor.cli import main
 from endeavor.frames import PH_ACTIONS
 

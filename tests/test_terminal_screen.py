@@ -1,4 +1,4 @@
-"""The play screen (:mod:`endeavor.screen`): it fits a 100×40 terminal with the header on
+"""The play screen (:mod:`endeavor.terminal.screen`): it fits a 100×40 terminal with the header on
 its first line, grows with the terminal, its log lists every event since the human's
 last decision in order (automatic steps included), its menu is grouped and numbered in
 reading order exactly over ``decision().options``, and a long Exploit menu asks for the
@@ -17,12 +17,12 @@ from rich.text import Text
 
 from endeavor import GameConfig, State, new_game
 from endeavor import data as D
-from endeavor import screen as S
 from endeavor import testing as T
 from endeavor.bots import RandomBot
 from endeavor.cli import PlaySession
 from endeavor.decision import Decision
 from endeavor.events import Event
+from endeavor.terminal import screen as S
 from scenario import feed_input
 
 HEADER = re.compile(r"^(Setup|Round [1-7]/7 · \w+( \w+)?|Game over)"
@@ -490,7 +490,7 @@ def test_a_sub_menu_shows_the_targets_and_what_they_gain_first() -> None:
 def test_mats_show_every_token_and_card_at_100_columns() -> None:
     """A crowded mat's second line keeps its cards and tokens whole (the buildings are
     written tighter first, then the labels go) instead of cutting the tokens."""
-    from endeavor import render as R
+    from endeavor.terminal import render as R
 
     s = T.fresh(4)
     for code in ("market", "market", "shipyard", "bank", "guild-hall", "barracks", "docks"):

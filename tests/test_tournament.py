@@ -1,4 +1,4 @@
-"""``endeavor tournament`` and :mod:`endeavor.tournament`: fair seating, the table adds
+"""``endeavor tournament`` and :mod:`endeavor.analysis.tournament`: fair seating, the table adds
 up, the statistics on hand-made results, the same games whatever the workers or the
 backend, the JSON output (whose records replay to the saved scores), the plot, the
 command line end to end and its bad inputs."""
@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from endeavor import GameConfig, bots, final_scores, replay
-from endeavor import tournament as T
 from endeavor.actions import Action
+from endeavor.analysis import tournament as T
+from endeavor.analysis.tournament import GameResult, TournamentError, run_tournament
 from endeavor.cli import main
 from endeavor.state import State
-from endeavor.tournament import GameResult, TournamentError, run_tournament
 
 
 def _result(index: int, seating: list[str], scores: list[int], ranks: list[int]) -> GameResult:

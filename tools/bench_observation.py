@@ -1,4 +1,4 @@
-"""Observation encoder timings (endeavor.rl.observation, issue 17) on this build.
+"""Observation encoder timings (endeavor.encoding.observation, issue 17) on this build.
 
     python tools/bench_observation.py [games]
 
@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 import endeavor
 from endeavor import GameConfig, State, new_game
-from endeavor.rl import features
-from endeavor.rl.observation import ObservationEncoder, encode
+from endeavor.encoding import features
+from endeavor.encoding.observation import ObservationEncoder, encode
 
 
 def best(f: Callable[[], object], number: int) -> float:

@@ -4,7 +4,8 @@
 # Debian's Chromium (the browser tests drive /usr/bin/chromium with Playwright), and the
 # tools of docs/deploy.md's recipe that its tests run: nginx (the reverse proxy, started
 # by each test on its own config and ports, never as a system service), openssl (the
-# proxy's test certificate) and sqlite3 (the SQLite backup command).
+# proxy's test certificate) and sqlite3 (the SQLite backup command); and valgrind, whose
+# callgrind counts the instructions of make test's performance gate (tools/perf_gate.py).
 #
 # Idempotent and quick when everything is there (one pg_isready and one psql query).
 # Prints the database URL for the tests on stdout (its only output there; progress goes
@@ -59,6 +60,7 @@ look_for_missing() {
     [ -x /usr/sbin/nginx ] || missing+=(nginx)
     command -v openssl >/dev/null 2>&1 || missing+=(openssl)
     command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+    command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 }
 
 look_for_missing

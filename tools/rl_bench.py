@@ -101,7 +101,7 @@ def engine_rate(players: int, seconds: float, seed: int = 0, observe: bool = Fal
     ``observe``: also the observation of the seat to move at every decision (the
     encoder's share of the environments' loops)."""
     from endeavor import GameConfig, new_game
-    from endeavor.rl.observation import encode
+    from endeavor.encoding.observation import encode
 
     rng = random.Random(seed)
     decisions = games = 0

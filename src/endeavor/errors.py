@@ -25,3 +25,9 @@ class RecordError(EndeavorError, ValueError):
 
 class UndoError(EndeavorError):
     """There is no earlier decision to go back to; the state is unchanged."""
+
+
+class UsageError(Exception):
+    """Bad input to a command: its command-line options or arguments (the command line,
+    ``endeavor serve``'s options...). Not raised by the engine: the adapters' commands
+    raise it and print its message, without a traceback."""

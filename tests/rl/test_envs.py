@@ -123,7 +123,7 @@ def test_pettingzoo_names_spaces_and_metadata() -> None:
 def test_observations_are_the_encoders_also_with_environments_interleaved() -> None:
     """Each environment keeps its own encoders (several in one process do not share
     them); what it shows is ``encode(state, seat)``."""
-    from endeavor.rl.observation import encode
+    from endeavor.encoding.observation import encode
 
     envs = [rl.raw_env(players=3, exploits="random") for _ in range(3)]
     gym = EndeavorEnv(players=2, opponents="random")

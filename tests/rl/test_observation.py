@@ -1,4 +1,4 @@
-"""The observation encoder (endeavor.rl.observation, issue 17): one fixed-size float32
+"""The observation encoder (endeavor.encoding.observation, issue 17): one fixed-size float32
 layout for every config, seat-rotated, incremental, documented field by field in
 docs/rl.md; every field changes when, and only when, the state changes what it shows."""
 
@@ -19,8 +19,8 @@ np = pytest.importorskip("numpy")
 from endeavor import GameConfig, State, new_game  # noqa: E402
 from endeavor import actions as A  # noqa: E402
 from endeavor import data as D  # noqa: E402
-from endeavor.rl import features as F  # noqa: E402
-from endeavor.rl.observation import (  # noqa: E402
+from endeavor.encoding import features as F  # noqa: E402
+from endeavor.encoding.observation import (  # noqa: E402
     OBSERVATION_VERSION,
     ObservationEncoder,
     describe,
@@ -573,11 +573,11 @@ def test_docs_show_the_layout_of_this_version() -> None:
     text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     assert f"`OBSERVATION_VERSION = {OBSERVATION_VERSION}`" in text
     assert f"{F.SIZE} floats" in text
-    assert layout_table() in text, "docs/rl.md: paste endeavor.rl.observation.layout_table()"
+    assert layout_table() in text, "docs/rl.md: paste endeavor.encoding.observation.layout_table()"
 
 
 def test_the_core_is_stdlib_only_so_the_compiled_build_needs_no_numpy() -> None:
-    tree = ast.parse((ROOT / "src" / "endeavor" / "rl" / "features.py").read_text())
+    tree = ast.parse((ROOT / "src" / "endeavor" / "encoding" / "features.py").read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             assert all(a.name in ("array",) for a in node.names), ast.unparse(node)
@@ -587,7 +587,7 @@ def test_the_core_is_stdlib_only_so_the_compiled_build_needs_no_numpy() -> None:
 
 def test_the_core_is_compiled_with_the_engine_and_the_numpy_glue_is_not() -> None:
     import endeavor
-    import endeavor.rl.observation as glue
+    import endeavor.encoding.observation as glue
 
     suffixes = tuple(machinery.EXTENSION_SUFFIXES)
     assert str(F.__file__).endswith(suffixes) == endeavor.COMPILED

@@ -19,8 +19,8 @@ pyspiel = pytest.importorskip(
 import numpy as np  # noqa: E402  (open_spiel needs numpy)
 
 from endeavor import GameConfig, final_scores, new_game  # noqa: E402
-from endeavor.rl.actions import NUM_ACTIONS, action_of, index_of  # noqa: E402
-from endeavor.rl.observation import encode, observation_size  # noqa: E402
+from endeavor.encoding.actions import NUM_ACTIONS, action_of, index_of  # noqa: E402
+from endeavor.encoding.observation import encode, observation_size  # noqa: E402
 from endeavor.rl.openspiel import (  # noqa: E402
     DEFAULT_DEALS,
     MAX_GAME_LENGTH,

@@ -1,7 +1,7 @@
 """Post-game reviews in the web app (issue 18 §2, the browser's Review tab; server side):
 the review job is queued in the transaction of the move that ends a game, run by the
 background runner (queued → running → done, its progress stored as it goes), and its
-JSON is exactly :func:`endeavor.review.review`'s for the same record and budget; a
+JSON is exactly :func:`endeavor.analysis.review.review`'s for the same record and budget; a
 request queues one for a finished game that has none; an undone end drops it; a review
 interrupted by a crash (in process, and a real ``endeavor serve`` killed with SIGKILL)
 is resumed from the decisions it saved; on PostgreSQL, of two reviewers exactly one runs
@@ -30,8 +30,8 @@ from sqlalchemy import select
 from tools.loadtest import ServerProcess
 from webapi import eventually
 
+from endeavor.analysis.review import review
 from endeavor.cli import serve as serve_cli
-from endeavor.review import review
 from endeavor.web import db, reviews, schemas
 from endeavor.web.app import create_app
 from endeavor.web.reviews import Reviewer, ReviewSettings

@@ -36,7 +36,7 @@ from sqlalchemy import select
 from test_notify import Mailbox, Receiver
 from tools.loadtest import ServerProcess, free_port
 
-from endeavor.cli.common import UsageError
+from endeavor.errors import UsageError
 from endeavor.web import db
 from endeavor.web.notify import (
     BACKOFF_VAR,

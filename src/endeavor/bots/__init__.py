@@ -21,6 +21,7 @@ from .base import Bot, Rated
 from .greedy import GreedyBot
 from .mcts import MCTSBot, make_mcts
 from .random_bot import RandomBot
+from .specs import BotSpecError, Entrant, budget_text, parse_budget, resolve_bots
 
 #: the learned level, its weights file in this package and the extra it needs
 EXPERT: Final = "expert"
@@ -89,5 +90,6 @@ def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     raise ValueError(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
 
 
-__all__ = ["EXPERT", "NAMES", "KINDS", "LEVELS", "LEVEL_SETTINGS", "Bot", "GreedyBot", "MCTSBot",
-           "RandomBot", "Rated", "expert_missing", "make"]
+__all__ = ["EXPERT", "NAMES", "KINDS", "LEVELS", "LEVEL_SETTINGS", "Bot", "BotSpecError",
+           "Entrant", "GreedyBot", "MCTSBot", "RandomBot", "Rated", "budget_text",
+           "expert_missing", "make", "parse_budget", "resolve_bots"]

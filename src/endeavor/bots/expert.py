@@ -53,8 +53,8 @@ import numpy as np
 
 from .. import actions as A
 from ..actions import Action
-from ..rl.actions import CODES
-from ..rl.observation import ObservationEncoder
+from ..encoding.actions import CODES
+from ..encoding.observation import ObservationEncoder
 from ..state import State
 from .base import Rated, exact_rated
 from .endgame import BUDGET

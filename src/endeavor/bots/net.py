@@ -2,7 +2,7 @@
 (``float32``), its weights file, and inference on one position.
 
 **Input**: the observation of :mod:`endeavor.rl` (``encode(state, player)``,
-:data:`~endeavor.rl.observation.SIZE` floats, seat-rotated) of the player to move, so
+:data:`~endeavor.encoding.observation.SIZE` floats, seat-rotated) of the player to move, so
 the network always sees the position from seat 0.
 
 **Trunk**: ``len(hidden)`` fully connected layers with ReLU (``hidden=(128, 128)`` by
@@ -10,7 +10,7 @@ default). The first layer is computed on the observation's nonzero entries only 
 hundred of 3,670), which is what makes one position cost ~30 µs.
 
 **Policy head**: one logit per entry of the frozen action index
-(:data:`~endeavor.rl.actions.NUM_ACTIONS` = 3,471); only the rows of the legal actions
+(:data:`~endeavor.encoding.actions.NUM_ACTIONS` = 3,471); only the rows of the legal actions
 are computed, and the priors are their softmax, so an illegal action never gets any
 probability.
 
@@ -44,8 +44,8 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from ..rl.actions import ACTION_SPACE_VERSION, NUM_ACTIONS
-from ..rl.observation import OBSERVATION_VERSION, SIZE
+from ..encoding.actions import ACTION_SPACE_VERSION, NUM_ACTIONS
+from ..encoding.observation import OBSERVATION_VERSION, SIZE
 
 #: the weights file's format name and version
 FORMAT = "endeavor-expert-net"
@@ -77,7 +77,7 @@ class Net:
     """The network's parameters (``params``: name -> ``float32`` array) and its header
     (``header``: the JSON object stored with the weights). Build one with :meth:`new`,
     :meth:`load` or :meth:`from_bytes`; the arrays are shared, never copied, so a net
-    can be trained in place by :mod:`endeavor.train`."""
+    can be trained in place by :mod:`endeavor.analysis.train`."""
 
     def __init__(self, params: Mapping[str, Any], header: Mapping[str, Any]) -> None:
         self.params: dict[str, Array] = {k: np.ascontiguousarray(v, dtype=np.float32)

@@ -9,7 +9,7 @@ missing or unreadable file, a corrupt record), reported as one line
 input is read with the builtin :func:`input` (with :mod:`readline` history when stdin is
 a terminal), so it can come from a terminal, a pipe or a test.
 
-``play`` draws the screen of :mod:`endeavor.screen` at each of the human's decisions:
+``play`` draws the screen of :mod:`endeavor.terminal.screen` at each of the human's decisions:
 redrawn in place on a terminal (its size is used), printed at 100×40 otherwise. The
 other seats are played by bots of :mod:`endeavor.bots` (``--opponents``), and ``hint``
 asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.

@@ -19,15 +19,16 @@ from typing import Any, NoReturn, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from .. import render
-from .. import screen as S
+from ..analysis.parallel import BACKENDS
 from ..config import OPTIONS, GameConfig
 from ..errors import EndeavorError, RecordError
+from ..errors import UsageError as UsageError  # (re-exported: the commands import it here)
 from ..events import Event
 from ..exploits import EXPLOIT_IDS
-from ..parallel import BACKENDS
 from ..records import replay
 from ..state import State, new_game
+from ..terminal import render
+from ..terminal import screen as S
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 PIPE_WIDTH, PIPE_HEIGHT = S.WIDTH, S.HEIGHT  # the screen when stdout is not a terminal
@@ -37,10 +38,6 @@ MAX_RUNS = 1_000
 MAX_SECONDS = 3_600.0
 MAX_WORKERS = 1_024
 _N = TypeVar("_N", int, float)
-
-
-class UsageError(Exception):
-    """Bad command-line input that argparse or a subcommand detected."""
 
 
 class _HelpExit(Exception):

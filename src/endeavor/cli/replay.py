@@ -10,9 +10,9 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from .. import render
-from .. import screen as S
 from ..state import State, new_game
+from ..terminal import render
+from ..terminal import screen as S
 from .common import EXIT_OK, _history_log, _read_record, _screen_size, final_lines
 
 

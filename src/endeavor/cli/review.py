@@ -1,5 +1,5 @@
 """``endeavor review``: every decision of a game record judged against the strongest bot
-(:mod:`endeavor.review` does the work)."""
+(:mod:`endeavor.analysis.review` does the work)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import bots as B
-from .. import review as R
+from ..analysis import review as R
 from .common import (
     EXIT_OK,
     UsageError,

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
-from ..review import MAX_ITERATIONS
+from ..analysis.review import MAX_ITERATIONS
 from .common import _ranged, _web_module, _web_workers
 
 MAX_PORT = 65_535

@@ -1,5 +1,5 @@
 """The terminal session of ``endeavor play``: :class:`PlaySession` draws the screen
-of :mod:`endeavor.screen` at each of the human's decisions and reads their commands with
+of :mod:`endeavor.terminal.screen` at each of the human's decisions and reads their commands with
 the builtin :func:`input` (help, hint, board, log, undo, save, back, quit); the bots play
 the other seats. Also the pager for long output and the "is thinking" note."""
 
@@ -21,13 +21,13 @@ from rich.console import Console
 from rich.text import Text
 
 from .. import bots as B
-from .. import render
-from .. import screen as S
 from ..actions import Action
 from ..decision import Decision
 from ..errors import IllegalActionError, NotationError, UndoError
 from ..events import Event
 from ..state import State
+from ..terminal import render
+from ..terminal import screen as S
 from .common import EXIT_OK, _history_log, _screen_size, final_lines
 
 #: the bots asked for a hint, strongest first: the first one that exists answers

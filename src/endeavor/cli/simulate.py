@@ -14,11 +14,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from .. import render
 from ..bots import RandomBot
 from ..exploits import EXPLOIT_IDS
 from ..scoring import final_scores
 from ..state import new_game
+from ..terminal import render
 from .common import (
     EXIT_OK,
     MAX_GAMES,

@@ -1,4 +1,4 @@
-"""``endeavor tournament``: bots against each other, rated (:mod:`endeavor.tournament`
+"""``endeavor tournament``: bots against each other, rated (:mod:`endeavor.analysis.tournament`
 plays the games; it is imported when the command runs or its parser is built)."""
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from .common import (
 
 
 def _budget(text: str) -> str:
-    """An argparse ``type``: a budget ``endeavor.tournament.parse_budget`` reads."""
-    from ..tournament import TournamentError, parse_budget
+    """An argparse ``type``: a budget ``endeavor.analysis.tournament.parse_budget`` reads."""
+    from ..analysis.tournament import TournamentError, parse_budget
     try:
         parse_budget(text)
     except TournamentError as e:
@@ -103,7 +103,7 @@ def add_parser(sub: Any) -> None:
 def _tournament(args: argparse.Namespace, out: Console) -> int:
     from rich.progress import TimeElapsedColumn, TimeRemainingColumn
 
-    from .. import tournament as T
+    from ..analysis import tournament as T
     _check_backend_options(args)
     if args.out is not None:
         _check_output(args.out, "--out")

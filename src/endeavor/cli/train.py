@@ -1,5 +1,5 @@
 """``endeavor train``: the expert bot's network trained by imitation of ``hard`` and
-self-play (:mod:`endeavor.train` does the work; it needs numpy and is imported when the
+self-play (:mod:`endeavor.analysis.train` does the work; it needs numpy and is imported when the
 command runs, so the parser is built without it)."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from .common import (
 
 MAX_COUNT = 1_000_000
 MAX_ITERATIONS = 1_000_000
-#: the defaults of a new run (``endeavor.train.Settings``' own, which a test keeps equal;
+#: the defaults of a new run (``endeavor.analysis.train.Settings``' own, which a test keeps equal;
 #: written here so that building the parser does not import numpy)
 DEFAULTS: dict[str, Any] = {
     "games": 40, "generations": 1, "warm_start_games": 20, "hard_iterations": 200,
@@ -154,7 +154,7 @@ def add_parser(sub: Any) -> None:
 
 def _module() -> Any:
     try:
-        from .. import train as T
+        from ..analysis import train as T
     except ImportError as e:
         if e.name and e.name.split(".")[0] == "numpy":
             raise UsageError("endeavor train needs numpy: pip install "

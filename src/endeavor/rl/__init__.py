@@ -1,9 +1,9 @@
 """Endeavor as a research environment (the optional extra ``pip install 'endeavor[rl]'``:
 numpy, Gymnasium, PettingZoo; OpenSpiel as the ``openspiel`` extra).
 
-- :mod:`endeavor.rl.actions`: one frozen, versioned action index shared by every
+- :mod:`endeavor.encoding.actions`: one frozen, versioned action index shared by every
   interface (``ACTIONS``, ``ACTION_SPACE_VERSION``, ``mask``).
-- :mod:`endeavor.rl.observation`: one observation encoder (``encode``, ``describe``,
+- :mod:`endeavor.encoding.observation`: one observation encoder (``encode``, ``describe``,
   ``observation_size``, ``OBSERVATION_VERSION``; docs/rl.md lists the layout).
 - :mod:`endeavor.rl.pettingzoo_env`: the PettingZoo AEC environment (``env``, ``raw_env``).
 - :mod:`endeavor.rl.gym_env`: the Gymnasium environment ``endeavor/Endeavor-v0``
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import ACTION_SPACE_VERSION, ACTIONS, NUM_ACTIONS, action_of, index_of, mask
-from .observation import OBSERVATION_VERSION, describe, encode, observation_size
+from ..encoding.actions import ACTION_SPACE_VERSION, ACTIONS, NUM_ACTIONS, action_of, index_of, mask
+from ..encoding.observation import OBSERVATION_VERSION, describe, encode, observation_size
 
 __all__ = ["ACTIONS", "ACTION_SPACE_VERSION", "NUM_ACTIONS", "OBSERVATION_VERSION",
            "EndeavorEnv", "action_of", "describe", "encode", "env", "index_of", "mask",

@@ -13,10 +13,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import GameConfig
+from ..encoding.actions import NUM_ACTIONS, index_of
+from ..encoding.observation import ObservationEncoder
 from ..events import Event
 from ..state import State
-from .actions import NUM_ACTIONS, index_of
-from .observation import ObservationEncoder
 
 #: what to install when Gymnasium or PettingZoo is missing
 INSTALL_HINT = "pip install 'endeavor[rl]'"
@@ -33,7 +33,7 @@ def empty_mask() -> npt.NDArray[np.int8]:
 
 class Observers:
     """The observations of one environment's seats: one incremental
-    :class:`~endeavor.rl.observation.ObservationEncoder` per seat, of this environment
+    :class:`~endeavor.encoding.observation.ObservationEncoder` per seat, of this environment
     alone (the module's shared encoders, used by ``encode(state, seat)``, would go from
     one game to another when several environments run in one process, as in a
     ``SyncVectorEnv``, and rewrite most of the vector every time: 4 games interleaved
@@ -86,9 +86,9 @@ def with_seed(config: GameConfig, seed: int) -> GameConfig:
 
 
 def new_game_event(state: State) -> Event:
-    """The first line of a rendered log: the game's settings (:func:`endeavor.render.
+    """The first line of a rendered log: the game's settings (:func:`endeavor.terminal.render.
     new_game_event`; Rich, which that module needs, is imported only when rendering)."""
-    from .. import render as R
+    from ..terminal import render as R
     return R.new_game_event(state)
 
 
@@ -117,8 +117,8 @@ def screen_text(state: State, log: Sequence[Event], new_from: int | None, title:
     from rich.console import Console  # Rich (a dependency of the engine): only to render
     from rich.text import Text
 
-    from .. import render as R
-    from .. import screen as S
+    from ..terminal import render as R
+    from ..terminal import screen as S
 
     decision = state.decision()
     extra: list[Text] = []

@@ -2,8 +2,8 @@
 
 ``gymnasium.make("endeavor/Endeavor-v0", players=4, opponents="greedy", seat=0)``
 (registered when :mod:`endeavor.rl` is imported). The agent's observation is the
-``float32`` vector of :mod:`endeavor.rl.observation` for its seat; actions are the
-``Discrete(NUM_ACTIONS)`` index of :mod:`endeavor.rl.actions`. The opponents' decisions
+``float32`` vector of :mod:`endeavor.encoding.observation` for its seat; actions are the
+``Discrete(NUM_ACTIONS)`` index of :mod:`endeavor.encoding.actions`. The opponents' decisions
 (and the agent's out-of-turn ones, which come to it like any other) are played between
 steps, so every step is one decision of the agent's seat.
 
@@ -30,13 +30,13 @@ except ImportError as _error:  # pragma: no cover - the rl extra installs it
     raise missing("Gymnasium", _error) from _error
 
 from ..actions import BY_CODE
-from ..bots import Bot, make
+from ..bots import Bot, make, resolve_bots
+from ..encoding.actions import CODES, NUM_ACTIONS
+from ..encoding.actions import mask as legal_mask
+from ..encoding.observation import observation_size
 from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
-from ..tournament import resolve_bots
-from .actions import CODES, NUM_ACTIONS
-from .actions import mask as legal_mask
 from .common import (
     SEED_BOUND,
     Observers,
@@ -48,7 +48,6 @@ from .common import (
     positive_or_none,
     with_seed,
 )
-from .observation import observation_size
 from .rewards import RewardFn, reward_function, score_pad
 
 ENV_ID = "endeavor/Endeavor-v0"

@@ -19,8 +19,8 @@ The game (docs/rl.md, "OpenSpiel" has the whole description):
   ``new_game(GameConfig(seed=first_seed + i, ...))`` (token deal, decks, level-5
   buildings, first player and, with ``exploits="random"``, the three Exploits). From
   there the game is deterministic: sequential, perfect information.
-- **Actions** are the indices of :mod:`endeavor.rl.actions` (``num_distinct_actions`` =
-  :data:`~endeavor.rl.actions.NUM_ACTIONS`); ``legal_actions(p)`` is sorted and empty for
+- **Actions** are the indices of :mod:`endeavor.encoding.actions` (``num_distinct_actions`` =
+  :data:`~endeavor.encoding.actions.NUM_ACTIONS`); ``legal_actions(p)`` is sorted and empty for
   every seat but the one to decide (the engine names it, out-of-turn discards included).
 - **Rewards** come at the end only (general-sum), by the ``reward`` parameter:
   :data:`REWARDS`.
@@ -29,7 +29,7 @@ The game (docs/rl.md, "OpenSpiel" has the whole description):
   count, about twice the longest game measured. A game cut off there is terminal and
   scored as the position stands (:func:`endeavor.final_scores` scores an unfinished game
   as if it ended now); ``state.truncated`` tells it apart.
-- **Observations**: ``observation_tensor(p)`` is :func:`endeavor.rl.observation.encode`
+- **Observations**: ``observation_tensor(p)`` is :func:`endeavor.encoding.observation.encode`
   (all zeros at the chance node); ``observation_string(p)`` the position in short text;
   ``information_state_string(p)`` the history of actions (perfect recall).
 - ``clone()`` copies the engine's state (:meth:`endeavor.State.copy`); serialization
@@ -51,10 +51,10 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from .. import config as _config
 from ..config import GameConfig
+from ..encoding.actions import ACTIONS, CODES, NUM_ACTIONS, legal_indices
+from ..encoding.observation import encode, observation_size
 from ..scoring import final_scores
 from ..state import State, new_game
-from .actions import ACTIONS, CODES, NUM_ACTIONS, legal_indices
-from .observation import encode, observation_size
 
 #: the name ``pyspiel.load_game`` knows the game by
 GAME_NAME = "python_endeavor"

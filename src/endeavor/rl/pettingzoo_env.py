@@ -5,7 +5,7 @@ choices are made by the seat that acted, as in the engine). ``agent_selection`` 
 seat that decides now, which is not always the next in turn order: a discard, a
 casualty, a Governor slot or a Silent Fleet choice is asked of the seat the rules name.
 Each agent observes ``{"observation": float32 vector, "action_mask": int8 vector}``
-(:mod:`endeavor.rl.observation`, :mod:`endeavor.rl.actions`); the mask is all zeros but
+(:mod:`endeavor.encoding.observation`, :mod:`endeavor.encoding.actions`); the mask is all zeros but
 for the agent to move. Every agent is terminated when the game ends, with its reward
 (:mod:`endeavor.rl.rewards`) and the score pad in ``infos``; ``max_decisions`` truncates
 an episode after that many decisions.
@@ -35,12 +35,13 @@ except ImportError as _error:  # pragma: no cover - the rl extra installs both
     raise missing("PettingZoo and Gymnasium", _error) from _error
 
 from ..actions import BY_CODE
+from ..encoding.actions import CODES, NUM_ACTIONS
+from ..encoding.actions import mask as legal_mask
+from ..encoding.observation import observation_size
 from ..errors import IllegalActionError
 from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
-from .actions import CODES, NUM_ACTIONS
-from .actions import mask as legal_mask
 from .common import (
     SEED_BOUND,
     Observers,
@@ -52,7 +53,6 @@ from .common import (
     positive_or_none,
     with_seed,
 )
-from .observation import observation_size
 from .rewards import RewardFn, reward_function, score_pad
 
 NAME = "endeavor_v0"

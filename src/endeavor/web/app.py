@@ -143,7 +143,7 @@ def _parts(db_url: str | None, bot_budgets: Mapping[str, Mapping[str, Any]] | No
     review_settings = review if review is not None else ReviewSettings(iterations=0)
     store = Store(engine, review_iterations=review_settings.iterations)
     # the seats' last-seen times are written with the heartbeat, every few seconds
-    seen = SeenRecorder(engine, write_lock=store._write_lock, deferred=True)
+    seen = SeenRecorder(engine, write_lock=store.write_lock, deferred=True)
     runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads}
     if quick_budget is not None:
         runner_kw["quick_budget"] = quick_budget
@@ -162,7 +162,7 @@ def _parts(db_url: str | None, bot_budgets: Mapping[str, Mapping[str, Any]] | No
                   if run_reviews and review_settings.enabled else None),
         review=review_settings, seen=seen, links=links, threads=threads,
         max_body=max_body, send_notifications=send_notifications,
-        heartbeat=uptime.Heartbeat(engine, write_lock=store._write_lock, also=seen.flush))
+        heartbeat=uptime.Heartbeat(engine, write_lock=store.write_lock, also=seen.flush))
 
 
 @asynccontextmanager

@@ -22,7 +22,7 @@ import socket
 
 from rich.console import Console
 
-from endeavor.cli.common import UsageError
+from endeavor.errors import UsageError
 
 from . import db, dbhealth, jobs, links, notify, reviews, seating
 from .store import BadRequest

@@ -65,7 +65,7 @@ def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
             return rows, len(rows)
         return rows, int(conn.execute(_UNSEEN_COUNT, params).scalar() or 0)
 
-    rows, total = store._read(read)
+    rows, total = store.read(read)
     if not rows:
         return Unseen()
     name = names[seat]

@@ -1,5 +1,5 @@
 """Post-game reviews in the web app: every finished game's decisions judged
-by :func:`endeavor.review.review`, in the background, the result kept in the database.
+by :func:`endeavor.analysis.review.review`, in the background, the result kept in the database.
 
 **Queued.** The log entry that ends a game (the last action, or the host's end) writes a
 row in ``reviews`` in its own transaction (:meth:`endeavor.web.store.Store._commit`):
@@ -20,10 +20,10 @@ given a lower priority, :data:`NICE`). While it runs it writes, at most every
 :data:`FLUSH_SECONDS`, the decisions done and the total and the decisions reviewed so
 far (``partial``); a worker that finds the lease of a ``running`` row expired (its
 reviewer died, or its server was restarted) takes it over and resumes from ``partial``
-(:func:`endeavor.review.review`'s ``known``): the result is the same. Every write of a
+(:func:`endeavor.analysis.review.review`'s ``known``): the result is the same. Every write of a
 run names its ``worker``, so a run whose row was taken over or reset stops at its next
 write. Done: ``result`` (the review's JSON, exactly
-:meth:`endeavor.review.Review.to_json`) and ``moves`` (each decision's move played and
+:meth:`endeavor.analysis.review.Review.to_json`) and ``moves`` (each decision's move played and
 best move in words, with the board elements they are clicked on, for the replay
 viewer). An exception is ``failed`` with its reason in words (and logged); a row claimed
 :data:`MAX_ATTEMPTS` times in a row without progress (its reviewer killed each time) is

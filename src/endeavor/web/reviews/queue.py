@@ -16,8 +16,8 @@ from typing import Any, Final
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 
 from endeavor import actions as A
+from endeavor.analysis.review import MAX_ITERATIONS, ReviewedDecision
 from endeavor.records import RECORD_FORMAT, replay
-from endeavor.review import MAX_ITERATIONS, ReviewedDecision
 
 from .. import db
 from ..store import Conflict, Store, utc, utcnow
@@ -155,7 +155,7 @@ def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
     over, actions = store.peek(game_id, lambda snap: (snap.over, len(snap.effective)))
     if not over:
         raise Conflict("the game is not over: its review is made once it has ended")
-    row = store._read(lambda conn: conn.execute(_ROW, {"b_game": game_id}).first())
+    row = store.read(lambda conn: conn.execute(_ROW, {"b_game": game_id}).first())
     head: dict[str, Any] = {"id": game_id, "enabled": enabled, "actions": actions,
                             "status": "none", "iterations": None, "done": 0, "total": None,
                             "error": None, "queued": None, "started": None,
@@ -199,7 +199,7 @@ def request(store: Store, game_id: str, iterations: int) -> bool:
         raise Conflict("this server does not review games (endeavor serve "
                        "--review-iterations 0)")
     statement, params = store.review_statement(game_id, seq, iterations, only="failed")
-    with store._write_lock, store.engine.begin() as conn:
+    with store.transaction() as conn:
         return bool(conn.execute(statement, params).rowcount)
 
 

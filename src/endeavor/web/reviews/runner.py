@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
+from endeavor.analysis.review import ReviewedDecision, record_digest, review
 from endeavor.errors import EndeavorError
-from endeavor.review import ReviewedDecision, record_digest, review
 
 from ..store import NotFound, Store, utcnow
 from .queue import (
@@ -133,13 +133,13 @@ class Reviewer:
         ``UPDATE`` per row that only one worker can win); None when there is none.
         A row claimed :data:`MAX_ATTEMPTS` times without progress is marked failed."""
         now = now or utcnow()
-        rows = self.store._read(lambda conn: list(conn.execute(
+        rows = self.store.read(lambda conn: list(conn.execute(
             _DUE, {"b_now": now, "b_limit": 8})))
         for r in rows:
             attempts = int(r.attempts)
             key = {"b_game": r.game_id, "b_attempts": attempts, "b_now": now}
             if attempts >= MAX_ATTEMPTS:
-                with self.store._write_lock, self.store.engine.begin() as conn:
+                with self.store.transaction() as conn:
                     gave_up = conn.execute(_GIVE_UP, {
                         **key, "b_error": f"the review was interrupted {attempts} times "
                                           "without progress (its worker died each time)"})
@@ -149,7 +149,7 @@ class Reviewer:
                 continue
             worker = secrets.token_hex(8)
             lease = now + timedelta(seconds=self.settings.lease_seconds)
-            with self.store._write_lock, self.store.engine.begin() as conn:
+            with self.store.transaction() as conn:
                 won = conn.execute(_CLAIM, {**key, "b_worker": worker, "b_lease": lease,
                                             "b_started": now}).rowcount == 1
                 row = conn.execute(select(_R.c.iterations, _R.c.partial)
@@ -160,7 +160,7 @@ class Reviewer:
 
     def _write(self, statement: Any, job: Job, **values: Any) -> bool:
         """Run ``statement`` on ``job``'s row if it is still this run's."""
-        with self.store._write_lock, self.store.engine.begin() as conn:
+        with self.store.transaction() as conn:
             return conn.execute(statement, {"b_game": job.game_id, "b_worker": job.worker,
                                             **values}).rowcount == 1
 

@@ -123,7 +123,7 @@ class ReviewView(BaseModel):
         None, description="while it runs: the estimated time left (seconds; null until "
                           "a first decision is reviewed)")
     review: dict[str, Any] | None = Field(
-        description="once done: the review, as endeavor.review.Review.to_json writes it "
+        description="once done: the review, as endeavor.analysis.review.Review.to_json writes it "
                     "(decisions, players' summaries, the curve of expected final glory, "
                     "the thresholds)")
     moves: dict[str, ReviewMoves] | None = Field(
