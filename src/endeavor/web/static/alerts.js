@@ -1,3 +1,4 @@
+// @ts-check
 // "Your turn, wherever you are": the tab's title and favicon badge, an optional beep
 // (WebAudio, off by default) and an optional browser notification when the game reaches
 // your seat while the tab is in the background (asked for by a button, never on load).
@@ -29,7 +30,8 @@ let audio = null;
 /** A short two-note chime (nothing if the browser has no WebAudio or blocks it). */
 export function beep() {
   try {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    // Safari before 14.1 names it webkitAudioContext, which the DOM typings do not know
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return;
     audio = audio || new Context();
     if (audio.state === "suspended") audio.resume();

@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP API of docs/web.md: JSON requests and live updates (tokens.js keeps the tokens).
 
 import { BASE, href } from "./dom.js";
@@ -37,8 +38,15 @@ function detailText(body, status, json) {
   return detail ? JSON.stringify(detail) : `HTTP ${status}`;
 }
 
-/** fetch() a JSON endpoint; throws ApiError with the server's reason on failure. */
+/**
+ * fetch() a JSON endpoint; throws ApiError with the server's reason on failure.
+ * @param {string} method
+ * @param {string} path
+ * @param {{ body?: unknown, token?: string, keepalive?: boolean }} [options]
+ * @returns {Promise<any>} the parsed JSON answer: its shape is the endpoint's (docs/web.md)
+ */
 export async function request(method, path, { body, token, keepalive = false } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -100,13 +108,22 @@ export const api = {
  * once). `onState(up)`: false when the socket drops, true when it is back (after a drop:
  * then the page should fetch the latest state, which may have changed without a new seq).
  * Returns a function that stops following.
+ * @param {string} id
+ * @param {(seq: number) => void} onSeq
+ * @param {() => unknown} poll
+ * @param {((last: number, deleted: number[]) => void) | null} [onChat]
+ * @param {(up: boolean) => void} [onState]
+ * @returns {() => void}
  */
 export function follow(id, onSeq, poll, onChat = null, onState = () => {}) {
+  /** @type {WebSocket | null} */
   let socket = null;
   let stopped = false;
   let delay = 500;
-  let pollTimer = null;
-  let retryTimer = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let pollTimer;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let retryTimer;
   let down = false;
 
   const retryNow = () => {
@@ -123,7 +140,7 @@ export function follow(id, onSeq, poll, onChat = null, onState = () => {}) {
       }, 3000);
     }
   };
-  const stopPolling = () => { clearInterval(pollTimer); pollTimer = null; };
+  const stopPolling = () => { clearInterval(pollTimer); pollTimer = undefined; };
 
   const connect = () => {
     if (stopped) return;
@@ -164,7 +181,7 @@ export function follow(id, onSeq, poll, onChat = null, onState = () => {}) {
       delay = Math.min(delay * 2, 15000);
       retryTimer = setTimeout(connect, delay);
     };
-    socket.onerror = () => { try { socket.close(); } catch { /* already closed */ } };
+    socket.onerror = () => { try { socket?.close(); } catch { /* already closed */ } };
   };
 
   connect();

@@ -1,3 +1,4 @@
+// @ts-check
 // The board as SVG, drawn from the position JSON (view.position) like the printed map:
 // the regions where they lie on a world map (boardmap.js), each with its cities and trade
 // routes, its shipping track running toward its deck and Governor, its open sea; the
@@ -77,11 +78,12 @@ function tokenWords(token) {
 export function nameLines(name) {
   if (name.length <= 10 || !name.includes(" ")) return [name];
   const words = name.split(" ");
-  let best = null;
-  for (let k = 1; k < words.length; k += 1) {
+  /** @type {[string, string]} */
+  let best = [words[0], words.slice(1).join(" ")];
+  for (let k = 2; k < words.length; k += 1) {
     const a = words.slice(0, k).join(" ");
     const b = words.slice(k).join(" ");
-    if (!best || Math.max(a.length, b.length) < Math.max(best[0].length, best[1].length)) best = [a, b];
+    if (Math.max(a.length, b.length) < Math.max(best[0].length, best[1].length)) best = [a, b];
   }
   return best;
 }
@@ -113,6 +115,12 @@ export function cardWords(card) {
 }
 
 /** A card drawn small: code, what it gives, optional count badge. */
+/**
+ * @param {any} card
+ * @param {number} x
+ * @param {number} y
+ * @param {{ w?: number, h?: number, count?: number | null, id?: string | null, label?: string | null }} [options]
+ */
 export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id = null, label = null } = {}) {
   const colour = DECK_COLOURS[card.deck] || "#777";
   const g = s("g", { class: "card", "data-target": id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}` },

@@ -1,3 +1,4 @@
+// @ts-check
 // Where things lie on the board's world map (viewBox 1200 × 860): each region's area,
 // its deck and Governor, its shipping track (drawn from the deck's end outward), its open
 // sea box and its name; the sites (cities and trade routes of every board, one table for

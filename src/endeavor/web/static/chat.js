@@ -1,3 +1,4 @@
+// @ts-check
 // The game's chat (docs/web.md, "Chat"): the messages, each with its seat's colour and
 // name, a box to write in for the seats (spectators only read), a delete button on each
 // message for the host, and a download of the record with the chat. Beside the log on a
@@ -28,6 +29,10 @@ function when(iso) {
  * Returns {el, version(last, deleted), poll(), setShown(shown), unread()}:
  * `version()` is called with the chat's version the WebSocket announces, `poll()` while
  * it is down, `setShown()` when the panel comes into sight or leaves it.
+ */
+/**
+ * @param {string} id
+ * @param {{ token?: string, view: () => any, hostToken?: () => string, onUnread?: (n: number) => void }} options
  */
 export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread = () => {} }) {
   const messages = new Map(); // id -> message, in id order

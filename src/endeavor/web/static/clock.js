@@ -1,3 +1,4 @@
+// @ts-check
 // Clocks: the time each seat has left, in words and counting down live for the running
 // seat. The server sends `clock.left` (seconds per seat at its `now`), the running seat
 // and its deadline; the count-down starts from `left` when the view arrived, so the

@@ -1,3 +1,4 @@
+// @ts-check
 // "Reconnecting…": a banner over the top of the game screen while the page cannot reach
 // the server (its WebSocket is down, or a fetch of the game failed for want of a
 // connection), gone once the server answers again and the page has the latest state.

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers shared by every screen: element builders (HTML and SVG), toasts,
 // the option popup and clipboard copy. No framework, no build step.
 
@@ -70,15 +71,16 @@ let toastTimer = null;
 export function toast(message, kind = "error") {
   let box = document.getElementById("toast");
   if (!box) {
-    box = h("div", { id: "toast", role: "status", "aria-live": "polite", "data-testid": "toast" });
+    box = /** @type {HTMLElement} */ (h("div", { id: "toast", role: "status", "aria-live": "polite", "data-testid": "toast" }));
   }
+  const shown = box;
   // above an open modal dialog (the top layer), else on the page
   const parent = document.querySelector("dialog[open]") || document.body;
   if (box.parentNode !== parent) parent.append(box);
   box.className = `toast show ${kind}`;
   box.textContent = message;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => box.classList.remove("show"), kind === "error" ? 6000 : 3000);
+  toastTimer = setTimeout(() => shown.classList.remove("show"), kind === "error" ? 6000 : 3000);
 }
 
 /** Close the option popup, if any. */
@@ -114,7 +116,7 @@ export function popup(x, y, heading, options, choose) {
 document.addEventListener("keydown", (event) => { if (event.key === "Escape") closePopup(); });
 document.addEventListener("click", (event) => {
   const menu = document.getElementById("popup");
-  if (menu && !menu.contains(event.target)) closePopup();
+  if (menu && !(event.target instanceof Node && menu.contains(event.target))) closePopup();
 });
 
 /** Copy `text` to the clipboard (with a fallback for plain-http pages). */

@@ -1,3 +1,4 @@
+// @ts-check
 // The game screen (/play/{id}#<token> for a seat, /game/{id} for spectators): the board,
 // the mats with their clocks, whose turn and the prompt, the legal actions (clickable
 // where they happen and as a grouped list), the log, Undo, the score pad; the host panel

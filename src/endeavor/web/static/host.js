@@ -1,3 +1,4 @@
+// @ts-check
 // The host: whoever created a game keeps its host link (/host/{id}#<token>). Opening it
 // stores the token and goes to the game (the host's own seat if this browser holds one)
 // with the host panel open; the game page offers it from then on (its "⚑ Host" button): every seat's link again, a new link for a

@@ -1,3 +1,4 @@
+// @ts-check
 // How to play (/rules): the rules in plain words, one tab per ruleset (#age-of-sail,
 // #classic), the 2-player Silent Fleet (#silent-fleet) and the Exploits (#exploits). The
 // words are written for this app from the rulebooks; every number (buildings by level,

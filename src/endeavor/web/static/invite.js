@@ -1,3 +1,4 @@
+// @ts-check
 // Invitations as ready-to-send text: "You're invited to ‹title› as P1 (blue square) — ‹link›",
 // with a Copy button and, where the browser has one (phones), its share sheet
 // (navigator.share). Shown on the page after creating a game and in the host panel's

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby (/): "Your games" (every game where this browser holds a seat, your-move
 // games first, their count in the tab's title), the open and running games with Watch
 // and Resume, New game, import.

@@ -1,3 +1,4 @@
+// @ts-check
 // The player mats and the building supply as HTML, from the position JSON. Clickable
 // elements carry data-target="<id>" like the board's.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Seats' names: the names of the game on screen (set from each view), a seat drawn as a
 // chip (its colour and shape, "P1") with its name beside it, the engine's words with
 // every "P1" shown that way, the line that says who won, and the small dialog where a
@@ -148,6 +149,9 @@ export function hostPutName(id, hostToken, seat, name) {
  * A name's text field, its error line and the form's submit handler: `save(name)` does
  * the request (its error is shown under the field), then `saved(result, name)`.
  */
+/**
+ * @param {{ label: string, value: string, placeholder?: string | null, save: (name: string) => Promise<any>, saved: (result: any, name: string) => void }} options
+ */
 function nameField({ label, value, placeholder = null, save, saved }) {
   const input = h("input", {
     type: "text", name: "name", maxlength: MAX_NAME, required: true, autocomplete: "nickname",
@@ -180,6 +184,9 @@ function nameField({ label, value, placeholder = null, save, saved }) {
  * dialog, which stays open); `done(result)` once saved. `first`: asked on opening the
  * seat for the first time (the dialog says so, and "Later" closes it). `own`: the
  * player's own seat (the name is offered again next time); false for the host's.
+ */
+/**
+ * @param {{ seat: number, name?: string, first?: boolean, heading?: string, save: (name: string) => Promise<any>, done: (result: any) => void, own?: boolean }} options
  */
 export function nameDialog({ seat, name = "", first = false, heading, save, done, own = true }) {
   const { dialog, body } = modal(heading || (first ? "Welcome to the table" : `Name for P${seat}`), "name-dialog");

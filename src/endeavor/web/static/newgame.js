@@ -1,3 +1,4 @@
+// @ts-check
 // New game (/new): ruleset, players, board side, Exploits, Silent Fleet and its options,
 // phase order, seed (folded away under More options); each seat you / invited human /
 // hot-seat / bot, with quick choices (play with friends: the other seats invited; against
@@ -117,7 +118,8 @@ export async function newGameScreen(root) {
   function clockSpec() {
     const preset = CLOCKS.find(([value]) => value === clockKind.value);
     if (clockKind.value === "none") return { clock: null };
-    let spec = preset[2];
+    /** @type {object | null} */
+    let spec = preset ? preset[2] : null;
     if (clockKind.value === "custom") {
       const bank = Number(bankInput.value) * Number(bankUnit.value);
       const per = Number(perInput.value) * Number(perUnit.value);

@@ -1,3 +1,4 @@
+// @ts-check
 // "Tell me when it's my move": on this device (a sound, a browser notification while the
 // tab is in the background) and from the server when you are away (a webhook and/or an
 // e-mail per seat: PUT /api/games/{id}/notify with the seat's token).

@@ -1,3 +1,4 @@
+// @ts-check
 // Pan and zoom for the board: the SVG's viewBox follows a drag (one finger or the mouse),
 // a pinch (two fingers), a double tap or double click, Ctrl + wheel (a trackpad's pinch)
 // and the + / − buttons. The frame (`wrap`) stays; the game screen hands it each newly
@@ -16,6 +17,19 @@ const DOUBLE_TAP_MS = 320;
 /**
  * Make `wrap` a pan-and-zoom frame. `minScale()` is the phone minimum (0: none);
  * `onChange()` runs after the view moves. Returns {setSvg, focus, fit, zoomBy, refresh, scale}.
+ */
+/**
+ * The element an event happened on is inside something matching `selector`.
+ * @param {Event} event
+ * @param {string} selector
+ */
+function hit(event, selector) {
+  return event.target instanceof Element && event.target.closest(selector) !== null;
+}
+
+/**
+ * @param {HTMLElement} wrap
+ * @param {{ minScale?: () => number, onChange?: () => void }} [options]
  */
 export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) {
   let svg = null;
@@ -95,6 +109,11 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   }
 
   /** Zoom by `factor` keeping the unit under (x, y) (client px; default: the centre) still. */
+  /**
+   * @param {number} factor
+   * @param {number | null} [x]
+   * @param {number | null} [y]
+   */
   function zoomBy(factor, x = null, y = null) {
     if (!laidOut()) return;
     const r = rect();
@@ -206,7 +225,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     if (buttons.width && buttons.height) {
       areas.push([buttons.left - gap - r.left, r.height], [r.width, buttons.top - gap - r.top]);
     }
-    let best = null;
+    let best = areas[0];
     let bestShown = -1;
     let placed = null;
     for (const area of areas) {
@@ -295,7 +314,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   wrap.addEventListener("pointerdown", (event) => {
     blockClick = false;
-    if (!laidOut() || event.target.closest(".pz-controls")) return;
+    if (!laidOut() || hit(event, ".pz-controls")) return;
     if (event.pointerType === "mouse" && event.button !== 0) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     begin(gesture ? gesture.moved : false);
@@ -362,14 +381,14 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   // a drag that ends on a target is not a click on it
   wrap.addEventListener("click", (event) => {
-    if (!blockClick || event.target.closest(".pz-controls")) return;
+    if (!blockClick || hit(event, ".pz-controls")) return;
     blockClick = false;
     event.stopPropagation();
     event.preventDefault();
   }, true);
 
   wrap.addEventListener("dblclick", (event) => {
-    if (Date.now() - lastTouchUp < 800 || event.target.closest(".target, .pz-controls")) return;
+    if (Date.now() - lastTouchUp < 800 || hit(event, ".target, .pz-controls")) return;
     event.preventDefault();
     doubleZoom(event.clientX, event.clientY);
   });

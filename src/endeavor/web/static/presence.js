@@ -1,3 +1,4 @@
+// @ts-check
 // "No message while the player is at the table": while a seat's page is open and
 // visible it tells the server so every PING_MS (POST /api/games/{id}/presence), and the
 // server holds that seat's notifications back; when the page is hidden or closed it says

@@ -1,3 +1,4 @@
+// @ts-check
 // Play again, at the end of a game: a rematch with the same rules, options, people and
 // bots (a new seed), the seats rotated (each one seat on) or kept, the proposer as its
 // host. Every seat's page of the finished game then shows "Join the rematch", which

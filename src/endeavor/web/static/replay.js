@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer (/replay/{id}[/{n}][?review=<step>]): step through the effective actions
 // of a game with the same board drawing; each step is GET /api/games/{id}/replay/{n}. Beside
 // the board, two tabs: what happened (the step's log, the score pad) and the game's Review
@@ -15,6 +16,11 @@ import { setSeats } from "./names.js";
 import { markMoves, reviewNote, reviewPanel } from "./review.js";
 
 /** The replay of game `id`, at step `start` (null: the end). */
+/**
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {number | null} [start]
+ */
 export async function replayScreen(root, id, start = null) {
   let record;
   try {
@@ -183,7 +189,7 @@ export async function replayScreen(root, id, start = null) {
     history.replaceState(null, "", href(`/replay/${encodeURIComponent(id)}/${n}${at}`));
     replace(status, `Step ${n} of ${last} · ${headline(view.state)}`);
     if (view.title) {
-      const heading = root.querySelector(".game-title");
+      const heading = /** @type {HTMLElement} */ (root.querySelector(".game-title")); // the header's
       heading.textContent = `Replay · ${view.title}`;
       heading.title = heading.textContent;
       document.title = `Replay · ${view.title} · Endeavor`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The post-game review: the Review tab of a finished game's page and of the replay viewer.
 // GET /api/games/{id}/review says how the review stands: queued or running (a progress bar
 // in words, looked at again every few seconds), done (a summary per player, a chart of
@@ -50,6 +51,11 @@ export function movesOf(body, d) {
  * label, the move played and the better move with the glory it would have kept.
  * `marked`: the elements markMoves ringed (the hint names only the rings drawn: a Pass
  * or Done has no place on the table).
+ */
+/**
+ * @param {any} body
+ * @param {any} d
+ * @param {Element[] | null} [marked]
  */
 export function reviewNote(body, d, marked = null) {
   const moves = movesOf(body, d);
@@ -114,6 +120,11 @@ function ticks(lo, hi, count) {
  * The chart of every player's expected final glory over the game (`review.curve`), drawn
  * for `width` CSS px: one line per player in their colour, named at its end; the rounds
  * shaded and numbered; the mistakes (○) and blunders (✕) marked on the mover's line.
+ */
+/**
+ * @param {any} review
+ * @param {number} width
+ * @param {{ pick?: ((d: any) => void) | null }} [options]
  */
 export function glorySvg(review, width, { pick = null } = {}) {
   const curve = review.curve || [];
@@ -338,6 +349,10 @@ function doneHtml(id, body, pick, selected) {
  * replay viewer shows it in place; default: the link opens the replay viewer there);
  * `selected()`: the step shown (marked in the list); `onDone(body)`: the review has come.
  * Returns {el, start, stop, body}.
+ */
+/**
+ * @param {string} id
+ * @param {{ pick?: ((d: any) => void) | null, selected?: (() => number | null) | null, onDone?: ((body: any) => void) | null }} [options]
  */
 export function reviewPanel(id, { pick = null, selected = null, onDone = null } = {}) {
   const el = h("section", { class: "review-panel", "data-testid": "review", "aria-label": "Post-game review" });

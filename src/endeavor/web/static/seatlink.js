@@ -1,3 +1,4 @@
+// @ts-check
 // A seat link that this browser should not simply take: another seat's link opened in a
 // browser that already plays a seat of the game (asked first: play it here, or just
 // watch), a read-only look at a seat's link (the host checking an invitation:
@@ -36,6 +37,10 @@ export function askBeforeTaking(root, theirs, held) {
 }
 
 /** The notices of a page that watches a seat's link: read-only, or the host's bot plays it. */
+/**
+ * @param {any} view
+ * @param {{ look?: number[] | null, onPlay?: (() => void) | null }} [options]
+ */
 export function seatNotices(view, { look = null, onPlay = null } = {}) {
   const out = [];
   for (const b of view.benched || []) {

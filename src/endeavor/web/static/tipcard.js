@@ -1,3 +1,4 @@
+// @ts-check
 // Tip cards: a small HTML card that says what a thing is and does, in words. Shown on
 // hover with a mouse, on a long press (about 500 ms) with a finger or pen, and on
 // keyboard focus; hidden when the pointer leaves, on a tap elsewhere, on Escape and when
@@ -161,7 +162,7 @@ document.addEventListener("contextmenu", (event) => {
 // the keyboard: a piece reached with Tab shows its card too
 document.addEventListener("focusin", (event) => {
   const el = tipOwner(event.target);
-  if (el && event.target.matches?.(":focus-visible")) showTip(el);
+  if (el && event.target instanceof Element && event.target.matches(":focus-visible")) showTip(el);
 });
 document.addEventListener("focusout", (event) => {
   if (shownFor && tipOwner(event.target) === shownFor) hideTip();

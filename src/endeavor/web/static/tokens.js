@@ -1,3 +1,4 @@
+// @ts-check
 // What this browser keeps of its games: every working seat token per game (a link that
 // does not work never replaces one that does), the host's token per game, the token this
 // tab plays, and small preferences. Everything lives in localStorage (sessionStorage for
