@@ -114,8 +114,8 @@ export function cardWords(card) {
   return lines;
 }
 
-/** A card drawn small: code, what it gives, optional count badge. */
 /**
+ * A card drawn small: code, what it gives, optional count badge.
  * @param {any} card
  * @param {number} x
  * @param {number} y

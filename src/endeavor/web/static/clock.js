@@ -6,6 +6,8 @@
 
 import { h } from "./dom.js";
 
+/** @typedef {import("./types.js").Clock} Clock */
+
 /** "0:07", "12:34", "5 h 12 min", "2 d 5 h" */
 export function duration(seconds) {
   const s = Math.max(0, Math.floor(seconds));
@@ -42,17 +44,28 @@ export function clockWords(clock) {
 let ticker = null;
 let tracked = null; // {clock, since}
 
-/** What seat `seat` has left now (seconds), counting down for the running seat. */
-function leftNow(seat) {
-  const { clock, since } = tracked;
+/**
+ * What seat `seat` has left (seconds) `elapsed` seconds after the view arrived: the
+ * running seat's time counts down, the others' stands.
+ * @param {Clock} clock
+ * @param {number} seat
+ * @param {number} elapsed
+ */
+export function leftAfter(clock, seat, elapsed) {
   const left = clock.left[seat];
   if (clock.running !== seat || clock.paused) return left;
-  return Math.max(0, left - (performance.now() - since) / 1000);
+  return Math.max(0, left - elapsed);
 }
 
-function describe(seat) {
-  const { clock } = tracked;
-  const left = leftNow(seat);
+/**
+ * A clock chip's words, tooltip and marks for seat `seat`, `elapsed` seconds after the
+ * view arrived.
+ * @param {Clock} clock
+ * @param {number} seat
+ * @param {number} elapsed
+ */
+export function clockFace(clock, seat, elapsed) {
+  const left = leftAfter(clock, seat, elapsed);
   const bank = clock.banks[seat];
   const running = clock.running === seat && !clock.paused;
   let text;
@@ -75,7 +88,13 @@ function describe(seat) {
   }
   const total = (clock.per_decision || 0) + bank;
   const low = running && left <= Math.max(10, 0.1 * total);
-  return { text, tip, running, low, stopped: clock.paused };
+  return { text, tip, running, low, stopped: Boolean(clock.paused) };
+}
+
+/** @param {number} seat */
+function describe(seat) {
+  const { clock, since } = /** @type {{ clock: Clock, since: number }} */ (tracked);
+  return clockFace(clock, seat, (performance.now() - since) / 1000);
 }
 
 function paint(el) {

@@ -10,7 +10,8 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  * The path the app is served under: "" at a server's root, "/endeavor" behind a reverse
  * proxy that serves it there (the server writes it into the page's <base href>).
  */
-export const BASE = new URL(document.baseURI).pathname.replace(/\/+$/, "");
+export const BASE = typeof document === "undefined" ? "" // imported outside a page: Node's tests
+  : new URL(document.baseURI).pathname.replace(/\/+$/, "");
 
 /** The app's own address of `path` ("/api/games" -> BASE + "/api/games"). */
 export function href(path) {
@@ -113,11 +114,13 @@ export function popup(x, y, heading, options, choose) {
   menu.querySelector("button")?.focus();
 }
 
-document.addEventListener("keydown", (event) => { if (event.key === "Escape") closePopup(); });
-document.addEventListener("click", (event) => {
-  const menu = document.getElementById("popup");
-  if (menu && !(event.target instanceof Node && menu.contains(event.target))) closePopup();
-});
+if (typeof document !== "undefined") { // not when Node's tests import the helpers
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") closePopup(); });
+  document.addEventListener("click", (event) => {
+    const menu = document.getElementById("popup");
+    if (menu && !(event.target instanceof Node && menu.contains(event.target))) closePopup();
+  });
+}
 
 /** Copy `text` to the clipboard (with a fallback for plain-http pages). */
 export async function copyText(text) {

@@ -15,10 +15,6 @@ const MOVE_SLOP = 8; // px a pointer moves before a tap becomes a drag
 const DOUBLE_TAP_MS = 320;
 
 /**
- * Make `wrap` a pan-and-zoom frame. `minScale()` is the phone minimum (0: none);
- * `onChange()` runs after the view moves. Returns {setSvg, focus, fit, zoomBy, refresh, scale}.
- */
-/**
  * The element an event happened on is inside something matching `selector`.
  * @param {Event} event
  * @param {string} selector
@@ -28,6 +24,43 @@ function hit(event, selector) {
 }
 
 /**
+ * The scale (CSS px per board unit) that shows the whole board in a frame.
+ * @param {{ width: number, height: number }} frame the frame's size in CSS px
+ * @param {{ w: number, h: number }} board the drawing's size in units
+ */
+export function fitScale(frame, board) {
+  return Math.min(frame.width / board.w, frame.height / board.h);
+}
+
+/**
+ * The scales the view may take, [lowest, highest]: never below the whole board nor (but
+ * in an overview) below the phone minimum `min`; up to 4 times the lowest, at least 2.5.
+ * @param {number} fit the whole board's scale (fitScale)
+ * @param {number} min the phone minimum (0: none)
+ * @param {boolean} overview ⤢ on a phone: the whole board allowed below the minimum
+ * @returns {[number, number]}
+ */
+export function scaleLimits(fit, min, overview) {
+  const lo = overview ? fit : Math.max(fit, min);
+  return [lo, Math.max(lo * 4, 2.5)];
+}
+
+/**
+ * A view's centre on one axis, kept so that the view (`view` units wide) never leaves the
+ * board's span [start, start + length]; a view wider than the span is centred on it.
+ * @param {number} c the wanted centre
+ * @param {number} start
+ * @param {number} length
+ * @param {number} view
+ */
+export function clampAxis(c, start, length, view) {
+  return view >= length ? start + length / 2
+    : Math.min(start + length - view / 2, Math.max(start + view / 2, c));
+}
+
+/**
+ * Make `wrap` a pan-and-zoom frame. `minScale()` is the phone minimum (0: none);
+ * `onChange()` runs after the view moves. Returns {setSvg, focus, fit, zoomBy, refresh, scale}.
  * @param {HTMLElement} wrap
  * @param {{ minScale?: () => number, onChange?: () => void }} [options]
  */
@@ -64,12 +97,13 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   function rect() {
     return svg ? svg.getBoundingClientRect() : wrap.getBoundingClientRect();
   }
-  function fitScale(r) {
-    return Math.min(r.width / board.w, r.height / board.h);
+  /** @param {{ width: number, height: number }} r */
+  function wholeScale(r) {
+    return fitScale(r, board);
   }
+  /** @param {{ width: number, height: number }} r */
   function limits(r) {
-    const lo = overview ? fitScale(r) : Math.max(fitScale(r), minScale());
-    return [lo, Math.max(lo * 4, 2.5)];
+    return scaleLimits(wholeScale(r), minScale(), overview);
   }
   function laidOut() {
     const r = rect();
@@ -89,16 +123,14 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     scale = Math.min(hi, Math.max(lo, scale));
     const vw = r.width / scale;
     const vh = r.height / scale;
-    const clampAxis = (c, start, length, view) => (view >= length ? start + length / 2
-      : Math.min(start + length - view / 2, Math.max(start + view / 2, c)));
     // zoomed in, the view may run past the board's right edge by the zoom buttons' width,
     // so that whatever lies at that edge can be brought out from under them
-    const spare = scale > fitScale(r) * 1.01 ? (wrap.clientWidth - controls.offsetLeft + 12) / scale : 0;
+    const spare = scale > wholeScale(r) * 1.01 ? (wrap.clientWidth - controls.offsetLeft + 12) / scale : 0;
     cx = clampAxis(cx, board.x, board.w + spare, vw);
     cy = clampAxis(cy, board.y, board.h, vh);
     svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    wrap.classList.toggle("zoomed", scale > fitScale(r) * 1.01);
+    wrap.classList.toggle("zoomed", scale > wholeScale(r) * 1.01);
     onChange();
   }
 
@@ -168,7 +200,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     if (!scale) apply();
     const r = rect();
     const [lo] = limits(r);
-    const floor = all ? fitScale(r) : lo; // how far out the view may go
+    const floor = all ? wholeScale(r) : lo; // how far out the view may go
     const items = els.map((el) => ({ el, box: unitBox([el]) })).filter((it) => it.box);
     if (!items.length) return false;
     const pad = 24;

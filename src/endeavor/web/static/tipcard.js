@@ -96,77 +96,80 @@ function place(box, rect) {
   box.style.top = `${Math.round(top)}px`;
 }
 
-// ------------------------------------------------------------------ the mouse
-document.addEventListener("pointerover", (event) => {
-  if (event.pointerType !== "mouse") return;
-  const el = tipOwner(event.target);
-  if (!el || el === shownFor) return;
-  clearTimeout(hoverTimer);
-  hoverTimer = setTimeout(() => { if (el.isConnected) showTip(el); }, HOVER_DELAY_MS);
-});
+// the document's listeners (none when Node's tests import the module's neighbours)
+if (typeof document !== "undefined") {
+  // ------------------------------------------------------------------ the mouse
+  document.addEventListener("pointerover", (event) => {
+    if (event.pointerType !== "mouse") return;
+    const el = tipOwner(event.target);
+    if (!el || el === shownFor) return;
+    clearTimeout(hoverTimer);
+    hoverTimer = setTimeout(() => { if (el.isConnected) showTip(el); }, HOVER_DELAY_MS);
+  });
 
-document.addEventListener("pointerout", (event) => {
-  if (event.pointerType !== "mouse") return;
-  const el = tipOwner(event.target);
-  if (!el) return;
-  const to = event.relatedTarget ? tipOwner(event.relatedTarget) : null;
-  if (to === el) return;
-  clearTimeout(hoverTimer);
-  if (shownFor === el && !card?.classList.contains("pinned")) hideTip();
-});
+  document.addEventListener("pointerout", (event) => {
+    if (event.pointerType !== "mouse") return;
+    const el = tipOwner(event.target);
+    if (!el) return;
+    const to = event.relatedTarget ? tipOwner(event.relatedTarget) : null;
+    if (to === el) return;
+    clearTimeout(hoverTimer);
+    if (shownFor === el && !card?.classList.contains("pinned")) hideTip();
+  });
 
-// ------------------------------------------------------------------ touch and pen: a long press
-function cancelPress() {
-  if (press) clearTimeout(press.timer);
-  press = null;
-}
-
-document.addEventListener("pointerdown", (event) => {
-  if (card && !card.contains(event.target) && tipOwner(event.target) !== shownFor) hideTip();
-  else if (card && card.classList.contains("pinned") && !card.contains(event.target)) hideTip();
-  if (event.pointerType === "mouse") return;
-  const el = tipOwner(event.target);
-  cancelPress();
-  if (!el) return;
-  press = {
-    el, x: event.clientX, y: event.clientY,
-    timer: setTimeout(() => {
-      if (!el.isConnected) return;
-      showTip(el, true);
-      swallowClickUntil = Date.now() + 900; // the finger's lift is no click on the thing
-      press = null;
-    }, LONG_PRESS_MS),
-  };
-}, true);
-
-document.addEventListener("pointermove", (event) => {
-  if (card && shownFor && !shownFor.isConnected) hideTip(); // the screen was redrawn under it
-  if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > MOVE_SLOP) cancelPress();
-}, true);
-document.addEventListener("pointerup", cancelPress, true);
-document.addEventListener("pointercancel", cancelPress, true);
-
-document.addEventListener("click", (event) => {
-  if (Date.now() < swallowClickUntil) {
-    swallowClickUntil = 0;
-    event.stopPropagation();
-    event.preventDefault();
+  // ------------------------------------------------------------------ touch and pen: a long press
+  function cancelPress() {
+    if (press) clearTimeout(press.timer);
+    press = null;
   }
-}, true);
 
-// a long press opens the tip card, not the browser's menu
-document.addEventListener("contextmenu", (event) => {
-  if (tipOwner(event.target) && (press || card?.classList.contains("pinned"))) event.preventDefault();
-}, true);
+  document.addEventListener("pointerdown", (event) => {
+    if (card && !card.contains(event.target) && tipOwner(event.target) !== shownFor) hideTip();
+    else if (card && card.classList.contains("pinned") && !card.contains(event.target)) hideTip();
+    if (event.pointerType === "mouse") return;
+    const el = tipOwner(event.target);
+    cancelPress();
+    if (!el) return;
+    press = {
+      el, x: event.clientX, y: event.clientY,
+      timer: setTimeout(() => {
+        if (!el.isConnected) return;
+        showTip(el, true);
+        swallowClickUntil = Date.now() + 900; // the finger's lift is no click on the thing
+        press = null;
+      }, LONG_PRESS_MS),
+    };
+  }, true);
 
-// the keyboard: a piece reached with Tab shows its card too
-document.addEventListener("focusin", (event) => {
-  const el = tipOwner(event.target);
-  if (el && event.target instanceof Element && event.target.matches(":focus-visible")) showTip(el);
-});
-document.addEventListener("focusout", (event) => {
-  if (shownFor && tipOwner(event.target) === shownFor) hideTip();
-});
+  document.addEventListener("pointermove", (event) => {
+    if (card && shownFor && !shownFor.isConnected) hideTip(); // the screen was redrawn under it
+    if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > MOVE_SLOP) cancelPress();
+  }, true);
+  document.addEventListener("pointerup", cancelPress, true);
+  document.addEventListener("pointercancel", cancelPress, true);
 
-document.addEventListener("keydown", (event) => { if (event.key === "Escape") hideTip(); });
-window.addEventListener("scroll", () => { if (card && !card.classList.contains("pinned")) hideTip(); }, true);
+  document.addEventListener("click", (event) => {
+    if (Date.now() < swallowClickUntil) {
+      swallowClickUntil = 0;
+      event.stopPropagation();
+      event.preventDefault();
+    }
+  }, true);
+
+  // a long press opens the tip card, not the browser's menu
+  document.addEventListener("contextmenu", (event) => {
+    if (tipOwner(event.target) && (press || card?.classList.contains("pinned"))) event.preventDefault();
+  }, true);
+
+  // the keyboard: a piece reached with Tab shows its card too
+  document.addEventListener("focusin", (event) => {
+    const el = tipOwner(event.target);
+    if (el && event.target instanceof Element && event.target.matches(":focus-visible")) showTip(el);
+  });
+  document.addEventListener("focusout", (event) => {
+    if (shownFor && tipOwner(event.target) === shownFor) hideTip();
+  });
+
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") hideTip(); });
+  window.addEventListener("scroll", () => { if (card && !card.classList.contains("pinned")) hideTip(); }, true);
+}
