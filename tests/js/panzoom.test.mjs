@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { PHONE_MIN_SCALE, clampAxis, fitScale, scaleLimits } from "../../src/endeavor/web/static/panzoom.js";
+import { PHONE_MIN_SCALE, clampAxis, fitScale, scaleLimits, unionOf } from "../../src/endeavor/web/static/panzoom.js";
 
 const BOARD = { w: 1200, h: 860 };
 
@@ -39,4 +39,11 @@ test("clampAxis: a view narrower than the board stays on it", () => {
 test("clampAxis: a view wider than the board is centred on it", () => {
   assert.equal(clampAxis(0, 0, 1200, 1500), 600);
   assert.equal(clampAxis(5000, 0, 860, 860), 430, "exactly as wide: centred too");
+});
+
+test("unionOf: the smallest box holding them all", () => {
+  const a = { x0: 10, y0: 20, x1: 30, y1: 40 };
+  assert.deepEqual(unionOf([a]), a);
+  assert.deepEqual(unionOf([a, { x0: -5, y0: 25, x1: 15, y1: 90 }, { x0: 12, y0: 0, x1: 50, y1: 10 }]),
+    { x0: -5, y0: 0, x1: 50, y1: 90 });
 });

@@ -3,10 +3,16 @@
 
 import { BASE, href } from "./dom.js";
 
-const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+/** @typedef {import("./types.js").View} View */
+
+const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}`;
 
 /** An API error with the HTTP status and the server's reason. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status; 0 when the server could not be reached
+   * @param {string} detail
+   */
   constructor(status, detail) {
     super(detail);
     this.status = status;
@@ -25,11 +31,16 @@ export function fragmentToken() {
 /** What a network failure says (never the browser's own words, "Failed to fetch"). */
 export const UNREACHABLE = "The server cannot be reached: check your connection and try again";
 
+/**
+ * @param {unknown} body the answer, parsed when it was JSON
+ * @param {number} status
+ * @param {boolean} json
+ */
 function detailText(body, status, json) {
   // a proxy's or gateway's own page (HTML, plain text) is not the server's reason
   if (!json && status >= 500) return `The server is not answering (HTTP ${status}): try again in a moment`;
   if (!json) return `HTTP ${status}`;
-  const detail = body && body.detail !== undefined ? body.detail : body;
+  const detail = body && typeof body === "object" && "detail" in body ? body.detail : body;
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
     return detail.map((d) => (d && d.msg ? `${(d.loc || []).join(".")}: ${d.msg}` : JSON.stringify(d)))
@@ -73,6 +84,30 @@ export async function request(method, path, { body, token, keepalive = false } =
   return data;
 }
 
+/**
+ * The API's calls (docs/web.md): each resolves to the endpoint's JSON answer.
+ * @type {{
+ *   meta: () => Promise<any>, guide: () => Promise<any>, games: () => Promise<any>,
+ *   mine: (games: { id: string, token: string }[], status?: "running" | "over") => Promise<any>,
+ *   create: (body: object) => Promise<any>, importRecord: (body: object) => Promise<any>,
+ *   view: (id: string, token: string) => Promise<View>,
+ *   act: (id: string, token: string, action: string, seq: number) => Promise<View>,
+ *   undo: (id: string, token: string, seq: number) => Promise<View>,
+ *   reclaim: (id: string, token: string, seat: number) => Promise<View>,
+ *   record: (id: string) => Promise<any>, replay: (id: string, n: number) => Promise<any>,
+ *   review: (id: string) => Promise<any>, requestReview: (id: string) => Promise<any>,
+ *   notify: (id: string, token: string) => Promise<any>,
+ *   setNotify: (id: string, token: string, body: object) => Promise<any>,
+ *   testNotify: (id: string, token: string, seat: number, channel: string) => Promise<any>,
+ *   presence: (id: string, token: string, visible: boolean, keepalive?: boolean) => Promise<any>,
+ *   host: (id: string, token: string) => Promise<any>,
+ *   reissue: (id: string, token: string, seat: number) => Promise<any>,
+ *   putBot: (id: string, token: string, seat: number, bot: string) => Promise<any>,
+ *   handBack: (id: string, token: string, seat: number) => Promise<any>,
+ *   clock: (id: string, token: string, body: object) => Promise<any>,
+ *   end: (id: string, token: string) => Promise<any>,
+ * }}
+ */
 export const api = {
   meta: () => request("GET", "/api/meta"),
   guide: () => request("GET", "/api/guide"),

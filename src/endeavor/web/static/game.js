@@ -161,8 +161,9 @@ async function openSeat(root, id) {
         if (given && lookOnly()) return { token: "", view: await api.view(id, ""), look: view.you, lookToken: token };
         if (given && !heldTokens(id).includes(token)) {
           const others = (await workingSeats(id)).filter((o) => o.token !== token);
-          const held = [...new Set(others.flatMap((o) => o.you))].filter((p) => !view.you.includes(p));
-          if (held.length && await askBeforeTaking(root, view.you, held) === "watch") {
+          const theirs = view.you || [];
+          const held = [...new Set(others.flatMap((o) => o.you))].filter((p) => !theirs.includes(p));
+          if (held.length && await askBeforeTaking(root, theirs, held) === "watch") {
             return { token: "", view: await api.view(id, ""), look: view.you, lookToken: token };
           }
         }

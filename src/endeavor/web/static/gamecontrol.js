@@ -218,6 +218,7 @@ export function newSince(view) {
  */
 export function takeovers(view) {
   const you = view.you || [];
+  /** @type {{ seat: number, why: string, reclaim: string | null, note: string | null }[]} */
   const out = [];
   if (view.over) return out;
   for (const p of you) {

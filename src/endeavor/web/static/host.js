@@ -80,6 +80,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
   let confirming = false;
   // what the host has chosen in the panel's lists, kept when the panel is drawn again
   // (the game moving on redraws it: a choice made just before must not be lost)
+  /** @type {{ bots: Map<number, string>, amount: string | null, who: string | null }} */
   const chosen = { bots: new Map(), amount: null, who: null };
 
   async function run(call, done) {
@@ -210,12 +211,12 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     if (!clock) return null;
     const much = h("select", { "aria-label": "How much more time", "data-testid": "host-extend-amount" },
       [[60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]].map(([v, t]) => h("option", { value: v }, t)));
-    much.value = chosen.amount ?? (clock.kind === "live" ? "300" : "86400");
+    much.value = String(chosen.amount ?? (clock.kind === "live" ? "300" : "86400"));
     much.addEventListener("change", () => { chosen.amount = much.value; });
     const who = h("select", { "aria-label": "For whom", "data-testid": "host-extend-seat" },
       h("option", { value: "" }, "every seat"),
       panel.seats.map((s) => h("option", { value: s.seat }, s.name && s.name !== `P${s.seat}` ? `${s.name} (P${s.seat})` : `P${s.seat}`)));
-    if (chosen.who !== null) who.value = chosen.who;
+    if (chosen.who !== null) who.value = String(chosen.who);
     who.addEventListener("change", () => { chosen.who = who.value; });
     return h("section", { class: "host-clock", "data-testid": "host-clock" },
       h("h3", {}, "Clock"),

@@ -12,6 +12,7 @@ import { seatTag } from "./names.js";
 /** How often "Your games" is looked at again while the lobby is open (ms). */
 const MINE_EVERY = 15000;
 /** Which of "Your games" are listed: "" (all), "running" or "over" (the finished). */
+/** @type {"" | "running" | "over"} the filter of "Your games": every game, or running or over ones */
 let mineFilter = "";
 
 function seatsText(game) {
@@ -114,6 +115,8 @@ function mineRow(item) {
  * name their game but not their token, so each request holds a game at most once (a
  * browser holding two seats of a game asks twice); then your-move games first, newest
  * first. Returns items with their `token`.
+ * @param {{ id: string, token: string }[]} held
+ * @param {"" | "running" | "over"} [status] "": every game
  */
 async function checkHeld(held, status = "") {
   const rounds = [];
@@ -227,7 +230,7 @@ export async function lobbyScreen(root) {
     h("div", { class: "mine-head" },
       h("h2", {}, "Your games", h("span", { class: "muted mine-count" })),
       h("div", { class: "mine-filter", role: "group", "aria-label": "Which of your games" },
-        [["", "All"], ["running", "Running"], ["over", "Finished"]].map(([value, text]) =>
+        /** @type {["" | "running" | "over", string][]} */ ([["", "All"], ["running", "Running"], ["over", "Finished"]]).map(([value, text]) =>
           h("button", { type: "button", class: `btn small${value === mineFilter ? " on" : ""}`,
             "aria-pressed": value === mineFilter ? "true" : "false", "data-testid": `mine-filter-${value || "all"}`,
             "data-value": value,
@@ -265,7 +268,7 @@ export async function lobbyScreen(root) {
       h("div", { class: "row" }, h("label", { for: "import-file" }, "Record "), file,
         h("label", { for: "import-seats" }, " seats "), mode, botLabel, bot,
         h("button", { type: "button", class: "btn", "data-testid": "import",
-          onclick: () => (file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast("Choose a record file first.")) },
+          onclick: () => (file.files && file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast("Choose a record file first.")) },
         "Import"))));
   api.meta().then((meta) => {
     replace(bot, meta.bots.map((b) => h("option", { value: b }, `${b}${meta.quick_bots.includes(b) ? "" : " (slow)"}`)));

@@ -33,6 +33,11 @@ function attributeRow(attr, index, classic) {
 /**
  * One player's mat. `seat` is the view's seat entry ({kind, bot, name, played_by, replaced});
  * `you` whether the viewer plays it; `clock` the seat's time (an element) or null.
+ * @param {any} mat
+ * @param {any} state
+ * @param {any} seat
+ * @param {boolean} you
+ * @param {Element | null} [clock]
  */
 export function matHtml(mat, state, seat, you, clock = null) {
   const colour = COLOURS[mat.seat % COLOURS.length];

@@ -76,7 +76,7 @@ export async function newGameScreen(root) {
 
   // the clock
   const clockKind = h("select", { name: "clock", "data-testid": "clock" },
-    CLOCKS.map(([value, words]) => h("option", { value }, words)));
+    CLOCKS.map(([value, words]) => h("option", { value }, String(words))));
   const unitSelect = (testid, unit) => {
     const select = h("select", { "data-testid": testid, "aria-label": "unit" },
       UNITS.map(([v, w]) => h("option", { value: v }, w)));
@@ -178,7 +178,7 @@ export async function newGameScreen(root) {
     }
     replace(optionsBox, rows);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    const typed = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value);
+    const typed = [.../** @type {NodeListOf<HTMLInputElement>} */ (seatsBox.querySelectorAll("input.seat-name-input"))].map((x) => x.value);
     replace(seatsBox, Array.from({ length: n }, (_, i) => {
       const select = seatSelect(i, previous[i]);
       // a name for the seat (optional): yours prefilled with the name this browser used
@@ -193,7 +193,7 @@ export async function newGameScreen(root) {
       sync();
       return h("div", { class: "seat-row" }, seatChip(i), select, name);
     }));
-    const preset = presets.querySelector("[aria-pressed=true]");
+    const preset = /** @type {HTMLButtonElement | null} */ (presets.querySelector("[aria-pressed=true]"));
     if (preset) seatPreset(preset.dataset.preset); // a quick choice holds for any number of seats
   }
 
@@ -251,13 +251,13 @@ export async function newGameScreen(root) {
     const r = currentRuleset();
     const options = { phase_order: phaseOrder.value };
     if (fleet.checked) options.silent_fleet = true;
-    for (const box of optionsBox.querySelectorAll("input[type=checkbox]")) options[box.name] = box.checked;
+    for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (optionsBox.querySelectorAll("input[type=checkbox]"))) options[box.name] = box.checked;
     const config = { players: Number(players.value), ruleset: r.id, seed: Number(seed.value) || 0, options };
     if (board.value) config.board = board.value;
     if (r.id !== "classic") {
       if (exploitMode.value === "random") config.exploits = "random";
       else if (exploitMode.value === "chosen") {
-        config.exploits = [...exploitChecks.querySelectorAll("input:checked")].map((c) => c.value);
+        config.exploits = [.../** @type {NodeListOf<HTMLInputElement>} */ (exploitChecks.querySelectorAll("input:checked"))].map((c) => c.value);
         const n = config.exploits.length;
         if (n === 0 || n > 3) {
           exploitProblem.textContent = n === 0
@@ -277,11 +277,11 @@ export async function newGameScreen(root) {
     const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const seats = choices.map((c) => (c === "you" ? "human" : c));
     const body = { config, seats };
-    const names = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value.trim() || null);
+    const names = [.../** @type {NodeListOf<HTMLInputElement>} */ (seatsBox.querySelectorAll("input.seat-name-input"))].map((x) => x.value.trim() || null);
     if (names.some((x) => x)) body.names = names;
     if (timing.clock) body.clock = timing.clock;
     if (titleInput.value.trim()) body.title = titleInput.value.trim();
-    const submit = form.querySelector("button[type=submit]");
+    const submit = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]")); // the form's own
     submit.disabled = true;
     try {
       const created = await api.create(body);

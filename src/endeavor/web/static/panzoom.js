@@ -8,6 +8,8 @@
 
 import { h } from "./dom.js";
 
+/** @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box a box in board units */
+
 /** CSS px per board unit that makes a 40-unit target 32 px (with a little to spare):
  * board.js gives every target a hit area of at least 40 × 40 units. */
 export const PHONE_MIN_SCALE = 0.82;
@@ -65,27 +67,38 @@ export function clampAxis(c, start, length, view) {
  * @param {{ minScale?: () => number, onChange?: () => void }} [options]
  */
 export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) {
+  /** @type {SVGSVGElement | null} */
   let svg = null;
   let board = { x: 0, y: 0, w: 1200, h: 800 }; // the drawing's own viewBox
   let scale = 0; // CSS px per unit; 0 until first laid out
   let cx = 0; // the view's centre, in units
   let cy = 0;
   let fitted = true; // the view follows "the whole board" (desktop default) on resize
-  let pending = null; // the selector of a focus asked while the frame had no size
+  /** @type {string | null} the selector of a focus asked while the frame had no size */
+  let pending = null;
   let pendingAll = false;
-  let following = null; // the selector of what the view shows, until the player moves it
+  /** @type {string | null} the selector of what the view shows, until the player moves it */
+  let following = null;
   let followingAll = false; // ... and whether all of them (⤢ on a phone), see `overview`
   // ⤢ on a phone showed all of a decision's targets, further out than the phone's minimum:
   // allowed until the player zooms in past that minimum, or the next focus
   let overview = false;
   let blockClick = false; // the click that ends a drag is not a click on what lies under it
-  let blockTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let blockTimer;
+  /** @type {{ t: number, x: number, y: number } | null} */
   let lastTap = null;
   let lastTouchUp = 0;
 
+  /**
+   * @param {string} label
+   * @param {string} title
+   * @param {string} testid
+   * @param {() => void} fn
+   */
   const button = (label, title, testid, fn) => h("button", {
     type: "button", class: "pz-btn", title, "aria-label": title, "data-testid": testid,
-    onclick: (event) => { event.stopPropagation(); fn(); },
+    onclick: (/** @type {Event} */ event) => { event.stopPropagation(); fn(); },
   }, label);
   const controls = h("div", { class: "pz-controls", role: "toolbar", "aria-label": "Board zoom" },
     button("+", "Zoom in", "zoom-in", () => zoomBy(1.5)),
@@ -128,13 +141,19 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const spare = scale > wholeScale(r) * 1.01 ? (wrap.clientWidth - controls.offsetLeft + 12) / scale : 0;
     cx = clampAxis(cx, board.x, board.w + spare, vw);
     cy = clampAxis(cy, board.y, board.h, vh);
+    if (!svg) return;
     svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     wrap.classList.toggle("zoomed", scale > wholeScale(r) * 1.01);
     onChange();
   }
 
-  /** The board unit under the client point (x, y). */
+  /**
+   * The board unit under the client point (x, y).
+   * @param {number} x
+   * @param {number} y
+   * @returns {[number, number]}
+   */
   function unitAt(x, y) {
     const r = rect();
     return [cx + (x - r.left - r.width / 2) / scale, cy + (y - r.top - r.height / 2) / scale];
@@ -162,8 +181,12 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     apply();
   }
 
-  /** The elements' union in board units (from their boxes on screen), or null. */
+  /**
+   * The elements' union in board units (from their boxes on screen), or null.
+   * @param {Iterable<Element>} elements
+   */
   function unitBox(elements) {
+    /** @type {Box | null} */
     let box = null;
     for (const el of elements) {
       const b = el.getBoundingClientRect();
@@ -185,6 +208,8 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
    * when that takes a view further out than a phone's minimum (⤢: where they all are;
    * the player zooms in to tap). The view keeps following them when the frame changes
    * size, until the player moves it. False when there is nothing to show.
+   * @param {string} selector
+   * @param {{ all?: boolean }} [options]
    */
   function focus(selector, { all = false } = {}) {
     const els = svg ? [...svg.querySelectorAll(selector)] : [];
@@ -201,21 +226,29 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     const r = rect();
     const [lo] = limits(r);
     const floor = all ? wholeScale(r) : lo; // how far out the view may go
-    const items = els.map((el) => ({ el, box: unitBox([el]) })).filter((it) => it.box);
+    const items = els.flatMap((el) => {
+      const box = unitBox([el]);
+      return box ? [{ el, box }] : [];
+    });
     if (!items.length) return false;
     const pad = 24;
-    const middle = (b) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
-    const regions = new Set(els.map((el) => el.closest("[data-region]")).filter(Boolean));
+    const middle = (/** @type {Box} */ b) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+    const regions = new Set(els.flatMap((el) => el.closest("[data-region]") || []));
     const region = regions.size === 1 ? unitBox(regions) : null;
     const most = Math.max(lo, Math.min(r.width / 600, r.height / 400)); // a region and around it
     const union = unionOf(items.map((it) => it.box));
-    /** Show them in the frame's top left `w` × `hgt` px. */
+    /**
+     * Show them in the frame's top left `w` × `hgt` px.
+     * @param {number} w
+     * @param {number} hgt
+     */
     const place = (w, hgt) => {
       const viewW = w / floor;
       const viewH = hgt / floor;
       // all of them, else the window (at the smallest zoom) that holds the most
       let chosen = items;
       if (union.x1 - union.x0 + 2 * pad > viewW || union.y1 - union.y0 + 2 * pad > viewH) {
+        /** @type {typeof items} */
         let best = [];
         for (const anchor of items) {
           const [ax, ay] = middle(anchor.box);
@@ -243,16 +276,17 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     // that shows the most targets clear of them (the first of those that tie)
     const buttons = controls.getBoundingClientRect();
     const gap = 6;
-    const inFrame = (b) => {
+    const inFrame = (/** @type {DOMRect} */ b) => {
       const [x, y] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
       return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     };
-    const under = (b) => b.right > buttons.left - gap && b.bottom > buttons.top - gap
+    const under = (/** @type {DOMRect} */ b) => b.right > buttons.left - gap && b.bottom > buttons.top - gap
       && b.left < buttons.right + gap && b.top < buttons.bottom + gap;
     const clear = () => items.filter(({ el }) => {
       const b = el.getBoundingClientRect();
       return inFrame(b) && !under(b);
     }).length;
+    /** @type {[number, number][]} */
     const areas = [[r.width, r.height]];
     if (buttons.width && buttons.height) {
       areas.push([buttons.left - gap - r.left, r.height], [r.width, buttons.top - gap - r.top]);
@@ -305,14 +339,17 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     apply();
   }
 
-  /** A newly drawn board: keep the view (its viewBox is the drawing's whole extent). */
+  /**
+   * A newly drawn board: keep the view (its viewBox is the drawing's whole extent).
+   * @param {SVGSVGElement} next
+   */
   function setSvg(next) {
     if (svg && svg !== next) svg.remove();
     svg = next;
-    const box = svg.viewBox && svg.viewBox.baseVal;
+    const box = next.viewBox && next.viewBox.baseVal;
     if (box && box.width && box.height) board = { x: box.x, y: box.y, w: box.width, h: box.height };
     wrap.style.setProperty("--board-ratio", `${board.w} / ${board.h}`);
-    if (svg.parentNode !== wrap) wrap.prepend(svg);
+    if (next.parentNode !== wrap) wrap.prepend(next);
     apply();
   }
 
@@ -323,7 +360,12 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   }
 
   // ------------------------------------------------------------ pointers
+  /** @type {Map<number, { x: number, y: number }>} the pointers down, by id */
   const pointers = new Map();
+  /**
+   * @type {{ start: { x: number, y: number, d: number }, ux: number, uy: number, scale: number,
+   *   moved: boolean } | null} the drag or pinch going on: where it started
+   */
   let gesture = null;
 
   function centroid() {
@@ -378,10 +420,11 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     event.preventDefault();
   });
 
+  /** @param {PointerEvent} event */
   function up(event) {
     if (!pointers.has(event.pointerId)) return;
     pointers.delete(event.pointerId);
-    const moved = gesture && gesture.moved;
+    const moved = Boolean(gesture && gesture.moved);
     if (moved && !pointers.size) {
       blockClick = true;
       clearTimeout(blockTimer);
@@ -389,7 +432,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     }
     if (event.pointerType === "touch") {
       lastTouchUp = Date.now();
-      if (!moved && event.type === "pointerup" && !pointers.size && !event.target.closest(".target")) {
+      if (!moved && event.type === "pointerup" && !pointers.size && !hit(event, ".target")) {
         const now = Date.now();
         if (lastTap && now - lastTap.t < DOUBLE_TAP_MS
           && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 30) {
@@ -405,7 +448,11 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   wrap.addEventListener("pointerup", up);
   wrap.addEventListener("pointercancel", up);
 
-  /** A double tap: closer, and from the closest back out to the smallest zoom. */
+  /**
+   * A double tap: closer, and from the closest back out to the smallest zoom.
+   * @param {number} x
+   * @param {number} y
+   */
   function doubleZoom(x, y) {
     const [, hi] = limits(rect());
     zoomBy(scale >= hi * 0.99 ? 0.01 : 2, x, y);
@@ -452,7 +499,12 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   };
 }
 
-function unionOf(boxes) {
+/**
+ * The smallest box holding every one of `boxes` (at least one).
+ * @param {Box[]} boxes
+ * @returns {Box}
+ */
+export function unionOf(boxes) {
   return boxes.reduce((a, b) => ({
     x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1),
   }));

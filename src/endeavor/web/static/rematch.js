@@ -124,7 +124,7 @@ export function rematchPanel(id, token) {
       h("input", { type: "radio", name, value, checked: checked ? "" : null, "data-testid": `rematch-${value}` }), ` ${text}`);
     const form = h("form", { class: "rematch-form", onsubmit: (event) => {
       event.preventDefault();
-      const picked = form.querySelector(`input[name="${name}"]:checked`);
+      const picked = /** @type {HTMLInputElement | null} */ (form.querySelector(`input[name="${name}"]:checked`));
       propose(picked ? picked.value : "rotate");
     } },
     h("fieldset", {}, h("legend", {}, "Seats"),

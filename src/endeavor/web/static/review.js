@@ -311,8 +311,8 @@ function doneHtml(id, body, pick, selected) {
     review.decisions.map((d) => decisionRow(body, d, pickLink)));
   const filter = () => {
     const seat = who.value;
-    for (const li of list.children) {
-      const bad = !["best", "good"].includes(li.className.match(/rv-is-(\w+)/)[1]);
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
+      const bad = !["best", "good"].includes((li.className.match(/rv-is-(\w+)/) || ["", ""])[1]);
       li.hidden = (seat !== "" && li.dataset.seat !== seat) || (worse.checked && !bad);
     }
   };
@@ -461,7 +461,7 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
     body: () => body,
     /** Mark the decision shown (the replay viewer). */
     mark(step) {
-      for (const a of el.querySelectorAll(".rv-list .rv-link")) {
+      for (const a of /** @type {NodeListOf<HTMLAnchorElement>} */ (el.querySelectorAll(".rv-list .rv-link"))) {
         const on = Number(a.dataset.step) === step;
         if (on) a.setAttribute("aria-current", "true");
         else a.removeAttribute("aria-current");

@@ -94,3 +94,9 @@ export interface View {
   benched?: Benched[];
   config?: { ruleset?: string; options?: Record<string, unknown> } | null;
 }
+
+/** What h() and s() append: nodes, text (numbers too), nothing, or lists of them. */
+export type Child = Node | string | number | boolean | null | undefined | readonly Child[];
+
+/** The attributes of h() and s(): values written as text, `on*` functions as listeners. */
+export type Attrs = Record<string, unknown>;
