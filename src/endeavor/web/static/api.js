@@ -146,7 +146,7 @@ export const api = {
  * @param {string} id
  * @param {(seq: number) => void} onSeq
  * @param {() => unknown} poll
- * @param {((last: number, deleted: number[]) => void) | null} [onChat]
+ * @param {((last: number, deleted: number) => void) | null} [onChat] the chat's version: its last id, how many were deleted
  * @param {(up: boolean) => void} [onState]
  * @returns {() => void}
  */

@@ -27,10 +27,12 @@ export function connectionBanner() {
 
   return {
     el,
+    /** @param {boolean} up */
     socket(up) {
       socketDown = !up;
       draw();
     },
+    /** @param {boolean} ok */
     fetched(ok) {
       fetchFailed = !ok;
       draw();

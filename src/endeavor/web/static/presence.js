@@ -13,9 +13,11 @@ const PING_MS = 20000;
  * Tell the server whether game `id`'s seat page is visible, with the token `tokenNow()`
  * returns (none: nothing is sent, e.g. a spectator or a seat the host gave to a bot).
  * Returns a function that stops it.
+ * @param {string} id
+ * @param {() => string} tokenNow
  */
 export function trackPresence(id, tokenNow) {
-  const ping = (visible, keepalive = false) => {
+  const ping = (/** @type {boolean} */ visible, keepalive = false) => {
     const token = tokenNow();
     if (token) api.presence(id, token, visible, keepalive).catch(() => { /* best effort */ });
   };

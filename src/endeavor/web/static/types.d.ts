@@ -77,7 +77,10 @@ export interface Benched {
 
 /** GET /api/games/{id}: the game as one token (or a spectator) sees it. */
 export interface View {
+  id?: string;
   seq: number;
+  /** the seat to move (null: none, the game is over) */
+  current_player?: number | null;
   title?: string | null;
   state: State;
   you?: number[];
