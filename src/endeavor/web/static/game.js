@@ -30,6 +30,11 @@ import {
   unreadBadge, whoseTurn, yourMove,
 } from "./gamecontrol.js";
 
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").Option} Option */
+/** @typedef {import("./types.js").LogEvent} LogEvent */
+/** @typedef {import("./types.js").Score} Score */
+
 // what the screen says lives in gamecontrol.js (tested without a browser); the replay
 // viewer and others import these from here
 export { headline, seatLabel, summaryOf, yourMove };
@@ -40,6 +45,8 @@ export { headline, seatLabel, summaryOf, yourMove };
  * the other mats go under the board. `clocks`: show each seat's time (live games).
  * `board` is the <svg> in its frame; `svg` the same drawing alone (the game screen puts
  * it in its pan-and-zoom frame).
+ * @param {Pick<View, "state" | "you" | "seats" | "clock">} view
+ * @param {{ clocks?: boolean }} [options]
  */
 export function tableHtml(view, { clocks = false } = {}) {
   const state = view.state;
@@ -47,7 +54,7 @@ export function tableHtml(view, { clocks = false } = {}) {
   const seats = view.seats || [];
   const current = state.current_player;
   const mineSeat = you.includes(current) ? current : you.length ? you[0] : null;
-  const mat = (m) => matHtml(m, state, seats[m.seat], you.includes(m.seat),
+  const mat = (/** @type {View["state"]["players"][number]} */ m) => matHtml(m, state, seats[m.seat], you.includes(m.seat),
     clocks && view.clock ? clockChip(m.seat) : null);
   const svg = drawBoard(state);
   const box = (svg.getAttribute("viewBox") || "0 0 1200 800").split(/[\s,]+/).map(Number);
@@ -61,7 +68,11 @@ export function tableHtml(view, { clocks = false } = {}) {
   };
 }
 
-/** The score pad: one column per seat, one row per line, then totals and ranks. */
+/**
+ * The score pad: one column per seat, one row per line, then totals and ranks.
+ * @param {Score[]} scores
+ * @param {string | null} [ended]
+ */
 export function scorePad(scores, ended = null) {
   const lines = scores[0].lines.map(([name]) => name);
   const best = Math.min(...scores.map((s) => s.rank));
@@ -83,9 +94,14 @@ export function scorePad(scores, ended = null) {
           scores.map((s) => h("td", {}, String(s.rank)))))));
 }
 
-const LINE_MARKS = { undo: "↶ ", host: "⚑ " }; // a clock's line: an icon drawn by the CSS
+/** @type {Record<string, string>} a clock's line: an icon drawn by the CSS */
+const LINE_MARKS = { undo: "↶ ", host: "⚑ " };
 
-/** One log line: the engine's words, the rulings they rest on in a tooltip. */
+/**
+ * One log line: the engine's words, the rulings they rest on in a tooltip.
+ * @param {LogEvent} e
+ * @param {boolean} [fresh]
+ */
 export function logLine(e, fresh = false) {
   const colour = e.player !== null && e.player !== undefined && e.player >= 0
     ? COLOURS[e.player % COLOURS.length] : null;
@@ -96,6 +112,7 @@ export function logLine(e, fresh = false) {
   }, LINE_MARKS[e.kind] || "", withNames(e.text));
 }
 
+/** @param {View} view */
 function logHtml(view) {
   const since = newSince(view);
   return h("ol", { class: "log", "data-testid": "log", "aria-label": "Game log" },
@@ -103,8 +120,12 @@ function logHtml(view) {
 }
 
 // ------------------------------------------------------------------ opening a seat
-/** A seat of the game this browser holds that works now: [{token, you}] (checks each). */
+/**
+ * A seat of the game this browser holds that works now: [{token, you}] (checks each).
+ * @param {string} id
+ */
 async function workingSeats(id) {
+  /** @type {{ token: string, you: number[] }[]} */
   const out = [];
   for (const token of heldTokens(id)) {
     try {
@@ -117,16 +138,29 @@ async function workingSeats(id) {
   return out;
 }
 
+/**
+ * @param {string} id
+ * @param {string} token
+ */
 function playHref(id, token) {
   return href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} id
+ */
 function noSuchGame(root, id) {
   problemPage(root, "No such game", `There is no game “${id}” on this server: the link may be mistyped, or the game was deleted.`,
     [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby")], "no-game");
 }
 
-/** The page for a link that is no seat of the game (with this browser's other seats of it). */
+/**
+ * The page for a link that is no seat of the game (with this browser's other seats of it).
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {"none" | "link"} why
+ */
 async function notASeat(root, id, why) {
   const others = await workingSeats(id);
   const heading = why === "none" ? "This browser holds no seat of this game"
@@ -147,6 +181,9 @@ async function notASeat(root, id, why) {
  * The seat this page plays: the link's token (kept once the server accepts it), else the
  * token this tab played, else any this browser holds that still works. Null when none
  * does (a page in words was drawn instead).
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @returns {Promise<{ token: string, view: View, look?: number[], lookToken?: string } | null>}
  */
 async function openSeat(root, id) {
   const given = fragmentToken();
@@ -185,7 +222,7 @@ async function openSeat(root, id) {
         dropToken(id, token);
         continue;
       }
-      problemPage(root, "The game cannot be opened", err.message, [
+      problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
         h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, "Try again"),
         h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
       return null;
@@ -214,6 +251,11 @@ const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["play
  * away). `onReview()` is called when the Review tab is opened.
  * `update()` after each drawing marks the tabs holding the decision's targets and, on a
  * new decision of yours, opens the one holding most of them.
+ * @param {{ root: HTMLElement, header: HTMLElement, boardFrame: HTMLElement, supplyBox: HTMLElement,
+ *   scoresBox: HTMLElement, takeoverBox: HTMLElement, decision: HTMLElement, turnBox: HTMLElement,
+ *   undoBox: HTMLElement, optionsBox: HTMLElement, mineBox: HTMLElement, logBox: HTMLElement,
+ *   matsBox: HTMLElement, reviewBox: HTMLElement, onReview: () => void, chatBox: HTMLElement,
+ *   onChat: (shown: boolean) => void }} parts
  */
 function gameLayout(parts) {
   const { root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision, turnBox,
@@ -224,6 +266,7 @@ function gameLayout(parts) {
   const desktop = h("div", { class: "game" }, boardCol, side);
   const deskGame = h("div", { class: "desk-game", role: "tabpanel", "aria-label": "Game" });
   const deskReview = h("div", { class: "desk-review", role: "tabpanel", "aria-label": "Review" });
+  /** @type {Record<string, HTMLButtonElement>} */
   const deskButtons = {};
   const deskTabs = h("nav", { class: "view-tabs desk-tabs", role: "tablist", "aria-label": "Game or review" },
     [["game", "Game"], ["review", "Review"]].map(([name, label]) => {
@@ -232,8 +275,11 @@ function gameLayout(parts) {
       return deskButtons[name];
     }));
   let deskCurrent = "game";
+  /** @type {Record<string, HTMLElement>} what each phone drawer holds */
   const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, chat: chatBox, scores: scoresBox, review: reviewBox };
+  /** @type {Record<string, HTMLDivElement>} */
   const drawers = {};
+  /** @type {Record<string, HTMLButtonElement>} */
   const tabButtons = {};
   for (const [name, label] of TABS) {
     tabButtons[name] = h("button", {
@@ -262,6 +308,7 @@ function gameLayout(parts) {
     toggle.hidden = !choices;
   }
 
+  /** @param {string} name */
   function select(name) {
     current = name;
     stage.dataset.tab = name;
@@ -275,7 +322,10 @@ function gameLayout(parts) {
     chatShown();
   }
 
-  /** Scroll the row of tabs (wider than a narrow phone) to show `button`. */
+  /**
+   * Scroll the row of tabs (wider than a narrow phone) to show `button`.
+   * @param {HTMLElement} button
+   */
   function inSight(button) {
     const row = tabs.getBoundingClientRect();
     const r = button.getBoundingClientRect();
@@ -288,7 +338,10 @@ function gameLayout(parts) {
     onChat(phoneMode ? current === "chat" : deskCurrent === "game");
   }
 
-  /** The Chat tab's count of unread messages (none: hidden). */
+  /**
+   * The Chat tab's count of unread messages (none: hidden).
+   * @param {number} n
+   */
   function unread(n) {
     const badge = /** @type {HTMLElement} */ (tabButtons.chat.querySelector(".tab-count"));
     const words = unreadBadge(n);
@@ -298,6 +351,7 @@ function gameLayout(parts) {
     if (phoneMode) inSight(tabButtons[current]); // the badge may have pushed it aside
   }
 
+  /** @param {string} name */
   function deskSelect(name) {
     deskCurrent = name;
     for (const [tab, button] of Object.entries(deskButtons)) button.setAttribute("aria-selected", tab === name ? "true" : "false");
@@ -307,6 +361,7 @@ function gameLayout(parts) {
     chatShown();
   }
 
+  /** @param {boolean} isPhone */
   function arrange(isPhone) {
     phoneMode = isPhone;
     root.classList.toggle("shell", isPhone);
@@ -331,7 +386,9 @@ function gameLayout(parts) {
     }
   }
 
+  /** @param {{ mine: boolean, over: boolean, fresh: boolean }} how */
   function update({ mine, over, fresh }) {
+    /** @type {Record<string, number>} */
     const counts = {
       board: boardFrame.querySelectorAll(".target").length,
       build: supplyBox.querySelectorAll(".target").length,
@@ -363,6 +420,7 @@ function gameLayout(parts) {
   }
 
   /** Open the tab `name` (the phone's drawer, or the desktop's Game/Review tab). */
+  /** @param {string} name */
   function show(name) {
     if (phoneMode) select(name);
     else if (deskButtons[name]) deskSelect(name);
@@ -372,30 +430,38 @@ function gameLayout(parts) {
 }
 
 // ------------------------------------------------------------------ the screen
-/** Start the game screen in `root`. `spectator` for /game/{id}. */
+/**
+ * Start the game screen in `root`. `spectator` for /game/{id}.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {{ spectator?: boolean }} [options]
+ */
 export async function gameScreen(root, id, { spectator = false } = {}) {
   let token = "";
-  let first = null;
-  let look = null; // a read-only look at a seat's link: its seats and token
+  /** @type {View} */
+  let first;
+  /** @type {{ seats: number[], token: string } | null} a read-only look at a seat's link: its seats and token */
+  let look = null;
   if (!spectator) {
     const seat = await openSeat(root, id);
     if (!seat) return;
     ({ token, view: first } = seat);
-    if (seat.look) look = { seats: seat.look, token: seat.lookToken };
+    if (seat.look) look = { seats: seat.look, token: seat.lookToken || "" };
   } else {
     try {
       first = await api.view(id, "");
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) noSuchGame(root, id);
-      else problemPage(root, "The game cannot be opened", err.message, [
+      else problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
         h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
       return;
     }
   }
-  /** @type {any} the view drawn last (control.view), here as the drawing code reads it */
-  let view = null;
+  let view = first; // the view drawn last (control.view; the first until it is drawn)
   let stop = () => {};
-  let host = null; // the open host panel
+  /** @type {ReturnType<typeof openHostPanel> | null} the open host panel */
+  let host = null;
+  /** @type {{ bots: string[] } | null} */
   let meta = null;
   const watch = turnWatcher();
   const askName = nameAsker(id, token, (next) => render(next));
@@ -417,7 +483,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     onUnread: (n) => layout.unread(n) });
   const chatBox = h("div", { class: "chat-col" }, chat.el);
   let chatNames = "";
-  let review = null; // the Review tab's panel, once the game is over
+  /** @type {ReturnType<typeof reviewPanel> | null} the Review tab's panel, once the game is over */
+  let review = null;
   const rematch = rematchPanel(id, token); // Play again / Join the rematch, once it is over
   const decision = h("div", { class: "decision", "data-testid": "decision" }, turnBox, undoBox, optionsBox);
   const layout = gameLayout({ root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision,
@@ -444,6 +511,10 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     },
     seated: Boolean(token),
   });
+  /**
+   * @param {View} next
+   * @param {{ relayout?: boolean }} [options]
+   */
   const render = (next, { relayout = false } = {}) => control.accept(next, { relayout });
   const refresh = () => control.refresh();
 
@@ -461,15 +532,19 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     notASeat(root, id, "link");
   }
 
-  /** @param {() => Promise<any>} call */
+  /** @param {() => Promise<View>} call */
   const send = (call) => control.send(call);
-  const act = (option) => send(() => api.act(id, token, option.action, view.seq));
+  const act = (/** @type {Option} */ option) => send(() => api.act(id, token, option.action, view.seq));
   const undo = () => send(() => api.undo(id, token, view.seq));
 
   /** Make every element whose id some option targets clickable; nothing else. */
+  /**
+   * @param {Element} container
+   * @param {Map<string, Option[]>} byTarget
+   */
   function activate(container, byTarget) {
     for (const el of container.querySelectorAll("[data-target]")) {
-      const target = el.getAttribute("data-target");
+      const target = el.getAttribute("data-target") || "";
       const options = byTarget.get(target);
       if (!options) {
         el.setAttribute("aria-disabled", "true");
@@ -483,7 +558,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       const words = targetWords(options);
       el.setAttribute("aria-label", words.label);
       if (words.title && el.namespaceURI === "http://www.w3.org/1999/xhtml") el.setAttribute("title", words.title);
-      const fire = (event) => {
+      const fire = (/** @type {Event} */ event) => {
         event.stopPropagation();
         event.preventDefault();
         if (options.length === 1) act(options[0]);
@@ -494,7 +569,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       };
       el.addEventListener("click", fire);
       el.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") fire(event);
+        const key = event instanceof KeyboardEvent ? event.key : "";
+        if (key === "Enter" || key === " ") fire(event);
       });
     }
   }
@@ -539,7 +615,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
 
   function optionsHtml() {
     const groups = optionGroups(view);
-    if (!groups) return null;
+    if (!groups || !view.decision) return null;
     const box = h("section", { class: "options", "data-testid": "options", "aria-label": "All legal actions" },
       h("h3", {}, `All choices (${view.decision.options.length})`));
     for (const [group, options] of groups) {
@@ -554,11 +630,12 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
 
   function openHost() {
     const start = async () => {
-      if (!meta) meta = await api.meta().catch(() => ({ bots: ["easy", "medium", "hard"] }));
+      const known = meta || await api.meta().catch(() => ({ bots: ["easy", "medium", "hard"] }));
+      meta = known;
       host = openHostPanel(id, {
-        bots: meta.bots,
+        bots: known.bots,
         onChange: () => refresh(),
-        adopt: (next) => {
+        adopt: (/** @type {string} */ next) => {
           if (!token) return;
           location.replace(playHref(id, next)); // this page's seat has a new link
         },
@@ -568,7 +645,10 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     start();
   }
 
-  /** Draw `view` (control.accept decided it is not older than the one drawn). */
+  /**
+   * Draw `view` (control.accept decided it is not older than the one drawn).
+   * @param {{ fresh: boolean, relayout: boolean }} how
+   */
   function draw({ fresh, relayout }) {
     const state = view.state;
     closePopup();
@@ -586,9 +666,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       spectate ? h("span", { class: "badge" }, "spectating") : null,
       h("button", { type: "button", class: "btn small menu-toggle", "data-testid": "menu-toggle",
         "aria-expanded": header.classList.contains("open") ? "true" : "false", title: "More: notifications, host, replay, record",
-        onclick: (event) => {
+        onclick: (/** @type {MouseEvent} */ event) => {
           const open = header.classList.toggle("open");
-          event.currentTarget.setAttribute("aria-expanded", open ? "true" : "false");
+          /** @type {HTMLElement} */ (event.currentTarget).setAttribute("aria-expanded", open ? "true" : "false");
         } }, "☰"),
       h("span", { class: "tools" },
         h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
@@ -634,7 +714,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const log = logBox.querySelector(".log");
     if (log) log.scrollTop = log.scrollHeight;
     const mine = yourMove(view);
-    layout.update({ mine, over: view.over, fresh: fresh && !relayout });
+    layout.update({ mine, over: Boolean(view.over), fresh: fresh && !relayout });
     // on a phone the board opens on where the decision happens (once per decision)
     if (phone.matches && control.focusDue()) pz.focus(".target");
     setTitle(`${view.over ? `${headline(state, view.ended)} · ` : ""}${gameTitle} · Endeavor`, mine);

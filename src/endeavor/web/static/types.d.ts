@@ -93,7 +93,7 @@ export interface View {
   can_reclaim?: number[];
   clock?: Clock | null;
   events?: LogEvent[];
-  scores?: unknown[] | null;
+  scores?: Score[] | null;
   benched?: Benched[];
   config?: { ruleset?: string; options?: Record<string, unknown> } | null;
 }
@@ -103,3 +103,11 @@ export type Child = Node | string | number | boolean | null | undefined | readon
 
 /** The attributes of h() and s(): values written as text, `on*` functions as listeners. */
 export type Attrs = Record<string, unknown>;
+
+/** A seat's final score: its lines ([what, points]), total and rank (1: won). */
+export interface Score {
+  seat: number;
+  total: number;
+  rank: number;
+  lines: [string, number][];
+}
