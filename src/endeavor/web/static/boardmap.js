@@ -17,6 +17,11 @@ export const H = 860;
  * rightward from the deck}; `sea` the open sea box's corner (112 × 44); `name` where the
  * name is written ({x, y, anchor}).
  */
+/**
+ * @type {Record<string, { area: number[], deck?: [number, number], gov?: [number, number],
+ *   decks?: [number, number][], track?: { y: number, near: number, dir: number }, sea?: [number, number],
+ *   name: { x: number, y: number, anchor: string } }>}
+ */
 export const REGIONS = {
   NA: { area: [10, 10, 345, 265], deck: [20, 20], gov: [76, 20], track: { y: 50, near: 160, dir: 1 },
     sea: [16, 112], name: { x: 20, y: 262, anchor: "start" } },

@@ -58,7 +58,7 @@ export interface LogEvent {
 }
 
 /** The game's public state (what the board and the mats draw). */
-export interface State {
+export interface State extends BoardState {
   round: number;
   rounds: number;
   phase: string;
@@ -110,4 +110,121 @@ export interface Score {
   total: number;
   rank: number;
   lines: [string, number][];
+}
+
+// ---- the game state's pieces as the board draws them (view.state)
+
+/** A Trade token: brown (an attribute) or blue (an action spent later). */
+export interface Token {
+  name: string;
+  colour: string;
+}
+
+/** A card: an Asset or a Governor. */
+export interface Card {
+  id?: string;
+  code: string;
+  deck: string;
+  deck_name: string;
+  gives: string;
+  /** its icons, space-separated */
+  short?: string;
+  value?: number | null;
+  governor?: boolean;
+  bonus_disc?: boolean;
+  slavery?: boolean;
+  abolition?: boolean;
+}
+
+export interface Deck {
+  id: string;
+  code: string;
+  name: string;
+  size: number;
+  top: Card | null;
+}
+
+/** A region's Governor: on the board (who would take it), a player's, or gone. */
+export interface Governor {
+  where: "board" | "player" | "gone";
+  card: Card;
+  winner?: number | null;
+  holder?: number | null;
+}
+
+/** A city or a trade route. */
+export interface Site {
+  id: string;
+  code: string;
+  name: string;
+  kind: "city" | "route";
+  glory: number;
+  owner: number | null;
+  token: Token | null;
+  tile?: unknown;
+}
+
+export interface Track {
+  id: string;
+  length: number;
+  filled: number;
+  spaces: { space: number; owner: number | null; token: Token | null }[];
+}
+
+export interface Sea {
+  id: string;
+  label: string;
+  discs: { owner: number; count: number }[];
+}
+
+/** A region; Europe has two decks and no track, sea or Governor. */
+export interface Region {
+  id: string;
+  name: string;
+  open: boolean;
+  presence: number[];
+  decks: Deck[];
+  abolished?: boolean;
+  track?: Track;
+  sea?: Sea;
+  governor?: Governor | null;
+  cities: Site[];
+  routes: Site[];
+}
+
+export interface Link {
+  id: string;
+  a: string;
+  b: string;
+  circular: boolean;
+  controller: number | null;
+  token: Token | null;
+}
+
+/** An Exploit tile, or a variant shown beside them. */
+export interface ExploitTile {
+  id: string;
+  key?: string;
+  name: string;
+  rule?: string;
+  text?: string;
+  active?: boolean;
+  regions?: string[];
+  shields?: number[];
+  shield?: string;
+  number?: number;
+}
+
+/** What drawBoard reads of the state. */
+export interface BoardState {
+  players_count: number;
+  ruleset: string;
+  board: string;
+  round: number;
+  phase: string;
+  regions: Region[];
+  links: Link[];
+  pile: Card[];
+  exploits: ExploitTile[];
+  variants: ExploitTile[];
 }
