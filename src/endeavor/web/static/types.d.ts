@@ -65,8 +65,55 @@ export interface State extends BoardState {
   crown: number;
   current_player: number;
   over?: boolean;
-  players: { seat: number; [key: string]: unknown }[];
+  players: Mat[];
+  /** the building supply and, in setup, the start tiles */
+  supply: Building[];
+  start_tiles: Building[];
+  /** the attributes' names in order (Industry first) */
+  attributes: string[];
   [key: string]: unknown;
+}
+
+/** A building on a mat or in the supply (`count`: how many are left; none for a start tile). */
+export interface Building {
+  id: string;
+  name: string;
+  level: number;
+  does: string;
+  activatable?: boolean;
+  worker?: boolean;
+  count?: number;
+}
+
+/** An attribute's track on a mat. */
+export interface Attribute {
+  name: string;
+  marker: number;
+  level: number;
+  next_level_at: number | null;
+  glory: number;
+}
+
+/** A player's mat. */
+export interface Mat {
+  seat: number;
+  to_move?: boolean;
+  crown?: boolean;
+  passed?: boolean;
+  buildings: Building[];
+  tokens: (Token & { id: string; count: number })[];
+  governor_slot: Card | null;
+  slot_choices: { id: string; card: string | null }[];
+  on_tracks: Record<string, number>;
+  glory_now: number;
+  attributes: Attribute[];
+  harbor: number;
+  supply: number;
+  over_limit?: boolean;
+  card_count: number;
+  card_limit: number;
+  cards: Card[];
+  aside: Card[];
 }
 
 /** A seat's benched notice: the host gave it to a bot, this link watches. */
