@@ -104,7 +104,7 @@ export async function replayScreen(root, id, start = null) {
     const d = body && body.review && picked ? body.review.decisions.find((x) => x.step === picked) : null;
     const here = d && n === d.step - 1 ? d : null;
     const marked = markMoves(root, body, here);
-    replace(noteBox, here ? reviewNote(body, here, marked) : null);
+    replace(noteBox, here && body ? reviewNote(body, here, marked) : null);
     // on a phone the board opens on the rings (once per decision picked)
     if (here && phone.matches && focused !== here.step && pz.focus(".rv-best, .rv-played", { all: true })) {
       focused = here.step;

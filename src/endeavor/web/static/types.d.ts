@@ -275,3 +275,68 @@ export interface BoardState {
   exploits: ExploitTile[];
   variants: ExploitTile[];
 }
+
+// ---- the post-game review (GET /api/games/{id}/review)
+
+export type Label = "best" | "good" | "inaccuracy" | "mistake" | "blunder";
+
+/** A decision reviewed: the move played, the bot's, what the one played lost. */
+export interface ReviewDecision {
+  step: number;
+  seat: number;
+  round?: number;
+  phase: string;
+  label: Label;
+  played: string;
+  best: string;
+  glory_loss: number;
+  win_loss: number;
+  /** every player's expected final glory after it */
+  glory_after: number[];
+}
+
+/** A player's summary. */
+export interface ReviewPlayer {
+  seat: number;
+  final?: number | null;
+  accuracy: number;
+  decisions: number;
+  labels: Record<string, number>;
+  glory_lost: number;
+  win_lost: number;
+  by_phase?: Record<string, number>;
+  /** the steps of the biggest mistakes */
+  worst: number[];
+}
+
+export interface Review {
+  config: { players: number };
+  curve?: { step: number; round: number; glory: number[] }[];
+  actions: number;
+  decisions: ReviewDecision[];
+  players: ReviewPlayer[];
+  final_scores?: number[];
+  thresholds?: Record<string, { glory_loss_below?: number; win_loss_below: number }>;
+  iterations: number;
+}
+
+/** A decision's moves in words and the places they were played at. */
+export interface ReviewMoves {
+  played?: string;
+  best?: string;
+  played_targets?: string[];
+  best_targets?: string[];
+}
+
+/** How a game's review stands, and the review once done. */
+export interface ReviewBody {
+  status: "none" | "queued" | "running" | "done" | "failed";
+  review?: Review | null;
+  moves?: Record<string, ReviewMoves>;
+  total?: number | null;
+  done?: number;
+  eta_seconds?: number | null;
+  iterations?: number;
+  error?: string | null;
+  enabled?: boolean;
+}
