@@ -340,3 +340,26 @@ export interface ReviewBody {
   error?: string | null;
   enabled?: boolean;
 }
+
+// ---- the host panel (GET /api/games/{id}/host)
+
+/** A seat as the host sees it: its link and when its player was last there. */
+export interface HostSeat extends Seat {
+  seat: number;
+  token?: string | null;
+  url?: string | null;
+  bot?: string | null;
+  last_moved?: string | null;
+  last_seen?: string | null;
+}
+
+export interface HostPanel {
+  seq: number;
+  now?: string;
+  title?: string | null;
+  host_url: string;
+  over?: boolean;
+  ended?: string | null;
+  clock?: Clock | null;
+  seats: HostSeat[];
+}
