@@ -84,28 +84,36 @@ export async function request(method, path, { body, token, keepalive = false } =
   return data;
 }
 
+/** @typedef {import("./types.js").HostPanel} HostPanel */
+/** @typedef {import("./notifypanel.js").NotifySettings} NotifySettings */
+
 /**
- * The API's calls (docs/web.md): each resolves to the endpoint's JSON answer.
+ * The API's calls (docs/web.md): each resolves to the endpoint's JSON answer, of the shape
+ * the module that reads it declares.
  * @type {{
- *   meta: () => Promise<any>, guide: () => Promise<any>, games: () => Promise<any>,
- *   mine: (games: { id: string, token: string }[], status?: "running" | "over") => Promise<any>,
- *   create: (body: object) => Promise<any>, importRecord: (body: object) => Promise<any>,
+ *   meta: () => Promise<import("./newgame.js").Meta>, guide: () => Promise<import("./howto.js").Guide>,
+ *   games: () => Promise<{ games: import("./lobby.js").GameSummary[] }>,
+ *   mine: (games: { id: string, token: string }[], status?: "running" | "over")
+ *     => Promise<{ games: Omit<import("./lobby.js").MineItem, "token">[] }>,
+ *   create: (body: object) => Promise<import("./newgame.js").Created>,
+ *   importRecord: (body: object) => Promise<import("./newgame.js").Created>,
  *   view: (id: string, token: string) => Promise<View>,
  *   act: (id: string, token: string, action: string, seq: number) => Promise<View>,
  *   undo: (id: string, token: string, seq: number) => Promise<View>,
  *   reclaim: (id: string, token: string, seat: number) => Promise<View>,
- *   record: (id: string) => Promise<any>, replay: (id: string, n: number) => Promise<any>,
- *   review: (id: string) => Promise<any>, requestReview: (id: string) => Promise<any>,
- *   notify: (id: string, token: string) => Promise<any>,
- *   setNotify: (id: string, token: string, body: object) => Promise<any>,
- *   testNotify: (id: string, token: string, seat: number, channel: string) => Promise<any>,
- *   presence: (id: string, token: string, visible: boolean, keepalive?: boolean) => Promise<any>,
- *   host: (id: string, token: string) => Promise<any>,
- *   reissue: (id: string, token: string, seat: number) => Promise<any>,
- *   putBot: (id: string, token: string, seat: number, bot: string) => Promise<any>,
- *   handBack: (id: string, token: string, seat: number) => Promise<any>,
- *   clock: (id: string, token: string, body: object) => Promise<any>,
- *   end: (id: string, token: string) => Promise<any>,
+ *   record: (id: string) => Promise<{ actions?: string[] }>, replay: (id: string, n: number) => Promise<View>,
+ *   review: (id: string) => Promise<import("./types.js").ReviewBody>,
+ *   requestReview: (id: string) => Promise<import("./types.js").ReviewBody>,
+ *   notify: (id: string, token: string) => Promise<NotifySettings>,
+ *   setNotify: (id: string, token: string, body: object) => Promise<NotifySettings>,
+ *   testNotify: (id: string, token: string, seat: number, channel: string) => Promise<{ ok: boolean, result: string }>,
+ *   presence: (id: string, token: string, visible: boolean, keepalive?: boolean) => Promise<unknown>,
+ *   host: (id: string, token: string) => Promise<HostPanel>,
+ *   reissue: (id: string, token: string, seat: number) => Promise<HostPanel>,
+ *   putBot: (id: string, token: string, seat: number, bot: string) => Promise<HostPanel>,
+ *   handBack: (id: string, token: string, seat: number) => Promise<HostPanel>,
+ *   clock: (id: string, token: string, body: object) => Promise<HostPanel>,
+ *   end: (id: string, token: string) => Promise<HostPanel>,
  * }}
  */
 export const api = {

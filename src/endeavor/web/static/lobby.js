@@ -265,8 +265,8 @@ async function importRecord(file, seatsMode, bot) {
   try {
     const created = await api.importRecord({ record, seats, title: `Imported ${file.name}`.slice(0, 200) });
     if (created.host_token) setHostToken(created.id, created.host_token);
-    const mine = created.seats.find((/** @type {{ token?: string }} */ s) => s.token);
-    if (mine) {
+    const mine = created.seats.find((s) => s.token);
+    if (mine && mine.token) {
       addToken(created.id, mine.token); // just issued by the server
       location.href = linkHref(mine.url);
     } else {
