@@ -93,8 +93,9 @@ docs: $(DEV_STAMP)
 # meanwhile ruff and the import contracts (lint), mypy, the documentation site (docs)
 # and the suite on the pure-Python build (playing a fifth of the seeded random-play
 # sweeps, which the compiled lane plays whole). The web app's tests (tests/web: adapters,
-# not the engine, so once, on the pure build) take whichever lane is free first. The performance gate runs in the compiled
-# lane, after its suite (PERF_GATE_AFTER), so that it never competes with the build.
+# not the engine, so once, on the pure build) take whichever lane is free first. The
+# performance gate runs in the compiled lane, after its suite (PERF_GATE_AFTER), so that
+# it never competes with the build.
 # -O prints each step when it ends.
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, the import"
