@@ -13,8 +13,9 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-import endeavor  # noqa: E402
 import http_api_md  # noqa: E402
+
+import endeavor  # noqa: E402
 
 project = "endeavor"
 author = "the endeavor authors"
@@ -33,6 +34,9 @@ html_static_path: list[str] = []
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "show-inheritance": True}
+# a method without a docstring of its own is documented where it is declared (the base
+# class), not again with a copy of a third party's docstring (Gymnasium's Env.step...)
+autodoc_inherit_docstrings = False
 # the docstrings mention objects of the optional extras that the site need not import
 autodoc_mock_imports = ["pyspiel", "open_spiel"]
 
