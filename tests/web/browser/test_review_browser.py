@@ -1,4 +1,4 @@
-"""The Review tab (issue 18 §2) in the browser: a finished game's review followed while
+"""The Review tab in the browser: a finished game's review followed while
 the server runs it (a progress bar in words), then the per-player summary, the chart of
 expected final glory (one line per player, in the player's colour) and the decisions
 with their labels in words; a click on a decision opens the replay viewer at that step
