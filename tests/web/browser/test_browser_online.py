@@ -37,7 +37,7 @@ def play_until(page: Any, done: Any, rng: random.Random, limit: int = 60) -> Non
 
 
 def fake_tab_strip(page: Any) -> None:
-    """For the README's screenshot (a browser's own tab strip is not in a screenshot):
+    """For the docs' screenshot (a browser's own tab strip is not in a screenshot):
     draw the page's real favicon, large, and its real title above the page."""
     page.evaluate("""() => {
       const icon = document.querySelector("link[rel~=icon]").href;
