@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ["src", "docs", "tests", "tools", "README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
 BINARY = {".png", ".jpg", ".gif", ".ico", ".npz", ".woff", ".woff2", ".db"}
 
-# each written so that this file does not match itself
+# each written so that this file does not match itself (and the planted examples below are
+# split into pieces for the same reason)
 RULES = [
     ("a tracker number", re.compile(r"\b[Ii]ssue #?[0-9]")),
     ("a section sign", re.compile("\u00a7")),
@@ -62,14 +63,14 @@ def test_no_references_where_words_belong() -> None:
 
 
 @pytest.mark.parametrize("line", [
-    "Post-game review (issue 18): every decision",
-    "see Issue 7 for the rest",
+    "Post-game review (iss" "ue 18): every decision",
+    "see Iss" "ue 7 for the rest",
     "the rule in \u00a76 of the rulebook",
-    "measured against 3bf5fe2, side by side",
-    "the commit before (b96c2e8)",
+    "measured against 3bf5" "fe2, side by side",
+    "the commit before (b96c" "2e8)",
     "things that must never drift apart (STYL" "E 16)",
     "from ``shared/data/COMPONENT" "S.md``",
-    "as ../share" "d/RULINGS.md says",
+    "as ../share" "d/RULING" "S.md says",
     "see DEVELOPER" "S.md",
 ])
 def test_each_kind_of_reference_is_found(line: str) -> None:
