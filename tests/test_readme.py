@@ -1,7 +1,8 @@
 """The documentation's examples run as written: the README's Python start and its bots
-example, the rulesets' configurations (docs/rules.md), the test-support example and the
-"write an Exploit" module with its test file (CONTRIBUTING.md; in a separate process, so
-the made-up Exploit never joins this test session's registry). The README's and the
+example, the bots page's (docs/bots.md), the rulesets' configurations (docs/rules.md),
+the test-support example and the "write an Exploit" module with its test file
+(CONTRIBUTING.md; in a separate process, so the made-up Exploit never joins this test
+session's registry). The README's and the
 docs' relative links lead to files that exist, and the README links every page of
 docs/."""
 
@@ -52,6 +53,13 @@ def test_bots_example_runs() -> None:
                 if "bot.choose(state)" in b and "analyse" not in b)
     # the first decision of a game is the start tile
     assert _run(code).strip() in ("start colonial-house", "start merchant-dock")
+
+
+def test_bots_page_example_runs() -> None:
+    code = next(b for b in _blocks(lambda b: "bot.analyse(state, top=3)" in b))
+    lines = _run(code).splitlines()
+    # the first decision is the start tile: two options, both ranked
+    assert len(lines) == 2 and all(line.startswith("start ") for line in lines)
 
 
 def test_testing_example_runs() -> None:
