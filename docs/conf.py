@@ -19,6 +19,7 @@ import endeavor  # noqa: E402
 
 project = "endeavor"
 author = "the endeavor authors"
+copyright = "the endeavor authors, MIT License"
 release = endeavor.__version__
 version = release
 
@@ -27,6 +28,8 @@ source_suffix = {".md": "markdown"}
 myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 4
 exclude_patterns = ["_build"]
+# a fence without a language is plain text (the layout, the layers, the review's table)
+highlight_language = "text"
 html_theme = "furo"
 html_title = f"endeavor {release}"
 html_static_path: list[str] = []
