@@ -85,7 +85,17 @@ from .data import (
     TOKEN_NAMES,
     WEALTH,
 )
-from .frames import F_EXPLOIT, FL_NO_EUROPE, FL_NO_PRESENCE, FL_NORMAL_ONLY, SRC_TOKEN
+from .frames import (
+    EXPLOIT_A,
+    EXPLOIT_B,
+    EXPLOIT_MODULE,
+    EXPLOIT_STEP,
+    F_EXPLOIT,
+    FL_NO_EUROPE,
+    FL_NO_PRESENCE,
+    FL_NORMAL_ONLY,
+    SRC_TOKEN,
+)
 from .rules import abolition as _abolition
 from .rules import attack as _attack
 from .rules import board as _board
@@ -133,7 +143,7 @@ DONE_CODE: Final = DONE.code
 # =========================================================================== decisions
 def push_step(s: State, i: int, p: int, step: int, a: int = 0, b: int = 0) -> None:
     """Ask ``p`` for module ``i``'s own decision ``step`` next (with two ints ``a`` and
-    ``b`` the module reads back as ``f[4]`` and ``f[5]``); the module's
+    ``b`` the module reads back as ``f[EXPLOIT_A]`` and ``f[EXPLOIT_B]``); the module's
     :meth:`~RuleModule.step_codes` / :meth:`~RuleModule.step_apply` handle it. Steps
     pushed in one call are asked last-pushed first."""
     s.stack.append((F_EXPLOIT, p, i, step, a, b))
@@ -141,7 +151,8 @@ def push_step(s: State, i: int, p: int, step: int, a: int = 0, b: int = 0) -> No
 
 def pending_steps(s: State, i: int, step: int) -> int:
     """How many decisions ``step`` of module ``i`` are waiting (for accounting)."""
-    return sum(1 for f in s.stack if f[0] == F_EXPLOIT and f[2] == i and f[3] == step)
+    return sum(1 for f in s.stack if f[0] == F_EXPLOIT and f[EXPLOIT_MODULE] == i
+               and f[EXPLOIT_STEP] == step)
 
 
 def push_followup(s: State, p: int, kind: int, region: int = -1, deck: int = -1,
@@ -582,7 +593,8 @@ def arg_of(c: int) -> int:
 __all__ = [
     "AFRICA", "ARG", "ATTACK", "ATTRIBUTES", "BOARDS", "BUILDINGS", "BUILDING_INDEX",
     "BY_CODE", "B_MEMORIAL", "CARDS", "CARD_INDEX", "CARIBBEAN", "CULTURE", "DECK_CODES",
-    "DECK_NAMES", "DONE", "DONE_CODE", "DRAW", "EUROPE", "EU_DECK", "Exploit", "FAR_EAST",
+    "DECK_NAMES", "DONE", "DONE_CODE", "DRAW", "EUROPE", "EU_DECK", "EXPLOIT_A", "EXPLOIT_B",
+    "EXPLOIT_MODULE", "EXPLOIT_STEP", "Exploit", "FAR_EAST",
     "FL_NORMAL_ONLY", "FL_NO_EUROPE", "FL_NO_PRESENCE", "Frame", "HARBOR", "INDIA",
     "INDUSTRY", "INFLUENCE", "KIND_NAMES", "L_BLOCKADE", "M_FORT", "M_FORTIFIED",
     "M_FORT_DEIC", "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "NCARDS", "NORTH_AMERICA",

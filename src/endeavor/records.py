@@ -25,7 +25,7 @@ from . import actions as A
 from . import data as D
 from .config import GameConfig
 from .errors import ConfigError, EndeavorError, IllegalActionError, NotationError, RecordError
-from .frames import F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_END, PH_SETUP
+from .frames import EFFECT_FLAGS, F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_END, PH_SETUP
 from .rules.base import RULESETS, rules_for
 from .rules.module import REGISTRY
 from .rules.turns import TURN_OPEN
@@ -268,7 +268,7 @@ def _check_history(s: State, v1: bool = False) -> State:
     if v1:  # version 1 kept neither the kinds done this turn nor the effect's source
         for x in (mine, theirs):
             x["turn"] &= TURN_OPEN
-            x["stack"] = [f[:7] + [f[7] & FL_MASK] if f[0] == F_EFFECT else f
+            x["stack"] = [f[:EFFECT_FLAGS] + [f[EFFECT_FLAGS] & FL_MASK] if f[0] == F_EFFECT else f
                           for f in x["stack"]]
     if mine != theirs:
         field = next(k for k in mine if mine[k] != theirs.get(k))

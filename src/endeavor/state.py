@@ -34,6 +34,7 @@ from .decision import Decision, Option
 from .errors import IllegalActionError, UndoError
 from .events import Event
 from .frames import (  # noqa: F401  (re-exported for adapters and old imports)
+    EXPLOIT_MODULE,
     F_ACTION,
     F_BUILD,
     F_CASUALTY,
@@ -277,7 +278,8 @@ class State:
         stack = self.stack
         if stack and stack[-1][0] == F_EXPLOIT:
             f = stack[-1]
-            name = self.ex[f[2]].step_phase(self, f[2], f)
+            i = f[EXPLOIT_MODULE]
+            name = self.ex[i].step_phase(self, i, f)
             if name:
                 return name
         return self.rules.phase_names[self.phase]

@@ -28,7 +28,24 @@ from array import array
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
-from ..frames import F_EFFECT, F_EXPLOIT, F_SALARY, SRC_SHIFT, SRC_TOKEN
+from ..frames import (
+    EFFECT_DECK,
+    EFFECT_FLAGS,
+    EFFECT_KIND1,
+    EFFECT_KIND2,
+    EFFECT_MODE,
+    EFFECT_REGION,
+    EXPLOIT_A,
+    EXPLOIT_B,
+    EXPLOIT_MODULE,
+    EXPLOIT_STEP,
+    F_EFFECT,
+    F_EXPLOIT,
+    F_SALARY,
+    SALARY_LEFT,
+    SRC_SHIFT,
+    SRC_TOKEN,
+)
 
 if TYPE_CHECKING:
     from ..state import Player, State
@@ -676,30 +693,30 @@ class Encoder:
         if kind >= 0:
             one(idx, val, O_FRAME, 9, kind)
             if kind == F_SALARY:
-                if f[2] > 0:
+                if f[SALARY_LEFT] > 0:
                     idx.append(O_PAYMENTS)
-                    val.append(shown(f[2]) / 5)
+                    val.append(shown(f[SALARY_LEFT]) / 5)
             elif kind == F_EFFECT:
-                one(idx, val, O_MODE, 4, f[2])
-                one(idx, val, O_KIND1, 5, f[3])
-                one(idx, val, O_KIND2, 5, f[4])
-                one(idx, val, O_REGION, 7, f[5])
-                one(idx, val, O_DECK, 9, f[6])
-                ones(idx, val, O_FLAGS, 3, f[7])
-                src = f[7] >> SRC_SHIFT
+                one(idx, val, O_MODE, 4, f[EFFECT_MODE])
+                one(idx, val, O_KIND1, 5, f[EFFECT_KIND1])
+                one(idx, val, O_KIND2, 5, f[EFFECT_KIND2])
+                one(idx, val, O_REGION, 7, f[EFFECT_REGION])
+                one(idx, val, O_DECK, 9, f[EFFECT_DECK])
+                ones(idx, val, O_FLAGS, 3, f[EFFECT_FLAGS])
+                src = f[EFFECT_FLAGS] >> SRC_SHIFT
                 if 1 <= src <= NBUILDINGS:
                     one(idx, val, O_SOURCE, NBUILDINGS + 4, src - 1)
                 elif src >= SRC_TOKEN + 4:
                     one(idx, val, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
             elif kind == F_EXPLOIT:
-                m = _MODULE_NUMBER.get(s.modules[f[2]].id, 0)
+                m = _MODULE_NUMBER.get(s.modules[f[EXPLOIT_MODULE]].id, 0)
                 one(idx, val, O_MODULE, NMODULES, m - 1)
-                one(idx, val, O_STEP, 8, f[3])
-                step_a = f[4]
-                if m == _LETTERS and f[3] == 0:
+                one(idx, val, O_STEP, 8, f[EXPLOIT_STEP])
+                step_a = f[EXPLOIT_A]
+                if m == _LETTERS and f[EXPLOIT_STEP] == 0:
                     step_a = self.rel(step_a)
                 ones(idx, val, O_STEP_A, 8, step_a)
-                ones(idx, val, O_STEP_B, 8, f[5])
+                ones(idx, val, O_STEP_B, 8, f[EXPLOIT_B])
         a = self.out
         old_idx = self.dec_idx
         old_val = self.dec_val

@@ -37,6 +37,7 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame
 from ..frames import (
+    EFFECT_FLAGS,
     F_ACTION,
     F_BUILD,
     F_CASUALTY,
@@ -219,7 +220,7 @@ class ClassicPayment(Payment):
     def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
         b = c & A.ARG
         f = s.stack[-1] if s.stack else ()
-        if f and f[0] == F_EFFECT and f[7] >> SRC_SHIFT == b + 1:
+        if f and f[0] == F_EFFECT and f[EFFECT_FLAGS] >> SRC_SHIFT == b + 1:
             return f"your {D.BUILDINGS[b].name} may not use its own Payment on itself (R15)"
         return f"you have no worker on a {D.BUILDINGS[b].name}"
 

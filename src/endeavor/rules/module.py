@@ -123,7 +123,8 @@ class RuleModule:
     # ------------------------------------------------------------------ own decision steps
     def step_codes(self, s: State, i: int, f: Frame) -> list[int]:
         """Legal codes of this module's own step ``f`` (pushed with ``api.push_step``:
-        ``f[1]`` the player, ``f[3]`` the step, ``f[4]``/``f[5]`` its two ints)."""
+        ``f[1]`` the player, ``f[EXPLOIT_STEP]`` the step, ``f[EXPLOIT_A]``/``f[EXPLOIT_B]`` its
+        two ints: :class:`~endeavor.frames.ExploitFrame`)."""
         raise NotImplementedError
 
     def step_apply(self, s: State, i: int, f: Frame, c: int) -> None:

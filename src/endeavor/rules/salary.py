@@ -18,7 +18,7 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..events import Event
-from ..frames import F_SALARY, PH_SALARY
+from ..frames import F_SALARY, PH_SALARY, SALARY_LEFT
 from .words import plural, word_player
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class Salary(DecisionType):
     def apply(self, s: State, f: Frame, c: int) -> None:
         p = f[1]
         pay_worker(s, p, c & A.ARG)
-        left = f[2] - 1
+        left = f[SALARY_LEFT] - 1
         count = workers(s, p).bit_count()
         if 0 < left < count:
             s.stack.append((F_SALARY, p, left))
@@ -144,7 +144,7 @@ class Salary(DecisionType):
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
         count = workers(s, p).bit_count()
-        return (f"Salary: pay {plural(f[2], 'worker')} back to your "
+        return (f"Salary: pay {plural(f[SALARY_LEFT], 'worker')} back to your "
                 f"Harbor ({count} working, Salary Level {s.players[p].level(D.WEALTH)}); "
                 "the others stay on their buildings")
 

@@ -22,6 +22,11 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import (
+    EFFECT_FLAGS,
+    EFFECT_KIND1,
+    EFFECT_KIND2,
+    EFFECT_MODE,
+    EXPLOIT_MODULE,
     F_ACTION,
     F_EFFECT,
     F_EXPLOIT,
@@ -396,10 +401,10 @@ def second_half(s: State, f: Frame, p: int, kind: int, region: int, deck: int,
                 base: int) -> None:
     """Queue the other half of a "+" source below any frames the first pushed; skipped
     when it has no possible target (P5). R23: anywhere, unless ``plus_same_region``."""
-    rest = f[4] if kind == f[3] else f[3]
+    rest = f[EFFECT_KIND2] if kind == f[EFFECT_KIND1] else f[EFFECT_KIND1]
     if not s.rules.plus_same_region:
         region = deck = -1
-    frame = (F_EFFECT, p, SECOND, rest, -1, region, deck, f[7] & ~FL_MASK)
+    frame = (F_EFFECT, p, SECOND, rest, -1, region, deck, f[EFFECT_FLAGS] & ~FL_MASK)
     codes = effect_codes(s, frame)
     if codes != [_DONE]:
         stack = s.stack
@@ -459,8 +464,8 @@ class Effect(DecisionType):
         s.turn |= 1 << kind
         if rules.h_action:
             for j, m in rules.h_action:
-                m.on_action(s, j, p, kind, c, f[7] >> SRC_SHIFT, region)
-        if f[2] == _BOTH:
+                m.on_action(s, j, p, kind, c, f[EFFECT_FLAGS] >> SRC_SHIFT, region)
+        if f[EFFECT_MODE] == _BOTH:
             second_half(s, f, p, kind, region, deck, base)
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
@@ -488,9 +493,9 @@ class Effect(DecisionType):
         return s.rules.kinds[ek].why_not(s, p, action.code, s.players[p].harbor)
 
     def kind_of(self, s: State, f: Frame) -> str:
-        if f[2] != SECOND:
+        if f[EFFECT_MODE] != SECOND:
             return "effect"
-        return "follow_up" if f[7] & FL_MASK else "second_action"
+        return "follow_up" if f[EFFECT_FLAGS] & FL_MASK else "second_action"
 
     def prompt(self, s: State, f: Frame) -> str:
         _, p, mode, k1, k2, region, deck, flags = f
@@ -554,23 +559,23 @@ class ModuleStep(DecisionType):
     sort = True
 
     def codes(self, s: State, f: Frame) -> list[int]:
-        return self.module(s, f).step_codes(s, f[2], f)
+        return self.module(s, f).step_codes(s, f[EXPLOIT_MODULE], f)
 
     def apply(self, s: State, f: Frame, c: int) -> None:
-        self.module(s, f).step_apply(s, f[2], f, c)
+        self.module(s, f).step_apply(s, f[EXPLOIT_MODULE], f, c)
 
     @staticmethod
     def module(s: State, f: Frame) -> RuleModule:
-        return s.ex[f[2]]
+        return s.ex[f[EXPLOIT_MODULE]]
 
     def kind_of(self, s: State, f: Frame) -> str:
-        return self.module(s, f).step_kind(s, f[2], f)
+        return self.module(s, f).step_kind(s, f[EXPLOIT_MODULE], f)
 
     def prompt(self, s: State, f: Frame) -> str:
-        return self.module(s, f).step_prompt(s, f[2], f)
+        return self.module(s, f).step_prompt(s, f[EXPLOIT_MODULE], f)
 
     def asks(self, s: State, f: Frame) -> str:
-        return self.module(s, f).step_asks(s, f[2], f)
+        return self.module(s, f).step_asks(s, f[EXPLOIT_MODULE], f)
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         if action.verb == A.V_DONE:
@@ -580,11 +585,11 @@ class ModuleStep(DecisionType):
                     "to your Harbor")
         e = self.module(s, f)
         if e.owns(action.code):
-            return e.describe_action(s, f[2], action.code)
+            return e.describe_action(s, f[EXPLOIT_MODULE], action.code)
         return action.text
 
     def check(self, s: State, f: Frame) -> str:
-        if f[2] >= len(s.ex):
+        if f[EXPLOIT_MODULE] >= len(s.ex):
             return "an Exploit frame names an Exploit not in play"
         return ""
 
