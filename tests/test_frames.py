@@ -75,3 +75,14 @@ def test_frames_pushed_in_play_have_their_layouts_length(seed: int) -> None:
             assert named.player == f[F.FRAME_PLAYER]
         s.apply_code(rng.choice(s.legal_codes()))
     assert {F.F_START, F.F_BUILD, F.F_ACTION, F.F_EFFECT} <= seen
+
+
+def test_region_stride_spans_the_regions() -> None:
+    """The per-player, per-region lists are laid out with REGION_STRIDE per player: a
+    player's presence in every region, and nothing else, between two strides."""
+    from endeavor import api
+
+    assert api.REGION_STRIDE == api.NREGIONS
+    s = new_game(GameConfig(players=3, seed=5))
+    assert len(s.pres) == s.n * api.REGION_STRIDE
+    assert [s.presence(p, r) for p in range(s.n) for r in range(api.NREGIONS)] == s.pres

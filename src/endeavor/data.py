@@ -63,6 +63,10 @@ REGION_CODES: Final = ("EU", "AF", "SA", "CA", "NA", "IN", "FE")
 REGION_NAMES: Final = ("Europe", "Africa", "South America", "Caribbean", "North America",
                        "India", "Far East")
 NREGIONS: Final = 7
+#: the stride of the lists per player and region (``State.pres``, ``own``, ``sea``...):
+#: player ``p``'s entry for region ``r`` is at ``p * REGION_STRIDE + r`` (a literal, so
+#: that mypyc inlines it; it equals NREGIONS)
+REGION_STRIDE: Final = 7
 
 # --------------------------------------------------------------------------- action kinds
 SHIP: Final = 0

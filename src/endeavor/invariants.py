@@ -9,6 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from . import data as D
+from .data import REGION_STRIDE
 from .rules.board import controls_link
 from .rules.salary import workers
 
@@ -25,7 +26,7 @@ def check_invariants(s: State) -> list[str]:
     for p, pl in enumerate(s.players):
         on_sites = sum(1 for x in info.sites if owner[x] == p)
         on_track = s.trk_owner.count(p)
-        at_sea = sum(s.sea[p * 7:p * 7 + 7])
+        at_sea = sum(s.sea[p * REGION_STRIDE:(p + 1) * REGION_STRIDE])
         on_blds = bin(workers(s, p)).count("1")  # workers, not components
         on_tiles = sum(e.tile_discs(s, i, p) for i, e in enumerate(s.ex))
         total = (pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.mem)
@@ -47,7 +48,7 @@ def check_invariants(s: State) -> list[str]:
         out.append("a neutral supply below 0")
     for q in range(n, owners):
         on_board = (sum(1 for x in info.sites if owner[x] == q) + s.trk_owner.count(q)
-                    + sum(s.sea[q * 7:q * 7 + 7]))
+                    + sum(s.sea[q * REGION_STRIDE:(q + 1) * REGION_STRIDE]))
         if q - n < len(s.nsupply) and on_board + s.nsupply[q - n] != s.rules.discs:
             out.append(f"neutral colour {q}: {on_board + s.nsupply[q - n]} discs, not "
                        f"{s.rules.discs}")
@@ -59,9 +60,9 @@ def check_invariants(s: State) -> list[str]:
                          if x in info.sites and owner[x] == p and D.SITES[x].region == r)
             o = info.trk_off[r]
             trk_r = s.trk_owner[o:o + info.trk_len[r]].count(p)
-            if s.own[p * 7 + r] != sites_r - tile_r:
+            if s.own[p * REGION_STRIDE + r] != sites_r - tile_r:
                 out.append(f"player {p}: own[{r}] counter wrong")
-            if s.pres[p * 7 + r] != sites_r + trk_r + s.sea[p * 7 + r]:
+            if s.pres[p * REGION_STRIDE + r] != sites_r + trk_r + s.sea[p * REGION_STRIDE + r]:
                 out.append(f"player {p}: presence[{r}] counter wrong")
     for x in range(D.NSITES):
         if owner[x] >= owners or owner[x] < -1 or (owner[x] >= 0 and x not in info.sites):

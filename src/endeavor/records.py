@@ -24,6 +24,7 @@ from typing import Any, Final
 from . import actions as A
 from . import data as D
 from .config import GameConfig
+from .data import REGION_STRIDE
 from .errors import ConfigError, EndeavorError, IllegalActionError, NotationError, RecordError
 from .frames import EFFECT_FLAGS, F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_END, PH_SETUP
 from .rules.base import RULESETS, rules_for
@@ -434,10 +435,10 @@ def _derive_counters(s: State) -> None:
         o = s.site_owner[x]
         if D.SITES[x].code in D.TILE_SITES:  # tile cities: presence only (board.place)
             if o >= 0:
-                s.pres[o * 7 + r] += 1
+                s.pres[o * REGION_STRIDE + r] += 1
         elif o >= 0:
-            s.pres[o * 7 + r] += 1
-            s.own[o * 7 + r] += 1
+            s.pres[o * REGION_STRIDE + r] += 1
+            s.own[o * REGION_STRIDE + r] += 1
             s.occ_sites[r] += 1
         elif D.SITES[x].city:
             s.free_cities[r] += 1
@@ -446,9 +447,9 @@ def _derive_counters(s: State) -> None:
     for r in range(7):
         for i in range(info.trk_off[r], info.trk_off[r] + info.trk_len[r]):
             if s.trk_owner[i] >= 0:
-                s.pres[s.trk_owner[i] * 7 + r] += 1
+                s.pres[s.trk_owner[i] * REGION_STRIDE + r] += 1
         for p in range(owners):
-            s.pres[p * 7 + r] += s.sea[p * 7 + r]
+            s.pres[p * REGION_STRIDE + r] += s.sea[p * REGION_STRIDE + r]
 
 
 def _frames(d: dict[str, Any], s: State) -> list[tuple[int, ...]]:

@@ -30,6 +30,7 @@ from . import exploits as _exploits  # noqa: F401  (registers the Exploits)
 from . import variants as _variants  # noqa: F401  (registers the variants)
 from .actions import Action
 from .config import GameConfig
+from .data import REGION_STRIDE
 from .decision import Decision, Option
 from .errors import IllegalActionError, UndoError
 from .events import Event
@@ -320,7 +321,7 @@ class State:
 
     def presence(self, player: int, region: int) -> int:
         """Discs of ``player`` in ``region`` (cities, trade routes, track, open sea)."""
-        return self.pres[player * 7 + region]
+        return self.pres[player * REGION_STRIDE + region]
 
     def is_open(self, region: int) -> bool:
         """Europe is always open; a region opens when its track is full."""
@@ -338,7 +339,7 @@ class State:
 
     def sea_discs(self, player: int, region: int) -> int:
         """Discs of ``player`` in the open sea of ``region``."""
-        return self.sea[player * 7 + region]
+        return self.sea[player * REGION_STRIDE + region]
 
     def has_passed(self, player: int) -> bool:
         """Whether ``player`` has passed in this round's Action phase."""
@@ -390,7 +391,7 @@ class State:
         length = self.info.trk_len
         if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
             return False
-        base = player * 7
+        base = player * REGION_STRIDE
         return self.pres[base + r1] > 0 and self.pres[base + r2] > 0
 
     def exploit_index(self, exploit_id: str) -> int:
@@ -603,7 +604,7 @@ class State:
             base = i * 8
             m |= 1 << base
             for p in range(self.n):
-                if pres[p * 7 + r1] > 0 and pres[p * 7 + r2] > 0:
+                if pres[p * REGION_STRIDE + r1] > 0 and pres[p * REGION_STRIDE + r2] > 0:
                     m |= 1 << (base + 1 + p)
         return m
 

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from . import actions as A
 from . import data as D
 from .config import GameConfig
+from .data import REGION_STRIDE
 from .frames import F_ACTION, PH_ACTIONS
 from .invariants import check_invariants
 from .rules import board, construction, draw, salary
@@ -535,8 +536,8 @@ def swap_track_disc(s: State, region: str | int, space: int, p: int) -> None:
     q = s.trk_owner[x]
     assert q >= 0, "space not claimed"
     s.trk_owner[x] = p
-    s.pres[q * 7 + r] -= 1
-    s.pres[p * 7 + r] += 1
+    s.pres[q * REGION_STRIDE + r] -= 1
+    s.pres[p * REGION_STRIDE + r] += 1
     s.players[q].supply += 1
     s.players[p].supply -= 1
     _touch(s)

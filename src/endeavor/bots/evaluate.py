@@ -51,6 +51,7 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..frames import PH_ACTIONS, PH_CONSTRUCTION, PH_END, PH_GROWTH, PH_SALARY
 
 if TYPE_CHECKING:
@@ -499,7 +500,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 v -= slavery * slaves
         # presence in the regions
         if pres_w and not over:
-            base = p * 7
+            base = p * REGION_STRIDE
             pr = 0.0
             for r in range(base + 1, base + 7):
                 here = pres[r]
@@ -516,7 +517,8 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             for _, e in rules.exploits:
                 r1, r2 = e.regions
                 for p in range(n):
-                    if pres[p * 7 + r1] and pres[p * 7 + r2] and (later or not passed >> p & 1):
+                    at = p * REGION_STRIDE
+                    if pres[at + r1] and pres[at + r2] and (later or not passed >> p & 1):
                         est[p] += ws
     return est
 

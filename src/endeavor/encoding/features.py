@@ -28,6 +28,7 @@ from array import array
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..frames import (
     EFFECT_DECK,
     EFFECT_FLAGS,
@@ -838,13 +839,13 @@ class Encoder:
         full = len(old_s) != len(sea)
         for o in range(len(sea) // 7):
             row = self.rel(o)
-            base = o * 7
+            base = o * REGION_STRIDE
             for r in range(D.NREGIONS):
                 x = base + r
                 if r and sea[x] != (0 if full else old_s[x]):
                     a[O_SEA + row * 6 + r - 1] = shown(sea[x]) / 5
                 if pres[x] != (0 if full else old_p[x]):
-                    a[O_PRES + row * 7 + r] = shown(pres[x]) / 10
+                    a[O_PRES + row * REGION_STRIDE + r] = shown(pres[x]) / 10
         self.sea = sea.copy()
         self.pres = pres.copy()
 
@@ -1101,7 +1102,7 @@ class Encoder:
             for k in range(n):
                 q = (p + k) % n
                 for r in range(7):
-                    v[base + O_SF_CITIES + k * 7 + r] = shown(d[cities + 7 * q + r]) / 5
+                    v[base + O_SF_CITIES + k * REGION_STRIDE + r] = shown(d[cities + 7 * q + r]) / 5
         putdense(self.out, off, self.mod[m - 1], v)
         self.mod[m - 1] = v
         self.exd[m - 1] = d.copy()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_CASUALTY, PH_ACTIONS
 from . import board
@@ -77,7 +78,7 @@ class Attack(ActionKind):
         pres = s.pres
         own = s.own
         occs = s.occ_sites
-        base = p * 7
+        base = p * REGION_STRIDE
         filled = s.filled
         trk_len = s.info.trk_len
         for r in range(7):
@@ -97,7 +98,7 @@ class Attack(ActionKind):
             return out
         info = s.info
         owner = s.site_owner
-        base = p * 7
+        base = p * REGION_STRIDE
         ex = s.ex
         mark = s.smark
         pres = s.pres
@@ -140,7 +141,7 @@ class Attack(ActionKind):
             return f"{where} is yours"
         if not s.is_open(r):
             return f"{D.REGION_NAMES[r]} is not open"
-        if r and not s.pres[p * 7 + r]:
+        if r and not s.pres[p * REGION_STRIDE + r]:
             return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
         if s.smark[x] & M_NO_ATTACK:
             return f"a Missionary protects {where}: it may never be Attacked"

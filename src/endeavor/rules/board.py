@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
+from ..data import REGION_STRIDE
 from .module import L_BLOCKADE
 from .words import icons_words, owner_words, word_player
 
@@ -50,9 +51,9 @@ def place(s: State, p: int, x: int) -> None:
     takes no token (it leaves the game) and claims no link."""
     r = _SITE_REGION[x]
     s.site_owner[x] = p
-    s.pres[p * 7 + r] += 1
+    s.pres[p * REGION_STRIDE + r] += 1
     if not _SITE_TILE[x]:
-        s.own[p * 7 + r] += 1
+        s.own[p * REGION_STRIDE + r] += 1
         s.occ_sites[r] += 1
         if _SITE_CITY[x]:
             s.free_cities[r] -= 1
@@ -99,10 +100,10 @@ def remove(s: State, x: int) -> int:
         s.players[q].supply += 1
     else:
         s.nsupply[q - s.n] += 1
-    s.pres[q * 7 + r] -= 1
+    s.pres[q * REGION_STRIDE + r] -= 1
     s.site_owner[x] = -1
     if not _SITE_TILE[x]:
-        s.own[q * 7 + r] -= 1
+        s.own[q * REGION_STRIDE + r] -= 1
         s.occ_sites[r] -= 1
         if _SITE_CITY[x]:
             s.free_cities[r] += 1
@@ -129,7 +130,7 @@ def ship_track(s: State, p: int, pl: Player | None, r: int) -> None:
     t = s.trk_tok[i]
     s.trk_tok[i] = -1
     s.filled[r] += 1
-    s.pres[p * 7 + r] += 1
+    s.pres[p * REGION_STRIDE + r] += 1
     if pl is None:
         if t >= 0:
             s.spent[t] += 1
@@ -143,14 +144,14 @@ def ship_track(s: State, p: int, pl: Player | None, r: int) -> None:
 
 def add_sea(s: State, p: int, r: int) -> None:
     """A disc of ``p`` (already taken from wherever it was) into ``r``'s open sea."""
-    s.sea[p * 7 + r] += 1
-    s.pres[p * 7 + r] += 1
+    s.sea[p * REGION_STRIDE + r] += 1
+    s.pres[p * REGION_STRIDE + r] += 1
 
 
 def remove_sea(s: State, p: int, r: int) -> None:
     """A disc of ``p`` leaves ``r``'s open sea (the caller puts it somewhere)."""
-    s.sea[p * 7 + r] -= 1
-    s.pres[p * 7 + r] -= 1
+    s.sea[p * REGION_STRIDE + r] -= 1
+    s.pres[p * REGION_STRIDE + r] -= 1
 
 
 def replace_track_disc(s: State, r: int, k: int, p: int) -> int:
@@ -159,9 +160,9 @@ def replace_track_disc(s: State, r: int, k: int, p: int) -> int:
     token, no Governor award (Letters of Marque). Returns the pushed disc's owner."""
     x = s.info.trk_off[r] + k
     q = s.trk_owner[x]
-    s.sea[q * 7 + r] += 1
+    s.sea[q * REGION_STRIDE + r] += 1
     s.trk_owner[x] = p
-    s.pres[p * 7 + r] += 1
+    s.pres[p * REGION_STRIDE + r] += 1
     return q
 
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .. import actions as A
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..decision import DecisionType, Frame
 from ..frames import (
     EFFECT_FLAGS,
@@ -168,7 +169,7 @@ class ClassicDraw(Draw):
               flags: int = 0) -> list[int]:
         out = []
         pres = s.pres
-        base = p * 7
+        base = p * REGION_STRIDE
         filled = s.filled
         length = s.info.trk_len
         for d, dk in enumerate(s.decks):
@@ -448,7 +449,7 @@ class Classic(Rules):
             out.append("the 2009 game has no discard pile")
         for r in range(D.NREGIONS):
             for q in range(s.owners):
-                if s.sea[q * 7 + r] and (r == D.EUROPE or not s.is_open(r)):
+                if s.sea[q * REGION_STRIDE + r] and (r == D.EUROPE or not s.is_open(r)):
                     out.append(f"player {q}: discs beside the {D.REGION_NAMES[r]} track "
                                "before it is full")
         for p, pl in enumerate(s.players):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..frames import FL_NO_PRESENCE
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
@@ -30,7 +31,7 @@ class Occupy(ActionKind):
         if harbor < 1:
             return False
         pres = s.pres
-        base = p * 7
+        base = p * REGION_STRIDE
         fc = s.free_cities
         filled = s.filled
         trk_len = s.info.trk_len
@@ -49,7 +50,7 @@ class Occupy(ActionKind):
             return out
         info = s.info
         owner = s.site_owner
-        base = p * 7
+        base = p * REGION_STRIDE
         anywhere = flags & FL_NO_PRESENCE
         mark = s.smark
         pres = s.pres
@@ -84,7 +85,7 @@ class Occupy(ActionKind):
             return f"{site_words(x)} is already occupied"
         if s.smark[x] & M_PIRATE:
             return f"the Pirate holds {site_words(x)}: it can't be Occupied"
-        if r and not s.pres[p * 7 + r]:
+        if r and not s.pres[p * REGION_STRIDE + r]:
             return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
         return "not allowed now"
 

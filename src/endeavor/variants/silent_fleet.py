@@ -153,7 +153,7 @@ class SilentFleet(api.RuleModule):
         out: list[int] = []
         if kind == api.DRAW:  # P83: the eight decks, never the discard pile
             pres = s.pres
-            base = q * 7
+            base = q * api.REGION_STRIDE
             draw = self.code(DRAW)
             for d, deck in enumerate(s.decks):
                 r = api.EUROPE if d in _EUROPE_DECKS else d
