@@ -6,6 +6,7 @@ pushes in play has that length."""
 
 from __future__ import annotations
 
+import inspect
 import random
 
 import pytest
@@ -32,10 +33,15 @@ CONSTANTS = {
 }
 
 
+def fields(layout: type) -> list[str]:
+    """A layout's field names, in order (its constructor's parameters)."""
+    return list(inspect.signature(layout).parameters)
+
+
 @pytest.mark.parametrize("name", sorted(CONSTANTS))
 def test_index_constant_is_its_fields_position(name: str) -> None:
     layout, field = CONSTANTS[name]
-    assert getattr(F, name) == layout._fields.index(field)
+    assert getattr(F, name) == fields(layout).index(field)
 
 
 def test_every_index_constant_is_checked() -> None:
@@ -47,7 +53,7 @@ def test_every_index_constant_is_checked() -> None:
 
 def test_layouts_share_the_header() -> None:
     for layout in set(F.FRAME_LAYOUTS.values()):
-        assert layout._fields[:2] == ("kind", "player")
+        assert fields(layout)[:2] == ["kind", "player"]
     assert sorted(F.FRAME_LAYOUTS) == list(range(F.NFRAMES))
 
 
@@ -57,8 +63,8 @@ def test_decision_types_validate_the_declared_length(ruleset: str) -> None:
     for kind, layout in F.FRAME_LAYOUTS.items():
         t = rules.decisions[kind]
         if t.frame == kind:  # a decision type of this ruleset (not ``never``)
-            assert t.length == len(layout._fields), F.FRAME_NAMES[kind]
-            assert len(t.ranges) == len(layout._fields) - 2, F.FRAME_NAMES[kind]
+            assert t.length == len(fields(layout)), F.FRAME_NAMES[kind]
+            assert len(t.ranges) == len(fields(layout)) - 2, F.FRAME_NAMES[kind]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -68,7 +74,7 @@ def test_frames_pushed_in_play_have_their_layouts_length(seed: int) -> None:
     seen: set[int] = set()
     while not s.is_over:
         for f in s.stack:
-            assert len(f) == len(F.FRAME_LAYOUTS[f[F.FRAME_KIND]]._fields), f
+            assert len(f) == len(fields(F.FRAME_LAYOUTS[f[F.FRAME_KIND]])), f
             seen.add(f[F.FRAME_KIND])
             layout = F.FRAME_LAYOUTS[f[F.FRAME_KIND]]
             named = layout(*f)  # the layout reads what the constants read

@@ -57,6 +57,20 @@ from .frames import (  # noqa: F401  (re-exported for adapters and old imports)
     PHASE_NAMES,
     SECOND,
 )
+from .ids import (
+    ActionCode,
+    AttributeId,
+    BuildingId,
+    CardId,
+    DeckId,
+    LinkId,
+    ModuleIndex,
+    OwnerId,
+    PlayerId,
+    RegionId,
+    SiteId,
+    TokenType,
+)
 from .rules import base as RB
 from .rules import board, discard, draw, turns
 from .rules.attack import cost as _attack_cost
@@ -128,7 +142,7 @@ class Player:
         q.aside = self.aside.copy()
         return q
 
-    def level(self, attribute: int) -> int:
+    def level(self, attribute: AttributeId) -> int:
         """Build Level / Salary Level / Card Limit of a track."""
         s = self.attr[attribute]
         return _LEVEL[s] if s < 16 else 5
@@ -261,7 +275,7 @@ class State:
 
     # ------------------------------------------------------------------ queries
     @property
-    def current_player(self) -> int | None:
+    def current_player(self) -> PlayerId | None:
         """The player who must decide now, or None when the game is over."""
         return self.stack[-1][1] if self.stack else None
 
@@ -314,73 +328,73 @@ class State:
         """Number of actions applied since setup (the length of :meth:`history`)."""
         return self.nhist
 
-    def marker(self, player: int, attribute: int) -> int:
+    def marker(self, player: PlayerId, attribute: AttributeId) -> int:
         """Where ``player``'s status marker stands on a track: the icons held, at most
         the ruleset's cap (the 2009 tracks stop at 15, P75; Age of Sail's go on)."""
         return min(self.players[player].attr[attribute], self.rules.track_cap)
 
-    def presence(self, player: int, region: int) -> int:
+    def presence(self, player: PlayerId, region: RegionId) -> int:
         """Discs of ``player`` in ``region`` (cities, trade routes, track, open sea)."""
         return self.pres[player * REGION_STRIDE + region]
 
-    def is_open(self, region: int) -> bool:
+    def is_open(self, region: RegionId) -> bool:
         """Europe is always open; a region opens when its track is full."""
         return region == D.EUROPE or self.filled[region] == self.info.trk_len[region]
 
-    def track(self, region: int) -> list[int]:
+    def track(self, region: RegionId) -> list[OwnerId]:
         """Owners of the region's shipping track spaces, farthest from the deck first."""
         o = self.info.trk_off[region]
         return self.trk_owner[o:o + self.info.trk_len[region]]
 
-    def track_tokens(self, region: int) -> list[int]:
+    def track_tokens(self, region: RegionId) -> list[TokenType]:
         """Trade tokens still on the region's track spaces (-1 where claimed)."""
         o = self.info.trk_off[region]
         return self.trk_tok[o:o + self.info.trk_len[region]]
 
-    def sea_discs(self, player: int, region: int) -> int:
+    def sea_discs(self, player: PlayerId, region: RegionId) -> int:
         """Discs of ``player`` in the open sea of ``region``."""
         return self.sea[player * REGION_STRIDE + region]
 
-    def has_passed(self, player: int) -> bool:
+    def has_passed(self, player: PlayerId) -> bool:
         """Whether ``player`` has passed in this round's Action phase."""
         return bool(self.passed >> player & 1)
 
-    def controls_link(self, player: int, link: int) -> bool:
+    def controls_link(self, player: PlayerId, link: LinkId) -> bool:
         """Both ends held by ``player`` and the link not Blockaded (Imperialism)."""
         return board.controls_link(self, player, link)
 
-    def held_cards(self, player: int) -> list[int]:
+    def held_cards(self, player: PlayerId) -> list[CardId]:
         """Cards in normal slots plus the free Governor slot."""
         return discard.held_cards(self, player)
 
-    def over_card_limit(self, player: int) -> bool:
+    def over_card_limit(self, player: PlayerId) -> bool:
         """R18: over the card limits (see :mod:`endeavor.rules.discard`)."""
         return discard.over_card_limit(self, player)
 
-    def draw_presence(self, player: int, deck: int) -> int:
+    def draw_presence(self, player: PlayerId, deck: DeckId) -> int:
         """Presence ``player`` counts to Draw from ``deck`` (R14, P14)."""
         return draw.presence(self, player, deck)
 
-    def attack_cost(self, player: int, site: int) -> int:
+    def attack_cost(self, player: PlayerId, site: SiteId) -> int:
         """Casualties ``player`` suffers attacking ``site``."""
         return _attack_cost(self, player, site)
 
-    def build_options(self, player: int) -> list[int]:
+    def build_options(self, player: PlayerId) -> list[BuildingId]:
         """Building types ``player`` may construct now (RB, P3)."""
         return _build_options(self, player)
 
-    def governor_winner(self, region: int) -> int:
+    def governor_winner(self, region: RegionId) -> PlayerId:
         """R11: who wins the region's Governor if it opens now (-1: nobody)."""
         return board.governor_winner(self, region)
 
-    def exploit_active(self, i: int) -> bool:
+    def exploit_active(self, i: ModuleIndex) -> bool:
         """Exploit ``i`` (index in :attr:`modules`) is active once both its regions are
         open (its Keys placed)."""
         e = self.ex[i]
         r1, r2 = e.regions
         return e.is_exploit and self.is_open(r1) and self.is_open(r2)
 
-    def has_shield(self, player: int, i: int) -> bool:
+    def has_shield(self, player: PlayerId, i: ModuleIndex) -> bool:
         """P13: a Shield while Exploit ``i`` is active and ``player`` has presence in
         both of its regions; only Shield holders may use or score it."""
         e = self.ex[i]
@@ -394,7 +408,7 @@ class State:
         base = player * REGION_STRIDE
         return self.pres[base + r1] > 0 and self.pres[base + r2] > 0
 
-    def exploit_index(self, exploit_id: str) -> int:
+    def exploit_index(self, exploit_id: str) -> ModuleIndex:
         """Index in :attr:`modules` of a module in play, or -1."""
         for i, e in enumerate(self.ex):
             if e.id == exploit_id:
@@ -413,7 +427,7 @@ class State:
             return [by[c] for c in boxed]
         return list(map(_ACTION_OF, codes))  # a loop in C, not in bytecode
 
-    def legal_codes(self) -> list[int]:
+    def legal_codes(self) -> list[ActionCode]:
         """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""
         codes = self._legal
         if codes is None:
@@ -505,7 +519,7 @@ class State:
             self.ev = None
         return events
 
-    def apply_code(self, c: int) -> None:
+    def apply_code(self, c: ActionCode) -> None:
         """Fast path for bots: apply an action code taken from :meth:`legal_codes`
         (checked, no events)."""
         codes = self._legal
@@ -575,14 +589,14 @@ class State:
             setattr(self, name, getattr(s, name))
 
     # ------------------------------------------------------------------ events
-    def emit(self, kind: str, player: int | None, text: str,
+    def emit(self, kind: str, player: PlayerId | None, text: str,
              data: dict[str, Any] | None = None) -> None:
         """Record an event while :meth:`apply` collects them (rule code checks
         ``state.ev is not None`` first, so bots pay nothing)."""
         if self.ev is not None:
             self.ev.append(Event(kind, player, text, data))
 
-    def emit_later(self, kind: str, player: int | None, make: Callable[..., str],
+    def emit_later(self, kind: str, player: PlayerId | None, make: Callable[..., str],
                    *args: Any) -> None:
         """Record an event whose words are ``make(*args)``, made only when a client
         reads them (:class:`~endeavor.events.Event`); ``args`` are values captured now (numbers,
