@@ -338,7 +338,7 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     s.link_token = _ints(d, "link_token", info.nlinks, -1, 7)
     s.trk_owner = _ints(d, "trk_owner", info.ntrack, -1, owners - 1)
     s.trk_tok = _ints(d, "trk_tok", info.ntrack, -1, 7)
-    s.sea = _ints(d, "sea", 7 * owners, 0, discs)
+    s.sea = _ints(d, "sea", REGION_STRIDE * owners, 0, discs)
     s.nsupply = _ints(d, "neutral_supply", rules.neutrals, 0, discs)
     _derive_counters(s)
     decks = d.get("decks")
@@ -425,8 +425,8 @@ def _derive_counters(s: State) -> None:
     s.filled = [sum(1 for x in s.trk_owner[info.trk_off[r]:info.trk_off[r] + info.trk_len[r]]
                     if x >= 0) for r in range(7)]
     owners = n + s.rules.neutrals
-    s.pres = [0] * (7 * owners)
-    s.own = [0] * (7 * owners)
+    s.pres = [0] * (REGION_STRIDE * owners)
+    s.own = [0] * (REGION_STRIDE * owners)
     s.occ_sites = [0] * 7
     s.free_cities = [0] * 7
     s.free_routes = [0] * 7

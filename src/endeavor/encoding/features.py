@@ -1102,7 +1102,7 @@ class Encoder:
             for k in range(n):
                 q = (p + k) % n
                 for r in range(7):
-                    v[base + O_SF_CITIES + k * REGION_STRIDE + r] = shown(d[cities + 7 * q + r]) / 5
+                    v[base + O_SF_CITIES + k * 7 + r] = shown(d[cities + 7 * q + r]) / 5
         putdense(self.out, off, self.mod[m - 1], v)
         self.mod[m - 1] = v
         self.exd[m - 1] = d.copy()
