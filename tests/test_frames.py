@@ -90,5 +90,5 @@ def test_region_stride_spans_the_regions() -> None:
 
     assert api.REGION_STRIDE == api.NREGIONS
     s = new_game(GameConfig(players=3, seed=5))
-    assert len(s.pres) == s.n * api.REGION_STRIDE
-    assert [s.presence(p, r) for p in range(s.n) for r in range(api.NREGIONS)] == s.pres
+    assert len(s.region_presence) == s.n * api.REGION_STRIDE
+    assert [s.presence(p, r) for p in range(s.n) for r in range(api.NREGIONS)] == s.region_presence

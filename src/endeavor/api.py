@@ -313,7 +313,7 @@ def stock_disc(s: State, p: PlayerId, t: TokenType) -> None:
     """A disc of ``p`` (already taken) goes to the base of attribute track ``t``, where
     it counts as an icon of that attribute and never leaves (Spice Trade, P56)."""
     pl = s.players[p]
-    pl.mem[t] += 1
+    pl.base_discs[t] += 1
     pl.attr[t] += 1
 
 
@@ -337,13 +337,13 @@ def is_neutral(s: State, q: OwnerId) -> bool:
 
 def neutral_supply(s: State, q: OwnerId) -> int:
     """Discs left in neutral colour ``q``'s supply."""
-    return s.nsupply[q - s.n]
+    return s.neutral_supply[q - s.n]
 
 
 def place_neutral_disc(s: State, q: OwnerId, x: SiteId) -> None:
     """A disc of neutral colour ``q`` from its supply onto free site ``x``: the site's
     Trade token leaves the game, no link is claimed (R21). The caller checks the supply."""
-    s.nsupply[q - s.n] -= 1
+    s.neutral_supply[q - s.n] -= 1
     _board.place(s, q, x)
 
 
@@ -352,7 +352,7 @@ def ship_neutral_disc(s: State, q: OwnerId, r: RegionId) -> None:
     region ``r``'s track (the one farthest from the deck, R10): the space's Trade token
     leaves the game; filling the last space opens the region, and a Governor the
     neutral colour wins there leaves the game (R11, R21)."""
-    s.nsupply[q - s.n] -= 1
+    s.neutral_supply[q - s.n] -= 1
     _board.ship_track(s, q, None, r)
 
 
@@ -361,16 +361,16 @@ def take_circle(s: State, p: PlayerId, b: BuildingId) -> int:
     """Mark the leftmost free circle of ``p``'s building type ``b`` taken (by a module's
     component, not a disc); returns its slot."""
     pl = s.players[p]
-    for k, x in enumerate(pl.blds):
-        if x == b and not pl.occ >> k & 1:
-            pl.occ |= 1 << k
+    for k, x in enumerate(pl.buildings):
+        if x == b and not pl.taken_circles >> k & 1:
+            pl.taken_circles |= 1 << k
             return k
     raise ValueError(f"player {p} has no free {BUILDINGS[b].name}")
 
 
 def free_circles(s: State, p: PlayerId, mask: int) -> None:
     """Clear the circles of ``p``'s building slots in ``mask`` (components leaving)."""
-    s.players[p].occ &= ~mask
+    s.players[p].taken_circles &= ~mask
 
 
 def pay_worker(s: State, p: PlayerId, b: BuildingId) -> None:
@@ -386,17 +386,17 @@ def workers(s: State, p: PlayerId) -> int:
 def discard_building(s: State, b: BuildingId) -> None:
     """A copy of building type ``b`` leaves the supply; the module keeps count of it
     (:meth:`RuleModule.tile_buildings`) so conservation still holds."""
-    s.bsupply[b] -= 1
+    s.building_supply[b] -= 1
 
 
 def replace_building(s: State, p: PlayerId, old: BuildingId, new: BuildingId) -> None:
     """``p``'s leftmost unstaffed ``old`` returns to the supply and ``new`` from the
     supply takes its place in the Seaside; icons follow."""
     pl = s.players[p]
-    k = next(k for k, b in enumerate(pl.blds) if b == old and not pl.occ >> k & 1)
-    pl.blds[k] = new
-    s.bsupply[old] += 1
-    s.bsupply[new] -= 1
+    k = next(k for k, b in enumerate(pl.buildings) if b == old and not pl.taken_circles >> k & 1)
+    pl.buildings[k] = new
+    s.building_supply[old] += 1
+    s.building_supply[new] -= 1
     _board.gain_icons(pl, BUILDINGS[old].icons, -1)
     _board.gain_icons(pl, BUILDINGS[new].icons, 1)
 
@@ -409,9 +409,9 @@ def gain_token(s: State, p: PlayerId, t: TokenType) -> None:
 
 def spend_token(s: State, p: PlayerId, t: TokenType) -> None:
     """``p`` spends a real brown Trade token of type ``t``: it leaves the game and the
-    track drops. The caller checks ``s.players[p].btok[t] > 0``."""
+    track drops. The caller checks ``s.players[p].brown_tokens[t] > 0``."""
     pl = s.players[p]
-    pl.btok[t] -= 1
+    pl.brown_tokens[t] -= 1
     pl.attr[t] -= 1
     s.spent[t] += 1
 
@@ -421,7 +421,7 @@ def lose_token(s: State, p: PlayerId, t: TokenType) -> None:
     caller decides (a module's tile, the board, another mat)."""
     pl = s.players[p]
     if t < 4:
-        pl.btok[t] -= 1
+        pl.brown_tokens[t] -= 1
         pl.attr[t] -= 1
     else:
         pl.blue[t - 4] -= 1
@@ -460,7 +460,7 @@ def take_link_token(s: State, li: LinkId) -> TokenType:
 def swap_track_token(s: State, r: RegionId, k: int, t: TokenType) -> TokenType:
     """Put token ``t`` on free space ``k`` of ``r``'s track; return the one taken there."""
     x = s.info.trk_off[r] + k
-    old, s.trk_tok[x] = s.trk_tok[x], t
+    old, s.track_token[x] = s.track_token[x], t
     return old
 
 
@@ -553,17 +553,17 @@ def abolish(s: State) -> None:
 def mark_site(s: State, x: SiteId, bit: int, on: bool = True) -> None:
     """Set (or clear) a marker bit (``M_FORT``, ``M_MISSIONARY``...) on site ``x``."""
     if on:
-        s.smark[x] |= bit
+        s.site_marks[x] |= bit
     else:
-        s.smark[x] &= ~bit
+        s.site_marks[x] &= ~bit
 
 
 def mark_link(s: State, li: LinkId, bit: int, on: bool = True) -> None:
     """Set (or clear) a marker bit (``L_BLOCKADE``) on link ``li``."""
     if on:
-        s.lmark[li] |= bit
+        s.link_marks[li] |= bit
     else:
-        s.lmark[li] &= ~bit
+        s.link_marks[li] &= ~bit
 
 
 def links(s: State) -> tuple[tuple[SiteId, SiteId], ...]:
@@ -582,7 +582,7 @@ def sites_in_play(s: State) -> tuple[SiteId, ...]:
 
 
 def track_offset(s: State, r: RegionId) -> int:
-    """Index of region ``r``'s first track space in ``s.trk_owner`` / ``s.trk_tok``."""
+    """Index of region ``r``'s first track space in ``s.track_owner`` / ``s.track_token``."""
     return s.info.trk_off[r]
 
 

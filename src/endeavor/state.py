@@ -103,26 +103,26 @@ def _has(codes: list[int], c: int) -> bool:
 
 
 class Player:
-    """One player's mat. ``attr`` is the four track scores (icons held); ``btok`` the
-    brown Trade tokens at the track bases; ``mem`` discs at the track bases (Memorial
-    casualties, Spice Trade stock); ``blue`` the blue tokens in the Harbor (index =
-    token type - 4); ``blds`` the Seaside building types left to right with ``occ`` a
-    bitmask of taken activation circles; ``cards`` the cards in normal slots; ``gov``
-    the card in the free Governor slot (-1 if empty); ``aside`` the set-aside Slavery
-    cards."""
+    """One player's mat. ``attr`` is the four track scores (icons held); ``brown_tokens``
+    the brown Trade tokens at the track bases; ``base_discs`` discs at the track bases
+    (Memorial casualties, Spice Trade stock); ``blue`` the blue tokens in the Harbor
+    (index = token type - 4); ``buildings`` the Seaside building types left to right with
+    ``taken_circles`` a bitmask of taken activation circles; ``cards`` the cards in normal
+    slots; ``gov`` the card in the free Governor slot (-1 if empty); ``aside`` the set-aside
+    Slavery cards."""
 
-    __slots__ = ("supply", "harbor", "attr", "btok", "mem", "blue", "blds", "occ",
-                 "cards", "gov", "aside")
+    __slots__ = ("supply", "harbor", "attr", "brown_tokens", "base_discs", "blue", "buildings",
+                 "taken_circles", "cards", "gov", "aside")
 
     def __init__(self, discs: int = D.DISCS_PER_PLAYER) -> None:
         self.supply = discs
         self.harbor = 0
         self.attr = [0, 0, 0, 0]
-        self.btok = [0, 0, 0, 0]
-        self.mem = [0, 0, 0, 0]
+        self.brown_tokens = [0, 0, 0, 0]
+        self.base_discs = [0, 0, 0, 0]
         self.blue = [0, 0, 0, 0]
-        self.blds: list[int] = []
-        self.occ = 0
+        self.buildings: list[int] = []
+        self.taken_circles = 0
         self.cards: list[int] = []
         self.gov = -1
         self.aside: list[int] = []
@@ -132,11 +132,11 @@ class Player:
         q.supply = self.supply
         q.harbor = self.harbor
         q.attr = self.attr.copy()
-        q.btok = self.btok.copy()
-        q.mem = self.mem.copy()
+        q.brown_tokens = self.brown_tokens.copy()
+        q.base_discs = self.base_discs.copy()
         q.blue = self.blue.copy()
-        q.blds = self.blds.copy()
-        q.occ = self.occ
+        q.buildings = self.buildings.copy()
+        q.taken_circles = self.taken_circles
         q.cards = self.cards.copy()
         q.gov = self.gov
         q.aside = self.aside.copy()
@@ -151,11 +151,11 @@ class Player:
 #: every field of a State (its ``__slots__``); :meth:`State.undo` sets them all
 _FIELDS: Final = (
     "config", "rules", "n", "info", "players", "site_owner", "site_token",
-    "link_token", "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
-    "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
-    "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
-    "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply", "_shm", "_marks",
+    "link_token", "track_owner", "track_token", "filled", "sea", "region_presence",
+    "owned_sites", "occupied_sites", "free_cities", "free_routes", "decks", "pile", "removed",
+    "region_governors", "building_supply", "level5", "spent", "abolished", "round", "step",
+    "crown", "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
+    "ex", "exd", "site_marks", "link_marks", "ev", "origin", "neutral_supply", "_shm", "_marks",
 )
 #: undo() keeps a copy of the position after every this many actions of the history it
 #: replays, so undoing step by step costs a copy and a few replayed actions each time
@@ -177,20 +177,20 @@ class State:
     site_owner: list[int]
     site_token: list[int]
     link_token: list[int]
-    trk_owner: list[int]
-    trk_tok: list[int]
+    track_owner: list[int]
+    track_token: list[int]
     filled: list[int]
     sea: list[int]
-    pres: list[int]
-    own: list[int]
-    occ_sites: list[int]
+    region_presence: list[int]
+    owned_sites: list[int]
+    occupied_sites: list[int]
     free_cities: list[int]
     free_routes: list[int]
     decks: list[list[int]]
     pile: list[int]
     removed: list[int]
-    gov_avail: list[int]
-    bsupply: list[int]
+    region_governors: list[int]
+    building_supply: list[int]
     level5: tuple[int, ...]
     spent: list[int]
     abolished: bool
@@ -207,11 +207,11 @@ class State:
     _legal: list[int] | None
     ex: tuple[RuleModule, ...]
     exd: list[list[int]]
-    smark: list[int]
-    lmark: list[int]
+    site_marks: list[int]
+    link_marks: list[int]
     ev: list[Event] | None
     origin: State | None
-    nsupply: list[int]
+    neutral_supply: list[int]
     #: (history, Shield mask) after the last apply(), so the next one need not work
     #: the mask out again before its step (None: unknown)
     _shm: tuple[Any, int] | None
@@ -230,20 +230,20 @@ class State:
         s.site_owner = self.site_owner.copy()
         s.site_token = self.site_token.copy()
         s.link_token = self.link_token.copy()
-        s.trk_owner = self.trk_owner.copy()
-        s.trk_tok = self.trk_tok.copy()
+        s.track_owner = self.track_owner.copy()
+        s.track_token = self.track_token.copy()
         s.filled = self.filled.copy()
         s.sea = self.sea.copy()
-        s.pres = self.pres.copy()
-        s.own = self.own.copy()
-        s.occ_sites = self.occ_sites.copy()
+        s.region_presence = self.region_presence.copy()
+        s.owned_sites = self.owned_sites.copy()
+        s.occupied_sites = self.occupied_sites.copy()
         s.free_cities = self.free_cities.copy()
         s.free_routes = self.free_routes.copy()
         s.decks = [*map(list.copy, self.decks)]
         s.pile = self.pile.copy()
         s.removed = self.removed.copy()
-        s.gov_avail = self.gov_avail.copy()
-        s.bsupply = self.bsupply.copy()
+        s.region_governors = self.region_governors.copy()
+        s.building_supply = self.building_supply.copy()
         s.level5 = self.level5
         s.spent = self.spent.copy()
         s.abolished = self.abolished
@@ -260,11 +260,11 @@ class State:
         s._legal = self._legal  # never mutated in place, shared safely
         s.ex = self.ex
         s.exd = [*map(list.copy, self.exd)]
-        s.smark = self.smark.copy()
-        s.lmark = self.lmark.copy()
+        s.site_marks = self.site_marks.copy()
+        s.link_marks = self.link_marks.copy()
         s.ev = None
         s.origin = self.origin  # an immutable snapshot, shared safely
-        s.nsupply = self.nsupply.copy()
+        s.neutral_supply = self.neutral_supply.copy()
         s._shm = self._shm  # immutable, keyed by the history it belongs to
         s._marks = None
         return s
@@ -335,7 +335,7 @@ class State:
 
     def presence(self, player: PlayerId, region: RegionId) -> int:
         """Discs of ``player`` in ``region`` (cities, trade routes, track, open sea)."""
-        return self.pres[player * REGION_STRIDE + region]
+        return self.region_presence[player * REGION_STRIDE + region]
 
     def is_open(self, region: RegionId) -> bool:
         """Europe is always open; a region opens when its track is full."""
@@ -344,12 +344,12 @@ class State:
     def track(self, region: RegionId) -> list[OwnerId]:
         """Owners of the region's shipping track spaces, farthest from the deck first."""
         o = self.info.trk_off[region]
-        return self.trk_owner[o:o + self.info.trk_len[region]]
+        return self.track_owner[o:o + self.info.trk_len[region]]
 
     def track_tokens(self, region: RegionId) -> list[TokenType]:
         """Trade tokens still on the region's track spaces (-1 where claimed)."""
         o = self.info.trk_off[region]
-        return self.trk_tok[o:o + self.info.trk_len[region]]
+        return self.track_token[o:o + self.info.trk_len[region]]
 
     def sea_discs(self, player: PlayerId, region: RegionId) -> int:
         """Discs of ``player`` in the open sea of ``region``."""
@@ -406,7 +406,7 @@ class State:
         if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
             return False
         base = player * REGION_STRIDE
-        return self.pres[base + r1] > 0 and self.pres[base + r2] > 0
+        return self.region_presence[base + r1] > 0 and self.region_presence[base + r2] > 0
 
     def exploit_index(self, exploit_id: str) -> ModuleIndex:
         """Index in :attr:`modules` of a module in play, or -1."""
@@ -611,7 +611,7 @@ class State:
         m = 0
         filled = self.filled
         length = self.info.trk_len
-        pres = self.pres
+        pres = self.region_presence
         for i, _, r1, r2 in self.rules.exploit_keys:  # Europe (0) is always open
             if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
                 continue
@@ -768,13 +768,13 @@ def new_game(config: GameConfig | None = None) -> State:
     s.site_owner = [-1] * D.NSITES
     s.filled = [0] * 7
     owners = n + rules.neutrals
-    s.nsupply = [rules.discs] * rules.neutrals
+    s.neutral_supply = [rules.discs] * rules.neutrals
     s._shm = None
     s._marks = None
     s.sea = [0] * (REGION_STRIDE * owners)
-    s.pres = [0] * (REGION_STRIDE * owners)
-    s.own = [0] * (REGION_STRIDE * owners)
-    s.occ_sites = [0] * 7
+    s.region_presence = [0] * (REGION_STRIDE * owners)
+    s.owned_sites = [0] * (REGION_STRIDE * owners)
+    s.occupied_sites = [0] * 7
     s.free_cities = [len(info.cities_in[r]) for r in range(7)]
     s.free_routes = [len(info.routes_in[r]) for r in range(7)]
     s.pile = []
@@ -791,8 +791,8 @@ def new_game(config: GameConfig | None = None) -> State:
     s.hist = None
     s.nhist = 0
     s._legal = None
-    s.smark = [0] * D.NSITES
-    s.lmark = [0] * info.nlinks
+    s.site_marks = [0] * D.NSITES
+    s.link_marks = [0] * info.nlinks
     s.ev = None
     s.origin = None
     s.exd = []

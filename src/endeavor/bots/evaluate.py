@@ -234,7 +234,7 @@ def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
         o = owner[x]
         if 0 <= o < n:
             g[o] += gl
-    lmark = s.lmark
+    lmark = s.link_marks
     li = 0
     for x, y in tab.links:
         o = owner[x]
@@ -260,7 +260,7 @@ def _mat_glory(pl: Player, tg: tuple[int, ...], a: list[int]) -> int:
     """A mat's glory: tracks, buildings, cards, the Governor slot, extra population and
     Slavery."""
     tot = tg[a[0]] + tg[a[1]] + tg[a[2]] + tg[a[3]]
-    blds = pl.blds
+    blds = pl.buildings
     for b in blds:
         tot += _B_GLORY[b]
     if _B_TOWN_HALL in blds:
@@ -295,9 +295,9 @@ def glory_now(state: State) -> list[int]:
 def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
     """(seat, share of the track filled) of each closed region's Governor leader."""
     out = []
-    trk = s.trk_owner
+    trk = s.track_owner
     filled = s.filled
-    gov = s.gov_avail
+    gov = s.region_governors
     n = s.n
     for r, off, length in tab.tracks:
         k = filled[r]
@@ -366,7 +366,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     gap = tab.gap
     lvl = tab.level
     lvl_f = tab.level_f
-    pres = s.pres
+    pres = s.region_presence
     est = [0.0] * n
     for p in range(n):
         pl = s.players[p]
@@ -382,12 +382,12 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
         if smooth and not over:
             v += smooth * (gap[a0_] + gap[a1] + gap[a2] + gap[a3])
         # the engine: the actions still to take, round by round
-        occ = pl.occ
+        occ = pl.taken_circles
         nb = 0
         vsum = 0.0
         free = 0
         i = 0
-        for b in pl.blds:
+        for b in pl.buildings:
             x = _B_ACTIONS[b]
             if x:
                 nb += 1
@@ -426,7 +426,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 # are left to the rounds to come
                 srcs = []
                 i = 0
-                for b in pl.blds:
+                for b in pl.buildings:
                     if _B_ACTIVE[b] and not occ >> i & 1:
                         srcs.append(_B_SOURCE[b])
                     i += 1

@@ -47,10 +47,10 @@ def presence(s: State, p: int, deck: int, bonus: int = -1) -> int:
     modules' Draw bonuses (``bonus``, computed if < 0); the Europe and Slavery decks and
     the discard pile count Europe's discs alone (P14)."""
     if deck == _EU or deck == _SL or deck == _PILE:
-        return s.pres[p * REGION_STRIDE]
+        return s.region_presence[p * REGION_STRIDE]
     if bonus < 0:
         bonus = draw_bonus(s, p)
-    return s.pres[p * REGION_STRIDE + deck] + bonus
+    return s.region_presence[p * REGION_STRIDE + deck] + bonus
 
 
 def _bonus_words(p: int, c: int) -> str:
@@ -84,7 +84,7 @@ class Draw(ActionKind):
     name = "Draw"
 
     def possible(self, s: State, p: int, harbor: int) -> bool:
-        pres = s.pres
+        pres = s.region_presence
         base = p * REGION_STRIDE
         value = _CARD_VALUE
         decks = s.decks
@@ -108,7 +108,7 @@ class Draw(ActionKind):
     def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
               flags: int = 0) -> list[int]:
         out: list[int] = []
-        pres = s.pres
+        pres = s.region_presence
         base = p * REGION_STRIDE
         value = _CARD_VALUE
         eu = pres[base]

@@ -41,7 +41,7 @@ def unpayable(s: State, p: int) -> int:
 
 def workers(s: State, p: int) -> int:
     """Bitmask of ``p``'s building slots holding a worker (a disc)."""
-    occ = s.players[p].occ
+    occ = s.players[p].taken_circles
     if s.rules.h_unpayable:
         occ &= ~unpayable(s, p)
     return occ
@@ -54,7 +54,7 @@ def payment_codes(s: State, p: int, action_phase: bool) -> list[int]:
     occ = workers(s, p)
     seen = 0
     out = []
-    for i, b in enumerate(pl.blds):
+    for i, b in enumerate(pl.buildings):
         if occ >> i & 1 and not (seen >> b & 1):
             if action_phase and _B_NOPAY[b]:  # R15
                 continue
@@ -68,9 +68,9 @@ def pay_worker(s: State, p: int, b: int) -> None:
     """Pay the worker on ``p``'s leftmost staffed building of type ``b`` (P4)."""
     pl = s.players[p]
     occ = workers(s, p)
-    for i, x in enumerate(pl.blds):
+    for i, x in enumerate(pl.buildings):
         if x == b and occ >> i & 1:
-            pl.occ &= ~(1 << i)
+            pl.taken_circles &= ~(1 << i)
             pl.harbor += 1
             return
     raise AssertionError("no worker to pay")  # pragma: no cover
@@ -82,7 +82,7 @@ def pay_all(s: State, p: int) -> int:
     w = workers(s, p)
     k = w.bit_count()
     pl.harbor += k
-    pl.occ &= ~w
+    pl.taken_circles &= ~w
     return k
 
 

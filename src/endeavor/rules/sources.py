@@ -111,8 +111,8 @@ def abilities_after_activation(s: State, p: int, slot: int, kinds: int,
     Draw rebuilds only an unoccupied building: activating the last free one leaves it
     nothing to rebuild.)"""
     pl = s.players[p]
-    occ = pl.occ
-    pl.occ = occ | 1 << slot
+    occ = pl.taken_circles
+    pl.taken_circles = occ | 1 << slot
     try:
         rest = kinds
         while rest:
@@ -122,7 +122,7 @@ def abilities_after_activation(s: State, p: int, slot: int, kinds: int,
                 return True
         return False
     finally:
-        pl.occ = occ
+        pl.taken_circles = occ
 
 
 def possible_kinds(s: State, p: int, harbor: int, wanted: int, known: int,
@@ -230,9 +230,9 @@ class ActionChoice(DecisionType):
         ex = s.ex
         if h >= 1:
             hh = h - 1
-            occ = pl.occ
+            occ = pl.taken_circles
             seen = known = able = 0  # types seen; kinds asked / found possible (R8)
-            for i, b in enumerate(pl.blds):
+            for i, b in enumerate(pl.buildings):
                 if occ >> i & 1 or seen >> b & 1:
                     continue
                 seen |= 1 << b
@@ -287,10 +287,10 @@ class ActionChoice(DecisionType):
             s.ex[i].apply(s, i, p, c)
             return
         if verb == _V_ACT:
-            occ = pl.occ
-            for i, b in enumerate(pl.blds):
+            occ = pl.taken_circles
+            for i, b in enumerate(pl.buildings):
                 if b == arg and not (occ >> i & 1):
-                    pl.occ = occ | (1 << i)
+                    pl.taken_circles = occ | (1 << i)
                     break
             pl.harbor -= 1
             s.stack.append(_B_FRAME[p][arg])
@@ -311,9 +311,9 @@ class ActionChoice(DecisionType):
         pl = s.players[f[1]]
         if verb == A.V_ACT:
             name = D.BUILDINGS[arg].name
-            if arg not in pl.blds:
+            if arg not in pl.buildings:
                 return f"you have no {name}"
-            if all(pl.occ >> i & 1 for i, b in enumerate(pl.blds) if b == arg):
+            if all(pl.taken_circles >> i & 1 for i, b in enumerate(pl.buildings) if b == arg):
                 return f"your {name} is already staffed"
             if pl.harbor < 1:
                 return "you have no disc in your Harbor"
@@ -343,8 +343,8 @@ class ActionChoice(DecisionType):
         legal = set(s.legal_codes())
         out = []
         seen = 0
-        for i, b in enumerate(pl.blds):
-            if pl.occ >> i & 1 or not _B_ACT[b] or seen >> b & 1:
+        for i, b in enumerate(pl.buildings):
+            if pl.taken_circles >> i & 1 or not _B_ACT[b] or seen >> b & 1:
                 continue
             seen |= 1 << b
             if _C(A.V_ACT, b) in legal:

@@ -2,7 +2,7 @@
 "La variante à 2 joueurs « Flotte silencieuse »"; rulings P80-P90).
 
 An unused colour's 35 discs form a neutral fleet (the neutral owner ``s.n``, whose
-supply is ``s.nsupply``). Once after each of a player's turns, every decision of the
+supply is ``s.neutral_supply``). Once after each of a player's turns, every decision of the
 turn resolved (P17, P80), it reacts to the action the turn carried out; the acting
 player makes its choices as ordinary legal actions:
 
@@ -152,7 +152,7 @@ class SilentFleet(api.RuleModule):
         q = self.owner(s, i)
         out: list[int] = []
         if kind == api.DRAW:  # P83: the eight decks, never the discard pile
-            pres = s.pres
+            pres = s.region_presence
             base = q * api.REGION_STRIDE
             draw = self.code(DRAW)
             for d, deck in enumerate(s.decks):
@@ -302,7 +302,7 @@ class SilentFleet(api.RuleModule):
         """P90: a building type left in the supply, level 1 up to ``p``'s Build Level."""
         bl = api.build_level(s, p)
         return [self.code(SHORTAGE, b) for b in range(NB)
-                if s.bsupply[b] and 1 <= _LEVEL[b] <= bl]
+                if s.building_supply[b] and 1 <= _LEVEL[b] <= bl]
 
     def _discard_building(self, s: State, i: int, p: int, b: int) -> None:
         bd = api.BUILDINGS[b]
@@ -396,7 +396,7 @@ class SilentFleet(api.RuleModule):
                     f"{api.card_words(deck[-1])}, leaves the game{abol}")
         bd = api.BUILDINGS[arg]
         return (f"Discard a {bd.name} (level {bd.level}) from the supply: it leaves the "
-                f"game ({s.bsupply[arg] - 1} left)")
+                f"game ({s.building_supply[arg] - 1} left)")
 
     def _react_words(self, s: State, i: int, kind: int) -> str:
         what = api.KIND_NAMES[kind]
@@ -425,7 +425,7 @@ class SilentFleet(api.RuleModule):
             text += f": the {api.TOKEN_NAMES[t]} token there leaves the game"
         if k + 1 == n:
             text += f"; fills the track and opens {region}"
-            if s.gov_avail[r] >= 0:
+            if s.region_governors[r] >= 0:
                 track = s.track(r)
                 track[k] = self.owner(s, i)
                 w = _winner(track)

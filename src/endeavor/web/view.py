@@ -266,7 +266,7 @@ def _governor(state: State, r: int, held: list[list[int]] | None = None) -> JSON
     for p in range(state.n):
         if g in held[p]:
             holder = p
-    if state.gov_avail[r] >= 0:
+    if state.region_governors[r] >= 0:
         where = "board"
     elif holder is not None:
         where = "player"
@@ -350,7 +350,7 @@ def _supply(state: State) -> list[JSON]:
     for b in sorted(kinds, key=lambda b: (rules.buildings[b].level, b)):
         entry = _building(state, b)
         entry["id"] = f"supply:{entry['code']}"
-        entry["count"] = state.bsupply[b]
+        entry["count"] = state.building_supply[b]
         out.append(entry)
     return out
 
@@ -393,11 +393,11 @@ def _mat(state: State, p: int, glory: int) -> JSON:
     pl = state.players[p]
     names = _attribute_names(state)
     buildings = []
-    for i, b in enumerate(pl.blds):
+    for i, b in enumerate(pl.buildings):
         entry = _building(state, b)
         entry["id"] = f"building:{p}:{i}"
         entry["index"] = i
-        entry["worker"] = bool(pl.occ >> i & 1)
+        entry["worker"] = bool(pl.taken_circles >> i & 1)
         buildings.append(entry)
     attributes = []
     for k in range(4):
@@ -423,7 +423,7 @@ def _mat(state: State, p: int, glory: int) -> JSON:
         slot_choices.append({"id": "slot:none", "card": None})
     tokens = []
     for t in range(8):
-        count = pl.btok[t] if t < 4 else pl.blue[t - 4]
+        count = pl.brown_tokens[t] if t < 4 else pl.blue[t - 4]
         token = _token(state, t)
         if count and token is not None:
             token["id"] = f"token:{p}:{D.TOKEN_CODES[t]}"
@@ -440,7 +440,7 @@ def _mat(state: State, p: int, glory: int) -> JSON:
         "card_limit": limit, "card_slots": state.rules.max_cards,
         "card_count": len(pl.cards), "over_limit": state.over_card_limit(p),
         "tokens": tokens,
-        "on_tracks": {D.ATTRIBUTES[k]: pl.mem[k] for k in range(4) if pl.mem[k]},
+        "on_tracks": {D.ATTRIBUTES[k]: pl.base_discs[k] for k in range(4) if pl.base_discs[k]},
         "aside": [card_json(state, c) for c in pl.aside],
     }
 
@@ -463,7 +463,7 @@ def position(state: State) -> JSON:
         entry["id"] = f"pile:{entry['code']}"
         pile.append(entry)
     neutral = [{"owner": state.n + k, "name": "Silent Fleet", "short": "SF",
-                "supply": state.nsupply[k]} for k in range(state.rules.neutrals)]
+                "supply": state.neutral_supply[k]} for k in range(state.rules.neutrals)]
     return {
         "ruleset": state.config.ruleset, "title": state.rules.title,
         "board": state.info.side, "players_count": state.n,
@@ -529,9 +529,9 @@ def _mat_buildings(state: State, p: int, code: str, worker: bool | None) -> list
     """Ids of ``p``'s buildings of type ``code``; those with (``worker=True``) or
     without (False) a worker first, all of them if none matches."""
     pl = state.players[p]
-    idx = [i for i, b in enumerate(pl.blds) if state.rules.buildings[b].code == code]
+    idx = [i for i, b in enumerate(pl.buildings) if state.rules.buildings[b].code == code]
     if worker is not None:
-        pref = [i for i in idx if bool(pl.occ >> i & 1) == worker]
+        pref = [i for i in idx if bool(pl.taken_circles >> i & 1) == worker]
         if pref:
             idx = pref
     return [f"building:{p}:{i}" for i in idx]
