@@ -60,7 +60,6 @@ SRC_SHIFT: Final = 8
 SRC_TOKEN: Final = 64
 
 
-
 # ------------------------------------------------------------------ the frames' layouts
 class PlayerFrame(NamedTuple):
     """A decision of ``player`` with nothing more: F_START, F_BUILD, F_ACTION,
