@@ -454,12 +454,12 @@ def _open_region_without_governor(d: dict[str, Any]) -> None:
     s = State.from_json(json.dumps(d))
     o = sum(len(s.track(r)) for r in range(D.AFRICA))  # the tracks, region by region
     for k in range(len(s.track(D.AFRICA))):
-        if d["trk_owner"][o + k] < 0:
-            d["trk_owner"][o + k] = 0
+        if d["track_owner"][o + k] < 0:
+            d["track_owner"][o + k] = 0
             d["players"][0]["supply"] -= 1
-            t = d["trk_tok"][o + k]
+            t = d["track_token"][o + k]
             if t >= 0:
-                d["trk_tok"][o + k] = -1
+                d["track_token"][o + k] = -1
                 d["spent"][t] += 1
 
 

@@ -64,7 +64,7 @@ def a_start_tile_decision(d: dict[str, Any]) -> None:
 
 def a_memorial_casualty(d: dict[str, Any]) -> None:
     d["players"][0]["supply"] -= 1
-    d["players"][0]["mem"][1] += 1
+    d["players"][0]["base_discs"][1] += 1
     d["players"][0]["attr"][1] += 1
 
 

@@ -63,7 +63,7 @@ def test_green_builds_the_theater_with_industry_5() -> None:
         "Build the Theater (level 3): +2 Culture (then 2 left)"
     s.apply("build theater")
     assert s.players[GREEN].attr[C] == 2
-    assert s.players[GREEN].blds == [D.CLASSIC_START_BUILDING, D.BUILDING_INDEX["theater"]]
+    assert s.players[GREEN].buildings == [D.CLASSIC_START_BUILDING, D.BUILDING_INDEX["theater"]]
     S.check(s)
 
 
@@ -100,7 +100,7 @@ def test_white_pays_two_workers_with_finance_3() -> None:
     s.apply("pay market")
     white = s.players[WHITE]
     assert white.harbor == harbor + 2
-    assert bin(white.occ).count("1") == 1  # the Colonial House keeps its worker
+    assert bin(white.taken_circles).count("1") == 1  # the Colonial House keeps its worker
     S.check(s)
 
 
@@ -268,7 +268,7 @@ def test_black_pays_the_worker_on_his_cartographer() -> None:
     s.apply("pay cartographer")
     black = s.players[BLACK]
     assert black.harbor == 1
-    assert [b for k, b in enumerate(black.blds) if black.occ >> k & 1] == \
+    assert [b for k, b in enumerate(black.buildings) if black.taken_circles >> k & 1] == \
         [D.BUILDING_INDEX["market"]]
     S.check(s)
 

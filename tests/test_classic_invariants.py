@@ -174,8 +174,8 @@ def tally(before: State, action: A.Action, after: State, cov: Counter[str]) -> N
     opened = sum(after.is_open(r) for r in range(1, D.NREGIONS))
     cov["region opened"] += opened - sum(before.is_open(r) for r in range(1, D.NREGIONS))
     for r in range(1, D.NREGIONS):
-        g = before.gov_avail[r]
-        if g >= 0 and after.gov_avail[r] < 0:
+        g = before.region_governors[r]
+        if g >= 0 and after.region_governors[r] < 0:
             cov["Governor awarded"] += 1
             w = expected_governor(after.track(r), after.n)
             holder = [q for q in range(after.n) if g in after.held_cards(q)]
@@ -214,7 +214,7 @@ def check_end(s: State, seed: int) -> None:
         for k, name in enumerate(D.CLASSIC_ATTRIBUTE_NAMES):
             assert sc.lines[name] == D.track_glory(min(pl.attr[k], 15))  # P75
     for pl in s.players:
-        assert len(pl.blds) <= 1 + 7, "the Colonial House and one building a round"
+        assert len(pl.buildings) <= 1 + 7, "the Colonial House and one building a round"
 
 
 COVERED = (

@@ -103,8 +103,8 @@ def test_setup_needs_no_decision(players: int) -> None:
     assert (s.round, s.phase_name, s.num_actions) == (1, "Build", 0)
     assert S.deciding(s) == ("construction", s.crown)
     for pl in s.players:
-        assert (pl.supply, pl.harbor, pl.occ) == (30, 0, 0)
-        assert pl.blds == [BLD["colonial-house"]]
+        assert (pl.supply, pl.harbor, pl.taken_circles) == (30, 0, 0)
+        assert pl.buildings == [BLD["colonial-house"]]
         assert pl.attr == [0, 0, 0, 0]
     assert not any(t.startswith("start") for t in S.texts(s))
     S.check(s)
@@ -120,14 +120,15 @@ def test_setup_board_tokens_and_supply() -> None:
     assert len(info.sites) == 29 and all(D.SITES[x].city for x in info.sites)
     assert [D.SITES[x].code for x in info.sites if D.SITES[x].glory == 2] == ["SA1", "FE4"]
     assert info.nlinks == 26
-    assert sum(t >= 0 for t in s.trk_tok) == 40
+    assert sum(t >= 0 for t in s.track_token) == 40
     assert sum(s.site_token[x] >= 0 for x in info.sites) == 29
     assert sum(t >= 0 for t in s.link_token) == 26
-    level5 = {b for b in range(len(D.BUILDINGS)) if D.BUILDINGS[b].level == 5 and s.bsupply[b]}
+    level5 = {b for b in range(len(D.BUILDINGS))
+              if D.BUILDINGS[b].level == 5 and s.building_supply[b]}
     assert level5 == {BLD["exchange"], BLD["museum"], BLD["parliament"]}
-    assert all(s.bsupply[b] == 1 for b in level5)
-    assert s.bsupply[BLD["memorial"]] == s.bsupply[BLD["town-hall"]] == 0
-    assert s.gov_avail == list(D.GOVERNORS)
+    assert all(s.building_supply[b] == 1 for b in level5)
+    assert s.building_supply[BLD["memorial"]] == s.building_supply[BLD["town-hall"]] == 0
+    assert s.region_governors == list(D.GOVERNORS)
     assert [D.CARDS[d[-1]].code for d in s.decks] == \
         ["EU/0", "AF/1", "SA/1", "CA/1", "NA/1", "IN/1", "FE/1", "SL/0"]
 
@@ -506,7 +507,7 @@ def test_a_payment_token_may_pay_a_payment_building() -> None:
     s.apply("use payment")
     assert S.texts(s) == ["pay parliament"]
     s.apply("pay parliament")
-    assert s.players[RED].occ == 0 and s.players[RED].harbor == 1
+    assert s.players[RED].taken_circles == 0 and s.players[RED].harbor == 1
 
 
 # --------------------------------------------------------------------------- discards (R18, P76)
@@ -577,7 +578,7 @@ def test_level_5_buildings_and_one_each() -> None:
     assert {"build exchange", "build museum", "build parliament"} <= set(S.texts(s))
     assert "build memorial" not in S.texts(s) and "build town-hall" not in S.texts(s)
     s.apply("build museum")
-    assert s.bsupply[BLD["museum"]] == 0
+    assert s.building_supply[BLD["museum"]] == 0
 
 
 # --------------------------------------------------------------------------- words, records

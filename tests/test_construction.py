@@ -37,9 +37,9 @@ def _exhaust(s, p: int, level: int) -> None:  # type: ignore[no-untyped-def]
     """Another player builds every copy of every type of ``level``."""
     for b, bd in enumerate(D.BUILDINGS):
         if bd.level == level:
-            for _ in range(s.bsupply[b]):
+            for _ in range(s.building_supply[b]):
                 give_building(s, p, bd.code)
-            assert s.bsupply[b] == 0
+            assert s.building_supply[b] == 0
 
 
 @pytest.mark.parametrize("score", range(16))
@@ -52,7 +52,7 @@ def test_build_level_table(score: int) -> None:
     opts = s.build_options(p)
     # every type at or below the Build Level that is in the supply, nothing above
     expected = sorted(b for b, bd in enumerate(D.BUILDINGS)
-                      if 1 <= bd.level <= level and s.bsupply[b] > 0)
+                      if 1 <= bd.level <= level and s.building_supply[b] > 0)
     assert sorted(opts) == expected
     assert max(_levels(s, p)) == level
     assert sorted(texts(s)) == sorted(f"build {D.BUILDINGS[b].code}" for b in expected)
@@ -67,7 +67,7 @@ def test_rulebook_example_industry_5_builds_level_3_theater() -> None:
     assert "build cartographer" not in texts(s)
     s.apply("build theater")
     pl = s.players[p]
-    assert pl.blds[-1] == B["theater"]
+    assert pl.buildings[-1] == B["theater"]
     assert pl.attr[D.CULTURE] == 2
     check(s)
 
@@ -99,13 +99,13 @@ def test_icons_applied_and_supply_decremented(code: str, icons: tuple[int, ...])
     p = s.current_player
     _industry(s, p, 10)
     before = s.players[p].attr[:]
-    supply = s.bsupply[B[code]]
+    supply = s.building_supply[B[code]]
     s.apply(f"build {code}")
     pl = s.players[p]
-    assert pl.blds == [B["colonial-house"], B[code]]  # next free space, left to right
+    assert pl.buildings == [B["colonial-house"], B[code]]  # next free space, left to right
     assert [pl.attr[k] - before[k] for k in range(4)] == list(icons)
-    assert s.bsupply[B[code]] == supply - 1
-    assert pl.occ == 1  # a new building is unstaffed
+    assert s.building_supply[B[code]] == supply - 1
+    assert pl.taken_circles == 1  # a new building is unstaffed
     check(s)
 
 
@@ -126,7 +126,7 @@ def test_level5_build(code: str, icons: tuple[int, ...]) -> None:
     assert f"build {code}" in texts(s)
     s.apply(f"build {code}")
     assert s.players[p].attr == [10 + icons[0], *icons[1:]]
-    assert s.bsupply[B[code]] == 0  # the only copy
+    assert s.building_supply[B[code]] == 0  # the only copy
     assert f"build {code}" not in texts(s)  # gone for the next player too
     check(s)
 
@@ -135,19 +135,19 @@ def test_duplicates_allowed_and_next_player_builds() -> None:
     s = fresh()
     p = s.current_player
     s.apply("build market")
-    assert s.bsupply[B["market"]] == 4
+    assert s.building_supply[B["market"]] == 4
     assert deciding(s) == ("construction", (p + 1) % 4)
     s.apply("build market")
     s.apply("build market")
     s.apply("build market")
-    assert s.bsupply[B["market"]] == 1
+    assert s.building_supply[B["market"]] == 1
     # next round the same player may build a second Market (duplicates allowed)
     s2 = fresh()
     p = s2.current_player
     give_building(s2, p, "market")
     assert B["market"] in s2.build_options(p)
     s2.apply("build market")
-    assert s2.players[p].blds.count(B["market"]) == 2
+    assert s2.players[p].buildings.count(B["market"]) == 2
 
 
 def test_sold_out_type_is_not_offered() -> None:
@@ -156,7 +156,7 @@ def test_sold_out_type_is_not_offered() -> None:
     other = (p + 1) % 4
     for _ in range(5):
         give_building(s, other, "market")
-    assert s.bsupply[B["market"]] == 0
+    assert s.building_supply[B["market"]] == 0
     assert "build market" not in texts(s)
     assert sorted(texts(s)) == ["build shipyard", "build workshop"]
     with pytest.raises(IllegalActionError):
@@ -179,7 +179,7 @@ def test_next_level_up_only_when_nothing_at_or_below_build_level() -> None:
     assert _levels(s, p) == {2}
     assert sorted(texts(s)) == ["build bank", "build barracks", "build guild-hall"]
     s.apply("build guild-hall")
-    assert s.players[p].blds[-1] == B["guild-hall"]
+    assert s.players[p].buildings[-1] == B["guild-hall"]
     check(s)
 
 
@@ -206,7 +206,7 @@ def test_at_most_one_level5_building_per_player() -> None:
     q = (p + 1) % 4
     stock(s, q, D.INDUSTRY, 10 - s.players[q].attr[D.INDUSTRY])  # 17 Industry tokens in all
     assert {b for b in s.build_options(q) if D.BUILDINGS[b].level == 5} == \
-        {b for b in five if s.bsupply[b]}
+        {b for b in five if s.building_supply[b]}
 
 
 def test_no_second_level5_even_as_fallback() -> None:

@@ -65,16 +65,16 @@ def player_summary(s: State, p: int) -> str:
     pl = s.players[p]
     names = s.rules.token_names  # Industry, Culture, Wealth / Finance, Influence / Politics
     tracks = " ".join(f"{names[i][:3].lower()} {pl.attr[i]}" for i in range(4))
-    blds = " ".join(D.BUILDINGS[b].code + ("*" if pl.occ >> i & 1 else "")
-                    for i, b in enumerate(pl.blds)) or "-"
+    blds = " ".join(D.BUILDINGS[b].code + ("*" if pl.taken_circles >> i & 1 else "")
+                    for i, b in enumerate(pl.buildings)) or "-"
     cards = " ".join(D.CARDS[c].code for c in pl.cards) or "-"
     gov = D.CARDS[pl.gov].code if pl.gov >= 0 else "-"
-    toks = [f"{D.TOKEN_CODES[t]} {k}" for t, k in enumerate(pl.btok + pl.blue) if k]
+    toks = [f"{D.TOKEN_CODES[t]} {k}" for t, k in enumerate(pl.brown_tokens + pl.blue) if k]
     aside = " ".join(D.CARDS[c].code for c in pl.aside)
     line = (f"  P{p} supply {pl.supply} harbor {pl.harbor} | {tracks} | {blds} | "
             f"cards {cards} | gov {gov} | tokens {', '.join(toks) or '-'}")
-    if any(pl.mem):
-        line += f" | memorial {pl.mem}"
+    if any(pl.base_discs):
+        line += f" | memorial {pl.base_discs}"
     if aside:
         line += f" | set aside {aside}"
     return line

@@ -37,7 +37,7 @@ def _build_all(s, code: str = "workshop") -> None:  # type: ignore[no-untyped-de
 
 def _staffed(s, p: int) -> list[str]:  # type: ignore[no-untyped-def]
     pl = s.players[p]
-    return [D.BUILDINGS[b].code for i, b in enumerate(pl.blds) if pl.occ >> i & 1]
+    return [D.BUILDINGS[b].code for i, b in enumerate(pl.buildings) if pl.taken_circles >> i & 1]
 
 
 @pytest.mark.parametrize("culture", range(16))
@@ -107,7 +107,7 @@ def test_salary_pays_everyone_automatically_when_possible() -> None:  # R7
     _tokens(s, p, D.T_WEALTH, 4)  # Salary Level 3 >= 3 workers
     _build_all(s)
     assert deciding(s) == ("action", p)  # no Salary decision for anyone
-    assert s.players[p].occ == 0
+    assert s.players[p].taken_circles == 0
     assert s.players[p].harbor == 2 + 3  # Growth + 3 paid workers
     check(s)
 
@@ -201,7 +201,7 @@ def test_no_payment_building_paid_automatically_too() -> None:
     p = s.current_player
     give_building(s, p, "exchange", staffed=True)  # +2 Wealth: Salary Level 2
     _build_all(s)
-    assert s.players[p].occ == 0  # both workers paid
+    assert s.players[p].taken_circles == 0  # both workers paid
     check(s)
 
 

@@ -134,8 +134,8 @@ def tally(before: State, action: A.Action, after: State, cov: Counter[str]) -> N
     opened = sum(after.is_open(r) for r in range(1, D.NREGIONS))
     cov["region opened"] += opened - sum(before.is_open(r) for r in range(1, D.NREGIONS))
     for r in range(1, D.NREGIONS):
-        g = before.gov_avail[r]
-        if g >= 0 and after.gov_avail[r] < 0:
+        g = before.region_governors[r]
+        if g >= 0 and after.region_governors[r] < 0:
             cov["Governor awarded"] += 1
             holder = [p for p in range(after.n) if g in after.held_cards(p)]
             assert holder == [expected_governor(after.track(r), after.n)], \
@@ -191,7 +191,7 @@ def check_end(s: State, seed: int) -> None:
         assert sc.rank == 1 + sum(1 for t in totals if t > sc.total)
     assert min(sc.rank for sc in scores) == 1
     for p in range(s.n):
-        assert len(s.players[p].blds) <= 1 + D.ROUNDS, "at most one building per round"
+        assert len(s.players[p].buildings) <= 1 + D.ROUNDS, "at most one building per round"
 
 
 COVERED = (

@@ -140,7 +140,7 @@ def test_first_control_of_a_circular_link_takes_its_token() -> None:  # R13
     s.apply("occupy EU10")
     assert s.link_token[li] == -1
     assert s.players[0].attr == [0, 1, 1, 0]  # the city's Culture and the link's Wealth
-    assert s.players[0].btok == [0, 1, 1, 0]
+    assert s.players[0].brown_tokens == [0, 1, 1, 0]
     assert s.controls_link(0, li)
     check(s)
 
@@ -180,7 +180,7 @@ def test_link_token_stays_with_the_first_controller() -> None:  # R13
     place(s, 0, "EU9")
     place(s, 0, "EU10")
     assert s.link_token[li] == -1  # player 0 took it
-    assert s.players[0].btok[D.T_INFLUENCE] == 1
+    assert s.players[0].brown_tokens[D.T_INFLUENCE] == 1
     # player 1 takes both ends: controls the link, no token left to take
     give_token(s, 1, D.T_ATTACK)
     s.apply("act barracks")
@@ -189,9 +189,9 @@ def test_link_token_stays_with_the_first_controller() -> None:  # R13
     s.apply("use attack")
     s.apply("attack EU10")
     assert s.controls_link(1, li)
-    assert s.players[1].btok[D.T_INFLUENCE] == 0
+    assert s.players[1].brown_tokens[D.T_INFLUENCE] == 0
     # player 0 keeps the token (and its Influence) after losing the link
-    assert s.players[0].btok[D.T_INFLUENCE] == 1
+    assert s.players[0].brown_tokens[D.T_INFLUENCE] == 1
     assert s.players[0].attr[D.INFLUENCE] == 1
     check(s)
 
@@ -211,7 +211,7 @@ def test_attack_can_win_the_first_control_of_a_link() -> None:  # R13
         "; completes the link AF1-EU8 (Influence token)")
     s.apply("attack AF1")
     assert s.link_token[li] == -1
-    assert s.players[2].btok[D.T_INFLUENCE] == 1
+    assert s.players[2].brown_tokens[D.T_INFLUENCE] == 1
     assert cities_and_links(s, 2) == 3 and cities_and_links(s, 1) == 0
     check(s)
 

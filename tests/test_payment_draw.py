@@ -29,7 +29,7 @@ B = D.BUILDING_INDEX
 
 def _staffed(s, p: int) -> list[str]:  # type: ignore[no-untyped-def]
     pl = s.players[p]
-    return [D.BUILDINGS[b].code for i, b in enumerate(pl.blds) if pl.occ >> i & 1]
+    return [D.BUILDINGS[b].code for i, b in enumerate(pl.buildings) if pl.taken_circles >> i & 1]
 
 
 def _drawer(p: int = 0, **options: object):  # type: ignore[no-untyped-def]

@@ -53,7 +53,7 @@ def test_seven_rounds_and_the_crown_passes_left(players: int, seed: int,
         # every player takes part until passing; turn order skips passed players
         assert set(actions) == set(range(players))
     for pl in s.players:
-        assert len(pl.blds) == 8  # start tile + one building per round
+        assert len(pl.buildings) == 8  # start tile + one building per round
     assert s.crown == (crown0 + 6) % players  # round 7's holder keeps it at the end
 
 

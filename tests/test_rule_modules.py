@@ -203,12 +203,13 @@ def test_a_module_in_play_survives_json_and_replay(recorder: type[Recorder]) -> 
 #: fields of a State or a Player: a test never assigns to them (it builds positions with
 #: endeavor.testing or plays legal actions)
 STATE_FIELDS = {
-    "players", "site_owner", "site_token", "link_token", "trk_owner", "trk_tok", "filled",
-    "sea", "pres", "own", "occ_sites", "free_cities", "free_routes", "decks", "pile",
-    "removed", "gov_avail", "bsupply", "level5", "spent", "abolished", "round", "step",
-    "crown", "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "exd",
-    "smark", "lmark", "ev", "origin", "rules", "info", "ex", "config", "supply", "harbor",
-    "attr", "btok", "mem", "blue", "blds", "occ", "cards", "gov", "aside"}
+    "players", "site_owner", "site_token", "link_token", "track_owner", "track_token",
+    "filled", "sea", "region_presence", "owned_sites", "occupied_sites", "free_cities",
+    "free_routes", "decks", "pile", "removed", "region_governors", "building_supply", "level5",
+    "spent", "abolished", "round", "step", "crown", "act_player", "passed", "phase", "turn",
+    "stack", "hist", "nhist", "exd", "site_marks", "link_marks", "ev", "origin", "rules",
+    "info", "ex", "config", "supply", "harbor", "attr", "brown_tokens", "base_discs", "blue",
+    "buildings", "taken_circles", "cards", "gov", "aside"}
 TEST_FILES = sorted(Path(__file__).parent.glob("*.py"))
 
 

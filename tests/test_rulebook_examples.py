@@ -77,11 +77,11 @@ def test_construction_red_build_level_3_builds_theater() -> None:
     assert "build theater" in offered
     assert not any(f"build {b.code}" in offered for b in D.BUILDINGS if b.level >= 4)
     culture = red.attr[C]
-    theaters = s.bsupply[D.BUILDING_INDEX["theater"]]
+    theaters = s.building_supply[D.BUILDING_INDEX["theater"]]
     s.apply("build theater")
-    assert red.blds[-1] == D.BUILDING_INDEX["theater"]  # leftmost free Seaside space
+    assert red.buildings[-1] == D.BUILDING_INDEX["theater"]  # leftmost free Seaside space
     assert red.attr[C] == culture + 2
-    assert s.bsupply[D.BUILDING_INDEX["theater"]] == theaters - 1
+    assert s.building_supply[D.BUILDING_INDEX["theater"]] == theaters - 1
     S.check(s)
 
 
@@ -136,7 +136,7 @@ def test_salary_blue_wealth_2_pays_2_of_3_workers() -> None:
     S.give_building(s, BLUE, "guild-hall", staffed=True)
     S.check(s)
     blue = s.players[BLUE]
-    assert blue.level(W) == 2 and bin(blue.occ).count("1") == 3
+    assert blue.level(W) == 2 and bin(blue.taken_circles).count("1") == 3
     build_all(s)
     # more workers than payments: Blue chooses
     assert S.deciding(s) == ("salary", BLUE) and S.payments_left(s) == 2
@@ -147,11 +147,12 @@ def test_salary_blue_wealth_2_pays_2_of_3_workers() -> None:
     assert sorted(S.texts(s)) == ["pay colonial-house", "pay guild-hall"]
     s.apply("pay guild-hall")
     assert blue.harbor == harbor + 2
-    staffed = [D.BUILDINGS[b].code for i, b in enumerate(blue.blds) if blue.occ >> i & 1]
+    staffed = [D.BUILDINGS[b].code for i, b in enumerate(blue.buildings)
+               if blue.taken_circles >> i & 1]
     assert staffed == ["colonial-house"]  # the third worker stays on its building
     # the other players' single workers were paid automatically (R7)
     for p in (RED, YELLOW, PURPLE):
-        assert s.players[p].occ == 0
+        assert s.players[p].taken_circles == 0
     assert s.phase_name == "Actions"
     S.check(s)
 
@@ -184,10 +185,10 @@ def test_far_east_third_space_then_final_space_opens_region_governor_tie() -> No
         "ship AF", "ship SA", "ship CA", "ship NA", "ship IN", "ship FE"]
     assert {"ship EUT1", "ship EUT2", "ship EUT3"} <= set(offered)
     assert not any(t.startswith("sea ") for t in offered)
-    wealth, wtok, harbor = purple.attr[W], purple.btok[D.T_WEALTH], purple.harbor
+    wealth, wtok, harbor = purple.attr[W], purple.brown_tokens[D.T_WEALTH], purple.harbor
     s.apply("ship FE")
     assert s.track(FE) == [YELLOW, BLUE, PURPLE, -1, -1, -1]
-    assert purple.attr[W] == wealth + 1 and purple.btok[D.T_WEALTH] == wtok + 1
+    assert purple.attr[W] == wealth + 1 and purple.brown_tokens[D.T_WEALTH] == wtok + 1
     assert purple.harbor == harbor - 1
     assert not s.is_open(FE)
     S.check(s)
@@ -207,7 +208,7 @@ def test_far_east_third_space_then_final_space_opens_region_governor_tie() -> No
     assert s.is_open(FE)
     assert s.governor_winner(FE) == PURPLE  # R11
     fe_gov = CARD["FE/G"]
-    assert purple.gov == fe_gov and s.gov_avail[FE] == -1
+    assert purple.gov == fe_gov and s.region_governors[FE] == -1
     # Industry token (+1) and the Governor's icons: 2 Industry, 1 Culture, 1 glory
     assert D.CARDS[fe_gov].icons == (2, 1, 0, 0) and D.CARDS[fe_gov].glory == 1
     assert purple.attr[I] == industry + 1 + 2
@@ -252,7 +253,7 @@ def test_blue_ships_to_a_trade_route_in_europe_and_gains_industry() -> None:
     s.apply("ship EUT1")
     assert s.site_owner[SITE["EUT1"]] == BLUE
     assert s.site_token[SITE["EUT1"]] == -1
-    assert blue.attr[I] == industry + 1 and blue.btok[D.T_INDUSTRY] == 1
+    assert blue.attr[I] == industry + 1 and blue.brown_tokens[D.T_INDUSTRY] == 1
     assert s.presence(BLUE, EU) == 1  # trade routes count as presence (R12, R14)
     S.check(s)
 
@@ -334,7 +335,7 @@ def test_yellow_occupies_an_india_city_and_first_controls_a_link() -> None:
     s.apply("occupy IN1")  # R13
     assert s.site_owner[SITE["IN1"]] == YELLOW
     assert yellow.blue[D.T_OCCUPY_DRAW - 4] == 1  # the blue token stays in his Harbor
-    assert yellow.attr[C] == culture + 1 and yellow.btok[D.T_CULTURE] >= 1
+    assert yellow.attr[C] == culture + 1 and yellow.brown_tokens[D.T_CULTURE] >= 1
     assert s.link_token[li] == -1 and s.controls_link(YELLOW, li)
     assert glory(s, YELLOW)["Cities & links"] == before + 2  # Bombay + the link
     # the IN1-IN2 link is not controlled by anyone: its token stays
@@ -372,7 +373,7 @@ def test_blue_attacks_yellows_city_and_a_trade_route() -> None:
     assert glory(s, YELLOW)["Cities & links"] == y_glory - 2
     assert yellow.attr[C] == y_culture  # the token he took is his to keep
     assert s.controls_link(BLUE, bl) and s.link_token[bl] == -1
-    assert blue.attr[N] == b_infl + 1 and blue.btok[D.T_INFLUENCE] == 1
+    assert blue.attr[N] == b_infl + 1 and blue.brown_tokens[D.T_INFLUENCE] == 1
     assert glory(s, BLUE)["Cities & links"] == 1 + 1 + 1  # Goa, Bombay, their link
     S.check(s)
 
@@ -636,7 +637,7 @@ def test_red_final_score_69() -> None:
     S.set_round(s, 7)
     S.at_actions(s, RED, passed=others(RED))
     S.check(s)
-    assert len(red.blds) == 8 and len(red.cards) == 5 and red.gov == -1
+    assert len(red.buildings) == 8 and len(red.cards) == 5 and red.gov == -1
     s.apply("pass")
     finish_game(s)
     assert s.is_over and s.current_player is None

@@ -87,9 +87,9 @@ def test_decks_ordered() -> None:
 
 def test_governors_beside_their_decks() -> None:
     s = new_game(GameConfig())
-    assert s.gov_avail[D.EUROPE] == -1  # Europe has no Governor
+    assert s.region_governors[D.EUROPE] == -1  # Europe has no Governor
     for r in range(1, 7):
-        g = s.gov_avail[r]
+        g = s.region_governors[r]
         assert D.CARDS[g].governor and D.CARDS[g].deck == r
         assert D.CARDS[g].code == f"{D.REGION_CODES[r]}/G"
         assert all(g not in d for d in s.decks)  # never in a deck: not drawable
@@ -100,9 +100,9 @@ def test_building_supply() -> None:
     copies = {1: 5, 2: 4, 3: 3, 4: 2}
     for b, bd in enumerate(D.BUILDINGS):
         if 1 <= bd.level <= 4:
-            assert s.bsupply[b] == copies[bd.level], bd.name
+            assert s.building_supply[b] == copies[bd.level], bd.name
         elif bd.level == 0:
-            assert s.bsupply[b] == 0, bd.name  # start tiles are not in the supply
+            assert s.building_supply[b] == 0, bd.name  # start tiles are not in the supply
     per_level = Counter(D.BUILDINGS[b].level for b in range(len(D.BUILDINGS))
                         if 1 <= D.BUILDINGS[b].level <= 4)
     assert per_level == {1: 3, 2: 3, 3: 3, 4: 3}
@@ -116,7 +116,7 @@ def test_three_level5_buildings_from_the_known_five(seed: int) -> None:  # R2
     assert {D.BUILDINGS[b].code for b in five} == known
     assert len(s.level5) == 3 and len(set(s.level5)) == 3
     for b in five:
-        assert s.bsupply[b] == (1 if b in s.level5 else 0)
+        assert s.building_supply[b] == (1 if b in s.level5 else 0)
 
 
 def test_level5_pool_varies_with_seed() -> None:  # R2
@@ -151,8 +151,8 @@ def test_start_tile_chosen_in_turn_order_from_the_crown(players: int) -> None:  
     for i in range(players):
         p = (crown + i) % players
         pl = s.players[p]
-        assert pl.blds == [D.BUILDING_INDEX[choices[i]]]  # leftmost Seaside space
-        assert pl.occ == 1  # a disc on its activation circle...
+        assert pl.buildings == [D.BUILDING_INDEX[choices[i]]]  # leftmost Seaside space
+        assert pl.taken_circles == 1  # a disc on its activation circle...
         assert pl.supply == 34 and pl.harbor == 0  # ...taken from the supply
         check(s)
     # then round 1 begins with the Crown holder's Construction
@@ -184,6 +184,6 @@ def test_players_start_with_35_discs_and_zero_tracks() -> None:
     for pl in s.players:
         assert pl.supply == 35 and pl.harbor == 0
         assert pl.attr == [0, 0, 0, 0]
-        assert pl.blds == [] and pl.cards == [] and pl.gov == -1
+        assert pl.buildings == [] and pl.cards == [] and pl.gov == -1
     assert all(o == -1 for r in range(7) for o in s.track(r))  # every track starts empty
     assert [s.is_open(r) for r in range(7)] == [True] + [False] * 6  # Europe is open

@@ -111,7 +111,7 @@ def test_opening_by_the_last_space_awards_the_governor_to_the_majority() -> None
     s.apply("act shipyard")
     s.apply("ship AF")
     assert s.is_open(AF)
-    assert s.gov_avail[AF] == -1
+    assert s.region_governors[AF] == -1
     assert s.players[1].gov == gov  # majority 3, into the empty free Governor slot
     assert s.players[1].cards == []
     check(s)

@@ -149,13 +149,13 @@ def test_ship_reaction_to_a_trade_route_claims_no_link() -> None:  # P81, P82
     x = D.SITE_INDEX["EUT1"]
     t = s.site_token[x]
     assert t >= 0
-    blue, btok, spent = s.players[0].blue[:], s.players[0].btok[:], _spent(s)
+    blue, btok, spent = s.players[0].blue[:], s.players[0].brown_tokens[:], _spent(s)
     events = s.apply("fleet ship EUT1")
     assert _fleet_events(events) == [
         f"The Silent Fleet ships to the trade route EUT1 (English Channel); the "
         f"{D.TOKEN_NAMES[t]} token there leaves the game"]
     assert s.site_owner[x] == 2 and s.site_token[x] < 0 and _spent(s) == spent + 1
-    assert (s.players[0].blue, s.players[0].btok) == (blue, btok)  # nobody gains it
+    assert (s.players[0].blue, s.players[0].brown_tokens) == (blue, btok)  # nobody gains it
     check(s)
 
 
@@ -193,7 +193,7 @@ def test_the_fleet_wins_a_governor_which_leaves_the_game() -> None:  # R11, R21,
     assert kinds[1:4] == ["fleet", "region", "governor"]
     assert events[3].text == ("The Silent Fleet wins the Africa Governor (AF/G), most discs "
                               "on the track (R11): it leaves the game (R21)")
-    assert s.is_open(AF) and s.gov_avail[AF] < 0
+    assert s.is_open(AF) and s.region_governors[AF] < 0
     assert D.CARD_INDEX["AF/G"] in s.removed
     assert all(D.CARD_INDEX["AF/G"] not in s.held_cards(p) for p in (0, 1))
     check(s)
@@ -515,7 +515,7 @@ def test_building_shortage_at_each_round_start() -> None:  # R22, P90
     assert events[1].text == (f"Building shortage: P{d.player} (without the Crown) discards a "
                               "Workshop (level 1) from the supply; it leaves the game (R22, "
                               "P90)")
-    assert s.bsupply[D.BUILDING_INDEX["workshop"]] == 4
+    assert s.building_supply[D.BUILDING_INDEX["workshop"]] == 4
     assert "buildings discarded: Workshop" in s.modules[0].describe(s, 0)
     assert _kind(s) == "construction" and s.current_player == s.crown
     check(s)
@@ -616,7 +616,7 @@ def test_building_shortage_with_one_type_to_discard() -> None:  # P90
     assert [e.text for e in events if e.kind == "fleet"] == [
         f"Building shortage: P{q} (without the Crown) discards a Workshop (level 1) from "
         "the supply; it leaves the game (R22, P90)"]  # the only type: at once
-    assert s.bsupply[D.BUILDING_INDEX["workshop"]] == 2
+    assert s.building_supply[D.BUILDING_INDEX["workshop"]] == 2
     assert _kind(s) == "construction"
 
 

@@ -111,14 +111,14 @@ def _fleet_places(s: State) -> tuple[set[int], set[int]]:
     """The sites and the track spaces (indices) holding a fleet disc."""
     q = fleet_owner(s)
     return ({x for x in s.info.sites if s.site_owner[x] == q},
-            {k for k, o in enumerate(s.trk_owner) if o == q})
+            {k for k, o in enumerate(s.track_owner) if o == q})
 
 
 def _mats(s: State) -> list[tuple[object, ...]]:
     """What each seat holds that a fleet reaction must never change (a Governor a seat
     wins when a fleet disc opens a region aside, R11)."""
-    return [(pl.supply, pl.harbor, tuple(pl.btok), tuple(pl.blue), tuple(pl.mem),
-             tuple(pl.blds), pl.occ) for pl in s.players]
+    return [(pl.supply, pl.harbor, tuple(pl.brown_tokens), tuple(pl.blue), tuple(pl.base_discs),
+             tuple(pl.buildings), pl.taken_circles) for pl in s.players]
 
 
 def check_action(before: State, kind: str, player: int, c: int, after: State,
@@ -134,9 +134,9 @@ def check_action(before: State, kind: str, player: int, c: int, after: State,
             gone[token] += 1
         cov["fleet disc on a " + ("city" if D.SITES[x].city else "trade route")] += 1
     for k in track1 - track0:
-        if before.trk_owner[k] < 0:  # a new space (not a disc pushed off by another)
-            assert after.trk_tok[k] < 0
-            token = before.trk_tok[k]
+        if before.track_owner[k] < 0:  # a new space (not a disc pushed off by another)
+            assert after.track_token[k] < 0
+            token = before.track_token[k]
             if token >= 0:
                 gone[token] += 1
             cov["fleet disc on a track"] += 1
@@ -165,8 +165,8 @@ def check_action(before: State, kind: str, player: int, c: int, after: State,
     if after.abolished and not before.abolished:
         cov["Abolition"] += 1
     for r in range(1, D.NREGIONS):
-        if before.gov_avail[r] >= 0 and after.gov_avail[r] < 0:
-            g = before.gov_avail[r]
+        if before.region_governors[r] >= 0 and after.region_governors[r] < 0:
+            g = before.region_governors[r]
             if g in after.removed:
                 cov["Governor won by the fleet"] += 1
                 assert after.governor_winner(r) == fleet_owner(after)

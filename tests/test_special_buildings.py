@@ -49,7 +49,7 @@ def test_memorial_attacker_casualty_to_a_track(k: int) -> None:  # R9
     s.apply(CASUALTY[k])
     attr[k] += 1
     assert pl.attr == attr  # the track rises as for a Trade token of that attribute
-    assert pl.mem[k] == 1
+    assert pl.base_discs[k] == 1
     assert pl.supply == supply  # the disc did not return to the supply
     assert s.site_owner[D.SITE_INDEX["EU3"]] == 0
     assert deciding(s) == ("action", 1)  # then the turn ends
@@ -64,7 +64,7 @@ def test_memorial_casualty_may_go_to_the_supply() -> None:
     s.apply("act barracks")
     s.apply("attack EU3")
     s.apply("casualty supply")
-    assert pl.attr == attr and pl.mem == [0, 0, 0, 0]
+    assert pl.attr == attr and pl.base_discs == [0, 0, 0, 0]
     assert pl.supply == supply + 1
     check(s)
 
@@ -79,7 +79,7 @@ def test_memorial_defender_casualty() -> None:  # R9
     with pytest.raises(IllegalActionError):
         s.apply("pass")
     s.apply("casualty wealth")
-    assert d.attr[D.WEALTH] == 1 and d.mem[D.WEALTH] == 1
+    assert d.attr[D.WEALTH] == 1 and d.base_discs[D.WEALTH] == 1
     assert d.supply == supply
     assert deciding(s) == ("action", 1)
     check(s)
@@ -111,7 +111,7 @@ def test_memorial_with_an_attack_token_and_fortress() -> None:
     s.apply("attack EU4")
     assert deciding(s) == ("casualty", 0)
     s.apply("casualty industry")
-    assert s.players[0].mem[D.INDUSTRY] == 2
+    assert s.players[0].base_discs[D.INDUSTRY] == 2
     assert s.players[0].attr[D.INDUSTRY] == 2
     check(s)
 

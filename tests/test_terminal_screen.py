@@ -385,7 +385,7 @@ def test_the_log_counts_what_a_build_or_draw_leaves() -> None:
             verb, _, target = action.text.partition(" ")
             if verb == "build":
                 b = next(i for i, bd in enumerate(D.BUILDINGS) if bd.code == target)
-                left = state.bsupply[b]
+                left = state.building_supply[b]
             elif verb == "draw" and target in D.DECK_CODES:
                 left = len(state.decks[D.DECK_CODES.index(target)])
             else:
@@ -504,7 +504,7 @@ def test_mats_show_every_token_and_card_at_100_columns() -> None:
     pl = s.players[1]
     second = S.mat_lines(s, 100)[3].plain
     tokens = " ".join(f"{R.TOKEN_ABBREVS[t]}{k}"
-                      for t, k in enumerate(list(pl.btok) + list(pl.blue)) if k)
+                      for t, k in enumerate(list(pl.brown_tokens) + list(pl.blue)) if k)
     assert tokens.count(" ") >= 4 and tokens in second, (tokens, second)
     assert all(D.CARDS[c].code in second for c in pl.cards), second
     assert len(second) <= 100

@@ -164,7 +164,7 @@ def _modules() -> State:
     T.set_module_data(s, "jesuit_missionaries", s.exd[i])
     T.mark_site(s, "BAT", M_FORT_DEIC)
     T.mark_site(s, "BAT", M_FORT_DEIC, on=False)
-    li = next(k for k, m in enumerate(s.lmark) if m & L_BLOCKADE)
+    li = next(k for k, m in enumerate(s.link_marks) if m & L_BLOCKADE)
     a, b = (D.SITES[x].code for x in s.info.board.links[li])
     T.mark_link(s, a, b, L_BLOCKADE, on=False)  # a Blockade lifted and put back
     T.mark_link(s, a, b, L_BLOCKADE)
@@ -268,17 +268,17 @@ def test_built_positions_save_and_load(build: Callable[[], State]) -> None:
 def test_a_token_comes_from_out_of_the_game_first_then_from_the_board() -> None:
     # R2: 95 tokens and no more
     s = _acting()
-    on_board = s.link_token + s.site_token + s.trk_tok
+    on_board = s.link_token + s.site_token + s.track_token
     industry = on_board.count(D.T_INDUSTRY)
     assert s.spent[D.T_INDUSTRY] == 0 and industry == s.rules.token_counts[D.T_INDUSTRY]
     T.give_token(s, 0, D.T_INDUSTRY)  # none out of the game: the last one on the board
-    on_board = s.link_token + s.site_token + s.trk_tok
+    on_board = s.link_token + s.site_token + s.track_token
     assert on_board.count(D.T_INDUSTRY) == industry - 1 and s.spent[D.T_INDUSTRY] == 0
     T.take_token(s, 0, D.T_INDUSTRY)  # it leaves the game ...
     assert s.spent[D.T_INDUSTRY] == 1
     T.give_token(s, 1, D.T_INDUSTRY)  # ... and is the one taken next
     assert s.spent[D.T_INDUSTRY] == 0
-    assert (s.link_token + s.site_token + s.trk_tok).count(D.T_INDUSTRY) == industry - 1
+    assert (s.link_token + s.site_token + s.track_token).count(D.T_INDUSTRY) == industry - 1
     T.check(s)
 
 

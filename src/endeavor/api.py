@@ -68,6 +68,7 @@ from .data import (
     PILE,
     REGION_CODES,
     REGION_NAMES,
+    REGION_STRIDE,
     SHIP,
     SITE_INDEX,
     SITES,
@@ -85,7 +86,32 @@ from .data import (
     TOKEN_NAMES,
     WEALTH,
 )
-from .frames import F_EXPLOIT, FL_NO_EUROPE, FL_NO_PRESENCE, FL_NORMAL_ONLY, SRC_TOKEN
+from .frames import (
+    EXPLOIT_A,
+    EXPLOIT_B,
+    EXPLOIT_MODULE,
+    EXPLOIT_STEP,
+    F_EXPLOIT,
+    FL_NO_EUROPE,
+    FL_NO_PRESENCE,
+    FL_NORMAL_ONLY,
+    SRC_TOKEN,
+)
+from .ids import (
+    ActionCode,
+    AttributeId,
+    BuildingId,
+    CardId,
+    DeckId,
+    KindId,
+    LinkId,
+    ModuleIndex,
+    OwnerId,
+    PlayerId,
+    RegionId,
+    SiteId,
+    TokenType,
+)
 from .rules import abolition as _abolition
 from .rules import attack as _attack
 from .rules import board as _board
@@ -131,21 +157,22 @@ DONE_CODE: Final = DONE.code
 
 
 # =========================================================================== decisions
-def push_step(s: State, i: int, p: int, step: int, a: int = 0, b: int = 0) -> None:
+def push_step(s: State, i: ModuleIndex, p: PlayerId, step: int, a: int = 0, b: int = 0) -> None:
     """Ask ``p`` for module ``i``'s own decision ``step`` next (with two ints ``a`` and
-    ``b`` the module reads back as ``f[4]`` and ``f[5]``); the module's
+    ``b`` the module reads back as ``f[EXPLOIT_A]`` and ``f[EXPLOIT_B]``); the module's
     :meth:`~RuleModule.step_codes` / :meth:`~RuleModule.step_apply` handle it. Steps
     pushed in one call are asked last-pushed first."""
     s.stack.append((F_EXPLOIT, p, i, step, a, b))
 
 
-def pending_steps(s: State, i: int, step: int) -> int:
+def pending_steps(s: State, i: ModuleIndex, step: int) -> int:
     """How many decisions ``step`` of module ``i`` are waiting (for accounting)."""
-    return sum(1 for f in s.stack if f[0] == F_EXPLOIT and f[2] == i and f[3] == step)
+    return sum(1 for f in s.stack if f[0] == F_EXPLOIT and f[EXPLOIT_MODULE] == i
+               and f[EXPLOIT_STEP] == step)
 
 
-def push_followup(s: State, p: int, kind: int, region: int = -1, deck: int = -1,
-                  flags: int = FL_NORMAL_ONLY, kind2: int = -1) -> bool:
+def push_followup(s: State, p: PlayerId, kind: KindId, region: RegionId = -1, deck: DeckId = -1,
+                  flags: int = FL_NORMAL_ONLY, kind2: KindId = -1) -> bool:
     """P16: offer ``p`` a declinable follow-up normal action of ``kind`` (or either of
     ``kind`` and ``kind2``), restricted to ``region`` / ``deck`` when >= 0; ``flags``:
     ``FL_NORMAL_ONLY`` (no ability may replace it), ``FL_NO_PRESENCE`` (Occupy without
@@ -154,19 +181,19 @@ def push_followup(s: State, p: int, kind: int, region: int = -1, deck: int = -1,
     return _sources.push_followup(s, p, kind, region, deck, flags, kind2)
 
 
-def push_building(s: State, p: int, b: int) -> None:
+def push_building(s: State, p: PlayerId, b: BuildingId) -> None:
     """Resolve the action(s) of ``p``'s building type ``b`` next, exactly as if it had
     been activated (its circle must already be taken, see :func:`take_circle`)."""
     _sources.push_building(s, p, b)
 
 
-def building_possible(s: State, p: int, b: int, harbor: int) -> bool:
+def building_possible(s: State, p: PlayerId, b: BuildingId, harbor: int) -> bool:
     """R8: can building type ``b`` do anything for ``p`` with ``harbor`` Harbor discs?"""
     return _sources.building_possible(s, p, b, harbor)
 
 
-def targets(s: State, p: int, kind: int, harbor: int, region: int = -1,
-            flags: int = 0) -> list[int]:
+def targets(s: State, p: PlayerId, kind: KindId, harbor: int, region: RegionId = -1,
+            flags: int = 0) -> list[ActionCode]:
     """The codes of every target of a normal action of ``kind`` for ``p`` with
     ``harbor`` Harbor discs (optionally in ``region``), as the base rules offer them.
     For Ship and Occupy ``p`` may be a neutral owner (:func:`neutral_owner`): its
@@ -175,18 +202,18 @@ def targets(s: State, p: int, kind: int, harbor: int, region: int = -1,
     return s.rules.kinds[kind].codes(s, p, region, -1, harbor, flags)
 
 
-def payment_codes(s: State, p: int, action_phase: bool = True) -> list[int]:
+def payment_codes(s: State, p: PlayerId, action_phase: bool = True) -> list[ActionCode]:
     """``pay <building>`` codes of ``p``'s payable workers (never a no-payment building
     in the Action phase, R15)."""
     return _salary.payment_codes(s, p, action_phase)
 
 
-def module_index(s: State, module_id: str) -> int:
+def module_index(s: State, module_id: str) -> ModuleIndex:
     """Index of a module in play, or -1."""
     return s.exploit_index(module_id)
 
 
-def emit(s: State, kind: str, player: int | None, text: str) -> None:
+def emit(s: State, kind: str, player: PlayerId | None, text: str) -> None:
     """Raise an event for clients (``kind`` a short word, ``player`` the seat concerned
     or None for the table, ``text`` in words); nothing while no client collects them
     (bots, replays), so it costs them nothing."""
@@ -194,14 +221,14 @@ def emit(s: State, kind: str, player: int | None, text: str) -> None:
         s.emit(kind, player, text)
 
 
-def build_level(s: State, p: int) -> int:
+def build_level(s: State, p: PlayerId) -> int:
     """``p``'s Build Level as the Construction phase counts it (Industry level plus the
     modules' bonuses, at most 5)."""
     return _construction.build_level(s, p)
 
 
 # =========================================================================== discs
-def take_discs(s: State, p: int, k: int = 1, source: int = HARBOR) -> None:
+def take_discs(s: State, p: PlayerId, k: int = 1, source: int = HARBOR) -> None:
     """``k`` discs of ``p`` leave the Harbor (or the supply) for a place the module
     keeps in its own data (its tile)."""
     pl = s.players[p]
@@ -211,7 +238,7 @@ def take_discs(s: State, p: int, k: int = 1, source: int = HARBOR) -> None:
         pl.supply -= k
 
 
-def gain_discs(s: State, p: int, k: int) -> int:
+def gain_discs(s: State, p: PlayerId, k: int) -> int:
     """Up to ``k`` discs from ``p``'s supply to the Harbor (fewer if it runs out);
     returns how many."""
     pl = s.players[p]
@@ -221,7 +248,7 @@ def gain_discs(s: State, p: int, k: int) -> int:
     return g
 
 
-def return_discs(s: State, p: int, k: int = 1, to: int = SUPPLY) -> None:
+def return_discs(s: State, p: PlayerId, k: int = 1, to: int = SUPPLY) -> None:
     """``k`` discs of ``p`` kept on a module's tile go back to the supply (or Harbor)."""
     pl = s.players[p]
     if to == SUPPLY:
@@ -230,7 +257,7 @@ def return_discs(s: State, p: int, k: int = 1, to: int = SUPPLY) -> None:
         pl.harbor += k
 
 
-def place_disc(s: State, p: int, x: int, source: int = HARBOR) -> None:
+def place_disc(s: State, p: PlayerId, x: SiteId, source: int = HARBOR) -> None:
     """A disc of ``p`` from the Harbor (``source``; ``NOWHERE``: from a module's tile)
     onto free site ``x``: its token is gained and links are claimed (R13)."""
     if source != NOWHERE:
@@ -238,19 +265,19 @@ def place_disc(s: State, p: int, x: int, source: int = HARBOR) -> None:
     _board.place(s, p, x)
 
 
-def remove_disc(s: State, x: int) -> int:
+def remove_disc(s: State, x: SiteId) -> OwnerId:
     """The disc on site ``x`` returns to its owner's supply; returns the owner."""
     return _board.remove(s, x)
 
 
-def add_sea_disc(s: State, p: int, r: int, source: int = HARBOR) -> None:
+def add_sea_disc(s: State, p: PlayerId, r: RegionId, source: int = HARBOR) -> None:
     """A disc of ``p`` into the open sea of region ``r`` (presence there)."""
     if source != NOWHERE:
         take_discs(s, p, 1, source)
     _board.add_sea(s, p, r)
 
 
-def remove_sea_disc(s: State, p: int, r: int, to: int = HARBOR) -> None:
+def remove_sea_disc(s: State, p: PlayerId, r: RegionId, to: int = HARBOR) -> None:
     """A disc of ``p`` leaves ``r``'s open sea for the Harbor, the supply or nowhere
     (the module keeps it)."""
     _board.remove_sea(s, p, r)
@@ -258,40 +285,40 @@ def remove_sea_disc(s: State, p: int, r: int, to: int = HARBOR) -> None:
         return_discs(s, p, 1, to)
 
 
-def push_track_disc(s: State, r: int, k: int, p: int) -> int:
+def push_track_disc(s: State, r: RegionId, k: int, p: PlayerId) -> OwnerId:
     """Space ``k`` of ``r``'s track: its disc goes to ``r``'s open sea and a Harbor disc
     of ``p`` takes the space (no token, no Governor award). Returns the pushed owner."""
     take_discs(s, p, 1, HARBOR)
     return _board.replace_track_disc(s, r, k, p)
 
 
-def attack(s: State, p: int, x: int, casualties: int = -1) -> None:
+def attack(s: State, p: PlayerId, x: SiteId, casualties: int = -1) -> None:
     """Resolve an Attack of ``p`` on site ``x`` with ``casualties`` Harbor discs lost
     (default: the Attack cost), then a Harbor disc occupies ``x`` (R9, R13, P7)."""
     _attack.attack(s, p, x, casualties)
 
 
-def attack_cost(s: State, p: int, x: int) -> int:
+def attack_cost(s: State, p: PlayerId, x: SiteId) -> int:
     """Casualties ``p`` suffers attacking site ``x`` (the one Attack cost)."""
     return _attack.cost(s, p, x)
 
 
-def casualty(s: State, p: int) -> None:
+def casualty(s: State, p: PlayerId) -> None:
     """A disc of ``p`` (already taken from where it was) is lost as a casualty: to the
     supply, then its Memorial owner decides where it goes (P7)."""
     _attack.casualty(s, p)
 
 
-def stock_disc(s: State, p: int, t: int) -> None:
+def stock_disc(s: State, p: PlayerId, t: TokenType) -> None:
     """A disc of ``p`` (already taken) goes to the base of attribute track ``t``, where
     it counts as an icon of that attribute and never leaves (Spice Trade, P56)."""
     pl = s.players[p]
-    pl.mem[t] += 1
+    pl.base_discs[t] += 1
     pl.attr[t] += 1
 
 
 # =========================================================================== neutral colours
-def neutral_owner(s: State, i: int, k: int = 0) -> int:
+def neutral_owner(s: State, i: ModuleIndex, k: int = 0) -> OwnerId:
     """The disc owner of module ``i``'s neutral colour ``k`` (its ``neutral_colours``):
     owners ``0 .. n-1`` are the seats, the neutral colours follow in module order
     (:attr:`State.owners`). Its discs sit in the usual board arrays."""
@@ -302,155 +329,155 @@ def neutral_owner(s: State, i: int, k: int = 0) -> int:
     return q + k
 
 
-def is_neutral(s: State, q: int) -> bool:
+def is_neutral(s: State, q: OwnerId) -> bool:
     """Whether disc owner ``q`` is a neutral colour, not a seat (it has no mat: no
     Harbor, tokens or cards; it never scores, holds a Shield or controls a link)."""
     return q >= s.n
 
 
-def neutral_supply(s: State, q: int) -> int:
+def neutral_supply(s: State, q: OwnerId) -> int:
     """Discs left in neutral colour ``q``'s supply."""
-    return s.nsupply[q - s.n]
+    return s.neutral_supply[q - s.n]
 
 
-def place_neutral_disc(s: State, q: int, x: int) -> None:
+def place_neutral_disc(s: State, q: OwnerId, x: SiteId) -> None:
     """A disc of neutral colour ``q`` from its supply onto free site ``x``: the site's
     Trade token leaves the game, no link is claimed (R21). The caller checks the supply."""
-    s.nsupply[q - s.n] -= 1
+    s.neutral_supply[q - s.n] -= 1
     _board.place(s, q, x)
 
 
-def ship_neutral_disc(s: State, q: int, r: int) -> None:
+def ship_neutral_disc(s: State, q: OwnerId, r: RegionId) -> None:
     """A disc of neutral colour ``q`` from its supply onto the next free space of closed
     region ``r``'s track (the one farthest from the deck, R10): the space's Trade token
     leaves the game; filling the last space opens the region, and a Governor the
     neutral colour wins there leaves the game (R11, R21)."""
-    s.nsupply[q - s.n] -= 1
+    s.neutral_supply[q - s.n] -= 1
     _board.ship_track(s, q, None, r)
 
 
 # =========================================================================== buildings
-def take_circle(s: State, p: int, b: int) -> int:
+def take_circle(s: State, p: PlayerId, b: BuildingId) -> int:
     """Mark the leftmost free circle of ``p``'s building type ``b`` taken (by a module's
     component, not a disc); returns its slot."""
     pl = s.players[p]
-    for k, x in enumerate(pl.blds):
-        if x == b and not pl.occ >> k & 1:
-            pl.occ |= 1 << k
+    for k, x in enumerate(pl.buildings):
+        if x == b and not pl.taken_circles >> k & 1:
+            pl.taken_circles |= 1 << k
             return k
     raise ValueError(f"player {p} has no free {BUILDINGS[b].name}")
 
 
-def free_circles(s: State, p: int, mask: int) -> None:
+def free_circles(s: State, p: PlayerId, mask: int) -> None:
     """Clear the circles of ``p``'s building slots in ``mask`` (components leaving)."""
-    s.players[p].occ &= ~mask
+    s.players[p].taken_circles &= ~mask
 
 
-def pay_worker(s: State, p: int, b: int) -> None:
+def pay_worker(s: State, p: PlayerId, b: BuildingId) -> None:
     """Pay ``p``'s worker on building type ``b`` back to the Harbor (P4)."""
     _salary.pay_worker(s, p, b)
 
 
-def workers(s: State, p: int) -> int:
+def workers(s: State, p: PlayerId) -> int:
     """Bitmask of ``p``'s building slots holding a worker (a disc)."""
     return _salary.workers(s, p)
 
 
-def discard_building(s: State, b: int) -> None:
+def discard_building(s: State, b: BuildingId) -> None:
     """A copy of building type ``b`` leaves the supply; the module keeps count of it
     (:meth:`RuleModule.tile_buildings`) so conservation still holds."""
-    s.bsupply[b] -= 1
+    s.building_supply[b] -= 1
 
 
-def replace_building(s: State, p: int, old: int, new: int) -> None:
+def replace_building(s: State, p: PlayerId, old: BuildingId, new: BuildingId) -> None:
     """``p``'s leftmost unstaffed ``old`` returns to the supply and ``new`` from the
     supply takes its place in the Seaside; icons follow."""
     pl = s.players[p]
-    k = next(k for k, b in enumerate(pl.blds) if b == old and not pl.occ >> k & 1)
-    pl.blds[k] = new
-    s.bsupply[old] += 1
-    s.bsupply[new] -= 1
+    k = next(k for k, b in enumerate(pl.buildings) if b == old and not pl.taken_circles >> k & 1)
+    pl.buildings[k] = new
+    s.building_supply[old] += 1
+    s.building_supply[new] -= 1
     _board.gain_icons(pl, BUILDINGS[old].icons, -1)
     _board.gain_icons(pl, BUILDINGS[new].icons, 1)
 
 
 # =========================================================================== tokens, icons
-def gain_token(s: State, p: int, t: int) -> None:
+def gain_token(s: State, p: PlayerId, t: TokenType) -> None:
     """Trade token ``t`` (taken from wherever it was) joins ``p``'s mat."""
     _board.gain_token(s, s.players[p], t)
 
 
-def spend_token(s: State, p: int, t: int) -> None:
+def spend_token(s: State, p: PlayerId, t: TokenType) -> None:
     """``p`` spends a real brown Trade token of type ``t``: it leaves the game and the
-    track drops. The caller checks ``s.players[p].btok[t] > 0``."""
+    track drops. The caller checks ``s.players[p].brown_tokens[t] > 0``."""
     pl = s.players[p]
-    pl.btok[t] -= 1
+    pl.brown_tokens[t] -= 1
     pl.attr[t] -= 1
     s.spent[t] += 1
 
 
-def lose_token(s: State, p: int, t: int) -> None:
+def lose_token(s: State, p: PlayerId, t: TokenType) -> None:
     """A token of ``p``'s mat (brown ``t < 4``, blue otherwise) leaves it for a place the
     caller decides (a module's tile, the board, another mat)."""
     pl = s.players[p]
     if t < 4:
-        pl.btok[t] -= 1
+        pl.brown_tokens[t] -= 1
         pl.attr[t] -= 1
     else:
         pl.blue[t - 4] -= 1
 
 
-def transfer_token(s: State, frm: int, to: int, t: int) -> None:
+def transfer_token(s: State, frm: PlayerId, to: PlayerId, t: TokenType) -> None:
     """Move a Trade token of type ``t`` from ``frm``'s mat to ``to``'s."""
     lose_token(s, frm, t)
     gain_token(s, to, t)
 
 
-def discard_token(s: State, t: int) -> None:
+def discard_token(s: State, t: TokenType) -> None:
     """A Trade token (already taken from where it was) leaves the game."""
     s.spent[t] += 1
 
 
-def add_icons(s: State, p: int, icons: tuple[int, int, int, int], sign: int = 1) -> None:
+def add_icons(s: State, p: PlayerId, icons: tuple[int, int, int, int], sign: int = 1) -> None:
     """``p`` gains (``sign`` 1) or loses (-1) attribute icons of a module's component."""
     _board.gain_icons(s.players[p], icons, sign)
 
 
-def take_site_token(s: State, x: int) -> int:
+def take_site_token(s: State, x: SiteId) -> TokenType:
     """Take the Trade token off site ``x`` (-1 if none); the caller puts it somewhere."""
     t = s.site_token[x]
     s.site_token[x] = -1
     return t
 
 
-def take_link_token(s: State, li: int) -> int:
+def take_link_token(s: State, li: LinkId) -> TokenType:
     """Take the Trade token off link ``li`` (-1 if none)."""
     t = s.link_token[li]
     s.link_token[li] = -1
     return t
 
 
-def swap_track_token(s: State, r: int, k: int, t: int) -> int:
+def swap_track_token(s: State, r: RegionId, k: int, t: TokenType) -> TokenType:
     """Put token ``t`` on free space ``k`` of ``r``'s track; return the one taken there."""
     x = s.info.trk_off[r] + k
-    old, s.trk_tok[x] = s.trk_tok[x], t
+    old, s.track_token[x] = s.track_token[x], t
     return old
 
 
-def swap_site_token(s: State, x: int, t: int) -> int:
+def swap_site_token(s: State, x: SiteId, t: TokenType) -> TokenType:
     """Put token ``t`` on unoccupied site ``x``; return the one taken there."""
     old, s.site_token[x] = s.site_token[x], t
     return old
 
 
-def swap_link_token(s: State, li: int, t: int) -> int:
+def swap_link_token(s: State, li: LinkId, t: TokenType) -> TokenType:
     """Put token ``t`` on link ``li``; return the one taken there."""
     old, s.link_token[li] = s.link_token[li], t
     return old
 
 
 # =========================================================================== cards
-def draw_presence(s: State, p: int, deck: int) -> int:
+def draw_presence(s: State, p: PlayerId, deck: DeckId) -> int:
     """Presence ``p`` counts to Draw from ``deck`` (R14, with Draw bonuses, P14)."""
     return _draw.presence(s, p, deck)
 
@@ -461,7 +488,7 @@ def _card_gain_words(p: int, c: int) -> str:
             + (" from the " + DECK_NAMES[card.deck] + " deck" if card.governor else ""))
 
 
-def gain_card(s: State, p: int, c: int, bonus: bool = True) -> None:
+def gain_card(s: State, p: PlayerId, c: CardId, bonus: bool = True) -> None:
     """Card ``c`` (already taken from where it was) joins ``p``'s hand: icons, a region
     value-1 card's bonus disc when ``bonus`` (R16), Abolition for Europe 5 (R17)."""
     if s.ev is not None:
@@ -469,12 +496,12 @@ def gain_card(s: State, p: int, c: int, bonus: bool = True) -> None:
     _draw.gain_card(s, p, c, bonus)
 
 
-def take_top_card(s: State, deck: int) -> int:
+def take_top_card(s: State, deck: DeckId) -> CardId:
     """Take the top card off ``deck`` (which must not be empty)."""
     return s.decks[deck].pop()
 
 
-def lose_card(s: State, p: int, c: int) -> None:
+def lose_card(s: State, p: PlayerId, c: CardId) -> None:
     """Card ``c`` leaves ``p``'s hand (normal slots or the free Governor slot) with its
     icons, for a place the caller decides."""
     pl = s.players[p]
@@ -485,12 +512,12 @@ def lose_card(s: State, p: int, c: int) -> None:
     _board.gain_icons(pl, CARDS[c].icons, -1)
 
 
-def remove_card(s: State, c: int) -> None:
+def remove_card(s: State, c: CardId) -> None:
     """Card ``c`` (already taken from where it was) leaves the game."""
     s.removed.append(c)
 
 
-def discard_top_card(s: State, deck: int) -> int:
+def discard_top_card(s: State, deck: DeckId) -> CardId:
     """The top card of ``deck`` (which must not be empty) leaves the game, as the Silent
     Fleet's Draw discards it; if it is the Europe 5 card, Slavery is abolished (R17).
     Returns the card."""
@@ -501,7 +528,7 @@ def discard_top_card(s: State, deck: int) -> int:
     return c
 
 
-def replace_in_deck(s: State, old: int, new: int) -> int:
+def replace_in_deck(s: State, old: CardId, new: CardId) -> DeckId:
     """Put card ``new`` at the exact position of ``old`` in a region deck; returns the
     deck (``old`` is then nowhere: the caller takes it)."""
     for d in range(1, 7):
@@ -512,7 +539,7 @@ def replace_in_deck(s: State, old: int, new: int) -> int:
     raise ValueError(f"{CARDS[old].code} is in no region deck")
 
 
-def remove_from_deck(s: State, d: int, c: int) -> None:
+def remove_from_deck(s: State, d: DeckId, c: CardId) -> None:
     """Card ``c`` leaves deck ``d`` (the caller puts it somewhere)."""
     s.decks[d].remove(c)
 
@@ -523,71 +550,75 @@ def abolish(s: State) -> None:
 
 
 # =========================================================================== board markers
-def mark_site(s: State, x: int, bit: int, on: bool = True) -> None:
+def mark_site(s: State, x: SiteId, bit: int, on: bool = True) -> None:
     """Set (or clear) a marker bit (``M_FORT``, ``M_MISSIONARY``...) on site ``x``."""
     if on:
-        s.smark[x] |= bit
+        s.site_marks[x] |= bit
     else:
-        s.smark[x] &= ~bit
+        s.site_marks[x] &= ~bit
 
 
-def mark_link(s: State, li: int, bit: int, on: bool = True) -> None:
+def mark_link(s: State, li: LinkId, bit: int, on: bool = True) -> None:
     """Set (or clear) a marker bit (``L_BLOCKADE``) on link ``li``."""
     if on:
-        s.lmark[li] |= bit
+        s.link_marks[li] |= bit
     else:
-        s.lmark[li] &= ~bit
+        s.link_marks[li] &= ~bit
 
 
-def links(s: State) -> tuple[tuple[int, int], ...]:
+def links(s: State) -> tuple[tuple[SiteId, SiteId], ...]:
     """The links in play as (site, site) pairs, by link index."""
     return s.info.board.links
 
 
-def neighbours(s: State, x: int) -> tuple[tuple[int, int], ...]:
+def neighbours(s: State, x: SiteId) -> tuple[tuple[LinkId, SiteId], ...]:
     """(link index, other end) of every link at site ``x``."""
     return s.info.adj[x]
 
 
-def sites_in_play(s: State) -> tuple[int, ...]:
+def sites_in_play(s: State) -> tuple[SiteId, ...]:
     """Every site in play on this board (Exploit tile cities included when in play)."""
     return s.info.sites
 
 
-def track_offset(s: State, r: int) -> int:
-    """Index of region ``r``'s first track space in ``s.trk_owner`` / ``s.trk_tok``."""
+def track_offset(s: State, r: RegionId) -> int:
+    """Index of region ``r``'s first track space in ``s.track_owner`` / ``s.track_token``."""
     return s.info.trk_off[r]
 
 
-def track_length(s: State, r: int) -> int:
+def track_length(s: State, r: RegionId) -> int:
     """Spaces on region ``r``'s track."""
     return s.info.trk_len[r]
 
 
-def controls_link(s: State, p: int, li: int) -> bool:
+def controls_link(s: State, p: PlayerId, li: LinkId) -> bool:
     """Both ends held by ``p`` and the link not Blockaded."""
     return _board.controls_link(s, p, li)
 
 
-def verb_of(c: int) -> int:
+def verb_of(c: ActionCode) -> int:
     """The verb of an action code."""
     return c >> SHIFT
 
 
-def arg_of(c: int) -> int:
+def arg_of(c: ActionCode) -> int:
     """The argument of an action code."""
     return c & ARG
 
 
 __all__ = [
+    "ActionCode", "AttributeId", "BuildingId", "CardId", "DeckId", "KindId", "LinkId",
+    "ModuleIndex", "OwnerId", "PlayerId", "RegionId", "SiteId", "TokenType",
     "AFRICA", "ARG", "ATTACK", "ATTRIBUTES", "BOARDS", "BUILDINGS", "BUILDING_INDEX",
     "BY_CODE", "B_MEMORIAL", "CARDS", "CARD_INDEX", "CARIBBEAN", "CULTURE", "DECK_CODES",
-    "DECK_NAMES", "DONE", "DONE_CODE", "DRAW", "EUROPE", "EU_DECK", "Exploit", "FAR_EAST",
+    "DECK_NAMES", "DONE", "DONE_CODE", "DRAW", "EUROPE", "EU_DECK", "EXPLOIT_A", "EXPLOIT_B",
+    "EXPLOIT_MODULE", "EXPLOIT_STEP", "Exploit", "FAR_EAST",
     "FL_NORMAL_ONLY", "FL_NO_EUROPE", "FL_NO_PRESENCE", "Frame", "HARBOR", "INDIA",
     "INDUSTRY", "INFLUENCE", "KIND_NAMES", "L_BLOCKADE", "M_FORT", "M_FORTIFIED",
     "M_FORT_DEIC", "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "NCARDS", "NORTH_AMERICA",
     "NOWHERE", "NREGIONS", "NSITES", "OCCUPY", "PAYMENT", "PILE", "REGION_CODES",
-    "REGION_NAMES", "REGISTRY", "RuleModule", "SHIFT", "SHIP", "SITES", "SITE_INDEX",
+    "REGION_NAMES", "REGION_STRIDE", "REGISTRY", "RuleModule", "SHIFT", "SHIP", "SITES",
+    "SITE_INDEX",
     "SLAVERY_DECK", "SOUTH_AMERICA", "SRC_TOKEN", "SUPPLY", "TILE_SITES", "TILE_SITE_IDS",
     "TOKEN_ACTIONS", "TOKEN_CODES", "TOKEN_NAMES", "T_ATTACK", "T_CULTURE", "T_INDUSTRY",
     "T_INFLUENCE", "T_WEALTH", "V_DONE", "V_OCCUPY", "V_PAY", "V_ROUTE", "V_SEA", "V_SHIP",

@@ -63,6 +63,10 @@ REGION_CODES: Final = ("EU", "AF", "SA", "CA", "NA", "IN", "FE")
 REGION_NAMES: Final = ("Europe", "Africa", "South America", "Caribbean", "North America",
                        "India", "Far East")
 NREGIONS: Final = 7
+#: the stride of the lists per player and region (``State.region_presence``, ``own``, ``sea``...):
+#: player ``p``'s entry for region ``r`` is at ``p * REGION_STRIDE + r`` (a literal, so
+#: that mypyc inlines it; it equals NREGIONS)
+REGION_STRIDE: Final = 7
 
 # --------------------------------------------------------------------------- action kinds
 SHIP: Final = 0
@@ -354,7 +358,7 @@ CLASSIC_LEVEL5: Final = tuple(BUILDING_INDEX[c] for c in ("exchange", "museum", 
 CLASSIC_CARD_BONUS: tuple[bool, ...] = (False,) * NCARDS
 #: the decks are the tables above, with each region's Governor on top of its deck (RB
 #: classic, "Preparation" 3); it is awarded when the region opens (R11), never drawn, so
-#: the engine keeps it beside the deck (``State.gov_avail``) as in Age of Sail
+#: the engine keeps it beside the deck (``State.region_governors``) as in Age of Sail
 CLASSIC_DECK_PROVENANCE: Final = "FI (cards); RB classic (order 5-4-3-2-1-Governor from the bottom)"
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from . import actions as A
 from .actions import Action
 from .frames import FRAME_NAMES
+from .ids import ActionCode, PlayerId
 
 if TYPE_CHECKING:
     from .state import State
@@ -55,7 +56,8 @@ class Decision:
 
     __slots__ = ("player", "kind", "prompt", "options")
 
-    def __init__(self, player: int, kind: str, prompt: str, options: list[Option]) -> None:
+    def __init__(self, player: PlayerId, kind: str, prompt: str,
+                 options: list[Option]) -> None:
         self.player = player
         self.kind = kind
         self.prompt = prompt
@@ -79,7 +81,7 @@ class Decision:
                 and self.kind == other.kind and self.prompt == other.prompt
                 and self.options == other.options)
 
-    def __reduce__(self) -> tuple[Any, tuple[int, str, str, list[Option]]]:
+    def __reduce__(self) -> tuple[Any, tuple[PlayerId, str, str, list[Option]]]:
         return (Decision, (self.player, self.kind, self.prompt, self.options))
 
     def __repr__(self) -> str:
@@ -107,11 +109,11 @@ class DecisionType:
     phases: ClassVar[tuple[int, ...]] = ()
     sort: ClassVar[bool] = False
 
-    def codes(self, s: State, f: Frame) -> list[int]:
+    def codes(self, s: State, f: Frame) -> list[ActionCode]:
         """The legal action codes of frame ``f`` (sorted unless :attr:`sort`)."""
         raise NotImplementedError
 
-    def apply(self, s: State, f: Frame, c: int) -> None:
+    def apply(self, s: State, f: Frame, c: ActionCode) -> None:
         """Carry out legal code ``c``; ``f`` is already popped from the stack."""
         raise NotImplementedError
 

@@ -22,11 +22,17 @@ Layouts::
     (F_GOVSLOT, p)                      Discard phase: which Governor is in the free slot
     (F_DISCARD, p)                      Discard phase: discard one card
     (F_EXPLOIT, p, i, step, a, b)       step ``step`` of rule module ``i`` (its own decision)
+
+Each layout is declared by a :class:`~typing.NamedTuple` below (:class:`EffectFrame`...),
+and each field has an index constant (``f[EFFECT_MODE]``, ``f[EXPLOIT_STEP]``...) that
+the engine reads a frame with: frames stay plain tuples built as tuple literals (a
+NamedTuple costs more to build and to read, in pure Python and compiled), and the
+constants are checked against the NamedTuples' fields (``tests/test_frames.py``).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 from .data import BOTH, CHOICE, SINGLE
 
@@ -53,6 +59,73 @@ FL_MASK: Final = 0xFF
 SRC_SHIFT: Final = 8
 SRC_TOKEN: Final = 64
 
+
+# ------------------------------------------------------------------ the frames' layouts
+class PlayerFrame(NamedTuple):
+    """A decision of ``player`` with nothing more: F_START, F_BUILD, F_ACTION,
+    F_CASUALTY, F_GOVSLOT and F_DISCARD."""
+
+    kind: int
+    player: int
+
+
+class SalaryFrame(NamedTuple):
+    """F_SALARY: ``player`` pays a worker back, ``payments_left`` payments to go."""
+
+    kind: int
+    player: int
+    payments_left: int
+
+
+class EffectFrame(NamedTuple):
+    """F_EFFECT: the action(s) of the chosen source. ``mode`` SINGLE, CHOICE, BOTH or
+    SECOND; ``kind1``/``kind2`` the action kinds (``-1`` none); ``region``/``deck`` >= 0
+    restrict it; ``flags`` the FL_* bits, and above SRC_SHIFT the source activated."""
+
+    kind: int
+    player: int
+    mode: int
+    kind1: int
+    kind2: int
+    region: int
+    deck: int
+    flags: int
+
+
+class ExploitFrame(NamedTuple):
+    """F_EXPLOIT: step ``step`` of rule module ``module`` (its index in the state's
+    modules), with two ints ``a`` and ``b`` of the module's own."""
+
+    kind: int
+    player: int
+    module: int
+    step: int
+    a: int
+    b: int
+
+
+#: the field indexes, for every kind (literal ints, so that mypyc inlines them)
+FRAME_KIND: Final = 0
+FRAME_PLAYER: Final = 1
+SALARY_LEFT: Final = 2
+EFFECT_MODE: Final = 2
+EFFECT_KIND1: Final = 3
+EFFECT_KIND2: Final = 4
+EFFECT_REGION: Final = 5
+EFFECT_DECK: Final = 6
+EFFECT_FLAGS: Final = 7
+EXPLOIT_MODULE: Final = 2
+EXPLOIT_STEP: Final = 3
+EXPLOIT_A: Final = 4
+EXPLOIT_B: Final = 5
+
+#: each frame kind's layout
+FRAME_LAYOUTS: Final[dict[int, type[tuple[int, ...]]]] = {
+    F_START: PlayerFrame, F_BUILD: PlayerFrame, F_SALARY: SalaryFrame,
+    F_ACTION: PlayerFrame, F_EFFECT: EffectFrame, F_CASUALTY: PlayerFrame,
+    F_GOVSLOT: PlayerFrame, F_DISCARD: PlayerFrame, F_EXPLOIT: ExploitFrame,
+}
+
 PH_SETUP: Final = 0
 PH_CONSTRUCTION: Final = 1
 PH_GROWTH: Final = 2
@@ -64,7 +137,11 @@ PHASE_NAMES: Final = ("Setup", "Construction", "Growth", "Salary", "Actions", "D
                       "Game over")
 
 __all__ = [
-    "BOTH", "CHOICE", "FL_MASK", "FL_NORMAL_ONLY", "FL_NO_EUROPE", "FL_NO_PRESENCE",
+    "BOTH", "CHOICE", "EFFECT_DECK", "EFFECT_FLAGS", "EFFECT_KIND1", "EFFECT_KIND2",
+    "EFFECT_MODE", "EFFECT_REGION", "EXPLOIT_A", "EXPLOIT_B", "EXPLOIT_MODULE",
+    "EXPLOIT_STEP", "FRAME_KIND", "FRAME_LAYOUTS", "FRAME_PLAYER", "EffectFrame",
+    "ExploitFrame", "PlayerFrame", "SALARY_LEFT", "SalaryFrame", "FL_MASK", "FL_NORMAL_ONLY",
+    "FL_NO_EUROPE", "FL_NO_PRESENCE",
     "FRAME_NAMES", "F_ACTION", "F_BUILD", "F_CASUALTY", "F_DISCARD", "F_EFFECT",
     "F_EXPLOIT", "F_GOVSLOT", "F_SALARY", "F_START", "NFRAMES", "PHASE_NAMES",
     "PH_ACTIONS", "PH_CONSTRUCTION", "PH_DISCARD", "PH_END", "PH_GROWTH", "PH_SALARY",

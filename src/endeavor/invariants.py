@@ -9,6 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from . import data as D
+from .data import REGION_STRIDE
 from .rules.board import controls_link
 from .rules.salary import workers
 
@@ -24,32 +25,32 @@ def check_invariants(s: State) -> list[str]:
     # discs (35 per player across supply, harbor, buildings, board, Memorial bases)
     for p, pl in enumerate(s.players):
         on_sites = sum(1 for x in info.sites if owner[x] == p)
-        on_track = s.trk_owner.count(p)
-        at_sea = sum(s.sea[p * 7:p * 7 + 7])
+        on_track = s.track_owner.count(p)
+        at_sea = sum(s.sea[p * REGION_STRIDE:(p + 1) * REGION_STRIDE])
         on_blds = bin(workers(s, p)).count("1")  # workers, not components
         on_tiles = sum(e.tile_discs(s, i, p) for i, e in enumerate(s.ex))
-        total = (pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.mem)
+        total = (pl.supply + pl.harbor + on_blds + on_sites + on_track + at_sea + sum(pl.base_discs)
                  + on_tiles)
         if total != s.rules.discs:
             out.append(f"player {p}: {total} discs, not {s.rules.discs}")
-        if min(pl.supply, pl.harbor, *pl.mem, *pl.blue, *pl.btok) < 0:
+        if min(pl.supply, pl.harbor, *pl.base_discs, *pl.blue, *pl.brown_tokens) < 0:
             out.append(f"player {p}: negative count")
-        if pl.occ >> len(pl.blds):
+        if pl.taken_circles >> len(pl.buildings):
             out.append(f"player {p}: disc on a building that does not exist")
-        for i, b in enumerate(pl.blds):
-            if pl.occ >> i & 1 and not D.BUILDINGS[b].activatable:
+        for i, b in enumerate(pl.buildings):
+            if pl.taken_circles >> i & 1 and not D.BUILDINGS[b].activatable:
                 out.append(f"player {p}: disc on {D.BUILDINGS[b].name} (no circle)")
     # neutral discs (the Silent Fleet): supply + board = discs per colour
     owners = s.owners
-    if len(s.nsupply) != owners - n:
-        out.append(f"{len(s.nsupply)} neutral supplies for {owners - n} neutral colours")
-    if s.nsupply and min(s.nsupply) < 0:
+    if len(s.neutral_supply) != owners - n:
+        out.append(f"{len(s.neutral_supply)} neutral supplies for {owners - n} neutral colours")
+    if s.neutral_supply and min(s.neutral_supply) < 0:
         out.append("a neutral supply below 0")
     for q in range(n, owners):
-        on_board = (sum(1 for x in info.sites if owner[x] == q) + s.trk_owner.count(q)
-                    + sum(s.sea[q * 7:q * 7 + 7]))
-        if q - n < len(s.nsupply) and on_board + s.nsupply[q - n] != s.rules.discs:
-            out.append(f"neutral colour {q}: {on_board + s.nsupply[q - n]} discs, not "
+        on_board = (sum(1 for x in info.sites if owner[x] == q) + s.track_owner.count(q)
+                    + sum(s.sea[q * REGION_STRIDE:(q + 1) * REGION_STRIDE]))
+        if q - n < len(s.neutral_supply) and on_board + s.neutral_supply[q - n] != s.rules.discs:
+            out.append(f"neutral colour {q}: {on_board + s.neutral_supply[q - n]} discs, not "
                        f"{s.rules.discs}")
     # derived presence counters, for every owner
     for p in range(owners):
@@ -58,10 +59,11 @@ def check_invariants(s: State) -> list[str]:
             tile_r = sum(1 for x in D.TILE_SITE_IDS
                          if x in info.sites and owner[x] == p and D.SITES[x].region == r)
             o = info.trk_off[r]
-            trk_r = s.trk_owner[o:o + info.trk_len[r]].count(p)
-            if s.own[p * 7 + r] != sites_r - tile_r:
+            trk_r = s.track_owner[o:o + info.trk_len[r]].count(p)
+            if s.owned_sites[p * REGION_STRIDE + r] != sites_r - tile_r:
                 out.append(f"player {p}: own[{r}] counter wrong")
-            if s.pres[p * 7 + r] != sites_r + trk_r + s.sea[p * 7 + r]:
+            at = p * REGION_STRIDE + r
+            if s.region_presence[at] != sites_r + trk_r + s.sea[at]:
                 out.append(f"player {p}: presence[{r}] counter wrong")
     for x in range(D.NSITES):
         if owner[x] >= owners or owner[x] < -1 or (owner[x] >= 0 and x not in info.sites):
@@ -73,18 +75,18 @@ def check_invariants(s: State) -> list[str]:
             out.append(f"region {r}: free city counter wrong")
         if s.free_routes[r] != sum(1 for x in routes if owner[x] < 0):
             out.append(f"region {r}: free route counter wrong")
-        if s.occ_sites[r] != sum(1 for x in cities + routes if owner[x] >= 0):
+        if s.occupied_sites[r] != sum(1 for x in cities + routes if owner[x] >= 0):
             out.append(f"region {r}: occupied counter wrong")
         o = info.trk_off[r]
-        trk = s.trk_owner[o:o + info.trk_len[r]]
+        trk = s.track_owner[o:o + info.trk_len[r]]
         k = s.filled[r]
         if any(v < 0 for v in trk[:k]) or any(v >= 0 for v in trk[k:]):
             out.append(f"region {r}: track not filled from the far end")
-        if any(t >= 0 for t in s.trk_tok[o:o + k]):
+        if any(t >= 0 for t in s.track_token[o:o + k]):
             out.append(f"region {r}: token left on a claimed track space")
     # tokens (95, by type)
     tok: Counter[int] = Counter()
-    for t in s.trk_tok + [s.site_token[x] for x in range(D.NSITES)] + s.link_token:
+    for t in s.track_token + [s.site_token[x] for x in range(D.NSITES)] + s.link_token:
         if t >= 0:
             tok[t] += 1
     for x in range(D.NSITES):
@@ -92,7 +94,7 @@ def check_invariants(s: State) -> list[str]:
             out.append(f"site {D.SITES[x].code}: occupied but still holds a token")
     for pl in s.players:
         for t in range(4):
-            tok[t] += pl.btok[t]
+            tok[t] += pl.brown_tokens[t]
             tok[t + 4] += pl.blue[t]
     for i, e in enumerate(s.ex):
         tok.update(e.tile_tokens(s, i))
@@ -113,7 +115,7 @@ def check_invariants(s: State) -> list[str]:
         where.update(d)
     where.update(s.pile)
     where.update(s.removed)
-    where.update(g for g in s.gov_avail if g >= 0)
+    where.update(g for g in s.region_governors if g >= 0)
     for i, e in enumerate(s.ex):
         where.update(e.tile_cards(s, i))
     for pl in s.players:
@@ -130,8 +132,8 @@ def check_invariants(s: State) -> list[str]:
         out.append("unknown card id")
     # tracks equal to icons held
     for p, pl in enumerate(s.players):
-        icons = [pl.btok[k] + pl.mem[k] for k in range(4)]
-        for b in pl.blds:
+        icons = [pl.brown_tokens[k] + pl.base_discs[k] for k in range(4)]
+        for b in pl.buildings:
             for k in range(4):
                 icons[k] += D.BUILDINGS[b].icons[k]
         for c in s.held_cards(p):
@@ -145,19 +147,19 @@ def check_invariants(s: State) -> list[str]:
     # buildings
     built: Counter[int] = Counter()
     for pl in s.players:
-        built.update(pl.blds)
-        if sum(1 for b in pl.blds if D.BUILDINGS[b].level == 5) > 1:
+        built.update(pl.buildings)
+        if sum(1 for b in pl.buildings if D.BUILDINGS[b].level == 5) > 1:
             out.append("a player holds two level-5 buildings")
     for i, e in enumerate(s.ex):  # kept or put out of the game by a module
         built.update(e.tile_buildings(s, i))
-    if min(s.bsupply) < 0:
+    if min(s.building_supply) < 0:
         out.append("a negative count of buildings in the supply")
     for b, bd in enumerate(D.BUILDINGS):
         if bd.level == 0:
             continue
         copies = bd.copies if bd.level < 5 else (1 if b in s.level5 else 0)
-        if s.bsupply[b] + built[b] != copies:
-            out.append(f"building {bd.name}: {s.bsupply[b]} + {built[b]} != {copies}")
+        if s.building_supply[b] + built[b] != copies:
+            out.append(f"building {bd.name}: {s.building_supply[b]} + {built[b]} != {copies}")
     for i, e in enumerate(s.ex):
         out += [f"{e.name}: {m}" for m in e.check(s, i)]
     out += s.rules.problems(s)  # the ruleset's own facts (the 2009 game: no open sea...)

@@ -14,6 +14,11 @@ position built by the test-support module (:mod:`endeavor.testing`), marked
 Version 1 (the engine before the rules object) is still read: a version-1 record or
 state is migrated on load. Its config gets ``plus_same_region: true``, the "+" rule
 it was played with (P5, before R23), so old records replay to the same game.
+
+A state JSON is version 3 since its fields have readable names (``track_owner``,
+``site_marks``, a player's ``brown_tokens``...); a version-2 state (``trk_owner``,
+``smark``, ``btok``...) is migrated on load. Records keep version 2: they never held
+those fields.
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ from typing import Any, Final
 from . import actions as A
 from . import data as D
 from .config import GameConfig
+from .data import REGION_STRIDE
 from .errors import ConfigError, EndeavorError, IllegalActionError, NotationError, RecordError
-from .frames import F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_END, PH_SETUP
+from .frames import EFFECT_FLAGS, F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_END, PH_SETUP
 from .rules.base import RULESETS, rules_for
 from .rules.module import REGISTRY
 from .rules.turns import TURN_OPEN
@@ -36,6 +42,16 @@ STATE_FORMAT: Final = "endeavor-state"
 VERSION: Final = 2
 #: versions this engine reads (older ones are migrated)
 READS: Final = (1, 2)
+#: the version of the state JSON (the fields' readable names), and the versions read
+STATE_VERSION: Final = 3
+STATE_READS: Final = (1, 2, 3)
+#: the state fields that version 3 renamed: version 2's name -> today's
+_V2_FIELDS: Final = {"trk_owner": "track_owner", "trk_tok": "track_token",
+                     "gov_avail": "region_governors", "bsupply": "building_supply",
+                     "smark": "site_marks", "lmark": "link_marks"}
+#: the player fields that version 3 renamed
+_V2_PLAYER_FIELDS: Final = {"btok": "brown_tokens", "mem": "base_discs",
+                            "occ": "taken_circles"}
 CONFIG_FIELDS: Final = ("players", "ruleset", "board", "exploits", "seed", "options")
 
 
@@ -60,11 +76,11 @@ def _loads(text: Any, what: str) -> Any:
         raise RecordError(f"{what} is not valid JSON: {e}") from None
 
 
-def _version(d: dict[str, Any], what: str) -> int:
+def _version(d: dict[str, Any], what: str, reads: tuple[int, ...] = READS) -> int:
     v = d.get("version")
-    if type(v) is not int or v not in READS:
+    if type(v) is not int or v not in reads:
         raise RecordError(f"unsupported {what} version {v!r}; this engine reads versions "
-                          f"{', '.join(map(str, READS))}")
+                          f"{', '.join(map(str, reads))}")
     return v
 
 
@@ -118,29 +134,31 @@ def state_dict(s: State) -> dict[str, Any]:
     card = [c.code for c in D.CARDS]
     bld = [b.code for b in D.BUILDINGS]
     d: dict[str, Any] = {
-        "format": STATE_FORMAT, "version": VERSION, "config": s.config.to_dict()}
+        "format": STATE_FORMAT, "version": STATE_VERSION, "config": s.config.to_dict()}
     if s.origin is not None:
         d["built"] = True
     d.update({
         "players": [{
-            "supply": pl.supply, "harbor": pl.harbor, "attr": pl.attr, "btok": pl.btok,
-            "mem": pl.mem, "blue": pl.blue, "buildings": [bld[b] for b in pl.blds],
-            "occ": pl.occ, "cards": [card[c] for c in pl.cards],
+            "supply": pl.supply, "harbor": pl.harbor, "attr": pl.attr,
+            "brown_tokens": pl.brown_tokens, "base_discs": pl.base_discs, "blue": pl.blue,
+            "buildings": [bld[b] for b in pl.buildings], "taken_circles": pl.taken_circles,
+            "cards": [card[c] for c in pl.cards],
             "gov": card[pl.gov] if pl.gov >= 0 else None,
             "aside": [card[c] for c in pl.aside]} for pl in s.players],
         "site_owner": s.site_owner, "site_token": s.site_token,
-        "link_token": s.link_token, "trk_owner": s.trk_owner, "trk_tok": s.trk_tok,
-        "sea": s.sea, "neutral_supply": s.nsupply,
+        "link_token": s.link_token, "track_owner": s.track_owner,
+        "track_token": s.track_token,
+        "sea": s.sea, "neutral_supply": s.neutral_supply,
         "decks": [[card[c] for c in dk] for dk in s.decks],
         "pile": [card[c] for c in s.pile], "removed": [card[c] for c in s.removed],
-        "gov_avail": [card[g] if g >= 0 else None for g in s.gov_avail],
-        "bsupply": {bld[b]: k for b, k in enumerate(s.bsupply) if k},
+        "region_governors": [card[g] if g >= 0 else None for g in s.region_governors],
+        "building_supply": {bld[b]: k for b, k in enumerate(s.building_supply) if k},
         "level5": [bld[b] for b in s.level5], "spent": s.spent,
         "abolished": s.abolished, "round": s.round, "step": s.step, "crown": s.crown,
         "act_player": s.act_player, "passed": s.passed, "phase": s.phase, "turn": s.turn,
         "stack": [list(f) for f in s.stack],
-        "modules": [e.id for e in s.ex], "exd": s.exd, "smark": s.smark,
-        "lmark": s.lmark,
+        "modules": [e.id for e in s.ex], "exd": s.exd, "site_marks": s.site_marks,
+        "link_marks": s.link_marks,
         "history": [a.text for a in s.history()],
     })
     return d
@@ -207,7 +225,27 @@ def _migrate_state_v1(d: dict[str, Any]) -> dict[str, Any]:
             and all(m in REGISTRY for m in ids) and isinstance(smark, list)):
         d["exd"] = [REGISTRY[m].migrate_v1(x, smark) if isinstance(x, list) else x
                     for m, x in zip(ids, exd, strict=True)]
-    d["version"] = VERSION
+    d["version"] = 2
+    return d
+
+
+def _renamed(d: dict[str, Any], names: dict[str, str], what: str) -> dict[str, Any]:
+    """``d`` with its fields renamed by ``names`` (old -> new); a field already under
+    its new name is an error (a version-2 state never had one)."""
+    clash = sorted(set(names.values()) & set(d))
+    if clash:
+        raise RecordError(f"a version-2 {what} has no field {clash[0]!r}")
+    return {names.get(k, k): v for k, v in d.items()}
+
+
+def _migrate_state_v2(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 -> 3: the fields' readable names."""
+    d = _renamed(d, _V2_FIELDS, "state")
+    players = d.get("players")
+    if isinstance(players, list):
+        d["players"] = [_renamed(pd, _V2_PLAYER_FIELDS, "player") if isinstance(pd, dict)
+                        else pd for pd in players]
+    d["version"] = STATE_VERSION
     return d
 
 
@@ -222,9 +260,12 @@ def state_from_json(text: object, trusted: bool = False) -> State:
     d = _loads(text, "state")
     if not isinstance(d, dict) or d.get("format") != STATE_FORMAT:
         raise RecordError("not an endeavor state (missing format 'endeavor-state')")
-    v1 = _version(d, "state") == 1
+    version = _version(d, "state", STATE_READS)
+    v1 = version == 1
     if v1:
         d = _migrate_state_v1(d)
+    if version < STATE_VERSION:
+        d = _migrate_state_v2(d)
     cfg = d.get("config")
     if not isinstance(cfg, dict):
         raise RecordError("config must be an object")
@@ -268,7 +309,7 @@ def _check_history(s: State, v1: bool = False) -> State:
     if v1:  # version 1 kept neither the kinds done this turn nor the effect's source
         for x in (mine, theirs):
             x["turn"] &= TURN_OPEN
-            x["stack"] = [f[:7] + [f[7] & FL_MASK] if f[0] == F_EFFECT else f
+            x["stack"] = [f[:EFFECT_FLAGS] + [f[EFFECT_FLAGS] & FL_MASK] if f[0] == F_EFFECT else f
                           for f in x["stack"]]
     if mine != theirs:
         field = next(k for k in mine if mine[k] != theirs.get(k))
@@ -317,17 +358,17 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
         pl.supply = _int(pd, "supply", 0, discs)
         pl.harbor = _int(pd, "harbor", 0, discs)
         pl.attr = _ints(pd, "attr", 4, 0, 999)
-        pl.btok = _ints(pd, "btok", 4, 0, D.NTOKENS)
-        pl.mem = _ints(pd, "mem", 4, 0, discs)
+        pl.brown_tokens = _ints(pd, "brown_tokens", 4, 0, D.NTOKENS)
+        pl.base_discs = _ints(pd, "base_discs", 4, 0, discs)
         pl.blue = _ints(pd, "blue", 4, 0, D.NTOKENS)
-        pl.blds = _blds(pd.get("buildings"), "buildings")
-        pl.occ = _int(pd, "occ", 0, (1 << len(pl.blds)) - 1)
+        pl.buildings = _blds(pd.get("buildings"), "buildings")
+        pl.taken_circles = _int(pd, "taken_circles", 0, (1 << len(pl.buildings)) - 1)
         pl.cards = _cards(pd.get("cards"), "cards")
         g = pd.get("gov")
         pl.gov = -1 if g is None else _cards([g], "gov")[0]
         pl.aside = _cards(pd.get("aside"), "aside")
-        extra = set(pd) - {"supply", "harbor", "attr", "btok", "mem", "blue", "buildings",
-                           "occ", "cards", "gov", "aside"}
+        extra = set(pd) - {"supply", "harbor", "attr", "brown_tokens", "base_discs", "blue",
+                           "buildings", "taken_circles", "cards", "gov", "aside"}
         if extra:
             raise RecordError(f"unknown player field(s): {', '.join(sorted(extra))}")
         s.players.append(pl)
@@ -335,10 +376,10 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     s.site_owner = _ints(d, "site_owner", D.NSITES, -1, owners - 1)
     s.site_token = _ints(d, "site_token", D.NSITES, -1, 7)
     s.link_token = _ints(d, "link_token", info.nlinks, -1, 7)
-    s.trk_owner = _ints(d, "trk_owner", info.ntrack, -1, owners - 1)
-    s.trk_tok = _ints(d, "trk_tok", info.ntrack, -1, 7)
-    s.sea = _ints(d, "sea", 7 * owners, 0, discs)
-    s.nsupply = _ints(d, "neutral_supply", rules.neutrals, 0, discs)
+    s.track_owner = _ints(d, "track_owner", info.ntrack, -1, owners - 1)
+    s.track_token = _ints(d, "track_token", info.ntrack, -1, 7)
+    s.sea = _ints(d, "sea", REGION_STRIDE * owners, 0, discs)
+    s.neutral_supply = _ints(d, "neutral_supply", rules.neutrals, 0, discs)
     _derive_counters(s)
     decks = d.get("decks")
     if not isinstance(decks, list) or len(decks) != 8:
@@ -346,19 +387,19 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     s.decks = [_cards(dk, "decks") for dk in decks]
     s.pile = _cards(d.get("pile"), "pile")
     s.removed = _cards(d.get("removed"), "removed")
-    ga = d.get("gov_avail")
+    ga = d.get("region_governors")
     if not isinstance(ga, list) or len(ga) != 7:
-        raise RecordError("field 'gov_avail' must list 7 entries")
-    s.gov_avail = [-1 if g is None else _cards([g], "gov_avail")[0] for g in ga]
-    bs = d.get("bsupply")
+        raise RecordError("field 'region_governors' must list 7 entries")
+    s.region_governors = [-1 if g is None else _cards([g], "region_governors")[0] for g in ga]
+    bs = d.get("building_supply")
     if not isinstance(bs, dict):
-        raise RecordError("field 'bsupply' must map building codes to counts")
-    s.bsupply = [0] * len(D.BUILDINGS)
+        raise RecordError("field 'building_supply' must map building codes to counts")
+    s.building_supply = [0] * len(D.BUILDINGS)
     for code, k in bs.items():
-        b = _blds([code], "bsupply")[0]
+        b = _blds([code], "building_supply")[0]
         if type(k) is not int or not 0 <= k <= 5:
-            raise RecordError(f"field 'bsupply': bad count {k!r} for {code}")
-        s.bsupply[b] = k
+            raise RecordError(f"field 'building_supply': bad count {k!r} for {code}")
+        s.building_supply[b] = k
     s.level5 = tuple(_blds(d.get("level5"), "level5"))
     if (len(s.level5) != rules.level5_available or len(set(s.level5)) != len(s.level5)
             or any(b not in rules.level5_pool for b in s.level5)
@@ -383,8 +424,8 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
             or not all(isinstance(x, list) for x in exd)):
         raise RecordError("field 'exd' must hold one list of ints per module")
     s.exd = [_ints({"exd": x}, "exd", len(x), -(1 << 20), 1 << 20) for x in exd]
-    s.smark = _ints(d, "smark", D.NSITES, 0, 255)
-    s.lmark = _ints(d, "lmark", info.nlinks, 0, 255)
+    s.site_marks = _ints(d, "site_marks", D.NSITES, 0, 255)
+    s.link_marks = _ints(d, "link_marks", info.nlinks, 0, 255)
     hist = d.get("history")
     if not isinstance(hist, list):
         raise RecordError("field 'history' must be a list of action notations")
@@ -403,11 +444,10 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     s._shm = None
     s._marks = None
     known = {"format", "version", "config", "built", "players", "site_owner", "site_token",
-             "link_token", "trk_owner", "trk_tok", "sea", "neutral_supply", "decks", "pile",
-             "removed",
-             "gov_avail", "bsupply", "level5", "spent", "abolished", "round", "step",
-             "crown", "act_player", "passed", "phase", "turn", "stack", "modules", "exd",
-             "smark", "lmark", "history"}
+             "link_token", "track_owner", "track_token", "sea", "neutral_supply", "decks",
+             "pile", "removed", "region_governors", "building_supply", "level5", "spent",
+             "abolished", "round", "step", "crown", "act_player", "passed", "phase", "turn",
+             "stack", "modules", "exd", "site_marks", "link_marks", "history"}
     extra = set(d) - known
     if extra:
         raise RecordError(f"unknown state field(s): {', '.join(sorted(extra))}")
@@ -421,12 +461,12 @@ def _derive_counters(s: State) -> None:
     """Presence, own-site, occupancy, free-site and filled-track counters from the discs."""
     info = s.info
     n = s.n
-    s.filled = [sum(1 for x in s.trk_owner[info.trk_off[r]:info.trk_off[r] + info.trk_len[r]]
+    s.filled = [sum(1 for x in s.track_owner[info.trk_off[r]:info.trk_off[r] + info.trk_len[r]]
                     if x >= 0) for r in range(7)]
     owners = n + s.rules.neutrals
-    s.pres = [0] * (7 * owners)
-    s.own = [0] * (7 * owners)
-    s.occ_sites = [0] * 7
+    s.region_presence = [0] * (REGION_STRIDE * owners)
+    s.owned_sites = [0] * (REGION_STRIDE * owners)
+    s.occupied_sites = [0] * 7
     s.free_cities = [0] * 7
     s.free_routes = [0] * 7
     for x in info.sites:
@@ -434,21 +474,21 @@ def _derive_counters(s: State) -> None:
         o = s.site_owner[x]
         if D.SITES[x].code in D.TILE_SITES:  # tile cities: presence only (board.place)
             if o >= 0:
-                s.pres[o * 7 + r] += 1
+                s.region_presence[o * REGION_STRIDE + r] += 1
         elif o >= 0:
-            s.pres[o * 7 + r] += 1
-            s.own[o * 7 + r] += 1
-            s.occ_sites[r] += 1
+            s.region_presence[o * REGION_STRIDE + r] += 1
+            s.owned_sites[o * REGION_STRIDE + r] += 1
+            s.occupied_sites[r] += 1
         elif D.SITES[x].city:
             s.free_cities[r] += 1
         else:
             s.free_routes[r] += 1
     for r in range(7):
         for i in range(info.trk_off[r], info.trk_off[r] + info.trk_len[r]):
-            if s.trk_owner[i] >= 0:
-                s.pres[s.trk_owner[i] * 7 + r] += 1
+            if s.track_owner[i] >= 0:
+                s.region_presence[s.track_owner[i] * REGION_STRIDE + r] += 1
         for p in range(owners):
-            s.pres[p * 7 + r] += s.sea[p * 7 + r]
+            s.region_presence[p * REGION_STRIDE + r] += s.sea[p * REGION_STRIDE + r]
 
 
 def _frames(d: dict[str, Any], s: State) -> list[tuple[int, ...]]:
@@ -490,12 +530,12 @@ def _position_problems(s: State) -> list[str]:
         out.append(f"round {s.round} does not match phase {s.phase}")
     for r in range(1, 7):
         opened = s.filled[r] == s.info.trk_len[r]
-        if opened == (s.gov_avail[r] >= 0):
+        if opened == (s.region_governors[r] >= 0):
             out.append(f"{D.REGION_NAMES[r]} is {'open' if opened else 'closed'} but its "
                        f"Governor is {'still available' if opened else 'gone'}")
-        elif not opened and s.gov_avail[r] != rules.governors[r]:
+        elif not opened and s.region_governors[r] != rules.governors[r]:
             out.append(f"the Governor of {D.REGION_NAMES[r]} is not {D.REGION_NAMES[r]}'s")
-    if s.gov_avail[0] >= 0:
+    if s.region_governors[0] >= 0:
         out.append("Europe has no Governor")
     if s.abolished:
         if s.decks[D.SLAVERY_DECK]:

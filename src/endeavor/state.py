@@ -30,10 +30,12 @@ from . import exploits as _exploits  # noqa: F401  (registers the Exploits)
 from . import variants as _variants  # noqa: F401  (registers the variants)
 from .actions import Action
 from .config import GameConfig
+from .data import REGION_STRIDE
 from .decision import Decision, Option
 from .errors import IllegalActionError, UndoError
 from .events import Event
 from .frames import (  # noqa: F401  (re-exported for adapters and old imports)
+    EXPLOIT_MODULE,
     F_ACTION,
     F_BUILD,
     F_CASUALTY,
@@ -54,6 +56,20 @@ from .frames import (  # noqa: F401  (re-exported for adapters and old imports)
     PH_SETUP,
     PHASE_NAMES,
     SECOND,
+)
+from .ids import (
+    ActionCode,
+    AttributeId,
+    BuildingId,
+    CardId,
+    DeckId,
+    LinkId,
+    ModuleIndex,
+    OwnerId,
+    PlayerId,
+    RegionId,
+    SiteId,
+    TokenType,
 )
 from .rules import base as RB
 from .rules import board, discard, draw, turns
@@ -87,26 +103,26 @@ def _has(codes: list[int], c: int) -> bool:
 
 
 class Player:
-    """One player's mat. ``attr`` is the four track scores (icons held); ``btok`` the
-    brown Trade tokens at the track bases; ``mem`` discs at the track bases (Memorial
-    casualties, Spice Trade stock); ``blue`` the blue tokens in the Harbor (index =
-    token type - 4); ``blds`` the Seaside building types left to right with ``occ`` a
-    bitmask of taken activation circles; ``cards`` the cards in normal slots; ``gov``
-    the card in the free Governor slot (-1 if empty); ``aside`` the set-aside Slavery
-    cards."""
+    """One player's mat. ``attr`` is the four track scores (icons held); ``brown_tokens``
+    the brown Trade tokens at the track bases; ``base_discs`` discs at the track bases
+    (Memorial casualties, Spice Trade stock); ``blue`` the blue tokens in the Harbor
+    (index = token type - 4); ``buildings`` the Seaside building types left to right with
+    ``taken_circles`` a bitmask of taken activation circles; ``cards`` the cards in normal
+    slots; ``gov`` the card in the free Governor slot (-1 if empty); ``aside`` the set-aside
+    Slavery cards."""
 
-    __slots__ = ("supply", "harbor", "attr", "btok", "mem", "blue", "blds", "occ",
-                 "cards", "gov", "aside")
+    __slots__ = ("supply", "harbor", "attr", "brown_tokens", "base_discs", "blue", "buildings",
+                 "taken_circles", "cards", "gov", "aside")
 
     def __init__(self, discs: int = D.DISCS_PER_PLAYER) -> None:
         self.supply = discs
         self.harbor = 0
         self.attr = [0, 0, 0, 0]
-        self.btok = [0, 0, 0, 0]
-        self.mem = [0, 0, 0, 0]
+        self.brown_tokens = [0, 0, 0, 0]
+        self.base_discs = [0, 0, 0, 0]
         self.blue = [0, 0, 0, 0]
-        self.blds: list[int] = []
-        self.occ = 0
+        self.buildings: list[int] = []
+        self.taken_circles = 0
         self.cards: list[int] = []
         self.gov = -1
         self.aside: list[int] = []
@@ -116,17 +132,17 @@ class Player:
         q.supply = self.supply
         q.harbor = self.harbor
         q.attr = self.attr.copy()
-        q.btok = self.btok.copy()
-        q.mem = self.mem.copy()
+        q.brown_tokens = self.brown_tokens.copy()
+        q.base_discs = self.base_discs.copy()
         q.blue = self.blue.copy()
-        q.blds = self.blds.copy()
-        q.occ = self.occ
+        q.buildings = self.buildings.copy()
+        q.taken_circles = self.taken_circles
         q.cards = self.cards.copy()
         q.gov = self.gov
         q.aside = self.aside.copy()
         return q
 
-    def level(self, attribute: int) -> int:
+    def level(self, attribute: AttributeId) -> int:
         """Build Level / Salary Level / Card Limit of a track."""
         s = self.attr[attribute]
         return _LEVEL[s] if s < 16 else 5
@@ -135,11 +151,11 @@ class Player:
 #: every field of a State (its ``__slots__``); :meth:`State.undo` sets them all
 _FIELDS: Final = (
     "config", "rules", "n", "info", "players", "site_owner", "site_token",
-    "link_token", "trk_owner", "trk_tok", "filled", "sea", "pres", "own", "occ_sites",
-    "free_cities", "free_routes", "decks", "pile", "removed", "gov_avail",
-    "bsupply", "level5", "spent", "abolished", "round", "step", "crown",
-    "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-    "ex", "exd", "smark", "lmark", "ev", "origin", "nsupply", "_shm", "_marks",
+    "link_token", "track_owner", "track_token", "filled", "sea", "region_presence",
+    "owned_sites", "occupied_sites", "free_cities", "free_routes", "decks", "pile", "removed",
+    "region_governors", "building_supply", "level5", "spent", "abolished", "round", "step",
+    "crown", "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
+    "ex", "exd", "site_marks", "link_marks", "ev", "origin", "neutral_supply", "_shm", "_marks",
 )
 #: undo() keeps a copy of the position after every this many actions of the history it
 #: replays, so undoing step by step costs a copy and a few replayed actions each time
@@ -161,20 +177,20 @@ class State:
     site_owner: list[int]
     site_token: list[int]
     link_token: list[int]
-    trk_owner: list[int]
-    trk_tok: list[int]
+    track_owner: list[int]
+    track_token: list[int]
     filled: list[int]
     sea: list[int]
-    pres: list[int]
-    own: list[int]
-    occ_sites: list[int]
+    region_presence: list[int]
+    owned_sites: list[int]
+    occupied_sites: list[int]
     free_cities: list[int]
     free_routes: list[int]
     decks: list[list[int]]
     pile: list[int]
     removed: list[int]
-    gov_avail: list[int]
-    bsupply: list[int]
+    region_governors: list[int]
+    building_supply: list[int]
     level5: tuple[int, ...]
     spent: list[int]
     abolished: bool
@@ -191,11 +207,11 @@ class State:
     _legal: list[int] | None
     ex: tuple[RuleModule, ...]
     exd: list[list[int]]
-    smark: list[int]
-    lmark: list[int]
+    site_marks: list[int]
+    link_marks: list[int]
     ev: list[Event] | None
     origin: State | None
-    nsupply: list[int]
+    neutral_supply: list[int]
     #: (history, Shield mask) after the last apply(), so the next one need not work
     #: the mask out again before its step (None: unknown)
     _shm: tuple[Any, int] | None
@@ -214,20 +230,20 @@ class State:
         s.site_owner = self.site_owner.copy()
         s.site_token = self.site_token.copy()
         s.link_token = self.link_token.copy()
-        s.trk_owner = self.trk_owner.copy()
-        s.trk_tok = self.trk_tok.copy()
+        s.track_owner = self.track_owner.copy()
+        s.track_token = self.track_token.copy()
         s.filled = self.filled.copy()
         s.sea = self.sea.copy()
-        s.pres = self.pres.copy()
-        s.own = self.own.copy()
-        s.occ_sites = self.occ_sites.copy()
+        s.region_presence = self.region_presence.copy()
+        s.owned_sites = self.owned_sites.copy()
+        s.occupied_sites = self.occupied_sites.copy()
         s.free_cities = self.free_cities.copy()
         s.free_routes = self.free_routes.copy()
         s.decks = [*map(list.copy, self.decks)]
         s.pile = self.pile.copy()
         s.removed = self.removed.copy()
-        s.gov_avail = self.gov_avail.copy()
-        s.bsupply = self.bsupply.copy()
+        s.region_governors = self.region_governors.copy()
+        s.building_supply = self.building_supply.copy()
         s.level5 = self.level5
         s.spent = self.spent.copy()
         s.abolished = self.abolished
@@ -244,11 +260,11 @@ class State:
         s._legal = self._legal  # never mutated in place, shared safely
         s.ex = self.ex
         s.exd = [*map(list.copy, self.exd)]
-        s.smark = self.smark.copy()
-        s.lmark = self.lmark.copy()
+        s.site_marks = self.site_marks.copy()
+        s.link_marks = self.link_marks.copy()
         s.ev = None
         s.origin = self.origin  # an immutable snapshot, shared safely
-        s.nsupply = self.nsupply.copy()
+        s.neutral_supply = self.neutral_supply.copy()
         s._shm = self._shm  # immutable, keyed by the history it belongs to
         s._marks = None
         return s
@@ -259,7 +275,7 @@ class State:
 
     # ------------------------------------------------------------------ queries
     @property
-    def current_player(self) -> int | None:
+    def current_player(self) -> PlayerId | None:
         """The player who must decide now, or None when the game is over."""
         return self.stack[-1][1] if self.stack else None
 
@@ -277,7 +293,8 @@ class State:
         stack = self.stack
         if stack and stack[-1][0] == F_EXPLOIT:
             f = stack[-1]
-            name = self.ex[f[2]].step_phase(self, f[2], f)
+            i = f[EXPLOIT_MODULE]
+            name = self.ex[i].step_phase(self, i, f)
             if name:
                 return name
         return self.rules.phase_names[self.phase]
@@ -311,73 +328,73 @@ class State:
         """Number of actions applied since setup (the length of :meth:`history`)."""
         return self.nhist
 
-    def marker(self, player: int, attribute: int) -> int:
+    def marker(self, player: PlayerId, attribute: AttributeId) -> int:
         """Where ``player``'s status marker stands on a track: the icons held, at most
         the ruleset's cap (the 2009 tracks stop at 15, P75; Age of Sail's go on)."""
         return min(self.players[player].attr[attribute], self.rules.track_cap)
 
-    def presence(self, player: int, region: int) -> int:
+    def presence(self, player: PlayerId, region: RegionId) -> int:
         """Discs of ``player`` in ``region`` (cities, trade routes, track, open sea)."""
-        return self.pres[player * 7 + region]
+        return self.region_presence[player * REGION_STRIDE + region]
 
-    def is_open(self, region: int) -> bool:
+    def is_open(self, region: RegionId) -> bool:
         """Europe is always open; a region opens when its track is full."""
         return region == D.EUROPE or self.filled[region] == self.info.trk_len[region]
 
-    def track(self, region: int) -> list[int]:
+    def track(self, region: RegionId) -> list[OwnerId]:
         """Owners of the region's shipping track spaces, farthest from the deck first."""
         o = self.info.trk_off[region]
-        return self.trk_owner[o:o + self.info.trk_len[region]]
+        return self.track_owner[o:o + self.info.trk_len[region]]
 
-    def track_tokens(self, region: int) -> list[int]:
+    def track_tokens(self, region: RegionId) -> list[TokenType]:
         """Trade tokens still on the region's track spaces (-1 where claimed)."""
         o = self.info.trk_off[region]
-        return self.trk_tok[o:o + self.info.trk_len[region]]
+        return self.track_token[o:o + self.info.trk_len[region]]
 
-    def sea_discs(self, player: int, region: int) -> int:
+    def sea_discs(self, player: PlayerId, region: RegionId) -> int:
         """Discs of ``player`` in the open sea of ``region``."""
-        return self.sea[player * 7 + region]
+        return self.sea[player * REGION_STRIDE + region]
 
-    def has_passed(self, player: int) -> bool:
+    def has_passed(self, player: PlayerId) -> bool:
         """Whether ``player`` has passed in this round's Action phase."""
         return bool(self.passed >> player & 1)
 
-    def controls_link(self, player: int, link: int) -> bool:
+    def controls_link(self, player: PlayerId, link: LinkId) -> bool:
         """Both ends held by ``player`` and the link not Blockaded (Imperialism)."""
         return board.controls_link(self, player, link)
 
-    def held_cards(self, player: int) -> list[int]:
+    def held_cards(self, player: PlayerId) -> list[CardId]:
         """Cards in normal slots plus the free Governor slot."""
         return discard.held_cards(self, player)
 
-    def over_card_limit(self, player: int) -> bool:
+    def over_card_limit(self, player: PlayerId) -> bool:
         """R18: over the card limits (see :mod:`endeavor.rules.discard`)."""
         return discard.over_card_limit(self, player)
 
-    def draw_presence(self, player: int, deck: int) -> int:
+    def draw_presence(self, player: PlayerId, deck: DeckId) -> int:
         """Presence ``player`` counts to Draw from ``deck`` (R14, P14)."""
         return draw.presence(self, player, deck)
 
-    def attack_cost(self, player: int, site: int) -> int:
+    def attack_cost(self, player: PlayerId, site: SiteId) -> int:
         """Casualties ``player`` suffers attacking ``site``."""
         return _attack_cost(self, player, site)
 
-    def build_options(self, player: int) -> list[int]:
+    def build_options(self, player: PlayerId) -> list[BuildingId]:
         """Building types ``player`` may construct now (RB, P3)."""
         return _build_options(self, player)
 
-    def governor_winner(self, region: int) -> int:
+    def governor_winner(self, region: RegionId) -> PlayerId:
         """R11: who wins the region's Governor if it opens now (-1: nobody)."""
         return board.governor_winner(self, region)
 
-    def exploit_active(self, i: int) -> bool:
+    def exploit_active(self, i: ModuleIndex) -> bool:
         """Exploit ``i`` (index in :attr:`modules`) is active once both its regions are
         open (its Keys placed)."""
         e = self.ex[i]
         r1, r2 = e.regions
         return e.is_exploit and self.is_open(r1) and self.is_open(r2)
 
-    def has_shield(self, player: int, i: int) -> bool:
+    def has_shield(self, player: PlayerId, i: ModuleIndex) -> bool:
         """P13: a Shield while Exploit ``i`` is active and ``player`` has presence in
         both of its regions; only Shield holders may use or score it."""
         e = self.ex[i]
@@ -388,10 +405,10 @@ class State:
         length = self.info.trk_len
         if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
             return False
-        base = player * 7
-        return self.pres[base + r1] > 0 and self.pres[base + r2] > 0
+        base = player * REGION_STRIDE
+        return self.region_presence[base + r1] > 0 and self.region_presence[base + r2] > 0
 
-    def exploit_index(self, exploit_id: str) -> int:
+    def exploit_index(self, exploit_id: str) -> ModuleIndex:
         """Index in :attr:`modules` of a module in play, or -1."""
         for i, e in enumerate(self.ex):
             if e.id == exploit_id:
@@ -410,7 +427,7 @@ class State:
             return [by[c] for c in boxed]
         return list(map(_ACTION_OF, codes))  # a loop in C, not in bytecode
 
-    def legal_codes(self) -> list[int]:
+    def legal_codes(self) -> list[ActionCode]:
         """Like :meth:`legal_actions` but as int codes (do not mutate the list)."""
         codes = self._legal
         if codes is None:
@@ -502,7 +519,7 @@ class State:
             self.ev = None
         return events
 
-    def apply_code(self, c: int) -> None:
+    def apply_code(self, c: ActionCode) -> None:
         """Fast path for bots: apply an action code taken from :meth:`legal_codes`
         (checked, no events)."""
         codes = self._legal
@@ -572,14 +589,14 @@ class State:
             setattr(self, name, getattr(s, name))
 
     # ------------------------------------------------------------------ events
-    def emit(self, kind: str, player: int | None, text: str,
+    def emit(self, kind: str, player: PlayerId | None, text: str,
              data: dict[str, Any] | None = None) -> None:
         """Record an event while :meth:`apply` collects them (rule code checks
         ``state.ev is not None`` first, so bots pay nothing)."""
         if self.ev is not None:
             self.ev.append(Event(kind, player, text, data))
 
-    def emit_later(self, kind: str, player: int | None, make: Callable[..., str],
+    def emit_later(self, kind: str, player: PlayerId | None, make: Callable[..., str],
                    *args: Any) -> None:
         """Record an event whose words are ``make(*args)``, made only when a client
         reads them (:class:`~endeavor.events.Event`); ``args`` are values captured now (numbers,
@@ -594,14 +611,14 @@ class State:
         m = 0
         filled = self.filled
         length = self.info.trk_len
-        pres = self.pres
+        pres = self.region_presence
         for i, _, r1, r2 in self.rules.exploit_keys:  # Europe (0) is always open
             if (r1 and filled[r1] != length[r1]) or (r2 and filled[r2] != length[r2]):
                 continue
             base = i * 8
             m |= 1 << base
             for p in range(self.n):
-                if pres[p * 7 + r1] > 0 and pres[p * 7 + r2] > 0:
+                if pres[p * REGION_STRIDE + r1] > 0 and pres[p * REGION_STRIDE + r2] > 0:
                     m |= 1 << (base + 1 + p)
         return m
 
@@ -751,13 +768,13 @@ def new_game(config: GameConfig | None = None) -> State:
     s.site_owner = [-1] * D.NSITES
     s.filled = [0] * 7
     owners = n + rules.neutrals
-    s.nsupply = [rules.discs] * rules.neutrals
+    s.neutral_supply = [rules.discs] * rules.neutrals
     s._shm = None
     s._marks = None
-    s.sea = [0] * (7 * owners)
-    s.pres = [0] * (7 * owners)
-    s.own = [0] * (7 * owners)
-    s.occ_sites = [0] * 7
+    s.sea = [0] * (REGION_STRIDE * owners)
+    s.region_presence = [0] * (REGION_STRIDE * owners)
+    s.owned_sites = [0] * (REGION_STRIDE * owners)
+    s.occupied_sites = [0] * 7
     s.free_cities = [len(info.cities_in[r]) for r in range(7)]
     s.free_routes = [len(info.routes_in[r]) for r in range(7)]
     s.pile = []
@@ -774,8 +791,8 @@ def new_game(config: GameConfig | None = None) -> State:
     s.hist = None
     s.nhist = 0
     s._legal = None
-    s.smark = [0] * D.NSITES
-    s.lmark = [0] * info.nlinks
+    s.site_marks = [0] * D.NSITES
+    s.link_marks = [0] * info.nlinks
     s.ev = None
     s.origin = None
     s.exd = []

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from . import actions as A
 from . import data as D
 from .config import GameConfig
+from .data import REGION_STRIDE
 from .frames import F_ACTION, PH_ACTIONS
 from .invariants import check_invariants
 from .rules import board, construction, draw, salary
@@ -215,7 +216,7 @@ def stock(s: State, p: int, attribute: int, k: int = 1) -> None:
     casualties or Spice Trade stock): +1 on that track each."""
     pl = s.players[p]
     pl.supply -= k
-    pl.mem[attribute] += k
+    pl.base_discs[attribute] += k
     pl.attr[attribute] += k
     _touch(s)
 
@@ -228,17 +229,17 @@ def give_building(s: State, p: int, code: str, staffed: bool = False) -> None:
     b = D.BUILDING_INDEX[code]
     level = D.BUILDINGS[b].level
     if level == 5 and b not in s.level5:
-        out = next(x for x in s.level5 if s.bsupply[x] == 1)
-        s.bsupply[out] = 0
+        out = next(x for x in s.level5 if s.building_supply[x] == 1)
+        s.building_supply[out] = 0
         s.level5 = tuple(sorted([x for x in s.level5 if x != out] + [b]))
-        s.bsupply[b] = 1
+        s.building_supply[b] = 1
     if level == 0:
-        s.bsupply[b] += 1  # not counted in any supply: build takes it back at once
+        s.building_supply[b] += 1  # not counted in any supply: build takes it back at once
     construction.build(s, p, b)
     if staffed:
         pl = s.players[p]
         pl.supply -= 1
-        pl.occ |= 1 << (len(pl.blds) - 1)
+        pl.taken_circles |= 1 << (len(pl.buildings) - 1)
     _touch(s)
 
 
@@ -246,9 +247,9 @@ def staff(s: State, p: int, code: str) -> None:
     """A disc from ``p``'s supply onto the leftmost free circle of building ``code``."""
     pl = s.players[p]
     b = D.BUILDING_INDEX[code]
-    k = next(k for k, x in enumerate(pl.blds) if x == b and not pl.occ >> k & 1)
+    k = next(k for k, x in enumerate(pl.buildings) if x == b and not pl.taken_circles >> k & 1)
     pl.supply -= 1
-    pl.occ |= 1 << k
+    pl.taken_circles |= 1 << k
     _touch(s)
 
 
@@ -263,7 +264,7 @@ def _into_play(s: State, t: int) -> None:
     if s.spent[t] > 0:
         s.spent[t] -= 1
         return
-    for arr in (s.trk_tok, s.site_token, s.link_token):
+    for arr in (s.track_token, s.site_token, s.link_token):
         for k in range(len(arr) - 1, -1, -1):
             if arr[k] == t:
                 arr[k] = -1
@@ -323,13 +324,13 @@ def set_track_token(s: State, region: str | int, space: int, token: int) -> None
     r = _region(region)
     assert space < s.info.trk_len[r]
     i = s.info.trk_off[r] + space
-    assert s.trk_owner[i] < 0, "space already claimed"
-    if s.trk_tok[i] >= 0:
-        s.spent[s.trk_tok[i]] += 1
-        s.trk_tok[i] = -1
+    assert s.track_owner[i] < 0, "space already claimed"
+    if s.track_token[i] >= 0:
+        s.spent[s.track_token[i]] += 1
+        s.track_token[i] = -1
     if token >= 0:
         _into_play(s, token)
-    s.trk_tok[i] = token
+    s.track_token[i] = token
     _touch(s)
 
 
@@ -347,8 +348,8 @@ def take_token(s: State, p: int, t: int, k: int = 1) -> None:
     pl = s.players[p]
     for _ in range(k):
         if t < 4:
-            assert pl.btok[t] > 0
-            pl.btok[t] -= 1
+            assert pl.brown_tokens[t] > 0
+            pl.brown_tokens[t] -= 1
             pl.attr[t] -= 1
         else:
             assert pl.blue[t - 4] > 0
@@ -365,8 +366,8 @@ def _take_card(s: State, c: int) -> None:
             return
     if c in s.pile:
         s.pile.remove(c)
-    elif c in s.gov_avail:
-        s.gov_avail[s.gov_avail.index(c)] = -1
+    elif c in s.region_governors:
+        s.region_governors[s.region_governors.index(c)] = -1
     elif c in s.removed:
         s.removed.remove(c)
     else:
@@ -437,9 +438,9 @@ def mark_site(s: State, site: str, bit: int, on: bool = True) -> None:
     """Set or clear an Exploit marker bit on ``site`` (``M_FORT``, ``M_MISSIONARY``...)."""
     x = D.SITE_INDEX[site]
     if on:
-        s.smark[x] |= bit
+        s.site_marks[x] |= bit
     else:
-        s.smark[x] &= ~bit
+        s.site_marks[x] &= ~bit
     _touch(s)
 
 
@@ -448,7 +449,7 @@ def ready_to_act(s: State, p: int, harbor: int, building: str = "shipyard") -> S
     """``p`` to act in the Action phase with every worker paid, a free ``building``
     (given if missing) and exactly ``harbor`` discs in the Harbor."""
     free_workers(s, p)
-    if D.BUILDING_INDEX[building] not in s.players[p].blds:
+    if D.BUILDING_INDEX[building] not in s.players[p].buildings:
         give_building(s, p, building)
     set_harbor(s, p, harbor)
     return at_actions(s, p)
@@ -483,10 +484,10 @@ def pool_level5(s: State, code: str) -> None:
     b = D.BUILDING_INDEX[code]
     assert D.BUILDINGS[b].level == 5, code
     if b not in s.level5:
-        out = next(x for x in s.level5 if s.bsupply[x] == 1)
-        s.bsupply[out] = 0
+        out = next(x for x in s.level5 if s.building_supply[x] == 1)
+        s.building_supply[out] = 0
         s.level5 = tuple(sorted([x for x in s.level5 if x != out] + [b]))
-        s.bsupply[b] = 1
+        s.building_supply[b] = 1
     _touch(s)
 
 
@@ -495,7 +496,7 @@ def sell_out(s: State, *codes: str) -> None:
     ask what an exhausted supply offers (RB: the next level up). No rule removes
     buildings, so :func:`check` then reports the missing copies."""
     for code in codes:
-        s.bsupply[D.BUILDING_INDEX[code]] = 0
+        s.building_supply[D.BUILDING_INDEX[code]] = 0
     _touch(s)
 
 
@@ -532,11 +533,11 @@ def swap_track_disc(s: State, region: str | int, space: int, p: int) -> None:
     r = _region(region)
     assert space < s.info.trk_len[r]
     x = s.info.trk_off[r] + space
-    q = s.trk_owner[x]
+    q = s.track_owner[x]
     assert q >= 0, "space not claimed"
-    s.trk_owner[x] = p
-    s.pres[q * 7 + r] -= 1
-    s.pres[p * 7 + r] += 1
+    s.track_owner[x] = p
+    s.region_presence[q * REGION_STRIDE + r] -= 1
+    s.region_presence[p * REGION_STRIDE + r] += 1
     s.players[q].supply += 1
     s.players[p].supply -= 1
     _touch(s)
@@ -589,7 +590,7 @@ def swap_board_token(s: State, site: str, token: int) -> None:
     token enters or leaves the game."""
     x = D.SITE_INDEX[site]
     if s.site_token[x] != token:
-        for arr in (s.site_token, s.trk_tok, s.link_token):
+        for arr in (s.site_token, s.track_token, s.link_token):
             k = next((k for k, v in enumerate(arr)
                       if v == token and not (arr is s.site_token and k == x)), -1)
             if k >= 0:
@@ -605,9 +606,9 @@ def mark_link(s: State, a: str, b: str, bit: int, on: bool = True) -> int:
     returns the link."""
     li = link_index(s, a, b)
     if on:
-        s.lmark[li] |= bit
+        s.link_marks[li] |= bit
     else:
-        s.lmark[li] &= ~bit
+        s.link_marks[li] &= ~bit
     _touch(s)
     return li
 def remove_top_cards(s: State, deck: str, k: int = 1) -> None:
@@ -712,7 +713,7 @@ def fleet_owner(s: State) -> int:
 
 def fleet_supply(s: State) -> int:
     """Discs left in the Silent Fleet's supply."""
-    return s.nsupply[fleet_owner(s) - s.n]
+    return s.neutral_supply[fleet_owner(s) - s.n]
 
 
 def fleet_place(s: State, site: str, token: int | None = -1) -> None:
@@ -723,7 +724,7 @@ def fleet_place(s: State, site: str, token: int | None = -1) -> None:
     x = D.SITE_INDEX[site]
     if token is not None:
         _drop_site_token(s, x)
-    s.nsupply[q - s.n] -= 1
+    s.neutral_supply[q - s.n] -= 1
     board.place(s, q, x)
     _touch(s)
 
@@ -736,7 +737,7 @@ def fleet_ship(s: State, region: str | int, k: int = 1) -> None:
     q = fleet_owner(s)
     r = _region(region)
     for _ in range(k):
-        s.nsupply[q - s.n] -= 1
+        s.neutral_supply[q - s.n] -= 1
         board.ship_track(s, q, None, r)
     _touch(s)
 
@@ -747,7 +748,7 @@ def fleet_sea(s: State, region: str | int, k: int = 1) -> None:
     q = fleet_owner(s)
     r = _region(region)
     for _ in range(k):
-        s.nsupply[q - s.n] -= 1
+        s.neutral_supply[q - s.n] -= 1
         board.add_sea(s, q, r)
     _touch(s)
 

@@ -296,7 +296,7 @@ def test_describe_reads_back_what_the_state_shows() -> None:
                 assert d["mats"]["level"][k]["influence"] == pl.level(D.INFLUENCE)
                 assert d["mats"]["cards"][k] == [D.CARDS[c].code for c in sorted(pl.cards)]
                 owned = d["mats"]["buildings"][k]
-                assert sum(owned.values()) == len(pl.blds)
+                assert sum(owned.values()) == len(pl.buildings)
                 assert d["mats"]["governor"][k] == (
                     D.REGION_CODES[D.CARDS[pl.gov].deck] if pl.gov >= 0 else None)
             assert set(d["mats"]["supply"]) == set(range(n))
@@ -390,9 +390,9 @@ def test_my_own_mat_is_row_0() -> None:
 def seat_field_keys(field: str) -> tuple[str, ...]:
     """The JSON fields of a player (``players[q]``) that a mats field shows."""
     return {"mats.supply": ("supply",), "mats.harbor": ("harbor",),
-            "mats.marker": ("attr",), "mats.level": ("attr",), "mats.brown": ("btok",),
-            "mats.discs_at_base": ("mem",), "mats.blue": ("blue",),
-            "mats.buildings": ("buildings",), "mats.occupied": ("buildings", "occ"),
+            "mats.marker": ("attr",), "mats.level": ("attr",), "mats.brown": ("brown_tokens",),
+            "mats.discs_at_base": ("base_discs",), "mats.blue": ("blue",),
+            "mats.buildings": ("buildings",), "mats.occupied": ("buildings", "taken_circles"),
             "mats.cards": ("cards",), "mats.governor": ("gov",), "mats.aside": ("aside",),
             "mats.present": ()}[field]
 
@@ -403,17 +403,17 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "turn.current": ("stack",), "turn.active": ("act_player",), "turn.passed": ("passed",),
     "turn.kinds": ("turn",), "turn.abolished": ("abolished",), "turn.spent": ("spent",),
     "turn.pending": ("stack",),
-    "tracks.open": ("trk_owner",), "tracks.length": (), "tracks.owner": ("trk_owner",),
-    "tracks.token": ("trk_tok",),
-    "sites.owner": ("site_owner",), "sites.token": ("site_token",), "sites.marks": ("smark",),
-    "links.token": ("link_token",), "links.blockade": ("lmark",),
-    "links.control": ("site_owner", "lmark"),
-    "sea": ("sea",), "presence": ("site_owner", "trk_owner", "sea"),
+    "tracks.open": ("track_owner",), "tracks.length": (), "tracks.owner": ("track_owner",),
+    "tracks.token": ("track_token",),
+    "sites.owner": ("site_owner",), "sites.token": ("site_token",), "sites.marks": ("site_marks",),
+    "links.token": ("link_token",), "links.blockade": ("link_marks",),
+    "links.control": ("site_owner", "link_marks"),
+    "sea": ("sea",), "presence": ("site_owner", "track_owner", "sea"),
     "decks.count": ("decks",), "decks.top_value": ("decks",), "decks.top_deck": ("decks",),
     "cards.in_deck": ("decks",), "cards.pile": ("pile",), "cards.removed": ("removed",),
-    "cards.governors": ("gov_avail",), "buildings.supply": ("bsupply",),
+    "cards.governors": ("region_governors",), "buildings.supply": ("building_supply",),
     "fleet.supply": ("neutral_supply",),
-    "exploits.active": ("trk_owner",), "exploits.shield": ("trk_owner", "site_owner", "sea"),
+    "exploits.active": ("track_owner",), "exploits.shield": ("track_owner", "site_owner", "sea"),
     "spanish_main.used": ("exd.spanish_main", "round"),
 }
 #: JSON fields the vector does not show: the history, the phase driver's place in the
@@ -439,10 +439,10 @@ def row_items(s: State) -> dict[str, tuple[str, list[int]]]:
         trk += [o + k if k < len(s.track(r)) else -1 for k in range(F.MAX_TRACK)]
     sites = list(range(D.NSITES))
     links = list(range(F.MAX_LINKS))
-    return {"tracks.owner": ("trk_owner", trk), "tracks.token": ("trk_tok", trk),
+    return {"tracks.owner": ("track_owner", trk), "tracks.token": ("track_token", trk),
             "sites.owner": ("site_owner", sites), "sites.token": ("site_token", sites),
-            "sites.marks": ("smark", sites), "links.token": ("link_token", links),
-            "links.blockade": ("lmark", links)}
+            "sites.marks": ("site_marks", sites), "links.token": ("link_token", links),
+            "links.blockade": ("link_marks", links)}
 
 
 def changed_keys(a: dict[str, Any], b: dict[str, Any]) -> set[str]:

@@ -126,8 +126,8 @@ def check_harbor_options(state: State, options: list[dict[str, Any]]) -> None:
         cost = 1 if words[0] == "act" else 0
         assert int(m.group(1)) < int(m.group(5)) <= pl.harbor, o
         assert int(m.group(1)) <= pl.harbor - cost - 1, o
-        unstaffed = [state.rules.buildings[b].name for i, b in enumerate(pl.blds)
-                     if not pl.occ >> i & 1]
+        unstaffed = [state.rules.buildings[b].name for i, b in enumerate(pl.buildings)
+                     if not pl.taken_circles >> i & 1]
         assert m.group(2) in unstaffed, o
 
 

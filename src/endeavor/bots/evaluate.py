@@ -51,6 +51,7 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..frames import PH_ACTIONS, PH_CONSTRUCTION, PH_END, PH_GROWTH, PH_SALARY
 
 if TYPE_CHECKING:
@@ -233,7 +234,7 @@ def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
         o = owner[x]
         if 0 <= o < n:
             g[o] += gl
-    lmark = s.lmark
+    lmark = s.link_marks
     li = 0
     for x, y in tab.links:
         o = owner[x]
@@ -259,7 +260,7 @@ def _mat_glory(pl: Player, tg: tuple[int, ...], a: list[int]) -> int:
     """A mat's glory: tracks, buildings, cards, the Governor slot, extra population and
     Slavery."""
     tot = tg[a[0]] + tg[a[1]] + tg[a[2]] + tg[a[3]]
-    blds = pl.blds
+    blds = pl.buildings
     for b in blds:
         tot += _B_GLORY[b]
     if _B_TOWN_HALL in blds:
@@ -294,9 +295,9 @@ def glory_now(state: State) -> list[int]:
 def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
     """(seat, share of the track filled) of each closed region's Governor leader."""
     out = []
-    trk = s.trk_owner
+    trk = s.track_owner
     filled = s.filled
-    gov = s.gov_avail
+    gov = s.region_governors
     n = s.n
     for r, off, length in tab.tracks:
         k = filled[r]
@@ -365,7 +366,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     gap = tab.gap
     lvl = tab.level
     lvl_f = tab.level_f
-    pres = s.pres
+    pres = s.region_presence
     est = [0.0] * n
     for p in range(n):
         pl = s.players[p]
@@ -381,12 +382,12 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
         if smooth and not over:
             v += smooth * (gap[a0_] + gap[a1] + gap[a2] + gap[a3])
         # the engine: the actions still to take, round by round
-        occ = pl.occ
+        occ = pl.taken_circles
         nb = 0
         vsum = 0.0
         free = 0
         i = 0
-        for b in pl.blds:
+        for b in pl.buildings:
             x = _B_ACTIONS[b]
             if x:
                 nb += 1
@@ -425,7 +426,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 # are left to the rounds to come
                 srcs = []
                 i = 0
-                for b in pl.blds:
+                for b in pl.buildings:
                     if _B_ACTIVE[b] and not occ >> i & 1:
                         srcs.append(_B_SOURCE[b])
                     i += 1
@@ -499,7 +500,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 v -= slavery * slaves
         # presence in the regions
         if pres_w and not over:
-            base = p * 7
+            base = p * REGION_STRIDE
             pr = 0.0
             for r in range(base + 1, base + 7):
                 here = pres[r]
@@ -516,7 +517,8 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             for _, e in rules.exploits:
                 r1, r2 = e.regions
                 for p in range(n):
-                    if pres[p * 7 + r1] and pres[p * 7 + r2] and (later or not passed >> p & 1):
+                    at = p * REGION_STRIDE
+                    if pres[at + r1] and pres[at + r2] and (later or not passed >> p & 1):
                         est[p] += ws
     return est
 

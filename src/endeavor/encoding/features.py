@@ -28,7 +28,25 @@ from array import array
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
-from ..frames import F_EFFECT, F_EXPLOIT, F_SALARY, SRC_SHIFT, SRC_TOKEN
+from ..data import REGION_STRIDE
+from ..frames import (
+    EFFECT_DECK,
+    EFFECT_FLAGS,
+    EFFECT_KIND1,
+    EFFECT_KIND2,
+    EFFECT_MODE,
+    EFFECT_REGION,
+    EXPLOIT_A,
+    EXPLOIT_B,
+    EXPLOIT_MODULE,
+    EXPLOIT_STEP,
+    F_EFFECT,
+    F_EXPLOIT,
+    F_SALARY,
+    SALARY_LEFT,
+    SRC_SHIFT,
+    SRC_TOKEN,
+)
 
 if TYPE_CHECKING:
     from ..state import Player, State
@@ -440,11 +458,11 @@ class _Mat:
         self.attr: list[int] = []
         self.marker: list[int] = [0, 0, 0, 0]
         self.level: list[int] = [0, 0, 0, 0]
-        self.btok: list[int] = []
-        self.mem: list[int] = []
+        self.brown_tokens: list[int] = []
+        self.base_discs: list[int] = []
         self.blue: list[int] = []
-        self.blds: list[int] = []
-        self.occ = -1
+        self.buildings: list[int] = []
+        self.taken_circles = -1
         #: copies of each building type, and of them with their circle taken
         self.owned: list[int] = [0] * NBUILDINGS
         self.taken: list[int] = [0] * NBUILDINGS
@@ -496,18 +514,18 @@ class Encoder:
         #: the decision block's non-zero floats: their offsets and values
         self.dec_idx: list[int] = []
         self.dec_val: list[float] = []
-        self.trk_owner: list[int] = []
-        self.trk_tok: list[int] = []
+        self.track_owner: list[int] = []
+        self.track_token: list[int] = []
         self.filled: list[int] = []
         self.open = 0
         self.site_owner: list[int] = []
         self.site_token: list[int] = []
-        self.smark: list[int] = []
+        self.site_marks: list[int] = []
         self.link_token: list[int] = []
-        self.lmark: list[int] = []
+        self.link_marks: list[int] = []
         self.link_ctl: list[int] = [-1] * MAX_LINKS
         self.sea: list[int] = []
-        self.pres: list[int] = []
+        self.region_presence: list[int] = []
         self.decks: list[list[int]] = [[] for _ in range(8)]
         self.deck_top: list[int] = [-1] * 8
         self.in_deck = 0
@@ -515,10 +533,10 @@ class Encoder:
         self.pile_mask = 0
         self.removed: list[int] = []
         self.removed_mask = 0
-        self.gov_avail: list[int] = []
+        self.region_governors: list[int] = []
         self.gov_mask = 0
-        self.bsupply: list[int] = []
-        self.nsupply = 0
+        self.building_supply: list[int] = []
+        self.neutral_supply = 0
         self.mats: list[_Mat] = [_Mat() for _ in range(SEATS)]
         self.shields: list[int] = [0] * NEXPLOITS
         self.exd: list[list[int]] = [[] for _ in range(NMODULES)]
@@ -562,7 +580,7 @@ class Encoder:
         self.decision(s)
         shields = self.tracks(s)
         self.sites_links(s)
-        if s.sea != self.sea or s.pres != self.pres:
+        if s.sea != self.sea or s.region_presence != self.region_presence:
             self.seas(s)
             shields = True
         if shields:
@@ -676,30 +694,30 @@ class Encoder:
         if kind >= 0:
             one(idx, val, O_FRAME, 9, kind)
             if kind == F_SALARY:
-                if f[2] > 0:
+                if f[SALARY_LEFT] > 0:
                     idx.append(O_PAYMENTS)
-                    val.append(shown(f[2]) / 5)
+                    val.append(shown(f[SALARY_LEFT]) / 5)
             elif kind == F_EFFECT:
-                one(idx, val, O_MODE, 4, f[2])
-                one(idx, val, O_KIND1, 5, f[3])
-                one(idx, val, O_KIND2, 5, f[4])
-                one(idx, val, O_REGION, 7, f[5])
-                one(idx, val, O_DECK, 9, f[6])
-                ones(idx, val, O_FLAGS, 3, f[7])
-                src = f[7] >> SRC_SHIFT
+                one(idx, val, O_MODE, 4, f[EFFECT_MODE])
+                one(idx, val, O_KIND1, 5, f[EFFECT_KIND1])
+                one(idx, val, O_KIND2, 5, f[EFFECT_KIND2])
+                one(idx, val, O_REGION, 7, f[EFFECT_REGION])
+                one(idx, val, O_DECK, 9, f[EFFECT_DECK])
+                ones(idx, val, O_FLAGS, 3, f[EFFECT_FLAGS])
+                src = f[EFFECT_FLAGS] >> SRC_SHIFT
                 if 1 <= src <= NBUILDINGS:
                     one(idx, val, O_SOURCE, NBUILDINGS + 4, src - 1)
                 elif src >= SRC_TOKEN + 4:
                     one(idx, val, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
             elif kind == F_EXPLOIT:
-                m = _MODULE_NUMBER.get(s.modules[f[2]].id, 0)
+                m = _MODULE_NUMBER.get(s.modules[f[EXPLOIT_MODULE]].id, 0)
                 one(idx, val, O_MODULE, NMODULES, m - 1)
-                one(idx, val, O_STEP, 8, f[3])
-                step_a = f[4]
-                if m == _LETTERS and f[3] == 0:
+                one(idx, val, O_STEP, 8, f[EXPLOIT_STEP])
+                step_a = f[EXPLOIT_A]
+                if m == _LETTERS and f[EXPLOIT_STEP] == 0:
                     step_a = self.rel(step_a)
                 ones(idx, val, O_STEP_A, 8, step_a)
-                ones(idx, val, O_STEP_B, 8, f[5])
+                ones(idx, val, O_STEP_B, 8, f[EXPLOIT_B])
         a = self.out
         old_idx = self.dec_idx
         old_val = self.dec_val
@@ -715,10 +733,10 @@ class Encoder:
 
     def tracks(self, s: State) -> bool:
         """The shipping tracks; whether a region opened or closed (Shields change)."""
-        owner = s.trk_owner
-        tok = s.trk_tok
-        old_o = self.trk_owner
-        old_t = self.trk_tok
+        owner = s.track_owner
+        tok = s.track_token
+        old_o = self.track_owner
+        old_t = self.track_token
         if owner != old_o or tok != old_t:
             a = self.out
             info = s.rules.board
@@ -735,8 +753,8 @@ class Encoder:
                     was = -1 if full else old_t[x]
                     if tok[x] != was:
                         put1(a, O_TRK_TOKEN + (row + k) * 8, 8, was, tok[x])
-            self.trk_owner = owner.copy()
-            self.trk_tok = tok.copy()
+            self.track_owner = owner.copy()
+            self.track_token = tok.copy()
         filled = s.filled
         if filled == self.filled:
             return False
@@ -772,15 +790,15 @@ class Encoder:
                 if tok[x] != was:
                     put1(a, O_SITE_TOKEN + x * 8, 8, was, tok[x])
             self.site_token = tok.copy()
-        mark = s.smark
-        if mark != self.smark:
-            old = self.smark
+        mark = s.site_marks
+        if mark != self.site_marks:
+            old = self.site_marks
             full = len(old) != len(mark)
             for x in range(NSITES):
                 was = 0 if full else old[x]
                 if mark[x] != was:
                     putbits(a, O_SITE_MARK + x * 4, 4, was, mark[x])
-            self.smark = mark.copy()
+            self.site_marks = mark.copy()
         ltok = s.link_token
         if ltok != self.link_token:
             old = self.link_token
@@ -790,16 +808,16 @@ class Encoder:
                 if ltok[li] != was:
                     put1(a, O_LINK_TOKEN + li * 8, 8, was, ltok[li])
             self.link_token = ltok.copy()
-        lmark = s.lmark
-        lmark_changed = lmark != self.lmark
+        lmark = s.link_marks
+        lmark_changed = lmark != self.link_marks
         if lmark_changed:
-            old = self.lmark
+            old = self.link_marks
             full = len(old) != len(lmark)
             for li in range(min(len(lmark), MAX_LINKS)):
                 was = 0 if full else old[li]
                 if lmark[li] != was:
                     putbits(a, O_LINK_BLOCK + li, 1, was, lmark[li])
-            self.lmark = lmark.copy()
+            self.link_marks = lmark.copy()
         if owners_changed or lmark_changed:
             links = s.rules.board.board.links
             n = self.n
@@ -815,21 +833,21 @@ class Encoder:
     def seas(self, s: State) -> None:
         a = self.out
         sea = s.sea
-        pres = s.pres
+        pres = s.region_presence
         old_s = self.sea
-        old_p = self.pres
+        old_p = self.region_presence
         full = len(old_s) != len(sea)
         for o in range(len(sea) // 7):
             row = self.rel(o)
-            base = o * 7
+            base = o * REGION_STRIDE
             for r in range(D.NREGIONS):
                 x = base + r
                 if r and sea[x] != (0 if full else old_s[x]):
                     a[O_SEA + row * 6 + r - 1] = shown(sea[x]) / 5
                 if pres[x] != (0 if full else old_p[x]):
-                    a[O_PRES + row * 7 + r] = shown(pres[x]) / 10
+                    a[O_PRES + row * REGION_STRIDE + r] = shown(pres[x]) / 10
         self.sea = sea.copy()
-        self.pres = pres.copy()
+        self.region_presence = pres.copy()
 
     def exploit_shields(self, s: State) -> None:
         a = self.out
@@ -894,27 +912,27 @@ class Encoder:
             putbits(a, O_REMOVED, NCARDS, self.removed_mask, m)
             self.removed_mask = m
             self.removed = removed.copy()
-        gov = s.gov_avail
-        if gov != self.gov_avail:
+        gov = s.region_governors
+        if gov != self.region_governors:
             m = 0
             for r in range(1, D.NREGIONS):
                 if gov[r] >= 0:
                     m |= 1 << (r - 1)
             putbits(a, O_GOV_AVAIL, 6, self.gov_mask, m)
             self.gov_mask = m
-            self.gov_avail = gov.copy()
+            self.region_governors = gov.copy()
 
     def supplies(self, s: State) -> None:
         a = self.out
-        sup = s.bsupply
-        if sup != self.bsupply:
-            putcounts(a, O_BSUPPLY, 5, self.bsupply, sup)
-            self.bsupply = sup.copy()
-        ns = s.nsupply
+        sup = s.building_supply
+        if sup != self.building_supply:
+            putcounts(a, O_BSUPPLY, 5, self.building_supply, sup)
+            self.building_supply = sup.copy()
+        ns = s.neutral_supply
         v = ns[0] if ns else 0
-        if v != self.nsupply:
-            putcount(a, O_NSUPPLY, 35, self.nsupply, v)
-            self.nsupply = v
+        if v != self.neutral_supply:
+            putcount(a, O_NSUPPLY, 35, self.neutral_supply, v)
+            self.neutral_supply = v
 
     def mat(self, s: State, k: int, pl: Player) -> None:
         """The mat of relative seat ``k``."""
@@ -944,21 +962,21 @@ class Encoder:
                     putcount(a, O_LEVEL + k * 4 + t, 5, level[t], lv)
                     level[t] = lv
             old.attr = attr.copy()
-        v4 = pl.btok
-        if v4 != old.btok:
-            putcounts(a, O_BTOK + k * 4, 5, old.btok, v4)
-            old.btok = v4.copy()
-        v4 = pl.mem
-        if v4 != old.mem:
-            putcounts(a, O_MEM + k * 4, 5, old.mem, v4)
-            old.mem = v4.copy()
+        v4 = pl.brown_tokens
+        if v4 != old.brown_tokens:
+            putcounts(a, O_BTOK + k * 4, 5, old.brown_tokens, v4)
+            old.brown_tokens = v4.copy()
+        v4 = pl.base_discs
+        if v4 != old.base_discs:
+            putcounts(a, O_MEM + k * 4, 5, old.base_discs, v4)
+            old.base_discs = v4.copy()
         v4 = pl.blue
         if v4 != old.blue:
             putcounts(a, O_BLUE + k * 4, 2, old.blue, v4)
             old.blue = v4.copy()
-        blds = pl.blds
-        occ = pl.occ
-        if blds != old.blds or occ != old.occ:
+        blds = pl.buildings
+        occ = pl.taken_circles
+        if blds != old.buildings or occ != old.taken_circles:
             owned = [0] * NBUILDINGS
             taken = [0] * NBUILDINGS
             for j in range(len(blds)):
@@ -973,8 +991,8 @@ class Encoder:
                     putcount(a, O_BLDS + k * NBUILDINGS + b, 1, was_owned[b], owned[b])
                 if taken[b] != was_taken[b]:
                     putcount(a, O_WORKERS + k * NBUILDINGS + b, 1, was_taken[b], taken[b])
-            old.blds = blds.copy()
-            old.occ = occ
+            old.buildings = blds.copy()
+            old.taken_circles = occ
             old.owned = owned
             old.taken = taken
         cards = pl.cards

@@ -133,8 +133,8 @@ class AgeOfSail(Rules):
             tokens += [t] * k
         rng.shuffle(tokens)
         it = iter(tokens)
-        s.trk_owner = [-1] * info.ntrack
-        s.trk_tok = list(islice(it, info.ntrack))
+        s.track_owner = [-1] * info.ntrack
+        s.track_token = list(islice(it, info.ntrack))
         s.site_token = [-1] * D.NSITES
         for site in info.token_sites:  # the printed map only: tile cities carry no token
             s.site_token[site] = next(it)
@@ -142,13 +142,13 @@ class AgeOfSail(Rules):
         for li in info.circular_links:
             s.link_token[li] = next(it)
         s.decks = [list(d) for d in cls.initial_decks]
-        s.gov_avail = list(cls.governors)
-        s.bsupply = [0] * len(cls.buildings)
+        s.region_governors = list(cls.governors)
+        s.building_supply = [0] * len(cls.buildings)
         for b in cls.base_supply:
-            s.bsupply[b] = cls.buildings[b].copies
+            s.building_supply[b] = cls.buildings[b].copies
         s.level5 = tuple(sorted(rng.sample(cls.level5_pool, cls.level5_available)))
         for b in s.level5:
-            s.bsupply[b] = 1
+            s.building_supply[b] = 1
         s.crown = rng.randrange(config.players)
 
 

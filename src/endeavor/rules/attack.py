@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_CASUALTY, PH_ACTIONS
 from . import board
@@ -32,7 +33,7 @@ def cost(s: State, p: int, x: int) -> int:
     """The casualties ``p`` suffers attacking site ``x``: 1, 2 if fortified; Exploit
     rules may lower it, never raise it (legality tests rely on that). The one place
     the Attack cost is computed."""
-    c = 2 if s.smark[x] & M_FORTIFIED else 1
+    c = 2 if s.site_marks[x] & M_FORTIFIED else 1
     for i, e in s.rules.h_attack_cost:
         c = e.attack_cost(s, i, p, x, c)
     return c
@@ -43,7 +44,7 @@ def attack(s: State, p: int, x: int, casualties: int = -1) -> None:
     :func:`cost`) to the supply, the defender's disc to its supply, then a Harbor disc
     occupies ``x``. Memorial owners then place their casualties (P7)."""
     if casualties < 0:
-        casualties = cost(s, p, x) if s.rules.h_attack_cost or s.smark[x] else 1
+        casualties = cost(s, p, x) if s.rules.h_attack_cost or s.site_marks[x] else 1
     pl = s.players[p]
     pl.harbor -= casualties + 1
     pl.supply += casualties
@@ -52,9 +53,9 @@ def attack(s: State, p: int, x: int, casualties: int = -1) -> None:
     q = board.remove(s, x)
     board.place(s, p, x)
     stack = s.stack
-    if q < s.n and D.B_MEMORIAL in s.players[q].blds:
+    if q < s.n and D.B_MEMORIAL in s.players[q].buildings:
         stack.append((F_CASUALTY, q))
-    if D.B_MEMORIAL in pl.blds:
+    if D.B_MEMORIAL in pl.buildings:
         stack.extend([(F_CASUALTY, p)] * casualties)
 
 
@@ -62,7 +63,7 @@ def casualty(s: State, p: int) -> None:
     """A disc of ``p`` (already taken from where it was) is lost as a casualty: it goes
     to the supply, and a Memorial owner then decides where it goes (P7)."""
     s.players[p].supply += 1
-    if D.B_MEMORIAL in s.players[p].blds:
+    if D.B_MEMORIAL in s.players[p].buildings:
         s.stack.append((F_CASUALTY, p))
 
 
@@ -74,16 +75,16 @@ class Attack(ActionKind):
         if harbor < 2:  # 1 disc is enough only if an Exploit waives the casualty (P29)
             return (harbor == 1 and bool(s.rules.h_attack_cost)
                     and bool(self.codes(s, p, -1, -1, 1)))
-        pres = s.pres
-        own = s.own
-        occs = s.occ_sites
-        base = p * 7
+        pres = s.region_presence
+        own = s.owned_sites
+        occs = s.occupied_sites
+        base = p * REGION_STRIDE
         filled = s.filled
         trk_len = s.info.trk_len
         for r in range(7):
             if occs[r] > own[base + r] and (
                     r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
-                if not s.ex or s.smark.count(0) == len(s.smark):  # no marker anywhere
+                if not s.ex or s.site_marks.count(0) == len(s.site_marks):  # no marker anywhere
                     return True
                 # markers (Missionaries, the Pirate, fortifications): ask the targets
                 return bool(self.codes(s, p, -1, -1, harbor))
@@ -97,14 +98,14 @@ class Attack(ActionKind):
             return out
         info = s.info
         owner = s.site_owner
-        base = p * 7
+        base = p * REGION_STRIDE
         ex = s.ex
-        mark = s.smark
-        pres = s.pres
+        mark = s.site_marks
+        pres = s.region_presence
         filled = s.filled
         trk_len = info.trk_len
-        occ_sites = s.occ_sites
-        own = s.own
+        occ_sites = s.occupied_sites
+        own = s.owned_sites
         sites_in = info.sites_in
         for r in target_regions(region, flags):
             if occ_sites[r] > own[base + r] and (
@@ -133,16 +134,16 @@ class Attack(ActionKind):
         where = site_words(x)
         owner = s.site_owner[x]
         if owner < 0:
-            if s.smark[x] & M_PIRATE:
+            if s.site_marks[x] & M_PIRATE:
                 return f"the Pirate holds {where}: it can't be Attacked"
             return f"{where} is unoccupied: nothing to attack"
         if owner == p:
             return f"{where} is yours"
         if not s.is_open(r):
             return f"{D.REGION_NAMES[r]} is not open"
-        if r and not s.pres[p * 7 + r]:
+        if r and not s.region_presence[p * REGION_STRIDE + r]:
             return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
-        if s.smark[x] & M_NO_ATTACK:
+        if s.site_marks[x] & M_NO_ATTACK:
             return f"a Missionary protects {where}: it may never be Attacked"
         need = 1 + cost(s, p, x)
         if harbor < need:
@@ -184,7 +185,7 @@ class Casualty(DecisionType):
         if arg < 4:  # the casualty becomes a Trade token of that attribute (RB fr)
             pl = s.players[f[1]]
             pl.supply -= 1
-            pl.mem[arg] += 1
+            pl.base_discs[arg] += 1
             pl.attr[arg] += 1
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:

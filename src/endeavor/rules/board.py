@@ -2,7 +2,7 @@
 tokens, links, Governors and region openings, icons.
 
 These functions are the only code that writes the board fields of a state and their
-derived counters (presence ``pres``, own sites ``own``, occupied sites ``occ_sites``,
+derived counters (``region_presence``, ``owned_sites``, ``occupied_sites``,
 free cities / trade routes, filled track spaces), so the counters can never drift from
 the discs. Rule areas and :mod:`endeavor.api` call them; nothing else writes those
 fields.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
+from ..data import REGION_STRIDE
 from .module import L_BLOCKADE
 from .words import icons_words, owner_words, word_player
 
@@ -29,7 +30,7 @@ _CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 def gain_token(s: State, pl: Player, t: int) -> None:
     """A Trade token joins a mat: brown at its track base (+1 there), blue in the Harbor."""
     if t < 4:
-        pl.btok[t] += 1
+        pl.brown_tokens[t] += 1
         pl.attr[t] += 1
     else:
         pl.blue[t - 4] += 1
@@ -50,10 +51,10 @@ def place(s: State, p: int, x: int) -> None:
     takes no token (it leaves the game) and claims no link."""
     r = _SITE_REGION[x]
     s.site_owner[x] = p
-    s.pres[p * 7 + r] += 1
+    s.region_presence[p * REGION_STRIDE + r] += 1
     if not _SITE_TILE[x]:
-        s.own[p * 7 + r] += 1
-        s.occ_sites[r] += 1
+        s.owned_sites[p * REGION_STRIDE + r] += 1
+        s.occupied_sites[r] += 1
         if _SITE_CITY[x]:
             s.free_cities[r] -= 1
         else:
@@ -80,7 +81,7 @@ def claim_links(s: State, p: int, pl: Player, x: int) -> None:
     """R13: the first player ever to control a circular link takes its token."""
     lt = s.link_token
     owner = s.site_owner
-    lmark = s.lmark
+    lmark = s.link_marks
     for li, other in s.info.adj[x]:
         if lt[li] >= 0 and owner[other] == p and not lmark[li]:
             t = lt[li]
@@ -98,12 +99,12 @@ def remove(s: State, x: int) -> int:
     if q < s.n:
         s.players[q].supply += 1
     else:
-        s.nsupply[q - s.n] += 1
-    s.pres[q * 7 + r] -= 1
+        s.neutral_supply[q - s.n] += 1
+    s.region_presence[q * REGION_STRIDE + r] -= 1
     s.site_owner[x] = -1
     if not _SITE_TILE[x]:
-        s.own[q * 7 + r] -= 1
-        s.occ_sites[r] -= 1
+        s.owned_sites[q * REGION_STRIDE + r] -= 1
+        s.occupied_sites[r] -= 1
         if _SITE_CITY[x]:
             s.free_cities[r] += 1
         else:
@@ -116,7 +117,7 @@ def controls_link(s: State, p: int, li: int) -> bool:
     colour never controls a link (R21)."""
     x, y = s.info.board.links[li]
     return (p < s.n and s.site_owner[x] == p and s.site_owner[y] == p
-            and not s.lmark[li] & L_BLOCKADE)
+            and not s.link_marks[li] & L_BLOCKADE)
 
 
 # --------------------------------------------------------------------------- tracks, seas
@@ -125,11 +126,11 @@ def ship_track(s: State, p: int, pl: Player | None, r: int) -> None:
     space opens the region and awards its Governor (R11). A neutral disc (``pl`` None,
     taken from its supply by the caller) takes no token: it leaves the game."""
     i = s.info.trk_off[r] + s.filled[r]
-    s.trk_owner[i] = p
-    t = s.trk_tok[i]
-    s.trk_tok[i] = -1
+    s.track_owner[i] = p
+    t = s.track_token[i]
+    s.track_token[i] = -1
     s.filled[r] += 1
-    s.pres[p * 7 + r] += 1
+    s.region_presence[p * REGION_STRIDE + r] += 1
     if pl is None:
         if t >= 0:
             s.spent[t] += 1
@@ -143,14 +144,14 @@ def ship_track(s: State, p: int, pl: Player | None, r: int) -> None:
 
 def add_sea(s: State, p: int, r: int) -> None:
     """A disc of ``p`` (already taken from wherever it was) into ``r``'s open sea."""
-    s.sea[p * 7 + r] += 1
-    s.pres[p * 7 + r] += 1
+    s.sea[p * REGION_STRIDE + r] += 1
+    s.region_presence[p * REGION_STRIDE + r] += 1
 
 
 def remove_sea(s: State, p: int, r: int) -> None:
     """A disc of ``p`` leaves ``r``'s open sea (the caller puts it somewhere)."""
-    s.sea[p * 7 + r] -= 1
-    s.pres[p * 7 + r] -= 1
+    s.sea[p * REGION_STRIDE + r] -= 1
+    s.region_presence[p * REGION_STRIDE + r] -= 1
 
 
 def replace_track_disc(s: State, r: int, k: int, p: int) -> int:
@@ -158,10 +159,10 @@ def replace_track_disc(s: State, r: int, k: int, p: int) -> int:
     presence is unchanged) and a disc of ``p`` (already taken) takes the space: no
     token, no Governor award (Letters of Marque). Returns the pushed disc's owner."""
     x = s.info.trk_off[r] + k
-    q = s.trk_owner[x]
-    s.sea[q * 7 + r] += 1
-    s.trk_owner[x] = p
-    s.pres[p * 7 + r] += 1
+    q = s.track_owner[x]
+    s.sea[q * REGION_STRIDE + r] += 1
+    s.track_owner[x] = p
+    s.region_presence[p * REGION_STRIDE + r] += 1
     return q
 
 
@@ -169,7 +170,7 @@ def governor_winner(s: State, r: int) -> int:
     """R11: most discs on the track; ties go to the tied player whose disc is closest
     to the deck. -1 if the track is empty."""
     o = s.info.trk_off[r]
-    track = s.trk_owner[o:o + s.info.trk_len[r]]
+    track = s.track_owner[o:o + s.info.trk_len[r]]
     counts = [0] * (s.n + s.rules.neutrals)
     for q in track:
         if q >= 0:
@@ -198,13 +199,13 @@ def open_region(s: State, r: int) -> None:
     """The track of ``r`` is full: the region opens and its Governor goes to the winner
     (into the free Governor slot if it is empty, P1)."""
     s.emit_later("region", None, _region_words, r)
-    g = s.gov_avail[r]
+    g = s.region_governors[r]
     if g < 0:
         return
     w = governor_winner(s, r)
     if w < 0:
         return
-    s.gov_avail[r] = -1
+    s.region_governors[r] = -1
     if w >= s.n:  # a neutral colour wins it: the Governor leaves the game (R21)
         s.removed.append(g)
         if s.ev is not None:

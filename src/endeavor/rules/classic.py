@@ -35,8 +35,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .. import actions as A
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..decision import DecisionType, Frame
 from ..frames import (
+    EFFECT_FLAGS,
     F_ACTION,
     F_BUILD,
     F_CASUALTY,
@@ -149,7 +151,7 @@ class ClassicShip(Ship):
         length = s.info.trk_len[r]
         if k == length:
             return f"Ship beside the full {name} track (presence, no token)"
-        t = s.trk_tok[s.info.trk_off[r] + k]
+        t = s.track_token[s.info.trk_off[r] + k]
         gain = f": gain {token_words(t, NAMES)}" if t >= 0 else ""
         opens = f"; fills the track and opens {name}" if k + 1 == length else ""
         return f"Ship to the {name} track, space {k + 1} of {length}{gain}{opens}"
@@ -166,8 +168,8 @@ class ClassicDraw(Draw):
     def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
               flags: int = 0) -> list[int]:
         out = []
-        pres = s.pres
-        base = p * 7
+        pres = s.region_presence
+        base = p * REGION_STRIDE
         filled = s.filled
         length = s.info.trk_len
         for d, dk in enumerate(s.decks):
@@ -219,7 +221,7 @@ class ClassicPayment(Payment):
     def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
         b = c & A.ARG
         f = s.stack[-1] if s.stack else ()
-        if f and f[0] == F_EFFECT and f[7] >> SRC_SHIFT == b + 1:
+        if f and f[0] == F_EFFECT and f[EFFECT_FLAGS] >> SRC_SHIFT == b + 1:
             return f"your {D.BUILDINGS[b].name} may not use its own Payment on itself (R15)"
         return f"you have no worker on a {D.BUILDINGS[b].name}"
 
@@ -382,23 +384,23 @@ class Classic(Rules):
             tokens += [t] * k
         rng.shuffle(tokens)
         it = iter(tokens)
-        s.trk_owner = [-1] * info.ntrack
-        s.trk_tok = list(islice(it, info.ntrack))
+        s.track_owner = [-1] * info.ntrack
+        s.track_token = list(islice(it, info.ntrack))
         s.site_token = [-1] * D.NSITES
         for site in info.token_sites:
             s.site_token[site] = next(it)
         s.link_token = [next(it) for _ in range(info.nlinks)]
         s.decks = [list(d) for d in cls.initial_decks]
-        s.gov_avail = list(cls.governors)  # the Governor on top of each deck (R11)
-        s.bsupply = [0] * len(cls.buildings)
+        s.region_governors = list(cls.governors)  # the Governor on top of each deck (R11)
+        s.building_supply = [0] * len(cls.buildings)
         for b in cls.base_supply:
-            s.bsupply[b] = cls.buildings[b].copies
+            s.building_supply[b] = cls.buildings[b].copies
         s.level5 = tuple(sorted(cls.level5_pool))
         for b in s.level5:
-            s.bsupply[b] = 1
+            s.building_supply[b] = 1
         s.crown = rng.randrange(config.players)
         for pl in s.players:
-            pl.blds.append(D.CLASSIC_START_BUILDING)
+            pl.buildings.append(D.CLASSIC_START_BUILDING)
 
     # ------------------------------------------------------------------ rule seams
     def after_pass(self, s: State, p: int) -> None:
@@ -433,7 +435,7 @@ class Classic(Rules):
             lines[NAMES[k]] = D.track_glory(marker(s, p, k))
         lines["Cards"] = sum(D.CARDS[c].glory for c in held_cards(s, p))
         lines["Governor space"] = 3 if pl.gov < 0 else 0
-        lines["Universities"] = sum(D.BUILDINGS[b].glory for b in pl.blds)
+        lines["Universities"] = sum(D.BUILDINGS[b].glory for b in pl.buildings)
         lines["Extra population"] = pl.harbor // 3
         lines["Slavery"] = -len(pl.aside)
         return lines
@@ -447,15 +449,15 @@ class Classic(Rules):
             out.append("the 2009 game has no discard pile")
         for r in range(D.NREGIONS):
             for q in range(s.owners):
-                if s.sea[q * 7 + r] and (r == D.EUROPE or not s.is_open(r)):
+                if s.sea[q * REGION_STRIDE + r] and (r == D.EUROPE or not s.is_open(r)):
                     out.append(f"player {q}: discs beside the {D.REGION_NAMES[r]} track "
                                "before it is full")
         for p, pl in enumerate(s.players):
-            if pl.blds[:1] != [D.CLASSIC_START_BUILDING] or any(
-                    D.BUILDINGS[b].level == 0 for b in pl.blds[1:]):
+            if pl.buildings[:1] != [D.CLASSIC_START_BUILDING] or any(
+                    D.BUILDINGS[b].level == 0 for b in pl.buildings[1:]):
                 out.append(f"player {p}: the Colonial House is not the first building "
                            "of the mat, or a start tile was added")
-            if any(pl.mem):
+            if any(pl.base_discs):
                 out.append(f"player {p}: discs at a track base (no Memorial in 2009)")
         if s.level5 != tuple(sorted(D.CLASSIC_LEVEL5)):
             out.append("the 2009 game has Exchange, Museum and Parliament at level 5")

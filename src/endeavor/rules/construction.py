@@ -53,8 +53,8 @@ def _options(s: State, p: int, verb: int) -> list[int]:
     types; ``_BUILD``: the ``build`` codes)."""
     pl = s.players[p]
     bl = build_level(s, p)
-    has5 = not _LEVEL5.isdisjoint(pl.blds)
-    sup = s.bsupply
+    has5 = not _LEVEL5.isdisjoint(pl.buildings)
+    sup = s.building_supply
     if bl >= 0:
         opts = [verb | b for b in (_UP_TO_NO5 if has5 else _UP_TO)[bl] if sup[b]]
     else:  # pragma: no cover  (no rule lowers the Build Level below 0)
@@ -68,8 +68,8 @@ def _options(s: State, p: int, verb: int) -> list[int]:
 def build(s: State, p: int, b: int) -> None:
     """``p`` takes building ``b`` from the supply onto the right of the Seaside."""
     pl = s.players[p]
-    s.bsupply[b] -= 1
-    pl.blds.append(b)
+    s.building_supply[b] -= 1
+    pl.buildings.append(b)
     icons = D.BUILDINGS[b].icons
     a = pl.attr
     for k in range(4):
@@ -139,9 +139,9 @@ class Build(DecisionType):
             return not_now(action)
         bd = D.BUILDINGS[action.arg]
         pl = s.players[f[1]]
-        if not s.bsupply[action.arg]:
+        if not s.building_supply[action.arg]:
             return f"no {bd.name} is left in the supply"
-        if bd.level == 5 and any(_B_LEVEL[b] == 5 for b in pl.blds):
+        if bd.level == 5 and any(_B_LEVEL[b] == 5 for b in pl.buildings):
             return "you already have a level-5 building"
         return f"{bd.name} is level {bd.level}, above your Build Level {build_level(s, f[1])}"
 
@@ -152,7 +152,7 @@ class Build(DecisionType):
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         b = action.arg
-        k = s.bsupply[b]
+        k = s.building_supply[b]
         names = s.rules.token_names
         if names is not D.TOKEN_NAMES:
             return f"Build the {building_words(b, names)} ({left_after(k)})"
@@ -177,8 +177,8 @@ class StartTile(DecisionType):
     def apply(self, s: State, f: Frame, c: int) -> None:
         pl = s.players[f[1]]
         b = c & A.ARG
-        pl.blds.append(b)
-        pl.occ = 1
+        pl.buildings.append(b)
+        pl.taken_circles = 1
         pl.supply -= 1
         icons = D.BUILDINGS[b].icons
         for k in range(4):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
+from ..data import REGION_STRIDE
 from .abolition import abolish
 from .kinds import ActionKind
 from .words import card_words, left_after, word_player
@@ -46,10 +47,10 @@ def presence(s: State, p: int, deck: int, bonus: int = -1) -> int:
     modules' Draw bonuses (``bonus``, computed if < 0); the Europe and Slavery decks and
     the discard pile count Europe's discs alone (P14)."""
     if deck == _EU or deck == _SL or deck == _PILE:
-        return s.pres[p * 7]
+        return s.region_presence[p * REGION_STRIDE]
     if bonus < 0:
         bonus = draw_bonus(s, p)
-    return s.pres[p * 7 + deck] + bonus
+    return s.region_presence[p * REGION_STRIDE + deck] + bonus
 
 
 def _bonus_words(p: int, c: int) -> str:
@@ -83,8 +84,8 @@ class Draw(ActionKind):
     name = "Draw"
 
     def possible(self, s: State, p: int, harbor: int) -> bool:
-        pres = s.pres
-        base = p * 7
+        pres = s.region_presence
+        base = p * REGION_STRIDE
         value = _CARD_VALUE
         decks = s.decks
         eu = pres[base]  # presence(s, p, d, bonus) for each deck, inlined (R14, P14)
@@ -107,8 +108,8 @@ class Draw(ActionKind):
     def codes(self, s: State, p: int, region: int, deck: int, harbor: int,
               flags: int = 0) -> list[int]:
         out: list[int] = []
-        pres = s.pres
-        base = p * 7
+        pres = s.region_presence
+        base = p * REGION_STRIDE
         value = _CARD_VALUE
         eu = pres[base]
         if deck != _PILE:

@@ -38,7 +38,7 @@ except ImportError:  # pure Python (stdlib only); a compiled module never calls 
 
 Frame = tuple[int, ...]
 
-#: site markers (``State.smark``), set and cleared with ``api.mark_site``
+#: site markers (``State.site_marks``), set and cleared with ``api.mark_site``
 M_FORT: Final = 1  # Spanish Main fortification
 M_FORT_DEIC: Final = 2  # Dutch East India Company fortification
 M_FORTIFIED: Final = M_FORT | M_FORT_DEIC
@@ -49,7 +49,7 @@ M_NO_ATTACK: Final = M_MISSIONARY | M_PIRATE
 _NVERBS: Final = A.EXPLOIT_VERBS
 _VERB0: Final = A.V_EXPLOIT - A.EXPLOIT_VERBS
 _SHIFT: Final = A.SHIFT
-#: link markers (``State.lmark``)
+#: link markers (``State.link_marks``)
 L_BLOCKADE: Final = 1  # a Blockaded link can't be claimed, controlled or used in any way
 
 
@@ -69,7 +69,7 @@ class RuleModule:
     #: its tile puts Batavia and Cape Town (``TILE_SITES``) and their link in play
     tile_cities: ClassVar[bool] = False
     #: neutral disc colours it brings (the Silent Fleet: 1); their owners are numbered
-    #: after the seats (``State.owners``), their supplies are ``State.nsupply``
+    #: after the seats (``State.owners``), their supplies are ``State.neutral_supply``
     neutral_colours: ClassVar[int] = 0
 
     # ------------------------------------------------------------------ actions
@@ -123,7 +123,8 @@ class RuleModule:
     # ------------------------------------------------------------------ own decision steps
     def step_codes(self, s: State, i: int, f: Frame) -> list[int]:
         """Legal codes of this module's own step ``f`` (pushed with ``api.push_step``:
-        ``f[1]`` the player, ``f[3]`` the step, ``f[4]``/``f[5]`` its two ints)."""
+        ``f[1]`` the player, ``f[EXPLOIT_STEP]`` the step, ``f[EXPLOIT_A]``/``f[EXPLOIT_B]`` its
+        two ints: :class:`~endeavor.frames.ExploitFrame`)."""
         raise NotImplementedError
 
     def step_apply(self, s: State, i: int, f: Frame, c: int) -> None:

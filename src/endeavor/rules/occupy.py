@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
+from ..data import REGION_STRIDE
 from ..frames import FL_NO_PRESENCE
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
@@ -29,14 +30,14 @@ class Occupy(ActionKind):
     def possible(self, s: State, p: int, harbor: int) -> bool:
         if harbor < 1:
             return False
-        pres = s.pres
-        base = p * 7
+        pres = s.region_presence
+        base = p * REGION_STRIDE
         fc = s.free_cities
         filled = s.filled
         trk_len = s.info.trk_len
         for r in range(7):
             if fc[r] and (r == 0 or (pres[base + r] and filled[r] == trk_len[r])):
-                if not s.ex or s.smark.count(0) == len(s.smark):  # no marker anywhere
+                if not s.ex or s.site_marks.count(0) == len(s.site_marks):  # no marker anywhere
                     return True
                 # a marker (the Pirate's city) may leave no free city: ask the targets
                 return bool(self.codes(s, p, -1, -1, harbor))
@@ -49,10 +50,10 @@ class Occupy(ActionKind):
             return out
         info = s.info
         owner = s.site_owner
-        base = p * 7
+        base = p * REGION_STRIDE
         anywhere = flags & FL_NO_PRESENCE
-        mark = s.smark
-        pres = s.pres
+        mark = s.site_marks
+        pres = s.region_presence
         filled = s.filled
         trk_len = info.trk_len
         free_cities = s.free_cities
@@ -82,9 +83,9 @@ class Occupy(ActionKind):
             return f"{D.REGION_NAMES[r]} is not open"
         if s.site_owner[x] >= 0:
             return f"{site_words(x)} is already occupied"
-        if s.smark[x] & M_PIRATE:
+        if s.site_marks[x] & M_PIRATE:
             return f"the Pirate holds {site_words(x)}: it can't be Occupied"
-        if r and not s.pres[p * 7 + r]:
+        if r and not s.region_presence[p * REGION_STRIDE + r]:
             return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
         return "not allowed now"
 

@@ -22,7 +22,7 @@ class Payment(ActionKind):
 
     def possible(self, s: State, p: int, harbor: int) -> bool:
         occ = workers(s, p)
-        for i, b in enumerate(s.players[p].blds):
+        for i, b in enumerate(s.players[p].buildings):
             if occ >> i & 1 and not _B_NOPAY[b]:
                 return True
         return False
@@ -37,7 +37,7 @@ class Payment(ActionKind):
 
     def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
         bd = D.BUILDINGS[c & A.ARG]
-        if bd.no_payment and workers(s, p) and c & A.ARG in s.players[p].blds:
+        if bd.no_payment and workers(s, p) and c & A.ARG in s.players[p].buildings:
             return f"workers on your {bd.name} cannot be paid in the Action phase (R15)"
         return f"you have no worker on a {bd.name}"
 

@@ -18,7 +18,7 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..events import Event
-from ..frames import F_SALARY, PH_SALARY
+from ..frames import F_SALARY, PH_SALARY, SALARY_LEFT
 from .words import plural, word_player
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def unpayable(s: State, p: int) -> int:
 
 def workers(s: State, p: int) -> int:
     """Bitmask of ``p``'s building slots holding a worker (a disc)."""
-    occ = s.players[p].occ
+    occ = s.players[p].taken_circles
     if s.rules.h_unpayable:
         occ &= ~unpayable(s, p)
     return occ
@@ -54,7 +54,7 @@ def payment_codes(s: State, p: int, action_phase: bool) -> list[int]:
     occ = workers(s, p)
     seen = 0
     out = []
-    for i, b in enumerate(pl.blds):
+    for i, b in enumerate(pl.buildings):
         if occ >> i & 1 and not (seen >> b & 1):
             if action_phase and _B_NOPAY[b]:  # R15
                 continue
@@ -68,9 +68,9 @@ def pay_worker(s: State, p: int, b: int) -> None:
     """Pay the worker on ``p``'s leftmost staffed building of type ``b`` (P4)."""
     pl = s.players[p]
     occ = workers(s, p)
-    for i, x in enumerate(pl.blds):
+    for i, x in enumerate(pl.buildings):
         if x == b and occ >> i & 1:
-            pl.occ &= ~(1 << i)
+            pl.taken_circles &= ~(1 << i)
             pl.harbor += 1
             return
     raise AssertionError("no worker to pay")  # pragma: no cover
@@ -82,7 +82,7 @@ def pay_all(s: State, p: int) -> int:
     w = workers(s, p)
     k = w.bit_count()
     pl.harbor += k
-    pl.occ &= ~w
+    pl.taken_circles &= ~w
     return k
 
 
@@ -127,7 +127,7 @@ class Salary(DecisionType):
     def apply(self, s: State, f: Frame, c: int) -> None:
         p = f[1]
         pay_worker(s, p, c & A.ARG)
-        left = f[2] - 1
+        left = f[SALARY_LEFT] - 1
         count = workers(s, p).bit_count()
         if 0 < left < count:
             s.stack.append((F_SALARY, p, left))
@@ -144,7 +144,7 @@ class Salary(DecisionType):
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
         count = workers(s, p).bit_count()
-        return (f"Salary: pay {plural(f[2], 'worker')} back to your "
+        return (f"Salary: pay {plural(f[SALARY_LEFT], 'worker')} back to your "
                 f"Harbor ({count} working, Salary Level {s.players[p].level(D.WEALTH)}); "
                 "the others stay on their buildings")
 

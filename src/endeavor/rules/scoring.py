@@ -47,9 +47,9 @@ def buildings_and_cards(state: State, player: int) -> int:
     """Printed glory on buildings and held cards (Governors included), plus the Town
     Hall's 1 glory per Draw symbol on the player's buildings (RB fr)."""
     pl = state.players[player]
-    pts = sum(D.BUILDINGS[b].glory for b in pl.blds)
-    if D.B_TOWN_HALL in pl.blds:
-        pts += sum(D.BUILDINGS[b].draw_symbols for b in pl.blds)
+    pts = sum(D.BUILDINGS[b].glory for b in pl.buildings)
+    if D.B_TOWN_HALL in pl.buildings:
+        pts += sum(D.BUILDINGS[b].draw_symbols for b in pl.buildings)
     pts += sum(D.CARDS[c].glory for c in held_cards(state, player))
     return pts
 

@@ -98,7 +98,7 @@ class Ship(ActionKind):
             k = s.filled[arg]
             info = s.info
             length = info.trk_len[arg]
-            t = s.trk_tok[info.trk_off[arg] + k]
+            t = s.track_token[info.trk_off[arg] + k]
             key = c << 24 | length << 16 | k << 8 | (t + 1)
         elif verb == _V_ROUTE:
             t = s.site_token[arg]

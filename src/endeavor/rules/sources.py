@@ -22,6 +22,11 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import (
+    EFFECT_FLAGS,
+    EFFECT_KIND1,
+    EFFECT_KIND2,
+    EFFECT_MODE,
+    EXPLOIT_MODULE,
     F_ACTION,
     F_EFFECT,
     F_EXPLOIT,
@@ -106,8 +111,8 @@ def abilities_after_activation(s: State, p: int, slot: int, kinds: int,
     Draw rebuilds only an unoccupied building: activating the last free one leaves it
     nothing to rebuild.)"""
     pl = s.players[p]
-    occ = pl.occ
-    pl.occ = occ | 1 << slot
+    occ = pl.taken_circles
+    pl.taken_circles = occ | 1 << slot
     try:
         rest = kinds
         while rest:
@@ -117,7 +122,7 @@ def abilities_after_activation(s: State, p: int, slot: int, kinds: int,
                 return True
         return False
     finally:
-        pl.occ = occ
+        pl.taken_circles = occ
 
 
 def possible_kinds(s: State, p: int, harbor: int, wanted: int, known: int,
@@ -225,9 +230,9 @@ class ActionChoice(DecisionType):
         ex = s.ex
         if h >= 1:
             hh = h - 1
-            occ = pl.occ
+            occ = pl.taken_circles
             seen = known = able = 0  # types seen; kinds asked / found possible (R8)
-            for i, b in enumerate(pl.blds):
+            for i, b in enumerate(pl.buildings):
                 if occ >> i & 1 or seen >> b & 1:
                     continue
                 seen |= 1 << b
@@ -282,10 +287,10 @@ class ActionChoice(DecisionType):
             s.ex[i].apply(s, i, p, c)
             return
         if verb == _V_ACT:
-            occ = pl.occ
-            for i, b in enumerate(pl.blds):
+            occ = pl.taken_circles
+            for i, b in enumerate(pl.buildings):
                 if b == arg and not (occ >> i & 1):
-                    pl.occ = occ | (1 << i)
+                    pl.taken_circles = occ | (1 << i)
                     break
             pl.harbor -= 1
             s.stack.append(_B_FRAME[p][arg])
@@ -306,9 +311,9 @@ class ActionChoice(DecisionType):
         pl = s.players[f[1]]
         if verb == A.V_ACT:
             name = D.BUILDINGS[arg].name
-            if arg not in pl.blds:
+            if arg not in pl.buildings:
                 return f"you have no {name}"
-            if all(pl.occ >> i & 1 for i, b in enumerate(pl.blds) if b == arg):
+            if all(pl.taken_circles >> i & 1 for i, b in enumerate(pl.buildings) if b == arg):
                 return f"your {name} is already staffed"
             if pl.harbor < 1:
                 return "you have no disc in your Harbor"
@@ -338,8 +343,8 @@ class ActionChoice(DecisionType):
         legal = set(s.legal_codes())
         out = []
         seen = 0
-        for i, b in enumerate(pl.blds):
-            if pl.occ >> i & 1 or not _B_ACT[b] or seen >> b & 1:
+        for i, b in enumerate(pl.buildings):
+            if pl.taken_circles >> i & 1 or not _B_ACT[b] or seen >> b & 1:
                 continue
             seen |= 1 << b
             if _C(A.V_ACT, b) in legal:
@@ -396,10 +401,10 @@ def second_half(s: State, f: Frame, p: int, kind: int, region: int, deck: int,
                 base: int) -> None:
     """Queue the other half of a "+" source below any frames the first pushed; skipped
     when it has no possible target (P5). R23: anywhere, unless ``plus_same_region``."""
-    rest = f[4] if kind == f[3] else f[3]
+    rest = f[EFFECT_KIND2] if kind == f[EFFECT_KIND1] else f[EFFECT_KIND1]
     if not s.rules.plus_same_region:
         region = deck = -1
-    frame = (F_EFFECT, p, SECOND, rest, -1, region, deck, f[7] & ~FL_MASK)
+    frame = (F_EFFECT, p, SECOND, rest, -1, region, deck, f[EFFECT_FLAGS] & ~FL_MASK)
     codes = effect_codes(s, frame)
     if codes != [_DONE]:
         stack = s.stack
@@ -459,8 +464,8 @@ class Effect(DecisionType):
         s.turn |= 1 << kind
         if rules.h_action:
             for j, m in rules.h_action:
-                m.on_action(s, j, p, kind, c, f[7] >> SRC_SHIFT, region)
-        if f[2] == _BOTH:
+                m.on_action(s, j, p, kind, c, f[EFFECT_FLAGS] >> SRC_SHIFT, region)
+        if f[EFFECT_MODE] == _BOTH:
             second_half(s, f, p, kind, region, deck, base)
 
     def why_not(self, s: State, f: Frame, action: Action) -> str:
@@ -488,9 +493,9 @@ class Effect(DecisionType):
         return s.rules.kinds[ek].why_not(s, p, action.code, s.players[p].harbor)
 
     def kind_of(self, s: State, f: Frame) -> str:
-        if f[2] != SECOND:
+        if f[EFFECT_MODE] != SECOND:
             return "effect"
-        return "follow_up" if f[7] & FL_MASK else "second_action"
+        return "follow_up" if f[EFFECT_FLAGS] & FL_MASK else "second_action"
 
     def prompt(self, s: State, f: Frame) -> str:
         _, p, mode, k1, k2, region, deck, flags = f
@@ -554,23 +559,23 @@ class ModuleStep(DecisionType):
     sort = True
 
     def codes(self, s: State, f: Frame) -> list[int]:
-        return self.module(s, f).step_codes(s, f[2], f)
+        return self.module(s, f).step_codes(s, f[EXPLOIT_MODULE], f)
 
     def apply(self, s: State, f: Frame, c: int) -> None:
-        self.module(s, f).step_apply(s, f[2], f, c)
+        self.module(s, f).step_apply(s, f[EXPLOIT_MODULE], f, c)
 
     @staticmethod
     def module(s: State, f: Frame) -> RuleModule:
-        return s.ex[f[2]]
+        return s.ex[f[EXPLOIT_MODULE]]
 
     def kind_of(self, s: State, f: Frame) -> str:
-        return self.module(s, f).step_kind(s, f[2], f)
+        return self.module(s, f).step_kind(s, f[EXPLOIT_MODULE], f)
 
     def prompt(self, s: State, f: Frame) -> str:
-        return self.module(s, f).step_prompt(s, f[2], f)
+        return self.module(s, f).step_prompt(s, f[EXPLOIT_MODULE], f)
 
     def asks(self, s: State, f: Frame) -> str:
-        return self.module(s, f).step_asks(s, f[2], f)
+        return self.module(s, f).step_asks(s, f[EXPLOIT_MODULE], f)
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         if action.verb == A.V_DONE:
@@ -580,11 +585,11 @@ class ModuleStep(DecisionType):
                     "to your Harbor")
         e = self.module(s, f)
         if e.owns(action.code):
-            return e.describe_action(s, f[2], action.code)
+            return e.describe_action(s, f[EXPLOIT_MODULE], action.code)
         return action.text
 
     def check(self, s: State, f: Frame) -> str:
-        if f[2] >= len(s.ex):
+        if f[EXPLOIT_MODULE] >= len(s.ex):
             return "an Exploit frame names an Exploit not in play"
         return ""
 

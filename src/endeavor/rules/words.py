@@ -97,7 +97,7 @@ def links_completed(s: State, p: int, x: int) -> list[str]:
     ``["EU3-EU4 (Wealth token)", "EU3-EU2"]``."""
     out = []
     for li, other in s.info.adj[x]:
-        if s.site_owner[other] == p and not s.lmark[li]:
+        if s.site_owner[other] == p and not s.link_marks[li]:
             t = s.link_token[li]
             name = f"{D.SITES[x].code}-{D.SITES[other].code}"
             out.append(f"{name} ({s.rules.token_names[t]} token)" if t >= 0 else name)

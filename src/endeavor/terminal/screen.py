@@ -629,7 +629,7 @@ def board_lines(state: State, width: int, titles: bool = True) -> list[Text]:
         else:
             line.append_text(_pad(_deck_text(state, r, wide), deck_w))
             gov = Text()
-            if state.gov_avail[r] >= 0:
+            if state.region_governors[r] >= 0:
                 winner = state.governor_winner(r)
                 gov.append("gov")
                 if winner >= 0:
@@ -717,8 +717,9 @@ def supply_lines(state: State, width: int, level: int = 0) -> list[Text]:
     short = level >= 1 or width < 120
     chunks: list[Text] = []
     for lvl in range(1, 6):
-        items = [f"{R.building_name(b, short)} {state.bsupply[b]}"
-                 for b, bd in enumerate(D.BUILDINGS) if bd.level == lvl and state.bsupply[b]]
+        items = [f"{R.building_name(b, short)} {state.building_supply[b]}"
+                 for b, bd in enumerate(D.BUILDINGS)
+                 if bd.level == lvl and state.building_supply[b]]
         if items:
             chunk = Text.assemble((f"L{lvl} ", "bold"))
             chunk.append(" ".join(items))
@@ -810,10 +811,10 @@ def _mat_parts(state: State, p: int, width: int, short: bool,
     (``●mkt○shp·wks``), 2 also no ``cards``/``tokens`` labels."""
     pl = state.players[p]
     bld = []
-    for i, b in enumerate(pl.blds):
+    for i, b in enumerate(pl.buildings):
         if not D.BUILDINGS[b].activatable:
             mark = Text("·", style="dim")
-        elif pl.occ >> i & 1:
+        elif pl.taken_circles >> i & 1:
             mark = Text("●", style=R.PLAYER_COLOURS[p])
         else:
             mark = Text("○")
@@ -828,12 +829,13 @@ def _mat_parts(state: State, p: int, width: int, short: bool,
         cards_text.append(" gov ", style="dim")
         cards_text.append(D.CARDS[pl.gov].code)
     items.append(cards_text)
-    toks = _tokens(pl.btok, 0) + _tokens(pl.blue, 4)
+    toks = _tokens(pl.brown_tokens, 0) + _tokens(pl.blue, 4)
     if toks:
         items.append(Text.assemble(("" if tight >= 2 else "tokens ", "dim"),
                                    Text(" ").join(toks)))
-    if any(pl.mem):
-        items.append(Text.assemble(("on tracks ", "dim"), Text(" ").join(_tokens(pl.mem, 0))))
+    if any(pl.base_discs):
+        items.append(Text.assemble(("on tracks ", "dim"),
+                                   Text(" ").join(_tokens(pl.base_discs, 0))))
     if pl.aside:
         items.append(Text.assemble(("aside ", "dim"),
                                    " ".join(D.CARDS[c].code for c in pl.aside)))

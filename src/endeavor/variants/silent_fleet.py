@@ -2,7 +2,7 @@
 "La variante à 2 joueurs « Flotte silencieuse »"; rulings P80-P90).
 
 An unused colour's 35 discs form a neutral fleet (the neutral owner ``s.n``, whose
-supply is ``s.nsupply``). Once after each of a player's turns, every decision of the
+supply is ``s.neutral_supply``). Once after each of a player's turns, every decision of the
 turn resolved (P17, P80), it reacts to the action the turn carried out; the acting
 player makes its choices as ordinary legal actions:
 
@@ -36,9 +36,9 @@ out of the game, cards its Draws discarded, copies discarded by the building sho
 per building type x19, cities each seat holds per region x7n (as of the last action,
 limited occupation only)]``.
 
-Steps: ``STEP_REACT`` (``f[4]`` the kinds performed, ``f[5]`` the occupied regions):
+Steps: ``STEP_REACT`` (``a`` the kinds performed, ``b`` the occupied regions):
 which action triggers the reaction; ``STEP_SHIP`` / ``STEP_OCCUPY`` / ``STEP_DRAW``
-(``f[4]`` the occupied regions): where the reaction goes; ``STEP_SHORTAGE``: the
+(``a`` the occupied regions): where the reaction goes; ``STEP_SHORTAGE``: the
 building discarded.
 """
 
@@ -152,8 +152,8 @@ class SilentFleet(api.RuleModule):
         q = self.owner(s, i)
         out: list[int] = []
         if kind == api.DRAW:  # P83: the eight decks, never the discard pile
-            pres = s.pres
-            base = q * 7
+            pres = s.region_presence
+            base = q * api.REGION_STRIDE
             draw = self.code(DRAW)
             for d, deck in enumerate(s.decks):
                 r = api.EUROPE if d in _EUROPE_DECKS else d
@@ -302,7 +302,7 @@ class SilentFleet(api.RuleModule):
         """P90: a building type left in the supply, level 1 up to ``p``'s Build Level."""
         bl = api.build_level(s, p)
         return [self.code(SHORTAGE, b) for b in range(NB)
-                if s.bsupply[b] and 1 <= _LEVEL[b] <= bl]
+                if s.building_supply[b] and 1 <= _LEVEL[b] <= bl]
 
     def _discard_building(self, s: State, i: int, p: int, b: int) -> None:
         bd = api.BUILDINGS[b]
@@ -314,19 +314,19 @@ class SilentFleet(api.RuleModule):
 
     # ------------------------------------------------------------------ own steps
     def step_codes(self, s: State, i: int, f: api.Frame) -> list[int]:
-        step = f[3]
+        step = f[api.EXPLOIT_STEP]
         if step == STEP_REACT:
-            return [self.code(REACT, k) for k in _bits(f[4]) if k < NKINDS]
+            return [self.code(REACT, k) for k in _bits(f[api.EXPLOIT_A]) if k < NKINDS]
         if step == STEP_SHORTAGE:
             return self._shortage_codes(s, f[1])
         if step in KIND_OF:
-            return self.targets(s, i, KIND_OF[step], f[4])
+            return self.targets(s, i, KIND_OF[step], f[api.EXPLOIT_A])
         return []
 
     def step_apply(self, s: State, i: int, f: api.Frame, c: int) -> None:
         verb, arg = self.local_verb(c), api.arg_of(c)
         if verb == REACT:
-            self._react(s, i, f[1], arg, f[5])
+            self._react(s, i, f[1], arg, f[api.EXPLOIT_B])
         elif verb == SHORTAGE:
             self._discard_building(s, i, f[1], arg)
         else:
@@ -334,19 +334,19 @@ class SilentFleet(api.RuleModule):
 
     def step_kind(self, s: State, i: int, f: api.Frame) -> str:
         return ("fleet_react", "fleet_ship", "fleet_occupy", "fleet_draw",
-                "building_shortage")[f[3]]
+                "building_shortage")[f[api.EXPLOIT_STEP]]
 
     def step_prompt(self, s: State, i: int, f: api.Frame) -> str:
-        step = f[3]
+        step = f[api.EXPLOIT_STEP]
         if step == STEP_REACT:
-            names = ", ".join(api.KIND_NAMES[k] for k in _bits(f[4]))
+            names = ", ".join(api.KIND_NAMES[k] for k in _bits(f[api.EXPLOIT_A]))
             return (f"{FLEET} reacts once to your turn: choose which of your actions "
                     f"triggers it ({names})")
         if step == STEP_SHIP:
             return (f"{FLEET} reacts to your Ship: choose where its disc goes (a track "
                     "space or a free trade route; the Trade token there leaves the game)")
         if step == STEP_OCCUPY:
-            where = (f" in {_regions_words(f[4])}" if self._on(s, "limited_occupation")
+            where = (f" in {_regions_words(f[api.EXPLOIT_A])}" if self._on(s, "limited_occupation")
                      else "")
             return (f"{FLEET} reacts to your Occupy: choose the city its disc occupies"
                     f"{where} (its Trade token leaves the game)")
@@ -366,12 +366,12 @@ class SilentFleet(api.RuleModule):
                 "choose the deck whose top card The Silent Fleet discards (its reaction "
                 "to a Draw)",
                 "discard a building from the supply for the building shortage (P90)"
-                )[f[3]]
+                )[f[api.EXPLOIT_STEP]]
 
     def step_phase(self, s: State, i: int, f: api.Frame) -> str:
         """P90: the shortage comes at the start of the round, before Construction (the
         phase left over from the round before, or Setup in round 1, is not happening)."""
-        return "Building shortage" if f[3] == STEP_SHORTAGE else ""
+        return "Building shortage" if f[api.EXPLOIT_STEP] == STEP_SHORTAGE else ""
 
     def describe_action(self, s: State, i: int, c: int) -> str:
         verb, arg = self.local_verb(c), api.arg_of(c)
@@ -396,7 +396,7 @@ class SilentFleet(api.RuleModule):
                     f"{api.card_words(deck[-1])}, leaves the game{abol}")
         bd = api.BUILDINGS[arg]
         return (f"Discard a {bd.name} (level {bd.level}) from the supply: it leaves the "
-                f"game ({s.bsupply[arg] - 1} left)")
+                f"game ({s.building_supply[arg] - 1} left)")
 
     def _react_words(self, s: State, i: int, kind: int) -> str:
         what = api.KIND_NAMES[kind]
@@ -404,7 +404,8 @@ class SilentFleet(api.RuleModule):
         if kind not in STEP_OF:
             return head + "the fleet does nothing"
         f = s.frame
-        occ = f[5] if f is not None and len(f) == 6 and f[2] == i else 0
+        mine = f is not None and len(f) == 6 and f[api.EXPLOIT_MODULE] == i
+        occ = f[api.EXPLOIT_B] if f is not None and mine else 0
         codes = self.targets(s, i, kind, occ)
         if not codes:
             return head + f"nothing happens ({self._nothing(s, i, kind, occ)})"
@@ -424,7 +425,7 @@ class SilentFleet(api.RuleModule):
             text += f": the {api.TOKEN_NAMES[t]} token there leaves the game"
         if k + 1 == n:
             text += f"; fills the track and opens {region}"
-            if s.gov_avail[r] >= 0:
+            if s.region_governors[r] >= 0:
                 track = s.track(r)
                 track[k] = self.owner(s, i)
                 w = _winner(track)

@@ -204,9 +204,9 @@ def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
     # the unstaffed "+" buildings needing discs for both actions that could do both
     # now: (index, discs to activate it and do both, its words)
     pairs: list[tuple[int, int, str]] = []
-    for i, b in enumerate(pl.blds):
+    for i, b in enumerate(pl.buildings):
         bd = rules.buildings[b]
-        if not bd.activatable or pl.occ >> i & 1 or bd.mode != D.BOTH:
+        if not bd.activatable or pl.taken_circles >> i & 1 or bd.mode != D.BOTH:
             continue
         least, both = _needs(bd.mode, bd.kind1, bd.kind2)
         if least > 0 and 1 + both <= h:
@@ -220,8 +220,8 @@ def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
         if a.verb == A.V_ACT:
             bd = rules.buildings[a.arg]
             cost, mode, k1, k2 = 1, bd.mode, bd.kind1, bd.kind2
-            used = next(i for i, b in enumerate(pl.blds)
-                        if b == a.arg and not pl.occ >> i & 1)
+            used = next(i for i, b in enumerate(pl.buildings)
+                        if b == a.arg and not pl.taken_circles >> i & 1)
         elif a.verb == A.V_USE:
             cost, (mode, k1, k2) = 0, D.TOKEN_ACTIONS[a.arg - 4]
         else:

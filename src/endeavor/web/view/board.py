@@ -103,7 +103,7 @@ def _supply(state: State) -> list[JSON]:
     for b in sorted(kinds, key=lambda b: (rules.buildings[b].level, b)):
         entry = _building(state, b)
         entry["id"] = f"supply:{entry['code']}"
-        entry["count"] = state.bsupply[b]
+        entry["count"] = state.building_supply[b]
         out.append(entry)
     return out
 
@@ -146,11 +146,11 @@ def _mat(state: State, p: int, glory: int) -> JSON:
     pl = state.players[p]
     names = _attribute_names(state)
     buildings = []
-    for i, b in enumerate(pl.blds):
+    for i, b in enumerate(pl.buildings):
         entry = _building(state, b)
         entry["id"] = f"building:{p}:{i}"
         entry["index"] = i
-        entry["worker"] = bool(pl.occ >> i & 1)
+        entry["worker"] = bool(pl.taken_circles >> i & 1)
         buildings.append(entry)
     attributes = []
     for k in range(4):
@@ -176,7 +176,7 @@ def _mat(state: State, p: int, glory: int) -> JSON:
         slot_choices.append({"id": "slot:none", "card": None})
     tokens = []
     for t in range(8):
-        count = pl.btok[t] if t < 4 else pl.blue[t - 4]
+        count = pl.brown_tokens[t] if t < 4 else pl.blue[t - 4]
         token = _token(state, t)
         if count and token is not None:
             token["id"] = f"token:{p}:{D.TOKEN_CODES[t]}"
@@ -193,7 +193,7 @@ def _mat(state: State, p: int, glory: int) -> JSON:
         "card_limit": limit, "card_slots": state.rules.max_cards,
         "card_count": len(pl.cards), "over_limit": state.over_card_limit(p),
         "tokens": tokens,
-        "on_tracks": {D.ATTRIBUTES[k]: pl.mem[k] for k in range(4) if pl.mem[k]},
+        "on_tracks": {D.ATTRIBUTES[k]: pl.base_discs[k] for k in range(4) if pl.base_discs[k]},
         "aside": [card_json(state, c) for c in pl.aside],
     }
 
@@ -216,7 +216,7 @@ def position(state: State) -> JSON:
         entry["id"] = f"pile:{entry['code']}"
         pile.append(entry)
     neutral = [{"owner": state.n + k, "name": "Silent Fleet", "short": "SF",
-                "supply": state.nsupply[k]} for k in range(state.rules.neutrals)]
+                "supply": state.neutral_supply[k]} for k in range(state.rules.neutrals)]
     return {
         "ruleset": state.config.ruleset, "title": state.rules.title,
         "board": state.info.side, "players_count": state.n,

@@ -61,9 +61,9 @@ def _mat_buildings(state: State, p: int, code: str, worker: bool | None) -> list
     """Ids of ``p``'s buildings of type ``code``; those with (``worker=True``) or
     without (False) a worker first, all of them if none matches."""
     pl = state.players[p]
-    idx = [i for i, b in enumerate(pl.blds) if state.rules.buildings[b].code == code]
+    idx = [i for i, b in enumerate(pl.buildings) if state.rules.buildings[b].code == code]
     if worker is not None:
-        pref = [i for i in idx if bool(pl.occ >> i & 1) == worker]
+        pref = [i for i in idx if bool(pl.taken_circles >> i & 1) == worker]
         if pref:
             idx = pref
     return [f"building:{p}:{i}" for i in idx]

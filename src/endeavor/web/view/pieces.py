@@ -226,7 +226,7 @@ def _governor(state: State, r: int, held: list[list[int]] | None = None) -> JSON
     for p in range(state.n):
         if g in held[p]:
             holder = p
-    if state.gov_avail[r] >= 0:
+    if state.region_governors[r] >= 0:
         where = "board"
     elif holder is not None:
         where = "player"
