@@ -15,11 +15,11 @@ state dispatches through that table; there is no ``if``/``elif`` on frame kinds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from . import actions as A
 from .actions import Action
-from .frames import FRAME_NAMES
+from .frames import F_EFFECT, F_EXPLOIT, F_SALARY, FL_MASK, FRAME_NAMES, SRC_SHIFT
 
 if TYPE_CHECKING:
     from .state import State
@@ -141,3 +141,71 @@ class DecisionType:
         """A problem with frame ``f`` in state ``s`` that no game can produce ("" if fine);
         used by :meth:`State.from_json` after the fields are range-checked."""
         return ""
+
+
+class Pending(NamedTuple):
+    """The decision on top of the stack, as the few numbers a client that sees the game as
+    numbers (the observation encoder) needs; :func:`pending` makes it. A field that does
+    not apply to the decision's kind is -1 (a code) or 0 (a count, a mask)."""
+
+    #: its frame kind (0-8, named by ``frames.FRAME_NAMES``); -1: no decision (game over)
+    kind: int
+    #: who decides (-1: nobody)
+    player: int
+    #: salary: payments left
+    payments: int
+    #: effect: ``SINGLE``, ``CHOICE`` ("/"), ``BOTH`` ("+", first half) or ``SECOND``
+    mode: int
+    #: effect: the first and second action kinds (-1: none)
+    kind1: int
+    kind2: int
+    #: effect: the region and the deck it is restricted to (-1: none)
+    region: int
+    deck: int
+    #: effect: its flags (``FL_NO_PRESENCE``, ``FL_NORMAL_ONLY``, ``FL_NO_EUROPE``)
+    flags: int
+    #: effect: what was activated (building index + 1, ``SRC_TOKEN`` + blue token type;
+    #: 0 unknown)
+    source: int
+    #: a rule module's own step: the module's index in ``State.modules``, its step and
+    #: the step's two ints
+    module: int
+    step: int
+    a: int
+    b: int
+
+
+#: no decision pending
+NO_PENDING: Final = Pending(-1, -1, 0, -1, -1, -1, -1, -1, 0, 0, -1, -1, 0, 0)
+#: the descriptors made so far, by frame (a frame is immutable, and few are distinct)
+_PENDING: dict[Frame, Pending] = {}
+
+
+def _describe(f: Frame) -> Pending:
+    kind = f[0]
+    p = f[1]
+    if kind == F_SALARY:
+        return Pending(kind, p, f[2], -1, -1, -1, -1, -1, 0, 0, -1, -1, 0, 0)
+    if kind == F_EFFECT:
+        return Pending(kind, p, 0, f[2], f[3], f[4], f[5], f[6], f[7] & FL_MASK,
+                       f[7] >> SRC_SHIFT, -1, -1, 0, 0)
+    if kind == F_EXPLOIT:
+        return Pending(kind, p, 0, -1, -1, -1, -1, -1, 0, 0, f[2], f[3], f[4], f[5])
+    return Pending(kind, p, 0, -1, -1, -1, -1, -1, 0, 0, -1, -1, 0, 0)
+
+
+def pending(s: State) -> Pending:
+    """The decision ``s`` waits for, as numbers (:data:`NO_PENDING` when the game is over).
+    The same decision gives the same object while it is remembered (identity is a cheap
+    first test of "unchanged"; equality the sure one)."""
+    stack = s.stack
+    if not stack:
+        return NO_PENDING
+    f = stack[-1]
+    d = _PENDING.get(f)
+    if d is None:
+        d = _describe(f)
+        if len(_PENDING) >= 4096:
+            _PENDING.clear()
+        _PENDING[f] = d
+    return d
