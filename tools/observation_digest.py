@@ -7,9 +7,10 @@ combinations), the Silent Fleet and its options, and encodes every position for 
 seat, incrementally (one :class:`~endeavor.encoding.features.Encoder` per seat, as an RL
 loop does) and, every few positions, from scratch. It prints a SHA-256 of all those
 vectors (their float32 bytes), of the layout (every field's name, kind, rows, labels,
-scale, doc and offset) and of the observation version: two builds that print the same
-digest encode every one of those positions bit for bit alike. Stdlib only (no numpy).
-``tests/rl/test_observation_digest.py`` keeps the digest of a smaller run.
+scale, doc and offset): two builds that print the same
+digest encode every one of those positions bit for bit alike. Stdlib only (no numpy);
+the observation version is printed beside it when numpy is there.
+``tests/rl/test_observation_digest.py`` keeps the digest of ``--games 1``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from endeavor import GameConfig, new_game
 from endeavor.encoding import features as F
@@ -59,7 +61,6 @@ def configs(games: int) -> Iterator[tuple[str, GameConfig]]:
 
 def layout_digest() -> str:
     h = hashlib.sha256()
-    h.update(repr(OBSERVATION_VERSION).encode())
     for f in F.FIELDS:
         h.update(repr((f.name, f.kind, f.rows, f.labels, f.scale, f.doc, f.offset,
                        f.size)).encode())
@@ -67,18 +68,22 @@ def layout_digest() -> str:
     return h.hexdigest()
 
 
-def game_digest(config: GameConfig, cold_every: int = 7) -> tuple[str, int]:
-    """The digest of one seeded random game's encodings, and its number of positions."""
+def game_digest(config: GameConfig, cold_every: int = 7,
+                encoder: Callable[[int], Any] | None = None) -> tuple[str, int]:
+    """The digest of one seeded random game's encodings, and its number of positions
+    (``encoder``: what makes an observer's encoder, an object whose ``update(s)`` returns
+    the vector as an ``array('f')``; the default, :class:`Encoder`)."""
+    make = encoder or F.Encoder
     s = new_game(config)
     rng = random.Random(config.seed)
-    encoders = [F.Encoder(p) for p in range(s.n)]
+    encoders = [make(p) for p in range(s.n)]
     h = hashlib.sha256()
     k = 0
     while True:
         for enc in encoders:
             h.update(enc.update(s).tobytes())
         if k % cold_every == 0:
-            h.update(F.Encoder(k % s.n).update(s).tobytes())
+            h.update(make(k % s.n).update(s).tobytes())
         k += 1
         if s.is_over:
             break
@@ -105,6 +110,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="seeds of each config")
     parser.add_argument("--verbose", action="store_true", help="a digest per game")
     args = parser.parse_args()
+    print("version", OBSERVATION_VERSION)
     print("layout", layout_digest())
     print("all   ", digest(args.games, args.verbose))
 

@@ -32,14 +32,14 @@ from .. import exploits as _exploits  # noqa: F401  (registers the Exploits)
 from .. import variants as _variants  # noqa: F401  (registers the variants)
 from ..decision import Pending, pending
 from ..frames import SRC_TOKEN
-from ..rules.module import REGISTRY, ObsWriter, RuleModule
+from ..rules.module import OBS_SEAT_LABELS, OBS_SEATS, REGISTRY, ObsWriter, RuleModule
 
 if TYPE_CHECKING:
     from ..state import Player, State
 
 #: seat slots (the most players of any ruleset) and disc owners (the seats, then the
 #: Silent Fleet)
-SEATS: Final = 5
+SEATS: Final = OBS_SEATS
 OWNERS: Final = SEATS + 1
 FLEET: Final = SEATS
 #: the longest shipping track of any board (the classic Far East: 8), the most links of
@@ -51,7 +51,8 @@ NSITES: Final = D.NSITES
 NCARDS: Final = D.NCARDS
 NBUILDINGS: Final = len(D.BUILDINGS)
 
-SEAT_LABELS: Final[tuple[object, ...]] = tuple(range(SEATS))
+#: the same object as the rule modules' (a seat-rowed field is told by its labels)
+SEAT_LABELS: Final[tuple[object, ...]] = OBS_SEAT_LABELS
 OWNER_LABELS: Final[tuple[object, ...]] = (*range(SEATS), "fleet")
 TOKEN_LABELS: Final[tuple[object, ...]] = D.TOKEN_CODES
 REGION_LABELS: Final[tuple[object, ...]] = D.REGION_CODES
