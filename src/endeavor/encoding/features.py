@@ -493,8 +493,9 @@ class Encoder:
             self.rules = rules
             self.n = s.n
             self.static(s)
-        self.turn_fields(s)
-        self.decision(s)
+        d = pending(s)
+        self.turn_fields(s, d)
+        self.decision(s, d)
         shields = self.tracks(s)
         self.sites_links(s)
         if s.sea != self.sea or s.pres != self.pres:
@@ -549,7 +550,7 @@ class Encoder:
         for k in range(n):
             a[O_PRESENT + k] = 1.0
 
-    def turn_fields(self, s: State) -> None:
+    def turn_fields(self, s: State, d: Pending) -> None:
         a = self.out
         level5 = s.level5  # drawn at setup: games of one setting differ
         if level5 != self.level5:
@@ -572,7 +573,7 @@ class Encoder:
         if v != self.crown:
             put1(a, O_CROWN, SEATS, self.crown, v)
             self.crown = v
-        v = self.rel(pending(s).player)
+        v = self.rel(d.player)
         if v != self.current:
             put1(a, O_CURRENT, SEATS, self.current, v)
             self.current = v
@@ -602,8 +603,7 @@ class Encoder:
             putcounts(a, O_SPENT, 10, self.spent, spent)
             self.spent = spent.copy()
 
-    def decision(self, s: State) -> None:
-        d = pending(s)
+    def decision(self, s: State, d: Pending) -> None:
         if d is self.pend or d == self.pend:
             return
         self.pend = d
@@ -611,21 +611,22 @@ class Encoder:
         val: list[float] = []
         # a field that does not apply to the decision's kind is -1 or 0: nothing shown
         one(idx, val, O_FRAME, 9, d.kind)
-        if d.payments > 0:
+        if d.payments > 0:  # salary
             idx.append(O_PAYMENTS)
             val.append(shown(d.payments) / 5)
-        one(idx, val, O_MODE, 4, d.mode)
-        one(idx, val, O_KIND1, 5, d.kind1)
-        one(idx, val, O_KIND2, 5, d.kind2)
-        one(idx, val, O_REGION, 7, d.region)
-        one(idx, val, O_DECK, 9, d.deck)
-        ones(idx, val, O_FLAGS, 3, d.flags)
-        src = d.source
-        if 1 <= src <= NBUILDINGS:
-            one(idx, val, O_SOURCE, NBUILDINGS + 4, src - 1)
-        elif src >= SRC_TOKEN + 4:
-            one(idx, val, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
-        if d.module >= 0:
+        if d.mode >= 0:  # an effect
+            one(idx, val, O_MODE, 4, d.mode)
+            one(idx, val, O_KIND1, 5, d.kind1)
+            one(idx, val, O_KIND2, 5, d.kind2)
+            one(idx, val, O_REGION, 7, d.region)
+            one(idx, val, O_DECK, 9, d.deck)
+            ones(idx, val, O_FLAGS, 3, d.flags)
+            src = d.source
+            if 1 <= src <= NBUILDINGS:
+                one(idx, val, O_SOURCE, NBUILDINGS + 4, src - 1)
+            elif src >= SRC_TOKEN + 4:
+                one(idx, val, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
+        if d.module >= 0:  # a rule module's own step
             mod: RuleModule = s.modules[d.module]
             one(idx, val, O_MODULE, NMODULES, _MODULE_NUMBER.get(mod.id, 0) - 1)
             step = d.step
