@@ -19,9 +19,11 @@ import argparse
 import hashlib
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
-from endeavor import GameConfig, new_game
+from endeavor import GameConfig, State, new_game
+from endeavor import actions as A
+from endeavor import data as D
 from endeavor.encoding import features as F
 from endeavor.exploits import EXPLOIT_IDS
 
@@ -31,8 +33,67 @@ except ImportError:  # numpy missing: the version is not part of the digest
     OBSERVATION_VERSION = -1
 
 
+#: the seeded games of ``tests/rl/test_observation.py`` (played there by :func:`busy`),
+#: chosen to reach every field: also played busy here
+RARE: Final = {
+    "classic-3p": GameConfig(players=3, ruleset="classic", seed=1),
+    "classic-4p": GameConfig(players=4, ruleset="classic", seed=2),
+    "classic-5p-by-player": GameConfig(players=5, ruleset="classic", seed=3,
+                                       options={"phase_order": "by_player"}),
+    "aos-2p": GameConfig(players=2, seed=4),
+    "aos-3p-exploits": GameConfig(players=3, seed=5, exploits="random"),
+    "aos-4p-exploits": GameConfig(players=4, seed=6, exploits="random"),
+    "aos-5p-exploits": GameConfig(players=5, seed=7, exploits="random"),
+    "aos-4p-A-options": GameConfig(players=4, board="A", seed=16, exploits=(
+        "saltpeter_stockpiles", "republic_of_pirates", "imperialism"),
+        options={"phase_order": "by_player", "discard_pile_bonus": False,
+                 "plus_same_region": True}),
+    "aos-3p-tiles": GameConfig(players=3, seed=7, exploits=(
+        "spanish_main", "dutch_east_india_company", "jesuit_missionaries")),
+    "aos-4p-tiles": GameConfig(players=4, seed=21, exploits=(
+        "south_sea_company", "manila_galleons", "underground_railroad")),
+    "aos-5p-forts": GameConfig(players=5, seed=20, exploits=(
+        "spanish_main", "dutch_east_india_company", "imperialism")),
+    "aos-5p-tiles": GameConfig(players=5, seed=11, exploits=(
+        "transit_of_venus", "sun_never_sets", "haitian_revolution")),
+    "aos-2p-tiles": GameConfig(players=2, seed=12, exploits=(
+        "spice_trade", "globalisation", "letters_of_marque")),
+    "fleet": GameConfig(players=2, seed=13, options={"silent_fleet": True}),
+    "fleet-options": GameConfig(players=2, seed=4, exploits="random", options={
+        "silent_fleet": True, "limited_occupation": True, "no_token_reaction": True,
+        "building_shortage": True}),
+    # seeds whose games reach what is rare in play: a decision waiting below another,
+    # Fortifications, Blockades, discs at the track bases, Manila, Nassau's Governor,
+    # the South Sea bubble bursting, a Saltpeter disc on the tile, limited occupation
+    "rare-deic-4p": GameConfig(players=4, seed=105, exploits="random"),
+    "rare-spice-5p": GameConfig(players=5, seed=106, exploits="random"),
+    "rare-pending-5p": GameConfig(players=5, seed=112, exploits="random"),
+    "rare-fleet-limited": GameConfig(players=2, seed=121, exploits="random", options={
+        "silent_fleet": True, "limited_occupation": True}),
+    "rare-manila-5p": GameConfig(players=5, seed=130, exploits="random"),
+    "rare-saltpeter-4p": GameConfig(players=4, seed=131, exploits="random"),
+    "rare-burst-5p": GameConfig(players=5, seed=133, exploits="random"),
+    "rare-same-deck": GameConfig(players=2, seed=213, options={
+        "silent_fleet": True, "limited_occupation": True, "plus_same_region": True}),
+    "rare-fleet-occupied": GameConfig(players=2, seed=214, options={
+        "silent_fleet": True, "limited_occupation": True, "plus_same_region": True}),
+}
+
+
 def configs(games: int) -> Iterator[tuple[str, GameConfig]]:
-    """Every config the digest plays, named (``games`` seeds of each)."""
+    """Every config the digest plays, named (``games`` seeds of each, then the seeds that
+    reach what random play rarely does)."""
+    yield from _configs(games)
+    yield from RARE.items()
+    # The Spanish Main's Payments used in a round that is over (played busy)
+    yield "spanish-payments", GameConfig(players=5, seed=55, exploits=(
+        "spanish_main", "south_sea_company", "manila_galleons"))
+    # Letters of Marque's steal step (its first int a seat, shown relative)
+    yield "letters-steal", GameConfig(players=3, seed=285, exploits=(
+        "letters_of_marque", "spice_trade", "globalisation"))
+
+
+def _configs(games: int) -> Iterator[tuple[str, GameConfig]]:
     ex = EXPLOIT_IDS
     trios = [tuple(ex[(k + j * 5) % len(ex)] for j in range(3)) for k in range(len(ex))]
     for g in range(games):
@@ -59,6 +120,36 @@ def configs(games: int) -> Iterator[tuple[str, GameConfig]]:
             "plus_same_region": True})
 
 
+_MODULE_VERBS: Final = range(A.V_EXPLOIT, A.V_EXPLOIT + 16 * A.EXPLOIT_VERBS)
+_SHIP_SOURCES: Final = frozenset(
+    [(A.V_ACT, b) for b, bd in enumerate(D.BUILDINGS) if D.SHIP in (bd.kind1, bd.kind2)]
+    + [(A.V_USE, t + 4) for t, (_, k1, k2) in enumerate(D.TOKEN_ACTIONS) if D.SHIP in (k1, k2)])
+
+
+def busy(s: State, rng: random.Random) -> int:
+    """A seeded random player that makes things happen: it ships (so regions open and
+    Exploits activate), takes a module's action when one is offered, rarely passes or
+    declines (the one of ``tests/rl/test_observation.py``)."""
+    codes = s.legal_codes()
+    if len(codes) > 1 and codes[-1] >> A.SHIFT in (A.V_PASS, A.V_DONE) and rng.random() < 0.9:
+        codes = codes[:-1]
+    modules = [c for c in codes if c >> A.SHIFT in _MODULE_VERBS]
+    if modules and rng.random() < 0.8:
+        return rng.choice(modules)
+    ships = [c for c in codes if c >> A.SHIFT == A.V_SHIP]
+    if ships and rng.random() < 0.75:
+        return rng.choice(ships)
+    sources = [c for c in codes if (c >> A.SHIFT, c & A.ARG) in _SHIP_SOURCES]
+    if sources and rng.random() < 0.5:
+        return rng.choice(sources)
+    return rng.choice(codes)
+
+
+def uniform(s: State, rng: random.Random) -> int:
+    """A seeded uniformly random player."""
+    return rng.choice(s.legal_codes())
+
+
 def layout_digest() -> str:
     h = hashlib.sha256()
     for f in F.FIELDS:
@@ -69,10 +160,12 @@ def layout_digest() -> str:
 
 
 def game_digest(config: GameConfig, cold_every: int = 7,
-                encoder: Callable[[int], Any] | None = None) -> tuple[str, int]:
+                encoder: Callable[[int], Any] | None = None,
+                player: Callable[[State, random.Random], int] = uniform) -> tuple[str, int]:
     """The digest of one seeded random game's encodings, and its number of positions
     (``encoder``: what makes an observer's encoder, an object whose ``update(s)`` returns
-    the vector as an ``array('f')``; the default, :class:`Encoder`)."""
+    the vector as an ``array('f')``; the default, :class:`Encoder`; ``player`` chooses
+    each action)."""
     make = encoder or F.Encoder
     s = new_game(config)
     rng = random.Random(config.seed)
@@ -87,7 +180,7 @@ def game_digest(config: GameConfig, cold_every: int = 7,
         k += 1
         if s.is_over:
             break
-        s.apply_code(rng.choice(s.legal_codes()))
+        s.apply_code(player(s, rng))
     return h.hexdigest(), k
 
 
@@ -95,11 +188,15 @@ def digest(games: int, verbose: bool = False) -> str:
     h = hashlib.sha256(layout_digest().encode())
     total = 0
     for name, config in configs(games):
-        d, k = game_digest(config)
-        total += k
-        if verbose:
-            print(f"{d[:16]} {k:5d} {name}")
-        h.update(d.encode())
+        # every game played at random, those with rule modules also by a busy player
+        for label, player in (("", uniform), ("busy ", busy)):
+            if label and config.exploits == () and not config.options.get("silent_fleet"):
+                continue
+            d, k = game_digest(config, player=player)
+            total += k
+            if verbose:
+                print(f"{d[:16]} {k:5d} {label}{name}")
+            h.update(d.encode())
     if verbose:
         print(f"{total} positions")
     return h.hexdigest()

@@ -21,7 +21,7 @@ from endeavor.encoding import features as F
 ROOT = Path(__file__).resolve().parents[2]
 #: ``python tools/observation_digest.py --games 1``
 LAYOUT = "e147a431da09df60f99a21f3ebd7d30f21a3e094899aa3c4300708abb14280c9"
-ALL = "8b4b8be985b5f0e26c2e8f4b3657a877b5020c7c0e5d0bb855ccb0b43a6e6b86"
+ALL = "c357ebbcba1939fdbf002eb00b341dc4a6b82e2f2e60ffeb996d36def02f363f"
 
 
 def _tool() -> ModuleType:
