@@ -356,8 +356,10 @@ class RuleModule:
         """Write this module's block of the RL observation (:attr:`observation`) for the
         observer of ``w`` into ``w.v`` (all zeros on entry), from its data ``s.exd[i]``
         (and ``s.round`` if :attr:`observe_round`). Called by the observation encoder only,
-        when the data changed; it must read nothing else, and show seats through
-        :meth:`ObsWriter.rel` / :meth:`ObsWriter.seat` (rows by relative seat)."""
+        when the data changed; it reads nothing else of the state but ``s.n`` (and
+        ``s.round``), and shows seats through :meth:`ObsWriter.rel` /
+        :meth:`ObsWriter.seat` (rows by relative seat). The block's layout is part of the
+        observation's version: changing it needs a new ``OBSERVATION_VERSION``."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
