@@ -23,9 +23,12 @@ ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/we
 ARGS ?=
 # the database of `make serve` (ARGS="--db URL" overrides it)
 SERVE_DB ?= sqlite:///endeavor.db
+# the browser app's checker (TypeScript, from package-lock.json), installed again when the
+# lock changes
+NPM_STAMP := node_modules/.installed
 
-.PHONY: serve play play-compiled test test-pure test-web test-compiled compiled lint typecheck bench \
-	bench-compiled install dev clean golden services perf-gate
+.PHONY: serve play play-compiled test test-pure test-web test-js test-compiled compiled lint typecheck \
+	bench bench-compiled install dev clean golden services perf-gate docs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -81,19 +84,29 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src/endeavor
 
+# the documentation site (docs/, Sphinx with MyST; docs/conf.py) into site/, warnings as
+# errors: the pages, the Python API reference from the docstrings and the HTTP API
+# reference from the web app's OpenAPI schema (tools/http_api_md.py, run by the build).
+# -E reads every page each time: a page that warned once must warn again, not be skipped
+# as unchanged.
+docs: $(DEV_STAMP)
+	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs site
+
 # two lanes (one core each): compile the mypyc build and run the engine's suite on it;
-# meanwhile ruff and the import contracts (lint), mypy and the suite on the pure-Python
-# build (playing a fifth of the seeded random-play sweeps, which the compiled lane plays
-# whole). The web app's tests (tests/web: adapters, not the engine, so once, on the pure
-# build) take whichever lane is free first. The performance gate runs in the compiled
-# lane, after its suite (PERF_GATE_AFTER), so that it never competes with the build.
-# -O prints each step when it ends.
+# meanwhile ruff and the import contracts (lint), mypy, the documentation site (docs)
+# and the suite on the pure-Python build (playing a fifth of the seeded random-play
+# sweeps, which the compiled lane plays whole). The web app's tests (tests/web: adapters,
+# not the engine, so once, on the pure build) and the browser modules' checker and unit
+# tests (test-js, seconds) take whichever lane is free first. The performance gate runs
+# in the compiled lane, after its suite (PERF_GATE_AFTER), so that it never competes
+# with the build. -O prints each step when it ends.
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, the import"
-	@echo "contracts, mypy, the pure-Python suite and the web app's, then the performance"
-	@echo "gate; each step prints its output when it ends"
-	$(MAKE) --no-print-directory -j3 -O test-compiled lint typecheck test-pure test-web \
-		perf-gate PERF_GATE_AFTER=test-compiled
+	@echo "contracts, mypy, the documentation site, the pure-Python suite, the web app's and"
+	@echo "the browser modules' (tsc, node --test), then the performance gate; each step"
+	@echo "prints its output when it ends"
+	$(MAKE) --no-print-directory -j3 -O test-compiled lint typecheck docs test-pure test-web \
+		test-js perf-gate PERF_GATE_AFTER=test-compiled
 
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
@@ -116,6 +129,18 @@ test-web: $(DEV_STAMP)
 	fi; \
 	echo "== pytest tests/web, pure Python, PostgreSQL: $${pg:-none}"; \
 	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web
+
+# the browser app's modules (src/endeavor/web/static, served as they are: no build):
+# TypeScript's checker reads them with their JSDoc types (tsconfig.json), then Node's
+# test runner runs the unit tests of their pure parts (tests/js)
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NPM_STAMP)
+
+test-js: $(NPM_STAMP)
+	@echo "== the browser app's modules: tsc (JSDoc types, no output) and node --test tests/js"
+	npx --no-install tsc --noEmit -p tsconfig.json
+	node --test --test-reporter=dot tests/js/
 
 test-compiled: $(COMPILED_STAMP)
 	@echo "== pytest, compiled with mypyc (wheel installed in $(CVENV)), tests/web left out"
@@ -145,4 +170,5 @@ golden: $(DEV_STAMP)
 	ENDEAVOR_REGEN_GOLDEN=1 $(BIN)/pytest tests/test_golden.py
 
 clean:
-	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CVENV) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache \
+		node_modules

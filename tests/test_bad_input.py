@@ -1,5 +1,5 @@
-"""Bad input gives specific errors and changes nothing (STYLE 4: distinct errors for
-unparseable and illegal; STYLE 12: corrupt records are rejected).
+"""Bad input gives specific errors and changes nothing (distinct errors for
+unparseable and illegal; corrupt records are rejected).
 
 * a well-formed action that is not legal now raises :class:`IllegalActionError` naming
   the problem, and the state (its JSON and its legal actions) is untouched;

@@ -1,4 +1,4 @@
-"""Blunder positions (issue 18): moves a good player never makes, taken from the issue's
+"""Blunder positions: moves a good player never makes, taken from games people played
 games and from the bots' own games, each with the move a good player makes. Every level
 from ``medium`` up must find it (``hard`` with a small, fixed iteration budget, so the
 choices are deterministic).
@@ -8,7 +8,7 @@ to an empty open sea, wastes a free Merchant Dock and 4 Harbor discs; a player 2
 (or behind) with two free buildings and a token; the Ship half of the Docks declined with
 Harbor discs and six ship targets carrying tokens; the last Discard phase, where the
 Governor slot decides whether a Governor's Influence keeps the card limit up. From the
-bots' own games (``tests/fixtures/blunders.json``: hard of commit 4d7117c against
+bots' own games (``tests/fixtures/blunders.json``: the hard of before its margin term against
 medium): last Discard phases and Governor slots a point or three short of the best, and
 round-7 passes with free buildings.
 

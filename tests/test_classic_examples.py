@@ -1,5 +1,5 @@
 """Every worked example of the 2009 rulebook (``classic-2009-rulebook.en.txt``) as a
-scenario test of the classic ruleset (STYLE 13).
+scenario test of the classic ruleset.
 
 Each test builds the position the example describes with :mod:`scenario` (the
 ``endeavor.testing`` builders), checks the conservation invariants, then drives the

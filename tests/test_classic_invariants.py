@@ -1,4 +1,4 @@
-"""Random-play invariant suite of the 2009 ruleset (STYLE 12, 13): 300 seeded games
+"""Random-play invariant suite of the 2009 ruleset: 300 seeded games
 checked after every action, in the style of ``test_invariants.py``.
 
 Games cycle through 3-5 players and both phase orders (R1, R6). Each seat is a seeded

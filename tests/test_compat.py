@@ -1,7 +1,7 @@
 """Records and state JSON written by the version-1 engine (before the rules object, the
 R23 fix and the events) keep loading: old records replay to the same game, old state
 JSON is migrated to today's format. Fixtures in ``tests/fixtures/v1`` were written by
-commit 3bf5fe2 (see its README)."""
+the version-1 engine (see its README)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Construction phase (RB fr "1: La phase de construction"; COMPONENTS §1 and §2)."""
+"""Construction phase (RB fr "1: La phase de construction"; component listing)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from scenario import (
 )
 
 B = D.BUILDING_INDEX
-# COMPONENTS §1: Build Level for an Industry score 0..15
+# the component listing's tracks: Build Level for an Industry score 0..15
 BUILD_LEVEL = (1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 5, 5)
 
 

@@ -1,4 +1,4 @@
-"""Determinism (R2, STYLE 11): setup randomness comes only from the config seed, play is
+"""Determinism (R2): setup randomness comes only from the config seed, play is
 deterministic, and the engine never touches the global ``random`` module."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The expert bot (issue 18 §3): its policy/value network (shapes, masking, the weights
+"""The expert bot: its policy/value network (shapes, masking, the weights
 file and the refusal of a file made for another version), its PUCT max-n search
 (legal moves in every ruleset and option, the state untouched, reproducible, budgets
 checked), its place among the bots, and ``endeavor train`` (a tiny run on local

@@ -1,4 +1,4 @@
-"""Golden playthroughs (OpenSpiel ``integration_tests/playthroughs`` style, STYLE 13).
+"""Golden playthroughs (OpenSpiel ``integration_tests/playthroughs`` style).
 
 A seeded game is played by a seeded random chooser and written as text: one line per
 decision (step, round, phase, player, the legal actions and the chosen one), a compact

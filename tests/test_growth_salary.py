@@ -1,5 +1,5 @@
 """Growth and Salary phases (RB fr "2: La phase de croissance", "3: La phase des
-salaires"; COMPONENTS §1; R7)."""
+salaires"; the component listing's tracks; R7)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from scenario import (
 )
 
 B = D.BUILDING_INDEX
-# COMPONENTS §1: discs gained for a Culture score 0..15 (level + 1)
+# the component listing's tracks: discs gained for a Culture score 0..15 (level + 1)
 GROWTH = (2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6)
 
 

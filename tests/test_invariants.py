@@ -1,4 +1,4 @@
-"""Random-play invariant suite (STYLE 12, 13): 500 seeded games checked after every action.
+"""Random-play invariant suite: 500 seeded games checked after every action.
 
 Games cycle through 2-5 players, board sides A and B and both phase orders (R1, R6).
 Each seat is driven by a seeded bot whose generator is separate from the game's own

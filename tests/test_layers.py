@@ -1,4 +1,4 @@
-"""The engine in layers (README, "The engine in layers"): the import-linter contracts of
+"""The engine in layers (CONTRIBUTING.md, "The engine in layers"): the import-linter contracts of
 ``pyproject.toml`` hold for the source, and each one catches the import it forbids.
 
 ``make lint`` runs ``lint-imports`` too; here the source of this checkout (``src/``) is

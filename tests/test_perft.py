@@ -1,4 +1,4 @@
-"""Perft: exact leaf counts of the legal-action tree from fixed positions (STYLE 13).
+"""Perft: exact leaf counts of the legal-action tree from fixed positions.
 
 ``perft(state, depth)`` counts the positions reached by every sequence of ``depth``
 legal actions (python-chess ``examples/perft``); a game that ends earlier contributes

@@ -1,4 +1,4 @@
-"""States that travel between processes (issue 16 §2): ``GameConfig``, ``State``,
+"""States that travel between processes: ``GameConfig``, ``State``,
 ``Action``, ``Event`` and ``Decision`` pickle and deep-copy on whichever build runs the
 suite (``make test`` runs it on the pure and on the mypyc build); a state that comes
 back is equal to the original (the same JSON, the same legal actions) and plays on

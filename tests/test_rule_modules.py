@@ -138,7 +138,7 @@ class Recorder(RuleModule):
     """Records every turn end (player, kinds) and round end in its own data."""
 
     id = "test_recorder"
-    number = 18  # 16 is the Silent Fleet's, 17 the README's example Exploit
+    number = 18  # 16 is the Silent Fleet's, 17 CONTRIBUTING.md's example Exploit
     name = "Recorder"
     turns: ClassVar[list[tuple[int, int, int]]] = []
     rounds: ClassVar[list[int]] = []

@@ -1,4 +1,4 @@
-"""Every worked example of the Age of Sail rulebooks as a scenario test (STYLE 13).
+"""Every worked example of the Age of Sail rulebooks as a scenario test.
 
 Each test builds the position the example describes with :mod:`scenario`, checks the
 conservation invariants, then drives the decisions through ``state.apply(notation)`` and

@@ -1,4 +1,4 @@
-"""Final scoring (RB fr "Fin de la partie et décompte final" A-E; COMPONENTS §1, §5;
+"""Final scoring (RB fr "Fin de la partie et décompte final" A-E; component listing;
 R19, R20)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from endeavor import scoring
 from endeavor.scoring import LINE_NAMES, cities_and_links, final_scores, score_lines
 from scenario import check, fresh, give_building, give_card, give_discs, give_token, place
 
-# COMPONENTS §1: glory after sliding down, Industry score 0..15
+# the component listing's tracks: glory after sliding down, Industry score 0..15
 GLORY = (0, 0, 2, 2, 4, 4, 4, 7, 7, 7, 10, 11, 12, 13, 14, 15)
 
 
@@ -35,7 +35,7 @@ def _set_tracks(s, p: int, target: list[int]) -> None:  # type: ignore[no-untype
 def test_track_glory_slides_down(score: int) -> None:
     s = fresh()
     _set_tracks(s, 0, [score, score, score, score])
-    # past 15 the track extenders keep counting: glory = score (REC, COMPONENTS §1)
+    # past 15 the track extenders keep counting: glory = score (REC, the component listing's tracks)
     g = GLORY[score] if score < 16 else score
     lines = score_lines(s, 0)
     assert [lines[n] for n in LINE_NAMES[:4]] == [g, g, g, g]

@@ -46,7 +46,7 @@ def test_95_tokens_one_per_circular_space(players: int, side: str,
     for li, circular in enumerate(b.link_circular):
         assert (s.link_token[li] >= 0) == circular, b.links[li]
     assert any(not c for c in b.link_circular)  # both sides do have square links
-    # the counts per type: 17/20/17/25/6/6/2/2 (COMPONENTS §4), 95 in all
+    # the counts per type: 17/20/17/25/6/6/2/2 (the component listing's tokens), 95 in all
     deal = _deal(s)
     assert [deal[t] for t in range(8)] == [17, 20, 17, 25, 6, 6, 2, 2]
     assert sum(deal.values()) == 95
@@ -54,7 +54,7 @@ def test_95_tokens_one_per_circular_space(players: int, side: str,
 
 
 def test_track_lengths_per_side() -> None:
-    # COMPONENTS §5.2: side A AF 5, SA/CA/NA/IN 6, FE 7; side B 6 everywhere
+    # the component listing's boards: side A AF 5, SA/CA/NA/IN 6, FE 7; side B 6 everywhere
     a, b = new_game(GameConfig(players=3)), new_game(GameConfig(players=4))
     assert [len(a.track(r)) for r in range(7)] == [0, 5, 6, 6, 6, 6, 7]
     assert [len(b.track(r)) for r in range(7)] == [0, 6, 6, 6, 6, 6, 6]

@@ -1,5 +1,5 @@
 """Special buildings and track extenders (RB fr "Bâtiments spéciaux": Mémorial; "Règles
-générales de la phase d'action": extensions de piste; COMPONENTS §1, §2)."""
+générales de la phase d'action": extensions de piste; component listing)."""
 
 from __future__ import annotations
 

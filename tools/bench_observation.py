@@ -1,4 +1,4 @@
-"""Observation encoder timings (endeavor.encoding.observation, issue 17) on this build.
+"""Observation encoder timings (endeavor.encoding.observation) on this build.
 
     python tools/bench_observation.py [games]
 

@@ -1,4 +1,4 @@
-"""Catanatron random-play actions/s, for the side-by-side ratio in the README.
+"""Catanatron random-play actions/s, for the side-by-side ratio in docs/performance.md.
 Run it in a venv with `pip install catanatron` (not a dependency of endeavor).
 Rates are in CPU time of this process (as `endeavor bench` reports them), over about
 SECONDS of wall time (default 3)."""

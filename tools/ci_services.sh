@@ -4,8 +4,10 @@
 # Debian's Chromium (the browser tests drive /usr/bin/chromium with Playwright), and the
 # tools of docs/deploy.md's recipe that its tests run: nginx (the reverse proxy, started
 # by each test on its own config and ports, never as a system service), openssl (the
-# proxy's test certificate) and sqlite3 (the SQLite backup command); and valgrind, whose
-# callgrind counts the instructions of make test's performance gate (tools/perf_gate.py).
+# proxy's test certificate) and sqlite3 (the SQLite backup command); valgrind, whose
+# callgrind counts the instructions of make test's performance gate (tools/perf_gate.py);
+# and Debian's Node.js and npm, for make test-js (TypeScript's checker of the browser
+# app's modules, from npm, and Node's test runner for their unit tests).
 #
 # Idempotent and quick when everything is there (one pg_isready and one psql query).
 # Prints the database URL for the tests on stdout (its only output there; progress goes
@@ -61,6 +63,8 @@ look_for_missing() {
     command -v openssl >/dev/null 2>&1 || missing+=(openssl)
     command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
     command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+    command -v node >/dev/null 2>&1 || missing+=(nodejs)
+    command -v npm >/dev/null 2>&1 || missing+=(npm)
 }
 
 look_for_missing
@@ -179,5 +183,6 @@ SQL
 fi
 
 log "PostgreSQL ready; chromium: $(command -v chromium || echo missing); nginx:" \
-    "$([ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx || echo missing)"
+    "$([ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx || echo missing); node:" \
+    "$(command -v node || echo missing)"
 echo "$URL"

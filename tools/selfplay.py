@@ -1,4 +1,4 @@
-"""Self-play mean score (issue 18's third strength measure): one game per deal (config
+"""Self-play mean score (the third strength measure of docs/bots.md): one game per deal (config
 seeds 1..K), every seat the same bot at the same budget, each seat its own bot seed.
 
     python tools/selfplay.py BOT BUDGET DEALS PLAYERS WORKERS

@@ -6,7 +6,7 @@ adjacent runs make robust to a machine whose speed drifts). Run it on a calm mac
 
 usage: python tools/sidebyside_public.py TREE_A TREE_B [--games N] [--rounds R]
            [--exploits none|random] [--api public|codes|read] [--python PY]
-e.g.   python tools/sidebyside_public.py /work/base-3bf5fe2 . --games 2000 --rounds 7
+e.g.   python tools/sidebyside_public.py /work/base . --games 2000 --rounds 7
 (TREE_A's own copy of public_loop.py is not needed: this tree's is run against both.)
 """
 from __future__ import annotations

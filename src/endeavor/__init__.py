@@ -34,7 +34,7 @@ from .rules import module as _rules_module
 from .scoring import ScoreBreakdown, final_scores
 from .state import State, new_game
 
-# The engine is in layers (README, "The engine in layers"; the import-linter contracts in
+# The engine is in layers (CONTRIBUTING.md, "The engine in layers"; the import-linter contracts in
 # pyproject.toml): a module imports only from the layers below its own. Importing the
 # package imports them all (the state imports the rules and registers the rule modules)
 # and hands two lower modules what they use from above: the config validates the ruleset

@@ -1,7 +1,7 @@
 """Component data: status tracks, buildings, Asset cards, Trade tokens and boards.
 
 Every number printed on a component lives here, once, with its provenance code from
-``shared/data/COMPONENTS.md``:
+the project's component listing (kept outside this repository):
 
 * ``RB``  stated in a rulebook;
 * ``FI``  from a public fan implementation of the 2009 game, cross-checked by examples;
@@ -156,7 +156,7 @@ B_MEMORIAL: Final = BUILDING_INDEX["memorial"]
 B_TOWN_HALL: Final = BUILDING_INDEX["town-hall"]
 START_BUILDINGS: Final = (BUILDING_INDEX["colonial-house"], BUILDING_INDEX["merchant-dock"])
 #: the level-5 tile types whose faces are known; 3 are drawn for each game (RB fr).
-#: Two more printed types are unknown and left out (COMPONENTS §2).
+#: Two more printed types are unknown and left out (the component listing, buildings).
 LEVEL5_POOL: Final = tuple(BUILDING_INDEX[c] for c in
                            ("exchange", "museum", "parliament", "memorial", "town-hall"))
 LEVEL5_AVAILABLE: Final = 3
@@ -316,7 +316,7 @@ def _board(side: str, tracks: tuple[int, ...], extra_cities: str, routes: str,
     circ, sq = _links(circular), _links(square)
     return Board(side, (0,) + tracks, sites, tuple(circ + sq),
                  tuple([True] * len(circ) + [False] * len(sq)),
-                 "REC (the printed Age of Sail maps are unknown; COMPONENTS §5.2)")
+                 "REC (the printed Age of Sail maps are unknown; the component listing, boards)")
 
 
 BOARDS: Final = {
@@ -334,7 +334,7 @@ BOARDS: Final = {
 
 
 # --------------------------------------------------------------------------- classic 2009
-# The 2009 Endeavor (RB classic; COMPONENTS §1-5.1). Cards, buildings of levels 1-5,
+# The 2009 Endeavor (RB classic; the component listing). Cards, buildings of levels 1-5,
 # the status-track table and the token mix are the tables above; what differs is here.
 
 #: discs per player (RB classic: "all 30 Population Markers")
@@ -367,7 +367,7 @@ def _classic_board() -> Board:
     links = _links(_CLASSIC_LINKS)
     return Board("classic", (0, 6, 6, 6, 7, 7, 8), sites, tuple(links),
                  (True,) * len(links),
-                 "FI (tracks, cities, links; COMPONENTS §5.1); RB (95 spaces)")
+                 "FI (tracks, cities, links; the component listing, 2009 board); RB (95 spaces)")
 
 
 CLASSIC_BOARD: Final = _classic_board()

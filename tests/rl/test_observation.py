@@ -1,4 +1,4 @@
-"""The observation encoder (endeavor.encoding.observation, issue 17): one fixed-size float32
+"""The observation encoder (endeavor.encoding.observation): one fixed-size float32
 layout for every config, seat-rotated, incremental, documented field by field in
 docs/rl.md; every field changes when, and only when, the state changes what it shows."""
 

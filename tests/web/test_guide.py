@@ -1,4 +1,4 @@
-"""The rules in the app (issue 15, section 3): every Exploit's rule and Shield in words
+"""The rules in the app: every Exploit's rule and Shield in words
 (``web/guide.py``), served in the view (``state.exploits``), in ``/api/meta`` and in
 ``/api/guide`` with the buildings by level read from the rulesets' data, and the
 ``/rules`` page."""

@@ -1,4 +1,4 @@
-"""Turn notifications (issue 14, "Away from the page"): a webhook and an e-mail delivered
+"""Turn notifications (away from the page): a webhook and an e-mail delivered
 after a move by a real ``endeavor serve`` process to a local HTTP receiver and a local
 SMTP server (aiosmtpd), dead receivers that do not slow moves down, retries, the
 private-address rule, the settings' life, logs without secrets, and a notification left

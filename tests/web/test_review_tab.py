@@ -1,4 +1,4 @@
-"""Post-game reviews in the web app (issue 18 §2, the browser's Review tab; server side):
+"""Post-game reviews in the web app (the browser's Review tab; server side):
 the review job is queued in the transaction of the move that ends a game, run by the
 background runner (queued → running → done, its progress stored as it goes), and its
 JSON is exactly :func:`endeavor.analysis.review.review`'s for the same record and budget; a

@@ -1,4 +1,4 @@
-"""Post-game review (issue 18 §2): every decision of a game record judged against the
+"""Post-game review: every decision of a game record judged against the
 strongest bot, labelled, and summed up per player.
 
 An adapter beside the bots (like :mod:`endeavor.analysis.tournament`): it replays the record

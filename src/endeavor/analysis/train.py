@@ -1,4 +1,4 @@
-"""Training the ``expert`` bot's network (issue 18 §3): imitation of ``hard``, then
+"""Training the ``expert`` bot's network: imitation of ``hard``, then
 self-play generations, a numpy learner, promotion by tournament, a learning curve.
 
 An adapter beside the bots (like :mod:`endeavor.analysis.tournament`, whose API it uses for the

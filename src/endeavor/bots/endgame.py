@@ -10,7 +10,7 @@ the player's decisions to the end of the game and scores it with the final score
 and a bot takes the best. A search would only see the end through its estimates (and,
 with the outcome settled, see every move as the same win), which is how a bot came to
 pass with free buildings, or to leave the Governor slot empty and then discard a
-Governor that held its card limit up (issue 18).
+Governor that held its card limit up.
 
 How the lines are valued. The player to move maximises their search value on the
 finished game (:func:`~endeavor.bots.evaluate.search_values`: the win share, then the

@@ -11,7 +11,7 @@ mixed, at ``mix`` (default :data:`MIX`; 0: the network alone), with the hand-mad
 search values ``hard`` backs up (:func:`~endeavor.bots.evaluate.search_values`: the win
 share plus a term for the glory margin, measured from the root's margins), as AlphaGo
 mixed its value network with rollouts: the margin term keeps a decided game played for
-points (issue 18), and the hand-made evaluation steadies a network trained on few
+points, and the hand-made evaluation steadies a network trained on few
 games. A finished game backs up its real result (1 to the sole winner, a shared first
 place split; mixed the same way with its final margins). The value vector is backed up
 along the path, every edge keeps one value sum per seat, and selection at a node

@@ -2,7 +2,7 @@
 
 Each kind is one class in its own module (:mod:`.ship`, :mod:`.occupy`, :mod:`.attack`,
 :mod:`.payment`, :mod:`.draw`) that owns, for a *normal* action of that kind, the four
-things that must never drift apart (STYLE 16): whether one is possible at all (R8),
+things that must never drift apart (one rule, one place): whether one is possible at all (R8),
 its concrete targets, its effect, and why a target is refused, plus what it does in
 words. The rules object holds one instance per kind in ``rules.kinds`` (indexed by
 ``SHIP``...), and a ruleset that plays a kind differently supplies its own class.

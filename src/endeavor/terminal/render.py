@@ -2,7 +2,7 @@
 colours, Trade tokens, cards, buildings, the Exploits' status and the final score table.
 
 A presentation adapter over the engine's public, read-only API (the query methods and
-fields listed in the README and :mod:`endeavor.state`, and the component tables of
+fields listed in docs/python.md and :mod:`endeavor.state`, and the component tables of
 :mod:`endeavor.data`); it never changes a state and never decodes decision frames: what a
 decision or an action means comes from :meth:`State.decision` and the events of
 :meth:`State.apply`. The screen that puts these parts together is :mod:`endeavor.terminal.screen`.

@@ -240,7 +240,7 @@ class Chat:
                     "last": last, "deleted": deleted, "more": more,
                     "seen": int(seen) if seen is not None else None}
 
-        return self.store._read(read)
+        return self.store.read(read)
 
     def versions(self, game_ids: Iterable[str]) -> dict[str, Version]:
         """The chat version of several games at once (games without messages left
@@ -257,18 +257,18 @@ class Chat:
                 out.update({r[0]: (int(r[1] or 0), int(r[2] or 0)) for r in rows})
             return out
 
-        return self.store._read(read) if ids else {}
+        return self.store.read(read) if ids else {}
 
     def version(self, game_id: str) -> Version:
         """One game's chat version ((0, 0) for none)."""
-        return self.store._read(lambda conn: _version(conn, game_id))
+        return self.store.read(lambda conn: _version(conn, game_id))
 
     def export(self, game_id: str) -> list[dict[str, Any]]:
         """The game's messages for its record: every message not deleted, oldest first,
         with its seat, the seat's name and when it was written."""
         names = self._game(game_id, None).names
         c = db.chat.c
-        rows = self.store._read(lambda conn: list(conn.execute(
+        rows = self.store.read(lambda conn: list(conn.execute(
             select(c.id, c.seat, c.created, c.body, c.deleted)
             .where(and_(c.game_id == game_id, c.deleted.is_(False))).order_by(c.id))))
         return [{"seat": int(r.seat), "name": _name(names, int(r.seat)),
@@ -299,7 +299,7 @@ class Chat:
         text = clean_body(body)
         now = utcnow()
         c, s = db.chat.c, db.seats.c
-        with self.store._write_lock, self.store.engine.begin() as conn:
+        with self.store.transaction() as conn:
             # a write first, of the seat's row (changing nothing): it takes SQLite's write
             # lock and locks the row on PostgreSQL, so two posts of one seat queue here
             # and the second sees the first when it counts
@@ -340,7 +340,7 @@ class Chat:
             raise Forbidden("only the host can delete a chat message")
         c = db.chat.c
         where = and_(c.game_id == game_id, c.id == message_id)
-        with self.store._write_lock, self.store.engine.begin() as conn:
+        with self.store.transaction() as conn:
             # the write first (SQLite's write lock taken before anything is read)
             changed = conn.execute(update(db.chat).where(and_(where, c.deleted.is_(False)))
                                    .values(deleted=True)).rowcount == 1
@@ -369,7 +369,7 @@ class Chat:
         s = db.seats.c
         last, _ = self.version(game_id)
         upto = min(upto, last)
-        with self.store._write_lock, self.store.engine.begin() as conn:
+        with self.store.transaction() as conn:
             conn.execute(update(db.seats).where(and_(
                 s.game_id == game_id, s.seat.in_(chosen), s.chat_seen < upto))
                 .values(chat_seen=upto))
@@ -426,7 +426,7 @@ def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
             return rows, len(rows)
         return rows, int(conn.execute(_UNSEEN_COUNT, params).scalar() or 0)
 
-    rows, total = store._read(read)
+    rows, total = store.read(read)
     if not rows:
         return Unseen()
     name = names[seat]

@@ -307,7 +307,7 @@ def make_engine(url: str | None = None, *, pool_size: int = POOL_SIZE) -> Engine
     PostgreSQL: ``postgresql+psycopg://...`` with ``pool_size`` connections kept open
     (size it to the threads that use the database at once, so connections are reused:
     an overflow connection is a new login each time) and :data:`POOL_OVERFLOW` more in a
-    burst, not pinged before each use (see :meth:`endeavor.web.store.Store._read`).
+    burst, not pinged before each use (see :meth:`endeavor.web.store.Store.read`).
     Raises :class:`DatabaseError` for a URL that names no usable driver."""
     resolved = resolve_url(url)
     parsed = make_url(resolved)

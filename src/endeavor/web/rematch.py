@@ -110,7 +110,7 @@ def _title(title: str) -> str:
 def _links_of(store: Store, game_id: str) -> tuple[str | None, str | None]:
     """``(rematch_of, rematch_id)`` of a game (:class:`NotFound` if there is none)."""
     g = db.games
-    row = store._read(lambda conn: conn.execute(
+    row = store.read(lambda conn: conn.execute(
         select(g.c.rematch_of, g.c.rematch_id).where(g.c.id == game_id)).first())
     if row is None:
         raise NotFound(f"no game {game_id!r}")
@@ -210,7 +210,7 @@ def join(store: Store, game_id: str, token: str | None) -> Joined:
     if rematch_id is None:
         raise NotFound("there is no rematch of this game yet: propose one with Play again")
     s = db.seats
-    rows = store._read(lambda conn: conn.execute(
+    rows = store.read(lambda conn: conn.execute(
         select(s.c.seat, s.c.rematch_token).where(and_(
             s.c.game_id == game_id, s.c.seat.in_(sorted(mine))))).all())
     new_token = next((r.rematch_token for r in rows if r.rematch_token), None)

@@ -1,4 +1,4 @@
-"""Post-game reviews in the web app (issue 18 §2): every finished game's decisions judged
+"""Post-game reviews in the web app: every finished game's decisions judged
 by :func:`endeavor.analysis.review.review`, in the background, the result kept in the database.
 
 **Queued.** The log entry that ends a game (the last action, or the host's end) writes a

@@ -91,7 +91,7 @@ def set_presence(store: Store, game_id: str, seats: Collection[int], visible: bo
     now = now or utcnow()
     until = now + timedelta(seconds=VISIBLE_SECONDS) if visible else now
     s, o = db.seats, db.outbox
-    with store._write_lock, store.engine.begin() as conn:
+    with store.transaction() as conn:
         conn.execute(update(s).where(and_(s.c.game_id == game_id, s.c.seat.in_(list(seats))))
                      .values(visible_until=until))
         if not visible:
@@ -144,7 +144,7 @@ def gate(store: Store, game_id: str, seat: int, channel: str, target: str,
             last = conn.execute(_LAST_SENT, params).scalar()
         return row, last
 
-    row, last = store._read(read)
+    row, last = store.read(read)
     if row is None:
         return None, None, False
     visible, mode = row.visible_until, row.mode
@@ -182,7 +182,7 @@ def shared_webhook(store: Store, url: str) -> bool:
     n = db.notify
     two = select(n.c.game_id).where(and_(n.c.channel == "webhook", n.c.target == url)
                                     ).limit(2).subquery()
-    count = store._read(lambda conn: conn.execute(
+    count = store.read(lambda conn: conn.execute(
         select(func.count()).select_from(two)).scalar())
     return int(count or 0) > 1
 
@@ -197,7 +197,7 @@ def waiting_elsewhere(notifier: Notifier, game_id: str, seat: int, channel: str,
              .where(and_(n.c.channel == channel, n.c.target == target, n.c.mode == "digest",
                          g.c.over.is_(False), g.c.current_player == n.c.seat))
              .order_by(g.c.created).limit(20))
-    rows = notifier.store._read(lambda conn: list(conn.execute(query)))
+    rows = notifier.store.read(lambda conn: list(conn.execute(query)))
     out = []
     links = notifier.links
     for r in rows:
@@ -230,7 +230,7 @@ def for_channel(notifier: Notifier, message: Message, channel: str, target: str,
 def modes(store: Store, game_id: str, seats: Collection[int]) -> dict[tuple[int, str], str]:
     """``{(seat, channel): mode}`` of ``seats``' notification settings."""
     n = db.notify
-    return store._read(lambda conn: {
+    return store.read(lambda conn: {
         (int(r.seat), r.channel): r.mode for r in conn.execute(
             select(n.c.seat, n.c.channel, n.c.mode).where(and_(
                 n.c.game_id == game_id, n.c.seat.in_(sorted(seats)))))})
@@ -242,7 +242,7 @@ def set_modes(store: Store, game_id: str, seat: int, modes: Mapping[str, str]) -
     from .store import BadRequest, Conflict
 
     n = db.notify
-    with store._write_lock, store.engine.begin() as conn:
+    with store.transaction() as conn:
         for channel, mode in modes.items():
             if mode not in MODES:
                 raise BadRequest(f"unknown mode {mode!r}: 'turn' or 'digest'")
@@ -273,7 +273,7 @@ class TestSender:
         from .store import Conflict, hash_token
 
         n = db.notify
-        row = notifier.store._read(lambda conn: conn.execute(select(n.c.target, n.c.link_token)
+        row = notifier.store.read(lambda conn: conn.execute(select(n.c.target, n.c.link_token)
                                    .where(and_(n.c.game_id == game_id, n.c.seat == seat,
                                                n.c.channel == channel))).first())
         if row is None:

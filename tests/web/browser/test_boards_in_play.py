@@ -4,7 +4,7 @@ seven regions and the pieces placed so far, your move and its options, and (desk
 your mat, all on screen at once. The position is reached by importing the record of a
 seeded game played by bots into round 3 (``POST /api/games/import``). With
 ``$ENDEAVOR_SCREENSHOTS`` set, each view is saved as ``board-<board>-<size>.png`` (the
-README's screenshots: ``ENDEAVOR_SCREENSHOTS=docs/screenshots``)."""
+docs' screenshots: ``ENDEAVOR_SCREENSHOTS=docs/screenshots``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Online play among friends, in the browser (issue 14): whose move it is wherever you
+"""Online play among friends, in the browser: whose move it is wherever you
 are (the tab's title and favicon, "Your games"), links that do not work said in words,
 the host panel, clocks, notification settings, and the wording players see."""
 
@@ -37,7 +37,7 @@ def play_until(page: Any, done: Any, rng: random.Random, limit: int = 60) -> Non
 
 
 def fake_tab_strip(page: Any) -> None:
-    """For the README's screenshot (a browser's own tab strip is not in a screenshot):
+    """For the docs' screenshot (a browser's own tab strip is not in a screenshot):
     draw the page's real favicon, large, and its real title above the page."""
     page.evaluate("""() => {
       const icon = document.querySelector("link[rel~=icon]").href;
@@ -60,7 +60,7 @@ def fake_tab_strip(page: Any) -> None:
     }""")
 
 
-# --------------------------------------------------------------------------- §1 your move
+# --------------------------------------------------------------------------- your move
 def test_your_move_reaches_the_other_browser(server: Server, new_page: Any, shot: Any) -> None:
     """Two friends, two browsers: after the first moves, the second's tab says
     "▶ Your move" with the favicon's badge, and the first's no longer does."""
@@ -100,7 +100,7 @@ def test_your_games_lists_your_move_first_with_the_count(server: Server, page: A
     old = server.create(["human", "bot:random"], players=2, seed=33, title="Kept the old way")
     for url in (waiting["seats"][mover]["url"], not_mine["seats"][other]["url"]):
         open_game(page, game_url(server, url))
-    # a token kept by the app before issue 14 (one key per game)
+    # a token kept by the app before online play (one key per game)
     page.evaluate("([id, token]) => localStorage.setItem(`endeavor.token.${id}`, token)",
                   [old["id"], old["seats"][0]["token"]])
     page.goto(server.url + "/")
@@ -118,7 +118,7 @@ def test_your_games_lists_your_move_first_with_the_count(server: Server, page: A
     assert page.inner_text("[data-testid=whose-turn]") == "Your move"
 
 
-# --------------------------------------------------------------------------- §2 links
+# --------------------------------------------------------------------------- links
 def test_bad_and_revoked_links_say_so_in_words(server: Server, page: Any) -> None:
     """A mistyped link in a browser that holds a working seat: a page in words with a way
     on, and the working seat still opens from "Your games" and Resume; a link the host
@@ -285,7 +285,7 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     assert server.get(f"/api/games/{gid}/host", token=host_token)["ended"] == "host"
 
 
-# --------------------------------------------------------------------------- §3 clocks
+# --------------------------------------------------------------------------- clocks
 def test_a_short_clock_runs_out_and_a_bot_plays(server: Server, page: Any) -> None:
     """A 3-second clock from the new-game form: shown on the mat, counting down; when it
     runs out the log says the bot played."""
@@ -381,7 +381,7 @@ def test_notification_settings_set_and_remove_a_webhook(private_server: Server,
     assert "private network" in page.inner_text("[data-testid=notify-message]")
 
 
-# --------------------------------------------------------------------------- §4 wording
+# --------------------------------------------------------------------------- wording
 def test_wording_bounds_and_refusals(server: Server, page: Any) -> None:
     """No internal words (rule ids) on screen; a long title stays in its column; the
     form refuses "chosen" Exploits with none ticked before sending; a stale click is

@@ -1,4 +1,4 @@
-"""The rules in the app, in the browser (issue 15, section 3): the new-game form shows
+"""The rules in the app, in the browser: the new-game form shows
 every Exploit's rule and Shields, and How to play (/rules) opens from a game page on that
 game's ruleset, from the lobby's top bar, shows its sections, and fits a phone."""
 
@@ -14,7 +14,7 @@ from endeavor.web import guide
 
 PHONE = {"width": 390, "height": 844}
 TABS = ("age-of-sail", "classic", "silent-fleet", "exploits")
-#: the headings every ruleset's tab has (issue 15: phases, actions, buildings by level,
+#: the headings every ruleset's tab has (phases, actions, buildings by level,
 #: card limit, Slavery and Abolition, scoring)
 HEADINGS = ("A round", "The status tracks", "The five actions", "Buildings by level",
             "Cards and the card limit", "Slavery and Abolition", "End of the game and scoring")

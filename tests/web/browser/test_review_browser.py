@@ -1,9 +1,9 @@
-"""The Review tab (issue 18 §2) in the browser: a finished game's review followed while
+"""The Review tab in the browser: a finished game's review followed while
 the server runs it (a progress bar in words), then the per-player summary, the chart of
 expected final glory (one line per player, in the player's colour) and the decisions
 with their labels in words; a click on a decision opens the replay viewer at that step
 with the better move shown and its place ringed; the same on a phone (390×844), the
-chart within the screen. The README's screenshots: ``review-desktop.png`` and
+chart within the screen. The docs' screenshots: ``review-desktop.png`` and
 ``review-phone.png`` (``ENDEAVOR_SCREENSHOTS=docs/screenshots``).
 
 The server reviews at 5 iterations a decision, slowed by ``ENDEAVOR_REVIEW_DELAY`` so

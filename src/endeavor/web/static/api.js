@@ -1,11 +1,18 @@
+// @ts-check
 // The HTTP API of docs/web.md: JSON requests and live updates (tokens.js keeps the tokens).
 
 import { BASE, href } from "./dom.js";
 
-const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+/** @typedef {import("./types.js").View} View */
+
+const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}`;
 
 /** An API error with the HTTP status and the server's reason. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status; 0 when the server could not be reached
+   * @param {string} detail
+   */
   constructor(status, detail) {
     super(detail);
     this.status = status;
@@ -24,11 +31,16 @@ export function fragmentToken() {
 /** What a network failure says (never the browser's own words, "Failed to fetch"). */
 export const UNREACHABLE = "The server cannot be reached: check your connection and try again";
 
+/**
+ * @param {unknown} body the answer, parsed when it was JSON
+ * @param {number} status
+ * @param {boolean} json
+ */
 function detailText(body, status, json) {
   // a proxy's or gateway's own page (HTML, plain text) is not the server's reason
   if (!json && status >= 500) return `The server is not answering (HTTP ${status}): try again in a moment`;
   if (!json) return `HTTP ${status}`;
-  const detail = body && body.detail !== undefined ? body.detail : body;
+  const detail = body && typeof body === "object" && "detail" in body ? body.detail : body;
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
     return detail.map((d) => (d && d.msg ? `${(d.loc || []).join(".")}: ${d.msg}` : JSON.stringify(d)))
@@ -37,8 +49,15 @@ function detailText(body, status, json) {
   return detail ? JSON.stringify(detail) : `HTTP ${status}`;
 }
 
-/** fetch() a JSON endpoint; throws ApiError with the server's reason on failure. */
+/**
+ * fetch() a JSON endpoint; throws ApiError with the server's reason on failure.
+ * @param {string} method
+ * @param {string} path
+ * @param {{ body?: unknown, token?: string, keepalive?: boolean }} [options]
+ * @returns {Promise<any>} the parsed JSON answer: its shape is the endpoint's (docs/web.md)
+ */
 export async function request(method, path, { body, token, keepalive = false } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -65,6 +84,38 @@ export async function request(method, path, { body, token, keepalive = false } =
   return data;
 }
 
+/** @typedef {import("./types.js").HostPanel} HostPanel */
+/** @typedef {import("./notifypanel.js").NotifySettings} NotifySettings */
+
+/**
+ * The API's calls (docs/web.md): each resolves to the endpoint's JSON answer, of the shape
+ * the module that reads it declares.
+ * @type {{
+ *   meta: () => Promise<import("./newgame.js").Meta>, guide: () => Promise<import("./howto.js").Guide>,
+ *   games: () => Promise<{ games: import("./lobby.js").GameSummary[] }>,
+ *   mine: (games: { id: string, token: string }[], status?: "running" | "over")
+ *     => Promise<{ games: Omit<import("./lobby.js").MineItem, "token">[] }>,
+ *   create: (body: object) => Promise<import("./newgame.js").Created>,
+ *   importRecord: (body: object) => Promise<import("./newgame.js").Created>,
+ *   view: (id: string, token: string) => Promise<View>,
+ *   act: (id: string, token: string, action: string, seq: number) => Promise<View>,
+ *   undo: (id: string, token: string, seq: number) => Promise<View>,
+ *   reclaim: (id: string, token: string, seat: number) => Promise<View>,
+ *   record: (id: string) => Promise<{ actions?: string[] }>, replay: (id: string, n: number) => Promise<View>,
+ *   review: (id: string) => Promise<import("./types.js").ReviewBody>,
+ *   requestReview: (id: string) => Promise<import("./types.js").ReviewBody>,
+ *   notify: (id: string, token: string) => Promise<NotifySettings>,
+ *   setNotify: (id: string, token: string, body: object) => Promise<NotifySettings>,
+ *   testNotify: (id: string, token: string, seat: number, channel: string) => Promise<{ ok: boolean, result: string }>,
+ *   presence: (id: string, token: string, visible: boolean, keepalive?: boolean) => Promise<unknown>,
+ *   host: (id: string, token: string) => Promise<HostPanel>,
+ *   reissue: (id: string, token: string, seat: number) => Promise<HostPanel>,
+ *   putBot: (id: string, token: string, seat: number, bot: string) => Promise<HostPanel>,
+ *   handBack: (id: string, token: string, seat: number) => Promise<HostPanel>,
+ *   clock: (id: string, token: string, body: object) => Promise<HostPanel>,
+ *   end: (id: string, token: string) => Promise<HostPanel>,
+ * }}
+ */
 export const api = {
   meta: () => request("GET", "/api/meta"),
   guide: () => request("GET", "/api/guide"),
@@ -100,13 +151,22 @@ export const api = {
  * once). `onState(up)`: false when the socket drops, true when it is back (after a drop:
  * then the page should fetch the latest state, which may have changed without a new seq).
  * Returns a function that stops following.
+ * @param {string} id
+ * @param {(seq: number) => void} onSeq
+ * @param {() => unknown} poll
+ * @param {((last: number, deleted: number) => void) | null} [onChat] the chat's version: its last id, how many were deleted
+ * @param {(up: boolean) => void} [onState]
+ * @returns {() => void}
  */
 export function follow(id, onSeq, poll, onChat = null, onState = () => {}) {
+  /** @type {WebSocket | null} */
   let socket = null;
   let stopped = false;
   let delay = 500;
-  let pollTimer = null;
-  let retryTimer = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let pollTimer;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let retryTimer;
   let down = false;
 
   const retryNow = () => {
@@ -123,7 +183,7 @@ export function follow(id, onSeq, poll, onChat = null, onState = () => {}) {
       }, 3000);
     }
   };
-  const stopPolling = () => { clearInterval(pollTimer); pollTimer = null; };
+  const stopPolling = () => { clearInterval(pollTimer); pollTimer = undefined; };
 
   const connect = () => {
     if (stopped) return;
@@ -164,7 +224,7 @@ export function follow(id, onSeq, poll, onChat = null, onState = () => {}) {
       delay = Math.min(delay * 2, 15000);
       retryTimer = setTimeout(connect, delay);
     };
-    socket.onerror = () => { try { socket.close(); } catch { /* already closed */ } };
+    socket.onerror = () => { try { socket?.close(); } catch { /* already closed */ } };
   };
 
   connect();

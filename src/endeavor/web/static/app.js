@@ -1,3 +1,4 @@
+// @ts-check
 // The browser app's entry point: routes by location.pathname (the server serves this
 // page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id} and /replay/{id}, and with status
 // 404 for any other address, which gets the "Nothing here" page).
@@ -11,11 +12,11 @@ import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
 
 async function route() {
-  const root = document.getElementById("app");
+  const root = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html's
   const full = location.pathname;
   const path = (full.startsWith(BASE) ? full.slice(BASE.length) : full).replace(/\/+$/, "") || "/";
   const match = path.match(/^\/(play|game|host|replay)\/([^/]+)$/) || path.match(/^\/(replay)\/([^/]+)\/(\d+)$/);
-  const id = match ? decodeURIComponent(match[2]) : null;
+  const id = match ? decodeURIComponent(match[2]) : "";
   document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby"
     : path === "/rules" ? "rules" : "nothing";
   if (path === "/") return lobbyScreen(root);

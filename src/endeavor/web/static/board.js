@@ -1,3 +1,4 @@
+// @ts-check
 // The board as SVG, drawn from the position JSON (view.position) like the printed map:
 // the regions where they lie on a world map (boardmap.js), each with its cities and trade
 // routes, its shipping track running toward its deck and Governor, its open sea; the
@@ -13,6 +14,23 @@ import {
   W, H, REGIONS, PILE_AREA, EXPLOIT_AREA, TRACK_STEP, SITES, BENDS,
 } from "./boardmap.js";
 
+/** @typedef {import("./types.js").Token} Token */
+/** @typedef {import("./types.js").Card} Card */
+/** @typedef {import("./types.js").Deck} Deck */
+/** @typedef {import("./types.js").Site} Site */
+/** @typedef {import("./types.js").Region} Region */
+/** @typedef {import("./types.js").Link} Link */
+/** @typedef {import("./types.js").ExploitTile} ExploitTile */
+/** @typedef {import("./types.js").BoardState} BoardState */
+/** @typedef {(typeof REGIONS)[string]} Geo where a region lies (boardmap.js) */
+/** @typedef {number[]} Rect [x, y, w, h] */
+
+/** @type {Record<string, number[]>} the sites' centres, by code (the tool's table) */
+const SITE_AT = SITES;
+/** @type {Record<string, number>} the links drawn curved (the tool's table) */
+const BEND = BENDS;
+
+/** @type {Record<string, string>} */
 const DECK_COLOURS = {
   EU: "#7b5ea7", SL: "#4b4b4b", AF: "#c0772c", SA: "#3f8f4a", CA: "#2a8c8c",
   NA: "#4f6db0", IN: "#b5523b", FE: "#a8842a",
@@ -24,7 +42,14 @@ const CARD_W = 50;
 const CARD_H = 70;
 
 // ------------------------------------------------------------------ small pieces
-/** A regular polygon's points around (x, y). */
+/**
+ * A regular polygon's points around (x, y).
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {number} sides
+ * @param {number} [turn]
+ */
 function polygon(x, y, r, sides, turn = -Math.PI / 2) {
   const pts = [];
   for (let i = 0; i < sides; i += 1) {
@@ -38,6 +63,11 @@ function polygon(x, y, r, sides, turn = -Math.PI / 2) {
  * A player's disc: the seat's colour AND a shape of its own (circle, square, diamond,
  * hexagon, pentagon) with the seat number on it; the neutral Silent Fleet is a grey
  * octagon marked "SF" with a dashed rim.
+ * @param {number} owner
+ * @param {number} players
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
  */
 export function discSvg(owner, players, x, y, r) {
   const neutral = owner >= players;
@@ -57,7 +87,14 @@ export function discSvg(owner, players, x, y, r) {
       "font-size": neutral ? r * 0.8 : r * 1.05 }, mark));
 }
 
-/** A Trade token: brown (attribute) a rounded square, blue (action) a rounded hexagon-ish tag. */
+/**
+ * A Trade token: brown (attribute) a rounded square, blue (action) a rounded hexagon-ish tag.
+ * @param {Token} token
+ * @param {number} x
+ * @param {number} y
+ * @param {number} [size]
+ * @param {string} [cls]
+ */
 function tokenBadge(token, x, y, size = 9, cls = "") {
   const w = size * 2.8;
   const hgt = size * 1.7;
@@ -69,36 +106,56 @@ function tokenBadge(token, x, y, size = 9, cls = "") {
     s("text", { x, y: y + size * 0.36, "text-anchor": "middle", "font-size": size }, tokenLabel(token)));
 }
 
+/** @param {Token} token */
 function tokenWords(token) {
   return `${token.name} token (${token.colour === "blue" ? "an action you spend later" : "+1 " + token.name})`;
 }
 
-/** A name as the board writes it: one line, or two split at the space nearest the middle. */
+/**
+ * A name as the board writes it: one line, or two split at the space nearest the middle.
+ * @param {string} name
+ * @returns {string[]}
+ */
 export function nameLines(name) {
   if (name.length <= 10 || !name.includes(" ")) return [name];
   const words = name.split(" ");
-  let best = null;
-  for (let k = 1; k < words.length; k += 1) {
+  /** @type {[string, string]} */
+  let best = [words[0], words.slice(1).join(" ")];
+  for (let k = 2; k < words.length; k += 1) {
     const a = words.slice(0, k).join(" ");
     const b = words.slice(k).join(" ");
-    if (!best || Math.max(a.length, b.length) < Math.max(best[0].length, best[1].length)) best = [a, b];
+    if (Math.max(a.length, b.length) < Math.max(best[0].length, best[1].length)) best = [a, b];
   }
   return best;
 }
 
-/** The box a site's name takes (as tools/board_layout.py counts it). */
+/**
+ * The box a site's name takes (as tools/board_layout.py counts it).
+ * @param {number} x
+ * @param {number} y
+ * @param {string} name
+ * @returns {Rect}
+ */
 function labelBox(x, y, name) {
   const lines = nameLines(name);
   const w = Math.max(...lines.map((l) => l.length)) * 6 + 6;
   return [x - w / 2, y + SITE_R + 2, w, 12.5 * lines.length + 2];
 }
 
+/**
+ * @param {Rect} a
+ * @param {Rect} b
+ * @param {number} [pad]
+ */
 function overlaps(a, b, pad = 0) {
   return a[0] < b[0] + b[2] + pad && b[0] < a[0] + a[2] + pad && a[1] < b[1] + b[3] + pad && b[1] < a[1] + a[3] + pad;
 }
 
 // ------------------------------------------------------------------ cards
-/** What a card is and gives, in words (a list of sentences). */
+/**
+ * What a card is and gives, in words (a list of sentences).
+ * @param {Omit<Card, "code" | "deck_name"> & { deck_name?: string }} card
+ */
 export function cardWords(card) {
   const lines = [];
   if (card.governor) lines.push("A Governor card: it counts as an Asset card, and the free Governor slot of a mat holds one without counting toward the card limit.");
@@ -112,7 +169,13 @@ export function cardWords(card) {
   return lines;
 }
 
-/** A card drawn small: code, what it gives, optional count badge. */
+/**
+ * A card drawn small: code, what it gives, optional count badge.
+ * @param {Card} card
+ * @param {number} x
+ * @param {number} y
+ * @param {{ w?: number, h?: number, count?: number | null, id?: string | null, label?: string | null }} [options]
+ */
 export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id = null, label = null } = {}) {
   const colour = DECK_COLOURS[card.deck] || "#777";
   const g = s("g", { class: "card", "data-target": id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}` },
@@ -124,7 +187,7 @@ export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id =
   // up to four lines of icons; five (a card that gives every attribute) in two columns
   const cols = parts.length > 4 ? 2 : 1;
   const rows = Math.ceil(parts.length / cols);
-  parts.forEach((part, i) => {
+  parts.forEach((/** @type {string} */ part, /** @type {number} */ i) => {
     const col = cols === 1 ? 0 : Math.floor(i / rows);
     const cx = cols === 1 ? x + w / 2 : x + w / 4 + col * (w / 2);
     g.append(s("text", { x: cx, y: y + 31 + (i % rows) * 11, "text-anchor": "middle", class: "card-icons" }, part));
@@ -137,6 +200,13 @@ export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id =
   return g;
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {string} text
+ * @param {import("./tipcard.js").TipContent} tipText
+ * @param {string | null} [id]
+ */
 function emptyCard(x, y, text, tipText, id = null) {
   const words = text.split(" ");
   const g = s("g", { class: "card empty", "data-target": id },
@@ -147,22 +217,34 @@ function emptyCard(x, y, text, tipText, id = null) {
   return g;
 }
 
+/**
+ * @param {Deck} deck
+ * @param {number} x
+ * @param {number} y
+ */
 function deckSvg(deck, x, y) {
-  if (!deck.top) {
+  const top = deck.top;
+  if (!top) {
     return emptyCard(x, y, "empty", { title: `${deck.name} deck`, lines: ["No cards left to draw here."] }, deck.id);
   }
-  const g = cardSvg(deck.top, x, y, { count: deck.size, id: deck.id });
+  const g = cardSvg(top, x, y, { count: deck.size, id: deck.id });
   g.classList.add("deck");
-  g.setAttribute("aria-label", `${deck.name} deck, ${deck.size} cards, top ${deck.top.code}: ${deck.top.gives}`);
+  g.setAttribute("aria-label", `${deck.name} deck, ${deck.size} cards, top ${top.code}: ${top.gives}`);
   g.setAttribute("data-deck", deck.code);
   tip(g, () => ({
     title: `${deck.name} deck · ${deck.size} card${deck.size === 1 ? "" : "s"}`,
-    lines: [`Top card ${deck.top.code}.`, ...cardWords(deck.top),
+    lines: [`Top card ${top.code}.`, ...cardWords(top),
       "A Draw action takes the top card; the next one shows only then."],
   }));
   return g;
 }
 
+/**
+ * @param {Region} region
+ * @param {number} x
+ * @param {number} y
+ * @param {number} players
+ */
 function governorSvg(region, x, y, players) {
   const gov = region.governor;
   if (!gov) return null;
@@ -170,14 +252,15 @@ function governorSvg(region, x, y, players) {
   if (gov.where === "board") {
     const g = cardSvg(gov.card, x, y, { label: "Gov." });
     g.classList.add("governor");
-    if (gov.winner !== null) {
+    const winner = gov.winner;
+    if (winner !== null && winner !== undefined) {
       g.append(s("text", { x: x + CARD_W / 2, y: y + CARD_H + 12, "text-anchor": "middle", class: "small" },
-        `→ ${gov.winner >= players ? "SF" : `P${gov.winner}`}`)); // short: the tip names them
+        `→ ${winner >= players ? "SF" : `P${winner}`}`)); // short: the tip names them
     }
     tip(g, () => ({
       title: `${region.name} Governor`,
       lines: [`Gives ${gov.card.gives}.`, rule,
-        gov.winner !== null ? `${ownerName(gov.winner, players)} would take it now.` : "Nobody would take it yet: no disc on the track.",
+        winner !== null && winner !== undefined ? `${ownerName(winner, players)} would take it now.` : "Nobody would take it yet: no disc on the track.",
         "It counts as an Asset card; the free Governor slot of a mat holds one outside the card limit."],
     }));
     return g;
@@ -185,11 +268,16 @@ function governorSvg(region, x, y, players) {
   const text = gov.where === "player" ? `Gov P${gov.holder}` : "Gov gone"; // the tip names them
   return emptyCard(x, y, text, {
     title: `${region.name} Governor`,
-    lines: [gov.where === "player" ? `${ownerName(gov.holder, players)} holds it (${gov.card.gives}).` : "Out of the game (discarded).", rule],
+    lines: [gov.where === "player" ? `${ownerName(gov.holder ?? -1, players)} holds it (${gov.card.gives}).` : "Out of the game (discarded).", rule],
   });
 }
 
 // ------------------------------------------------------------------ sites
+/**
+ * @param {Site} site
+ * @param {Region} region
+ * @param {number} players
+ */
 function siteWords(site, region, players) {
   const lines = [];
   const where = region.id === "EU" ? "Europe (always open)" : `${region.name}${region.open ? " (open)" : " (closed until its shipping track fills)"}`;
@@ -210,8 +298,14 @@ function siteWords(site, region, players) {
   return lines;
 }
 
+/**
+ * @param {Site} site
+ * @param {Region} region
+ * @param {number} players
+ * @param {Rect[]} labels the boxes of the names drawn (links' tokens keep off them)
+ */
 function siteSvg(site, region, players, labels) {
-  const xy = SITES[site.code];
+  const xy = SITE_AT[site.code];
   if (!xy) return null;
   const [x, y] = xy;
   const r = SITE_R;
@@ -240,9 +334,14 @@ function siteSvg(site, region, players, labels) {
 }
 
 // ------------------------------------------------------------------ tracks and seas
+/**
+ * @param {Region} region a region with a track (not Europe)
+ * @param {Geo} geo
+ * @param {number} players
+ */
 function trackSvg(region, geo, players) {
-  const track = region.track;
-  const { y, near, dir } = geo.track;
+  const track = /** @type {import("./types.js").Track} */ (region.track);
+  const { y, near, dir } = /** @type {NonNullable<Geo["track"]>} */ (geo.track);
   const n = track.length;
   const xs = track.spaces.map((_, i) => near + dir * (n - 1 - i) * TRACK_STEP);
   const x0 = Math.min(...xs) - 17;
@@ -275,9 +374,15 @@ function trackSvg(region, geo, players) {
   return g;
 }
 
+/**
+ * @param {Region} region a region with an open sea (not Europe)
+ * @param {Geo} geo
+ * @param {number} players
+ * @param {boolean} classic
+ */
 function seaSvg(region, geo, players, classic) {
-  const sea = region.sea;
-  const [x, y] = geo.sea;
+  const sea = /** @type {import("./types.js").Sea} */ (region.sea);
+  const [x, y] = /** @type {[number, number]} */ (geo.sea);
   const g = s("g", { class: "sea", "data-target": sea.id, "aria-label": `${region.name}: ${sea.label}` },
     s("rect", { x, y, width: 112, height: 44, rx: 10, class: "sea-bg hl" }),
     s("text", { x: x + 56, y: y + 12, "text-anchor": "middle", class: "small" }, sea.label));
@@ -297,7 +402,11 @@ function seaSvg(region, geo, players, classic) {
 }
 
 // ------------------------------------------------------------------ regions
-/** A coastline around an area: a rounded shape with gentle bays, the same every time. */
+/**
+ * A coastline around an area: a rounded shape with gentle bays, the same every time.
+ * @param {number[]} area
+ * @param {number} seed
+ */
 function coast(area, seed) {
   const [x, y, w, h] = area;
   const pts = [];
@@ -322,7 +431,7 @@ function coast(area, seed) {
     const k = Math.max(0, Math.min(fx, fy) - 0.82) * 0.9;
     return [px - (px - cx) * k * 0.35, py - (py - cy) * k * 0.35];
   });
-  const mid = (a, b) => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  const mid = (/** @type {number[]} */ a, /** @type {number[]} */ b) => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
   let d = `M${mid(round[round.length - 1], round[0]).map((v) => v.toFixed(1)).join(",")}`;
   round.forEach((p, i) => {
     const m = mid(p, round[(i + 1) % round.length]);
@@ -331,11 +440,19 @@ function coast(area, seed) {
   return `${d} Z`;
 }
 
+/** @param {Region} region */
 function regionStatus(region) {
-  if (region.id === "EU") return "always open";
+  if (region.id === "EU" || !region.track) return "always open";
   return region.open ? "open" : `closed · ${region.track.filled}/${region.track.length}`;
 }
 
+/**
+ * @param {Region} region
+ * @param {number} players
+ * @param {Rect[]} labels the boxes of the names drawn (filled in)
+ * @param {Rect[]} cards the boxes of the cards drawn (filled in)
+ * @param {boolean} classic
+ */
 function regionSvg(region, players, labels, cards, classic) {
   const geo = REGIONS[region.id];
   const [ax, ay, aw, ah] = geo.area;
@@ -352,28 +469,31 @@ function regionSvg(region, players, labels, cards, classic) {
     title: region.name,
     lines: [region.id === "EU" ? "Europe is open from the start: anyone may Occupy, Attack and Ship to its trade routes, and everyone has presence here."
       : region.open ? "Open: its cities may be occupied and attacked, its trade routes and open sea shipped to."
-        : `Closed until its shipping track fills (${region.track.filled} of ${region.track.length}); until then only Ship to the track and Draw work here.`,
+        : `Closed until its shipping track fills (${region.track?.filled} of ${region.track?.length}); until then only Ship to the track and Draw work here.`,
     `Presence: ${region.presence.map((n, p) => `${ownerName(p, players)} ${n}`).join(", ")}.`],
   }));
   g.append(name);
   if (region.id === "EU") {
+    const spots = geo.decks || [];
     region.decks.forEach((deck, i) => {
-      const [x, y] = geo.decks[i];
+      const [x, y] = spots[i];
       g.append(deckSvg(deck, x, y));
       cards.push([x, y, CARD_W, CARD_H]);
     });
     if (region.abolished) {
-      g.append(s("text", { x: geo.decks[1][0] + CARD_W, y: geo.decks[1][1] + CARD_H + 12, "text-anchor": "end", class: "small" },
+      g.append(s("text", { x: spots[1][0] + CARD_W, y: spots[1][1] + CARD_H + 12, "text-anchor": "end", class: "small" },
         "Slavery abolished"));
     }
   } else {
+    const deckAt = /** @type {[number, number]} */ (geo.deck);
+    const govAt = /** @type {[number, number]} */ (geo.gov);
     g.append(trackSvg(region, geo, players));
-    g.append(deckSvg(region.decks[0], ...geo.deck));
-    cards.push([...geo.deck, CARD_W, CARD_H]);
-    const gov = governorSvg(region, ...geo.gov, players);
+    g.append(deckSvg(region.decks[0], ...deckAt));
+    cards.push([...deckAt, CARD_W, CARD_H]);
+    const gov = governorSvg(region, ...govAt, players);
     if (gov) {
       g.append(gov);
-      cards.push([...geo.gov, CARD_W, CARD_H]);
+      cards.push([...govAt, CARD_W, CARD_H]);
     }
     g.append(seaSvg(region, geo, players, classic));
   }
@@ -385,6 +505,12 @@ function regionSvg(region, players, labels, cards, classic) {
 }
 
 // ------------------------------------------------------------------ links
+/**
+ * @param {number[]} a
+ * @param {number[]} c
+ * @param {number[]} b
+ * @param {number} t
+ */
 function bezier(a, c, b, t) {
   return [(1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
     (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1]];
@@ -392,14 +518,21 @@ function bezier(a, c, b, t) {
 
 const TOKEN_SPOTS = [0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68, 0.26, 0.74];
 
+/**
+ * @param {Link[]} links
+ * @param {number} players
+ * @param {Record<string, Site>} sitesByCode
+ * @param {Rect[]} avoid what a link's token must not cover (its own are added)
+ * @param {number[][]} siteHits the sites' centres
+ */
 function linksSvg(links, players, sitesByCode, avoid, siteHits) {
   const lines = s("g", { class: "links" });
   const markers = s("g", { class: "link-markers" });
   for (const link of links) {
-    const a = SITES[link.a];
-    const b = SITES[link.b];
+    const a = SITE_AT[link.a];
+    const b = SITE_AT[link.b];
     if (!a || !b) continue;
-    const bend = BENDS[`${link.a}-${link.b}`] || BENDS[`${link.b}-${link.a}`] || 0;
+    const bend = BEND[`${link.a}-${link.b}`] || BEND[`${link.b}-${link.a}`] || 0;
     const c = [(a[0] + b[0]) / 2 - (b[1] - a[1]) * bend, (a[1] + b[1]) / 2 + (b[0] - a[0]) * bend];
     const colour = link.controller !== null ? ownerColour(link.controller, players) : null;
     lines.append(s("path", {
@@ -440,6 +573,7 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
 }
 
 // ------------------------------------------------------------------ pile and Exploits
+/** @param {BoardState} state */
 function pileSvg(state) {
   const [x, y, w, h] = PILE_AREA;
   const g = s("g", { class: "pile-panel" },
@@ -466,16 +600,23 @@ function pileSvg(state) {
   return g;
 }
 
-/** The Exploit's words: the rule in plain words when the server gives it, else its state. */
+/**
+ * The Exploit's words: the rule in plain words when the server gives it, else its state.
+ * @param {ExploitTile} tile
+ */
 function exploitRule(tile) {
   return tile.rule || tidy(tile.text || "");
 }
 
-/** "industryx2 culturex1" -> "Industry ×2, Culture ×1" (the engine's compact state words). */
+/**
+ * "industryx2 culturex1" -> "Industry ×2, Culture ×1" (the engine's compact state words).
+ * @param {string} text
+ */
 function tidy(text) {
-  return text.replace(/\b([a-z]+)x(\d+)\b/g, (_, word, n) => `${word[0].toUpperCase()}${word.slice(1)} ×${n}`);
+  return text.replace(/\b([a-z]+)x(\d+)\b/g, (_, /** @type {string} */ word, /** @type {string} */ n) => `${word[0].toUpperCase()}${word.slice(1)} ×${n}`);
 }
 
+/** @param {BoardState} state */
 function exploitsSvg(state) {
   const [x, y, w, h] = EXPLOIT_AREA;
   const tiles = [...state.exploits, ...state.variants];
@@ -545,7 +686,10 @@ function graticule() {
   return g;
 }
 
-/** The whole board as an <svg> element. */
+/**
+ * The whole board as an <svg> element.
+ * @param {BoardState} state
+ */
 export function drawBoard(state) {
   const players = state.players_count;
   const classic = state.ruleset === "classic";
@@ -560,17 +704,22 @@ export function drawBoard(state) {
     lands.append(s("path", { d: coast(REGIONS[region.id].area, i * 1.3 + 0.4),
       class: `land${region.open ? " open" : ""}`, "data-land": region.id }));
   });
+  /** @type {Rect[]} */
   const labels = [];
+  /** @type {Rect[]} */
   const cards = [];
   const regions = state.regions.map((region) => regionSvg(region, players, labels, cards, classic));
+  /** @type {Record<string, Site>} */
   const sitesByCode = {};
   for (const region of state.regions) for (const site of [...region.cities, ...region.routes]) sitesByCode[site.code] = site;
   // a token must cover no name, no site and no card
-  const siteHits = Object.keys(sitesByCode).filter((c) => SITES[c]).map((c) => SITES[c]);
-  const trackBoxes = state.regions.filter((r) => r.track).map((r) => {
-    const { y, near, dir } = REGIONS[r.id].track;
+  const siteHits = Object.keys(sitesByCode).filter((c) => SITE_AT[c]).map((c) => SITE_AT[c]);
+  const trackBoxes = state.regions.flatMap((r) => {
+    const geo = REGIONS[r.id].track;
+    if (!r.track || !geo) return []; // Europe
+    const { y, near, dir } = geo;
     const far = near + dir * (r.track.length - 1) * TRACK_STEP;
-    return [Math.min(near, far) - 17, y - 16, Math.abs(far - near) + 34, 32];
+    return [[Math.min(near, far) - 17, y - 16, Math.abs(far - near) + 34, 32]];
   });
   const [lines, markers] = linksSvg(state.links, players, sitesByCode, [...labels, ...cards, ...trackBoxes], siteHits);
   // the links and their tokens under the regions' pieces: a site's or a card's hit area

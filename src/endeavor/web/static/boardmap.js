@@ -1,3 +1,4 @@
+// @ts-check
 // Where things lie on the board's world map (viewBox 1200 × 860): each region's area,
 // its deck and Governor, its shipping track (drawn from the deck's end outward), its open
 // sea box and its name; the sites (cities and trade routes of every board, one table for
@@ -15,6 +16,11 @@ export const H = 860;
  * `track` {y, near: the x of the space nearest the deck, dir: +1 when the track runs
  * rightward from the deck}; `sea` the open sea box's corner (112 × 44); `name` where the
  * name is written ({x, y, anchor}).
+ */
+/**
+ * @type {Record<string, { area: number[], deck?: [number, number], gov?: [number, number],
+ *   decks?: [number, number][], track?: { y: number, near: number, dir: number }, sea?: [number, number],
+ *   name: { x: number, y: number, anchor: string } }>}
  */
 export const REGIONS = {
   NA: { area: [10, 10, 345, 265], deck: [20, 20], gov: [76, 20], track: { y: 50, near: 160, dir: 1 },

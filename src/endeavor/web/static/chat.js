@@ -1,3 +1,4 @@
+// @ts-check
 // The game's chat (docs/web.md, "Chat"): the messages, each with its seat's colour and
 // name, a box to write in for the seats (spectators only read), a delete button on each
 // message for the host, and a download of the record with the chat. Beside the log on a
@@ -8,10 +9,15 @@ import { ApiError, request } from "./api.js";
 import { h, href, replace, toast, COLOURS } from "./dom.js";
 import { seatChip } from "./names.js";
 
-const MAX_CHARS = 500;
-const chatPath = (id) => `/api/games/${encodeURIComponent(id)}/chat`;
+/** @typedef {{ id: number, seat: number, name?: string | null, body: string, created: string, deleted?: boolean }} Message a chat message */
 
-/** "14:05" (today) or "3 Dec 14:05", in the reader's time zone. */
+const MAX_CHARS = 500;
+const chatPath = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}/chat`;
+
+/**
+ * "14:05" (today) or "3 Dec 14:05", in the reader's time zone.
+ * @param {string} iso
+ */
 function when(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
@@ -29,8 +35,14 @@ function when(iso) {
  * `version()` is called with the chat's version the WebSocket announces, `poll()` while
  * it is down, `setShown()` when the panel comes into sight or leaves it.
  */
+/**
+ * @param {string} id
+ * @param {{ token?: string, view: () => import("./types.js").View | null, hostToken?: () => string,
+ *   onUnread?: (n: number) => void }} options
+ */
 export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread = () => {} }) {
-  const messages = new Map(); // id -> message, in id order
+  /** @type {Map<number, Message>} id -> message, in id order */
+  const messages = new Map();
   let last = 0; // the highest id fetched
   let deleted = 0; // how many of them the host deleted, as last fetched
   let wanted = [0, 0]; // the version announced
@@ -38,6 +50,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
   let told = 0; // the last "seen" sent to the server
   let shown = false;
   let unread = 0;
+  /** @type {Promise<void> | null} */
   let loading = null;
   let again = false;
 
@@ -47,15 +60,19 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
   const el = h("section", { class: "chat-box", "data-testid": "chat", "aria-label": "Chat" },
     h("h3", {}, "Chat"), empty, list);
 
-  const you = () => (view() && view().you) || [];
+  const you = () => view()?.you || [];
   const writer = () => {
-    const v = view();
+    const current = view()?.current_player;
     const mine = you();
     if (!mine.length) return null;
-    return mine.includes(v.current_player) ? v.current_player : mine[0];
+    return current !== null && current !== undefined && mine.includes(current) ? current : mine[0];
   };
+  /**
+   * @param {number} seat
+   * @param {string | null} [fallback]
+   */
   const nameOf = (seat, fallback) => {
-    const s = ((view() && view().seats) || [])[seat];
+    const s = view()?.seats?.[seat];
     return (s && s.name) || fallback || `P${seat}`;
   };
 
@@ -84,7 +101,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
         told = Math.max(told, message.id);
         draw();
       } catch (err) {
-        toast(err instanceof ApiError && err.status === 403 ? "Only the game's players can write here." : err.message);
+        toast(err instanceof ApiError && err.status === 403 ? "Only the game's players can write here." : String(err instanceof Error ? err.message : err));
       } finally {
         sendButton.disabled = false;
         box.focus();
@@ -102,7 +119,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
       }
     });
     form = h("form", { class: "chat-form", "data-testid": "chat-form",
-      onsubmit: (event) => { event.preventDefault(); send(); } },
+      onsubmit: (/** @type {Event} */ event) => { event.preventDefault(); send(); } },
     box, h("div", { class: "chat-actions" }, counter, sendButton));
     el.append(form);
   } else {
@@ -114,14 +131,16 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
   }, "⤓ Record with the chat")));
 
   // ---------------------------------------------------------------- drawing
+  /** @param {Message} message */
   function remove(message) {
     const host = hostToken();
     if (!host || !window.confirm(`Delete ${nameOf(message.seat, message.name)}'s message for everyone?`)) return;
     request("DELETE", `${chatPath(id)}/${message.id}`, { token: host })
-      .then((gone) => { add([gone]); draw(); })
-      .catch((err) => toast(err.message));
+      .then((/** @type {Message} */ gone) => { add([gone]); draw(); })
+      .catch((/** @type {Error} */ err) => toast(err.message));
   }
 
+  /** @param {Message} m */
   function item(m) {
     const colour = COLOURS[m.seat % COLOURS.length];
     const mine = you().includes(m.seat);
@@ -167,12 +186,13 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
     request("POST", `${chatPath(id)}/seen`, { token, body: { upto: seen } }).catch(() => { told = 0; });
   }
 
+  /** @param {Message[]} list_ */
   function add(list_) {
     for (const m of list_) messages.set(m.id, m);
     // keep the latest 200 in id order
     const ids = [...messages.keys()].sort((a, b) => a - b);
     const keep = ids.slice(-200);
-    const sorted = new Map(keep.map((k) => [k, messages.get(k)]));
+    const sorted = new Map(keep.map((k) => [k, /** @type {Message} */ (messages.get(k))]));
     messages.clear();
     for (const [k, v] of sorted) messages.set(k, v);
     last = Math.max(last, ...ids, 0);
@@ -202,7 +222,9 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
         } while (again || wanted[0] > last || wanted[1] > deleted);
       } catch (err) {
         // a lost seat (403) is the game page's to say; so is a server out of reach (0)
-        if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 0)) toast(`The chat: ${err.message}`);
+        if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 0)) {
+          toast(`The chat: ${err instanceof Error ? err.message : String(err)}`);
+        }
       } finally {
         loading = null;
       }
@@ -215,11 +237,16 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
 
   return {
     el,
+    /**
+     * @param {number} chatLast
+     * @param {number} [chatDeleted]
+     */
     version(chatLast, chatDeleted) {
       wanted = [Math.max(wanted[0], chatLast || 0), Math.max(wanted[1], chatDeleted || 0)];
       if (wanted[0] > last || wanted[1] > deleted) load();
     },
     poll: () => load(),
+    /** @param {boolean} value */
     setShown(value) {
       shown = value;
       if (shown) {

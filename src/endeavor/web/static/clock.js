@@ -1,3 +1,4 @@
+// @ts-check
 // Clocks: the time each seat has left, in words and counting down live for the running
 // seat. The server sends `clock.left` (seconds per seat at its `now`), the running seat
 // and its deadline; the count-down starts from `left` when the view arrived, so the
@@ -5,7 +6,12 @@
 
 import { h } from "./dom.js";
 
-/** "0:07", "12:34", "5 h 12 min", "2 d 5 h" */
+/** @typedef {import("./types.js").Clock} Clock */
+
+/**
+ * "0:07", "12:34", "5 h 12 min", "2 d 5 h"
+ * @param {number} seconds
+ */
 export function duration(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -17,7 +23,10 @@ export function duration(seconds) {
   return `${Math.floor(s / 86400)} d${hours ? ` ${hours} h` : ""}`;
 }
 
-/** "20 s", "20 min", "24 h", "3 days", "1 h 30 min": a setting in words. */
+/**
+ * "20 s", "20 min", "24 h", "3 days", "1:30": a setting in words.
+ * @param {number} seconds
+ */
 export function amount(seconds) {
   const s = Math.round(seconds);
   if (s % 86400 === 0 && s >= 86400) return `${s / 86400} day${s === 86400 ? "" : "s"}`;
@@ -28,6 +37,7 @@ export function amount(seconds) {
 }
 
 /** The clock's settings in one line: "Live clock: 20 min each + 20 s per decision; …". */
+/** @param {Pick<Clock, "bank" | "per_decision" | "on_timeout" | "bot" | "reclaim" | "kind">} clock */
 export function clockWords(clock) {
   const parts = [];
   if (clock.bank) parts.push(`${amount(clock.bank)} each`);
@@ -38,20 +48,33 @@ export function clockWords(clock) {
   return `${clock.kind === "live" ? "Live" : "Turn-based"} clock: ${parts.join(" + ")}; when time runs out, ${then}.`;
 }
 
-let ticker = null;
-let tracked = null; // {clock, since}
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let ticker;
+/** @type {{ clock: Clock, since: number } | null} the clock tracked, since when (performance.now()) */
+let tracked = null;
 
-/** What seat `seat` has left now (seconds), counting down for the running seat. */
-function leftNow(seat) {
-  const { clock, since } = tracked;
+/**
+ * What seat `seat` has left (seconds) `elapsed` seconds after the view arrived: the
+ * running seat's time counts down, the others' stands.
+ * @param {Clock} clock
+ * @param {number} seat
+ * @param {number} elapsed
+ */
+export function leftAfter(clock, seat, elapsed) {
   const left = clock.left[seat];
   if (clock.running !== seat || clock.paused) return left;
-  return Math.max(0, left - (performance.now() - since) / 1000);
+  return Math.max(0, left - elapsed);
 }
 
-function describe(seat) {
-  const { clock } = tracked;
-  const left = leftNow(seat);
+/**
+ * A clock chip's words, tooltip and marks for seat `seat`, `elapsed` seconds after the
+ * view arrived.
+ * @param {Clock} clock
+ * @param {number} seat
+ * @param {number} elapsed
+ */
+export function clockFace(clock, seat, elapsed) {
+  const left = leftAfter(clock, seat, elapsed);
   const bank = clock.banks[seat];
   const running = clock.running === seat && !clock.paused;
   let text;
@@ -74,9 +97,17 @@ function describe(seat) {
   }
   const total = (clock.per_decision || 0) + bank;
   const low = running && left <= Math.max(10, 0.1 * total);
-  return { text, tip, running, low, stopped: clock.paused };
+  return { text, tip, running, low, stopped: Boolean(clock.paused) };
 }
 
+/** @param {number} seat */
+function describe(seat) {
+  if (!tracked) throw new Error("no clock is tracked");
+  const { clock, since } = tracked;
+  return clockFace(clock, seat, (performance.now() - since) / 1000);
+}
+
+/** @param {HTMLElement} el */
 function paint(el) {
   const seat = Number(el.dataset.clockSeat);
   const d = describe(seat);
@@ -87,7 +118,10 @@ function paint(el) {
   el.classList.toggle("stopped", d.stopped);
 }
 
-/** A chip showing seat `seat`'s time (kept up to date by trackClock). */
+/**
+ * A chip showing seat `seat`'s time (kept up to date by trackClock).
+ * @param {number} seat
+ */
 export function clockChip(seat) {
   if (!tracked) return null;
   const el = h("span", { class: "flag clock", "data-clock-seat": seat, "data-testid": `clock-${seat}` });
@@ -98,13 +132,14 @@ export function clockChip(seat) {
 /**
  * Use `clock` (a view's, or null) from now on: the chips drawn after this call show its
  * times, and every chip in the page counts down once a second while a seat's time runs.
+ * @param {Clock | null | undefined} clock
  */
 export function trackClock(clock) {
   clearInterval(ticker);
-  ticker = null;
+  ticker = undefined;
   tracked = clock ? { clock, since: performance.now() } : null;
   if (!clock || clock.running === null || clock.running === undefined || clock.paused) return;
   ticker = setInterval(() => {
-    for (const el of document.querySelectorAll("[data-clock-seat]")) paint(el);
+    for (const el of document.querySelectorAll("[data-clock-seat]")) if (el instanceof HTMLElement) paint(el);
   }, 250);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // "Reconnecting…": a banner over the top of the game screen while the page cannot reach
 // the server (its WebSocket is down, or a fetch of the game failed for want of a
 // connection), gone once the server answers again and the page has the latest state.
@@ -26,10 +27,12 @@ export function connectionBanner() {
 
   return {
     el,
+    /** @param {boolean} up */
     socket(up) {
       socketDown = !up;
       draw();
     },
+    /** @param {boolean} ok */
     fetched(ok) {
       fetchFailed = !ok;
       draw();

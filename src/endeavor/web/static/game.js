@@ -1,3 +1,4 @@
+// @ts-check
 // The game screen (/play/{id}#<token> for a seat, /game/{id} for spectators): the board,
 // the mats with their clocks, whose turn and the prompt, the legal actions (clickable
 // where they happen and as a grouped list), the log, Undo, the score pad; the host panel
@@ -23,6 +24,20 @@ import { nameAsker, resultLine, seatTag, setSeats, withNames, youTag } from "./n
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
 } from "./tokens.js";
+import {
+  GameController, canUndo, clockLine, headline, newSince, nextTab, optionGroups, overWords,
+  promptWords, quickButtons, rulesAnchor, seatLabel, summaryOf, takeovers, targetWords, targetsOf,
+  unreadBadge, whoseTurn, yourMove,
+} from "./gamecontrol.js";
+
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").Option} Option */
+/** @typedef {import("./types.js").LogEvent} LogEvent */
+/** @typedef {import("./types.js").Score} Score */
+
+// what the screen says lives in gamecontrol.js (tested without a browser); the replay
+// viewer and others import these from here
+export { headline, seatLabel, summaryOf, yourMove };
 
 /**
  * The table (board, supply, mats) of a game view, without any controls. `mine` is the
@@ -30,6 +45,8 @@ import {
  * the other mats go under the board. `clocks`: show each seat's time (live games).
  * `board` is the <svg> in its frame; `svg` the same drawing alone (the game screen puts
  * it in its pan-and-zoom frame).
+ * @param {Pick<View, "state" | "you" | "seats" | "clock">} view
+ * @param {{ clocks?: boolean }} [options]
  */
 export function tableHtml(view, { clocks = false } = {}) {
   const state = view.state;
@@ -37,7 +54,7 @@ export function tableHtml(view, { clocks = false } = {}) {
   const seats = view.seats || [];
   const current = state.current_player;
   const mineSeat = you.includes(current) ? current : you.length ? you[0] : null;
-  const mat = (m) => matHtml(m, state, seats[m.seat], you.includes(m.seat),
+  const mat = (/** @type {View["state"]["players"][number]} */ m) => matHtml(m, state, seats[m.seat], you.includes(m.seat),
     clocks && view.clock ? clockChip(m.seat) : null);
   const svg = drawBoard(state);
   const box = (svg.getAttribute("viewBox") || "0 0 1200 800").split(/[\s,]+/).map(Number);
@@ -51,30 +68,11 @@ export function tableHtml(view, { clocks = false } = {}) {
   };
 }
 
-/** "Round 3/7 · Actions · Crown P1" */
-export function headline(state, ended = null) {
-  if (ended === "host") return "Ended by the host";
-  if (state.over) return "Game over";
-  const when = state.round === 0 ? "Setup" : `Round ${state.round}/${state.rounds} · ${state.phase}`;
-  return `${when} · Crown P${state.crown}`; // short: the mats and the log name the seats
-}
-
-/** "P2", "P2 (hard bot)", "P2 (hot-seat)" */
-export function seatLabel(view, p) {
-  const seat = (view.seats || [])[p];
-  if (!seat) return `P${p}`;
-  if (seat.played_by && seat.kind === "bot" && !seat.named) return `P${p}`; // named by its level
-  if (seat.played_by) return `P${p} (${seat.played_by} bot)`;
-  if (seat.kind === "hotseat") return `P${p} (hot-seat)`;
-  return `P${p}`;
-}
-
-/** What those who are not deciding read: "P1 to move: …" (third person). */
-export function summaryOf(decision) {
-  return decision.summary || `P${decision.player} to move: ${decision.prompt}`;
-}
-
-/** The score pad: one column per seat, one row per line, then totals and ranks. */
+/**
+ * The score pad: one column per seat, one row per line, then totals and ranks.
+ * @param {Score[]} scores
+ * @param {string | null} [ended]
+ */
 export function scorePad(scores, ended = null) {
   const lines = scores[0].lines.map(([name]) => name);
   const best = Math.min(...scores.map((s) => s.rank));
@@ -96,9 +94,14 @@ export function scorePad(scores, ended = null) {
           scores.map((s) => h("td", {}, String(s.rank)))))));
 }
 
-const LINE_MARKS = { undo: "↶ ", host: "⚑ " }; // a clock's line: an icon drawn by the CSS
+/** @type {Record<string, string>} a clock's line: an icon drawn by the CSS */
+const LINE_MARKS = { undo: "↶ ", host: "⚑ " };
 
-/** One log line: the engine's words, the rulings they rest on in a tooltip. */
+/**
+ * One log line: the engine's words, the rulings they rest on in a tooltip.
+ * @param {LogEvent} e
+ * @param {boolean} [fresh]
+ */
 export function logLine(e, fresh = false) {
   const colour = e.player !== null && e.player !== undefined && e.player >= 0
     ? COLOURS[e.player % COLOURS.length] : null;
@@ -109,26 +112,20 @@ export function logLine(e, fresh = false) {
   }, LINE_MARKS[e.kind] || "", withNames(e.text));
 }
 
+/** @param {View} view */
 function logHtml(view) {
-  const you = view.you || [];
-  const events = view.events || [];
-  let mine = -1;
-  for (const e of events) if (e.kind === "action" && you.includes(e.player)) mine = Math.max(mine, e.seq);
+  const since = newSince(view);
   return h("ol", { class: "log", "data-testid": "log", "aria-label": "Game log" },
-    events.map((e) => logLine(e, you.length > 0 && mine >= 0 && e.seq > mine)));
-}
-
-/** The seat to move is one of `view.you` and a person plays it (not a bot for them). */
-export function yourMove(view) {
-  const d = view.decision;
-  if (!d || view.over) return false;
-  const seat = (view.seats || [])[d.player];
-  return (view.you || []).includes(d.player) && !(seat && seat.played_by);
+    (view.events || []).map((e) => logLine(e, since !== null && e.seq > since)));
 }
 
 // ------------------------------------------------------------------ opening a seat
-/** A seat of the game this browser holds that works now: [{token, you}] (checks each). */
+/**
+ * A seat of the game this browser holds that works now: [{token, you}] (checks each).
+ * @param {string} id
+ */
 async function workingSeats(id) {
+  /** @type {{ token: string, you: number[] }[]} */
   const out = [];
   for (const token of heldTokens(id)) {
     try {
@@ -141,16 +138,29 @@ async function workingSeats(id) {
   return out;
 }
 
+/**
+ * @param {string} id
+ * @param {string} token
+ */
 function playHref(id, token) {
   return href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} id
+ */
 function noSuchGame(root, id) {
   problemPage(root, "No such game", `There is no game “${id}” on this server: the link may be mistyped, or the game was deleted.`,
     [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby")], "no-game");
 }
 
-/** The page for a link that is no seat of the game (with this browser's other seats of it). */
+/**
+ * The page for a link that is no seat of the game (with this browser's other seats of it).
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {"none" | "link"} why
+ */
 async function notASeat(root, id, why) {
   const others = await workingSeats(id);
   const heading = why === "none" ? "This browser holds no seat of this game"
@@ -171,6 +181,9 @@ async function notASeat(root, id, why) {
  * The seat this page plays: the link's token (kept once the server accepts it), else the
  * token this tab played, else any this browser holds that still works. Null when none
  * does (a page in words was drawn instead).
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @returns {Promise<{ token: string, view: View, look?: number[], lookToken?: string } | null>}
  */
 async function openSeat(root, id) {
   const given = fragmentToken();
@@ -185,8 +198,9 @@ async function openSeat(root, id) {
         if (given && lookOnly()) return { token: "", view: await api.view(id, ""), look: view.you, lookToken: token };
         if (given && !heldTokens(id).includes(token)) {
           const others = (await workingSeats(id)).filter((o) => o.token !== token);
-          const held = [...new Set(others.flatMap((o) => o.you))].filter((p) => !view.you.includes(p));
-          if (held.length && await askBeforeTaking(root, view.you, held) === "watch") {
+          const theirs = view.you || [];
+          const held = [...new Set(others.flatMap((o) => o.you))].filter((p) => !theirs.includes(p));
+          if (held.length && await askBeforeTaking(root, theirs, held) === "watch") {
             return { token: "", view: await api.view(id, ""), look: view.you, lookToken: token };
           }
         }
@@ -208,7 +222,7 @@ async function openSeat(root, id) {
         dropToken(id, token);
         continue;
       }
-      problemPage(root, "The game cannot be opened", err.message, [
+      problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
         h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, "Try again"),
         h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
       return null;
@@ -237,6 +251,11 @@ const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["play
  * away). `onReview()` is called when the Review tab is opened.
  * `update()` after each drawing marks the tabs holding the decision's targets and, on a
  * new decision of yours, opens the one holding most of them.
+ * @param {{ root: HTMLElement, header: HTMLElement, boardFrame: HTMLElement, supplyBox: HTMLElement,
+ *   scoresBox: HTMLElement, takeoverBox: HTMLElement, decision: HTMLElement, turnBox: HTMLElement,
+ *   undoBox: HTMLElement, optionsBox: HTMLElement, mineBox: HTMLElement, logBox: HTMLElement,
+ *   matsBox: HTMLElement, reviewBox: HTMLElement, onReview: () => void, chatBox: HTMLElement,
+ *   onChat: (shown: boolean) => void }} parts
  */
 function gameLayout(parts) {
   const { root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision, turnBox,
@@ -247,6 +266,7 @@ function gameLayout(parts) {
   const desktop = h("div", { class: "game" }, boardCol, side);
   const deskGame = h("div", { class: "desk-game", role: "tabpanel", "aria-label": "Game" });
   const deskReview = h("div", { class: "desk-review", role: "tabpanel", "aria-label": "Review" });
+  /** @type {Record<string, HTMLButtonElement>} */
   const deskButtons = {};
   const deskTabs = h("nav", { class: "view-tabs desk-tabs", role: "tablist", "aria-label": "Game or review" },
     [["game", "Game"], ["review", "Review"]].map(([name, label]) => {
@@ -255,8 +275,11 @@ function gameLayout(parts) {
       return deskButtons[name];
     }));
   let deskCurrent = "game";
+  /** @type {Record<string, HTMLElement>} what each phone drawer holds */
   const boxes = { build: supplyBox, you: mineBox, players: matsBox, log: logBox, chat: chatBox, scores: scoresBox, review: reviewBox };
+  /** @type {Record<string, HTMLDivElement>} */
   const drawers = {};
+  /** @type {Record<string, HTMLButtonElement>} */
   const tabButtons = {};
   for (const [name, label] of TABS) {
     tabButtons[name] = h("button", {
@@ -285,6 +308,7 @@ function gameLayout(parts) {
     toggle.hidden = !choices;
   }
 
+  /** @param {string} name */
   function select(name) {
     current = name;
     stage.dataset.tab = name;
@@ -298,7 +322,10 @@ function gameLayout(parts) {
     chatShown();
   }
 
-  /** Scroll the row of tabs (wider than a narrow phone) to show `button`. */
+  /**
+   * Scroll the row of tabs (wider than a narrow phone) to show `button`.
+   * @param {HTMLElement} button
+   */
   function inSight(button) {
     const row = tabs.getBoundingClientRect();
     const r = button.getBoundingClientRect();
@@ -311,15 +338,20 @@ function gameLayout(parts) {
     onChat(phoneMode ? current === "chat" : deskCurrent === "game");
   }
 
-  /** The Chat tab's count of unread messages (none: hidden). */
+  /**
+   * The Chat tab's count of unread messages (none: hidden).
+   * @param {number} n
+   */
   function unread(n) {
-    const badge = tabButtons.chat.querySelector(".tab-count");
-    badge.textContent = n > 99 ? "99+" : String(n);
-    badge.hidden = !n;
-    tabButtons.chat.setAttribute("aria-label", n ? `Chat, ${n} unread` : "Chat");
+    const badge = /** @type {HTMLElement} */ (tabButtons.chat.querySelector(".tab-count"));
+    const words = unreadBadge(n);
+    badge.textContent = words.text;
+    badge.hidden = words.hidden;
+    tabButtons.chat.setAttribute("aria-label", words.label);
     if (phoneMode) inSight(tabButtons[current]); // the badge may have pushed it aside
   }
 
+  /** @param {string} name */
   function deskSelect(name) {
     deskCurrent = name;
     for (const [tab, button] of Object.entries(deskButtons)) button.setAttribute("aria-selected", tab === name ? "true" : "false");
@@ -329,6 +361,7 @@ function gameLayout(parts) {
     chatShown();
   }
 
+  /** @param {boolean} isPhone */
   function arrange(isPhone) {
     phoneMode = isPhone;
     root.classList.toggle("shell", isPhone);
@@ -353,7 +386,9 @@ function gameLayout(parts) {
     }
   }
 
+  /** @param {{ mine: boolean, over: boolean, fresh: boolean }} how */
   function update({ mine, over, fresh }) {
+    /** @type {Record<string, number>} */
     const counts = {
       board: boardFrame.querySelectorAll(".target").length,
       build: supplyBox.querySelectorAll(".target").length,
@@ -369,20 +404,14 @@ function gameLayout(parts) {
     choices = optionsBox.querySelectorAll("[data-testid=option]").length;
     label();
     if (!phoneMode) return;
-    if (over && !scoresShown && scoresBox.childElementCount) {
-      scoresShown = true;
-      select("scores");
-    } else if (fresh && mine) {
-      let best = counts[current] ? current : null;
-      for (const name of ["board", "build", "you", "players"]) {
-        if (counts[name] > (best ? counts[best] : 0)) best = name;
-      }
-      if (best) select(best);
-      // in a drawer, its first target in sight
-      if (best && best !== "board") boxes[best].querySelector(".target")?.scrollIntoView({ block: "nearest" });
+    const next = nextTab({ current, counts, over, fresh, mine, scoresShown,
+      hasScores: scoresBox.childElementCount > 0, hidden: (tab) => tabButtons[tab].hidden });
+    scoresShown = next.scoresShown;
+    if (next.reveal) { // a drawer, its first target in sight
+      select(next.reveal);
+      boxes[next.reveal].querySelector(".target")?.scrollIntoView({ block: "nearest" });
     }
-    if (tabButtons[current].hidden) select("board");
-    else if (current === "log") select("log");
+    if (next.open && next.open !== next.reveal) select(next.open);
   }
 
   function leave() {
@@ -391,6 +420,7 @@ function gameLayout(parts) {
   }
 
   /** Open the tab `name` (the phone's drawer, or the desktop's Game/Review tab). */
+  /** @param {string} name */
   function show(name) {
     if (phoneMode) select(name);
     else if (deskButtons[name]) deskSelect(name);
@@ -400,31 +430,38 @@ function gameLayout(parts) {
 }
 
 // ------------------------------------------------------------------ the screen
-/** Start the game screen in `root`. `spectator` for /game/{id}. */
+/**
+ * Start the game screen in `root`. `spectator` for /game/{id}.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {{ spectator?: boolean }} [options]
+ */
 export async function gameScreen(root, id, { spectator = false } = {}) {
   let token = "";
-  let first = null;
-  let look = null; // a read-only look at a seat's link: its seats and token
+  /** @type {View} */
+  let first;
+  /** @type {{ seats: number[], token: string } | null} a read-only look at a seat's link: its seats and token */
+  let look = null;
   if (!spectator) {
     const seat = await openSeat(root, id);
     if (!seat) return;
     ({ token, view: first } = seat);
-    if (seat.look) look = { seats: seat.look, token: seat.lookToken };
+    if (seat.look) look = { seats: seat.look, token: seat.lookToken || "" };
   } else {
     try {
       first = await api.view(id, "");
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) noSuchGame(root, id);
-      else problemPage(root, "The game cannot be opened", err.message, [
+      else problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
         h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
       return;
     }
   }
-  let view = null;
-  let busy = false;
-  let fetching = null;
+  let view = first; // the view drawn last (control.view; the first until it is drawn)
   let stop = () => {};
-  let host = null; // the open host panel
+  /** @type {ReturnType<typeof openHostPanel> | null} the open host panel */
+  let host = null;
+  /** @type {{ bots: string[] } | null} */
   let meta = null;
   const watch = turnWatcher();
   const askName = nameAsker(id, token, (next) => render(next));
@@ -446,7 +483,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     onUnread: (n) => layout.unread(n) });
   const chatBox = h("div", { class: "chat-col" }, chat.el);
   let chatNames = "";
-  let review = null; // the Review tab's panel, once the game is over
+  /** @type {ReturnType<typeof reviewPanel> | null} the Review tab's panel, once the game is over */
+  let review = null;
   const rematch = rematchPanel(id, token); // Play again / Join the rematch, once it is over
   const decision = h("div", { class: "decision", "data-testid": "decision" }, turnBox, undoBox, optionsBox);
   const layout = gameLayout({ root, header, boardFrame, supplyBox, scoresBox, takeoverBox, decision,
@@ -457,11 +495,28 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     layout.arrange(phone.matches);
     if (view) render(view, { relayout: true });
   });
-  let focused = -1; // the seq of the decision the board last opened on (phone)
   const banner = connectionBanner(); // "Reconnecting…" while the server is away
-
-  let announced = -1; // the highest seq the server announced
-  let again = false; // an announcement came while a fetch was in flight
+  const control = new GameController({
+    load: () => api.view(id, token),
+    draw: (next, how) => {
+      view = next;
+      draw(how);
+    },
+    reached: (ok) => banner.fetched(ok),
+    lostSeat: () => lostSeat(),
+    say: (message, kind) => toast(message, kind),
+    busy: (on) => {
+      root.classList.toggle("busy", on);
+      if (on) closePopup();
+    },
+    seated: Boolean(token),
+  });
+  /**
+   * @param {View} next
+   * @param {{ relayout?: boolean }} [options]
+   */
+  const render = (next, { relayout = false } = {}) => control.accept(next, { relayout });
+  const refresh = () => control.refresh();
 
   /** This page's link stopped working (the host re-issued it or gave the seat a bot). */
   function lostSeat() {
@@ -477,68 +532,19 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     notASeat(root, id, "link");
   }
 
-  /** Fetch the view; one request at a time, and once more if news came meanwhile.
-   * Resolves true when the server answered (false: it cannot be reached, said by the
-   * banner, not a toast). */
-  async function refresh() {
-    if (fetching) {
-      again = true;
-      return fetching;
-    }
-    fetching = (async () => {
-      try {
-        do {
-          again = false;
-          render(await api.view(id, token));
-          banner.fetched(true);
-        } while (again || (view && announced > view.seq));
-        return true;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 0) banner.fetched(false);
-        else if (err instanceof ApiError && err.status === 403 && token) lostSeat();
-        else toast(err instanceof ApiError && err.status === 404 ? "No such game" : err.message);
-        return !(err instanceof ApiError && (err.status === 0 || err.status >= 500));
-      } finally {
-        fetching = null;
-      }
-    })();
-    return fetching;
-  }
-
-  async function send(call) {
-    if (busy) return;
-    busy = true;
-    root.classList.add("busy");
-    closePopup();
-    const seen = view.seq;
-    try {
-      render(await call());
-      if (announced > view.seq) refresh();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        await refresh();
-        // a stale page: say so plainly; another refusal (over, nothing to undo): its reason
-        if (view.seq > seen) toast("The game moved on; here it is now.", "info");
-        else toast(err.message.charAt(0).toUpperCase() + err.message.slice(1));
-      } else if (err instanceof ApiError && err.status === 403) {
-        await refresh();
-        toast(err.message.charAt(0).toUpperCase() + err.message.slice(1));
-      } else {
-        toast(err.message);
-      }
-    } finally {
-      busy = false;
-      root.classList.remove("busy");
-    }
-  }
-
-  const act = (option) => send(() => api.act(id, token, option.action, view.seq));
+  /** @param {() => Promise<View>} call */
+  const send = (call) => control.send(call);
+  const act = (/** @type {Option} */ option) => send(() => api.act(id, token, option.action, view.seq));
   const undo = () => send(() => api.undo(id, token, view.seq));
 
   /** Make every element whose id some option targets clickable; nothing else. */
+  /**
+   * @param {Element} container
+   * @param {Map<string, Option[]>} byTarget
+   */
   function activate(container, byTarget) {
     for (const el of container.querySelectorAll("[data-target]")) {
-      const target = el.getAttribute("data-target");
+      const target = el.getAttribute("data-target") || "";
       const options = byTarget.get(target);
       if (!options) {
         el.setAttribute("aria-disabled", "true");
@@ -548,15 +554,11 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       el.setAttribute("tabindex", "0");
       el.removeAttribute("aria-disabled");
       if (el.namespaceURI !== "http://www.w3.org/1999/xhtml") el.setAttribute("role", "button");
-      const label = options.length === 1 ? options[0].text : `${options.length} choices`;
       // what an option changes that its words do not say (a final discard's glory)
-      const effects = options.filter((o) => o.effect)
-        .map((o) => (options.length === 1 ? o.effect : `${o.text}: ${o.effect}`));
-      el.setAttribute("aria-label", effects.length ? `${label}. ${effects.join(". ")}` : label);
-      if (effects.length && el.namespaceURI === "http://www.w3.org/1999/xhtml") {
-        el.setAttribute("title", `${label}\n${effects.join("\n")}`);
-      }
-      const fire = (event) => {
+      const words = targetWords(options);
+      el.setAttribute("aria-label", words.label);
+      if (words.title && el.namespaceURI === "http://www.w3.org/1999/xhtml") el.setAttribute("title", words.title);
+      const fire = (/** @type {Event} */ event) => {
         event.stopPropagation();
         event.preventDefault();
         if (options.length === 1) act(options[0]);
@@ -567,91 +569,55 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       };
       el.addEventListener("click", fire);
       el.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") fire(event);
+        const key = event instanceof KeyboardEvent ? event.key : "";
+        if (key === "Enter" || key === " ") fire(event);
       });
     }
   }
 
   /** A bot plays one of this page's seats: why, and the button to take it back. */
   function takenOver() {
-    const you = view.you || [];
-    const out = [];
-    for (const p of you) {
-      const seat = view.seats[p];
-      if (!seat || !seat.played_by || view.over) continue;
-      const why = seat.replaced === "timeout"
-        ? `Your time ran out: the ${seat.played_by} bot plays P${p} for you for the rest of the game.`
-        : `The host put the ${seat.played_by} bot in P${p}'s seat.`;
-      const can = (view.can_reclaim || []).includes(p);
-      out.push(h("section", { class: "takeover", "data-testid": `taken-over-${p}` },
-        h("p", {}, why),
-        can ? h("button", {
-          type: "button", class: "btn primary", "data-testid": "reclaim",
-          onclick: () => send(() => api.reclaim(id, token, p)),
-        }, you.length > 1 ? `Take P${p} back` : "Take my seat back")
-          : h("p", { class: "muted" }, seat.replaced === "timeout"
-            ? "The host did not allow taking a seat back in this game." : "Ask the host to hand it back.")));
-    }
-    return out;
+    return takeovers(view).map((t) => h("section", { class: "takeover", "data-testid": `taken-over-${t.seat}` },
+      h("p", {}, t.why),
+      t.reclaim ? h("button", {
+        type: "button", class: "btn primary", "data-testid": "reclaim",
+        onclick: () => send(() => api.reclaim(id, token, t.seat)),
+      }, t.reclaim) : h("p", { class: "muted" }, t.note)));
   }
 
   function turnHtml() {
-    const you = view.you || [];
     const d = view.decision;
     const box = h("section", { class: "turn", "data-testid": "turn" });
-    if (!d) {
-      box.append(h("h2", { "data-testid": "whose-turn" },
-        view.ended === "host" ? "The host ended the game" : "Game over"));
+    const who = whoseTurn(view);
+    if (!d || !who) {
+      box.append(h("h2", { "data-testid": "whose-turn" }, overWords(view)));
       if (view.over) box.append(rematch.el);
       return box;
     }
-    const seat = view.seats[d.player] || {};
-    const mine = yourMove(view);
-    const bot = seat.played_by;
-    let who;
-    if (mine) who = you.length > 1 ? `Seat P${d.player} to move` : "Your move";
-    else if (bot) who = `${seatLabel(view, d.player)} is thinking…`;
-    else if (view.thinking) who = `A bot is playing for P${d.player}…`;
-    else who = `Waiting for ${seatLabel(view, d.player)}`;
-    box.append(h("h2", { class: `${mine ? "mine" : ""}${bot ? " thinking" : ""}`, "data-testid": "whose-turn",
-      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, h("span", {}, withNames(who))));
-    const text = mine ? `P${d.player}: ${d.prompt}` : summaryOf(d);
-    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, withNames(text)));
-    if (view.clock && !bot) {
-      const chip = clockChip(d.player);
-      if (chip) {
-        const running = !view.clock.paused && view.clock.running === d.player && view.clock.deadline;
-        box.append(h("p", { class: "clock-line", "data-testid": "turn-clock" }, chip,
-          view.clock.paused ? " The host stopped the clocks."
-            : ` left, then the ${view.clock.bot} bot plays ${view.clock.on_timeout === "game" ? "the rest of the game" : "this decision"}`,
-          // a turn-based clock's deadline as a moment too (days away: "by Fri 5 Dec, 14:00")
-          running && view.clock.kind === "turn" ? h("span", { class: "deadline-at", "data-testid": "turn-deadline",
-            title: new Date(view.clock.deadline).toString() }, ` (by ${momentWords(view.clock.deadline)})`) : null));
-      }
+    box.append(h("h2", { class: `${who.mine ? "mine" : ""}${who.bot ? " thinking" : ""}`, "data-testid": "whose-turn",
+      style: `--seat:${COLOURS[d.player % COLOURS.length]}` }, h("span", {}, withNames(who.text))));
+    box.append(h("p", { class: "prompt", "data-testid": "prompt" }, withNames(promptWords(view) || "")));
+    const line = clockLine(view);
+    const chip = line ? clockChip(d.player) : null;
+    if (line && chip) {
+      box.append(h("p", { class: "clock-line", "data-testid": "turn-clock" }, chip, line.words,
+        // a turn-based clock's deadline as a moment too (days away: "by Fri 5 Dec, 14:00")
+        line.deadline ? h("span", { class: "deadline-at", "data-testid": "turn-deadline",
+          title: new Date(line.deadline).toString() }, ` (by ${momentWords(line.deadline)})`) : null));
     }
-    if (mine && d.options.length) {
-      const quick = h("div", { class: "quick" });
-      for (const o of d.options) {
-        if (o.action === "pass" || o.action === "done") {
-          quick.append(h("button", { type: "button", class: "btn", "data-target": o.action,
-            title: o.text }, o.action === "pass" ? "Pass" : "Done"));
-        }
-      }
-      if (quick.childElementCount) box.append(quick);
+    const quick = quickButtons(view);
+    if (quick.length) {
+      box.append(h("div", { class: "quick" }, quick.map((q) => h("button", {
+        type: "button", class: "btn", "data-target": q.action, title: q.title }, q.label))));
     }
     return box;
   }
 
   function optionsHtml() {
-    const d = view.decision;
-    if (!d || !d.options.length || !yourMove(view)) return null;
-    const groups = new Map();
-    for (const o of d.options) {
-      if (!groups.has(o.group)) groups.set(o.group, []);
-      groups.get(o.group).push(o);
-    }
+    const groups = optionGroups(view);
+    if (!groups || !view.decision) return null;
     const box = h("section", { class: "options", "data-testid": "options", "aria-label": "All legal actions" },
-      h("h3", {}, `All choices (${d.options.length})`));
+      h("h3", {}, `All choices (${view.decision.options.length})`));
     for (const [group, options] of groups) {
       box.append(h("div", { class: "opt-group" }, h("h4", {}, group),
         options.map((o) => h("button", {
@@ -664,11 +630,12 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
 
   function openHost() {
     const start = async () => {
-      if (!meta) meta = await api.meta().catch(() => ({ bots: ["easy", "medium", "hard"] }));
+      const known = meta || await api.meta().catch(() => ({ bots: ["easy", "medium", "hard"] }));
+      meta = known;
       host = openHostPanel(id, {
-        bots: meta.bots,
+        bots: known.bots,
         onChange: () => refresh(),
-        adopt: (next) => {
+        adopt: (/** @type {string} */ next) => {
           if (!token) return;
           location.replace(playHref(id, next)); // this page's seat has a new link
         },
@@ -678,10 +645,11 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     start();
   }
 
-  function render(next, { relayout = false } = {}) {
-    if (!next || (view && next.seq < view.seq)) return; // never go back to an older view
-    const fresh = !view || next.seq !== view.seq;
-    view = next;
+  /**
+   * Draw `view` (control.accept decided it is not older than the one drawn).
+   * @param {{ fresh: boolean, relayout: boolean }} how
+   */
+  function draw({ fresh, relayout }) {
     const state = view.state;
     closePopup();
     const you = view.you || [];
@@ -690,8 +658,6 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const gameTitle = view.title || `Game ${id}`;
     setSeats(view.seats);
     trackClock(view.clock);
-    // a bot plays one of this page's seats (its time ran out): nothing to take back now
-    const botPlaysYou = you.some((p) => view.seats[p] && view.seats[p].played_by);
     replace(header,
       h("a", { href: href("/"), class: "back", title: "Back to the lobby" }, "← ", h("span", { class: "back-word" }, "Lobby")),
       h("h1", { class: "game-title", title: gameTitle }, gameTitle),
@@ -700,9 +666,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       spectate ? h("span", { class: "badge" }, "spectating") : null,
       h("button", { type: "button", class: "btn small menu-toggle", "data-testid": "menu-toggle",
         "aria-expanded": header.classList.contains("open") ? "true" : "false", title: "More: notifications, host, replay, record",
-        onclick: (event) => {
+        onclick: (/** @type {MouseEvent} */ event) => {
           const open = header.classList.toggle("open");
-          event.currentTarget.setAttribute("aria-expanded", open ? "true" : "false");
+          /** @type {HTMLElement} */ (event.currentTarget).setAttribute("aria-expanded", open ? "true" : "false");
         } }, "☰"),
       h("span", { class: "tools" },
         h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
@@ -732,23 +698,15 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     }));
     replace(turnBox, turnHtml());
     rematch.update(view);
-    replace(undoBox, view.can_undo && !botPlaysYou ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
+    // not while a bot plays one of this page's seats (its time ran out): nothing to take back
+    replace(undoBox, canUndo(view) ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
       onclick: undo, title: "Take back your last decision" }, "↶ Undo") : null);
     replace(optionsBox, optionsHtml());
     replace(mineBox, table.mine);
     replace(logBox, h("h3", {}, "Log", you.length ? h("span", { class: "muted" }, " · new since your last move highlighted") : null),
       logHtml(view));
     pz.setSvg(table.svg);
-    const byTarget = new Map();
-    if (view.decision && yourMove(view)) {
-      for (const o of view.decision.options) {
-        for (const t of o.targets) {
-          if (!byTarget.has(t)) byTarget.set(t, []);
-          byTarget.get(t).push(o);
-        }
-      }
-    }
-    activate(root, byTarget);
+    activate(root, targetsOf(view));
     if (view.over && !review) {
       review = reviewPanel(id);
       reviewBox.append(review.el);
@@ -756,12 +714,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const log = logBox.querySelector(".log");
     if (log) log.scrollTop = log.scrollHeight;
     const mine = yourMove(view);
-    layout.update({ mine, over: view.over, fresh: fresh && !relayout });
+    layout.update({ mine, over: Boolean(view.over), fresh: fresh && !relayout });
     // on a phone the board opens on where the decision happens (once per decision)
-    if (phone.matches && mine && focused !== view.seq) {
-      pz.focus(".target");
-      focused = view.seq;
-    }
+    if (phone.matches && control.focusDue()) pz.focus(".target");
     setTitle(`${view.over ? `${headline(state, view.ended)} · ` : ""}${gameTitle} · Endeavor`, mine);
     watch(mine, `Your move: ${gameTitle}`, view.decision ? view.decision.prompt : "");
     root.dataset.seq = String(view.seq);
@@ -778,20 +733,11 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   trackPresence(id, () => (token && view && (view.you || []).length ? token : ""));
   if (spectator && location.hash === "#review" && first.over) layout.show("review");
   if (takeHostFlag(id)) openHost();
-  stop = follow(id, (seq) => {
-    announced = Math.max(announced, seq);
-    if (!view || seq > view.seq) refresh();
-  }, () => { chat.poll(); return refresh(); }, (last, deleted) => chat.version(last, deleted), (up) => {
+  stop = follow(id, (seq) => control.announce(seq), () => { chat.poll(); return refresh(); }, (last, deleted) => chat.version(last, deleted), (up) => {
     banner.socket(up);
     if (up) { // back: the latest state (a clock may have moved without a move)
       refresh();
       chat.poll();
     }
   });
-}
-
-/** The How to play tab of a game's rules (/rules#…): its ruleset, or the Silent Fleet. */
-function rulesAnchor(config) {
-  if (!config || config.ruleset === "classic") return config ? "classic" : "age-of-sail";
-  return config.options && config.options.silent_fleet ? "silent-fleet" : "age-of-sail";
 }

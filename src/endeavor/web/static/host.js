@@ -1,3 +1,4 @@
+// @ts-check
 // The host: whoever created a game keeps its host link (/host/{id}#<token>). Opening it
 // stores the token and goes to the game (the host's own seat if this browser holds one)
 // with the host panel open; the game page offers it from then on (its "⚑ Host" button): every seat's link again, a new link for a
@@ -12,7 +13,14 @@ import { addToken, dropToken, heldTokens, hostToken, setHostFlag, setHostToken }
 import { hostPutName, nameDialog, seatTag } from "./names.js";
 import { agoWords } from "./when.js";
 
-/** /host/{id}#<token>: keep the host's token, then open the game. */
+/** @typedef {import("./types.js").HostPanel} HostPanel */
+/** @typedef {import("./types.js").HostSeat} HostSeat */
+
+/**
+ * /host/{id}#<token>: keep the host's token, then open the game.
+ * @param {HTMLElement} root
+ * @param {string} id
+ */
 export async function hostScreen(root, id) {
   const token = fragmentToken() || hostToken(id);
   const lobby = h("a", { class: "btn", href: href("/") }, "Back to the lobby");
@@ -31,7 +39,7 @@ export async function hostScreen(root, id) {
       problemPage(root, "This is not the host link of this game",
         "It may have been copied incompletely. The game's creator has the host link.", [watch, lobby]);
     } else {
-      problemPage(root, "The game cannot be opened", err.message, [
+      problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
         h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, "Try again"), lobby]);
     }
     return;
@@ -53,6 +61,10 @@ export async function hostScreen(root, id) {
   location.replace(href(`/game/${encodeURIComponent(id)}`));
 }
 
+/**
+ * @param {HostSeat} seat
+ * @param {boolean} yours
+ */
 function seatState(seat, yours) {
   if (yours && !seat.played_by) return seat.kind === "hotseat" ? "you, on this screen (hot-seat)" : "you, in this browser";
   if (seat.replaced === "host") {
@@ -69,41 +81,57 @@ function seatState(seat, yours) {
  * Open the host panel of game `id` (this browser holds its host token). `onChange()` is
  * called after each change the host makes; `adopt(token)` when a re-issued link replaces
  * a seat this browser plays (so the page can go on with the new one).
+ * @param {string} id
+ * @param {{ bots: string[], onChange?: () => void, adopt?: (token: string) => void }} options
  */
 export function openHostPanel(id, { bots, onChange, adopt }) {
   const token = hostToken(id);
   const { dialog, body } = modal("Host", "host-panel");
   const message = h("p", { class: "host-message", role: "status", "data-testid": "host-message" });
+  /** @type {HostPanel | null} */
   let panel = null;
   let fresh = new Set(); // seats whose link just changed: shown highlighted
   let confirming = false;
   // what the host has chosen in the panel's lists, kept when the panel is drawn again
   // (the game moving on redraws it: a choice made just before must not be lost)
+  /** @type {{ bots: Map<number, string>, amount: string | null, who: string | null }} */
   const chosen = { bots: new Map(), amount: null, who: null };
 
+  /**
+   * @param {() => Promise<HostPanel>} call
+   * @param {(before: HostPanel | null, after: HostPanel) => void} [done]
+   */
   async function run(call, done) {
     message.textContent = "";
     message.className = "host-message";
     try {
       const before = panel;
-      panel = await call();
+      const after = await call();
+      panel = after;
       draw();
-      if (done) done(before, panel);
+      if (done) done(before, after);
       if (onChange) onChange();
     } catch (err) {
       message.className = "host-message error";
+      const words = err instanceof Error ? err.message : String(err);
       message.textContent = err instanceof ApiError && err.status === 403
         ? "This browser's host link no longer works for this game."
-        : err.message.charAt(0).toUpperCase() + err.message.slice(1);
+        : words.charAt(0).toUpperCase() + words.slice(1);
     }
   }
 
+  /** @param {string} text */
   function say(text) {
     message.className = "host-message ok";
     message.textContent = text;
   }
 
   /** After a seat got a new link: if this browser played it with the old one, go on with the new one. */
+  /**
+   * @param {HostPanel | null} before
+   * @param {HostPanel} after
+   * @param {number} seat
+   */
   function relink(before, after, seat) {
     const old = before && before.seats[seat] && before.seats[seat].token;
     const now = after.seats[seat].token;
@@ -114,7 +142,11 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     }
   }
 
-  function seatRow(seat) {
+  /**
+   * @param {HostSeat} seat
+   * @param {HostPanel} panel
+   */
+  function seatRow(seat, panel) {
     const link = seat.url ? fullUrl(seat.url) : null;
     const row = h("div", { class: `host-seat${fresh.has(seat.seat) ? " fresh" : ""}`, "data-testid": `host-seat-${seat.seat}` },
       h("div", { class: "host-seat-head" },
@@ -122,17 +154,17 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("button", { type: "button", class: "btn small link-like", "data-testid": `host-name-${seat.seat}`,
           title: `Give P${seat.seat} a name`,
           onclick: () => nameDialog({
-            seat: seat.seat, name: seat.named ? seat.name : "", heading: `Name for P${seat.seat}`, own: false,
-            save: (name) => hostPutName(id, token, seat.seat, name),
+            seat: seat.seat, name: seat.named ? seat.name || "" : "", heading: `Name for P${seat.seat}`, own: false,
+            save: (name) => /** @type {Promise<HostPanel>} */ (hostPutName(id, token, seat.seat, name)),
             done: (next) => {
-              panel = next;
+              currentPanel(next);
               draw();
               say(`P${seat.seat} is called ${next.seats[seat.seat].name} now.`);
               if (onChange) onChange();
             },
           }) }, "✎"),
         h("span", { class: "muted", "data-testid": `host-state-${seat.seat}` },
-          seatState(seat, Boolean(seat.token) && heldTokens(id).includes(seat.token))),
+          seatState(seat, Boolean(seat.token) && heldTokens(id).includes(seat.token || ""))),
         panel.clock ? clockChip(seat.seat) : null),
       activityLine(seat),
       link ? h("div", { class: "link-row" },
@@ -142,11 +174,11 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
           onclick: () => copyText(link) }, "Copy"),
         h("a", { class: "btn small", target: "_blank", rel: "noopener", "data-testid": `host-look-${seat.seat}`,
           title: "Open this link read-only in a new tab: see that it works, without taking the seat",
-          href: href(`/play/${encodeURIComponent(id)}?look#${encodeURIComponent(seat.token)}`) }, "Open read-only")) : null,
+          href: href(`/play/${encodeURIComponent(id)}?look#${encodeURIComponent(seat.token || "")}`) }, "Open read-only")) : null,
       // an invitation ready to send, for a person's seat this browser does not play
-      link && seat.kind === "human" && !heldTokens(id).includes(seat.token)
+      link && seat.url && seat.kind === "human" && !heldTokens(id).includes(seat.token || "")
         ? inviteBox(inviteText(panel.title, seat.seat, seat.url, seat.name), `host-invite-${seat.seat}`,
-          { title: panel.title }) : null);
+          { title: panel.title || undefined }) : null);
     const actions = h("div", { class: "row host-actions" });
     if (!panel.over) {
       if (seat.token) {
@@ -193,10 +225,13 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     return row;
   }
 
-  /** "moved 3 h ago · opened 5 min ago" for a person's seat (a bot's: nothing). */
+  /**
+   * "moved 3 h ago · opened 5 min ago" for a person's seat (a bot's: nothing).
+   * @param {HostSeat} seat
+   */
   function activityLine(seat) {
     if (seat.kind === "bot") return null;
-    const now = panel.now || new Date();
+    const now = panel?.now || new Date();
     const moved = seat.last_moved ? `moved ${agoWords(seat.last_moved, now)}` : "not moved yet";
     const seen = seat.last_seen ? `opened the game ${agoWords(seat.last_seen, now)}` : "has not opened the game";
     return h("p", { class: "host-activity muted", "data-testid": `host-activity-${seat.seat}`,
@@ -204,17 +239,18 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     `${moved} · ${seen}`);
   }
 
-  function clockBox() {
+  /** @param {HostPanel} panel */
+  function clockBox(panel) {
     const clock = panel.clock;
     if (!clock) return null;
     const much = h("select", { "aria-label": "How much more time", "data-testid": "host-extend-amount" },
       [[60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]].map(([v, t]) => h("option", { value: v }, t)));
-    much.value = chosen.amount ?? (clock.kind === "live" ? "300" : "86400");
+    much.value = String(chosen.amount ?? (clock.kind === "live" ? "300" : "86400"));
     much.addEventListener("change", () => { chosen.amount = much.value; });
     const who = h("select", { "aria-label": "For whom", "data-testid": "host-extend-seat" },
       h("option", { value: "" }, "every seat"),
       panel.seats.map((s) => h("option", { value: s.seat }, s.name && s.name !== `P${s.seat}` ? `${s.name} (P${s.seat})` : `P${s.seat}`)));
-    if (chosen.who !== null) who.value = chosen.who;
+    if (chosen.who !== null) who.value = String(chosen.who);
     who.addEventListener("change", () => { chosen.who = who.value; });
     return h("section", { class: "host-clock", "data-testid": "host-clock" },
       h("h3", {}, "Clock"),
@@ -223,6 +259,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("button", {
           type: "button", class: "btn small", "data-testid": "host-extend",
           onclick: () => {
+            /** @type {{ extend: number, seat?: number }} */
             const body = { extend: Number(much.value) };
             if (who.value !== "") body.seat = Number(who.value);
             run(() => api.clock(id, token, body), () => say(`${who.value === "" ? "Every seat has" : `P${who.value} has`} ${much.selectedOptions[0].text} more.`));
@@ -235,7 +272,8 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         }, clock.paused ? "▶ Restart the clocks" : "‖ Stop the clocks")));
   }
 
-  function endBox() {
+  /** @param {HostPanel} panel */
+  function endBox(panel) {
     if (panel.over) {
       return h("p", { class: "muted", "data-testid": "host-over" },
         panel.ended === "host" ? "You ended this game." : "This game is over.");
@@ -256,8 +294,14 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("button", { type: "button", class: "btn", onclick: () => { confirming = false; draw(); } }, "Cancel")));
   }
 
+  /** @param {HostPanel} next */
+  function currentPanel(next) {
+    panel = next;
+  }
+
   function draw() {
     if (!panel) return;
+    const shown = panel;
     const hostLink = fullUrl(panel.host_url);
     replace(body,
       h("p", { class: "muted" }, "You created this game. Keep the host link private: it shows every seat's link and changes the seats."),
@@ -266,10 +310,10 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
         h("button", { type: "button", class: "btn small", onclick: () => copyText(hostLink) }, "Copy")),
       message,
       h("h3", {}, "Seats"),
-      h("div", { class: "host-seats" }, panel.seats.map(seatRow)),
-      clockBox(),
+      h("div", { class: "host-seats" }, shown.seats.map((seat) => seatRow(seat, shown))),
+      clockBox(shown),
       h("h3", {}, "The game"),
-      endBox());
+      endBox(shown));
   }
 
   replace(body, h("p", { class: "muted" }, "Loading…"));
@@ -279,7 +323,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     /** The game moved on: show the seats as they are now (unless an answer is on screen). */
     refresh: () => {
       if (!dialog.open) return;
-      api.host(id, token).then((next) => {
+      api.host(id, token).then((/** @type {HostPanel} */ next) => {
         // answers may come back out of order: never show an older panel over a newer one
         if (panel && next.seq < panel.seq) return;
         const same = panel && JSON.stringify({ ...panel, seq: 0, now: 0 }) === JSON.stringify({ ...next, seq: 0, now: 0 });

@@ -1,3 +1,4 @@
+// @ts-check
 // How to play (/rules): the rules in plain words, one tab per ruleset (#age-of-sail,
 // #classic), the 2-player Silent Fleet (#silent-fleet) and the Exploits (#exploits). The
 // words are written for this app from the rulebooks; every number (buildings by level,
@@ -14,15 +15,34 @@ const TABS = [
   ["exploits", "Exploits"],
 ];
 
-const p = (...parts) => h("p", {}, ...parts);
-const ul = (items) => h("ul", {}, items.map((i) => h("li", {}, i)));
-const ol = (items) => h("ol", {}, items.map((i) => h("li", {}, i)));
-const b = (text) => h("b", {}, text);
-// the page's <base href> is the app's root: an anchor must name the page, not just "#id"
-const tabHref = (id) => href(`/rules#${id}`);
-const tabLink = (id, text) => h("a", { href: tabHref(id) }, text);
+/** @typedef {import("./types.js").Child} Child */
+/**
+ * GET /api/guide: the numbers of each ruleset and the Exploits' rules, from the engine's data.
+ * @typedef {{ id: string, name: string, note?: string | null, copies?: number | null, does: string,
+ *   gives?: string | null }} GuideBuilding
+ * @typedef {{ id: string, attributes: string[], rounds: number, players: number[], discs: number,
+ *   track_cap?: number | null, start: GuideBuilding[], levels: { level: number, buildings: GuideBuilding[] }[],
+ *   level5_pool: number, level5_available: number }} GuideRuleset
+ * @typedef {{ level: number, score: number, growth: number, glory: number }} GuideTrack
+ * @typedef {{ id: string, number: number, name: string, regions: string[], rule: string,
+ *   paragraphs?: string[], shield: string }} GuideExploit
+ * @typedef {{ rulesets: GuideRuleset[], tracks: GuideTrack[], shields: string, exploits: GuideExploit[] }} Guide
+ */
 
-/** The action words of each ruleset: what differs between Age of Sail and 2009. */
+const p = (/** @type {Child[]} */ ...parts) => h("p", {}, ...parts);
+const ul = (/** @type {Child[]} */ items) => h("ul", {}, items.map((i) => h("li", {}, i)));
+const ol = (/** @type {Child[]} */ items) => h("ol", {}, items.map((i) => h("li", {}, i)));
+const b = (/** @type {string} */ text) => h("b", {}, text);
+// the page's <base href> is the app's root: an anchor must name the page, not just "#id"
+const tabHref = (/** @type {string} */ id) => href(`/rules#${id}`);
+const tabLink = (/** @type {string} */ id, /** @type {string} */ text) => h("a", { href: tabHref(id) }, text);
+
+/**
+ * The action words of each ruleset: what differs between Age of Sail and 2009.
+ * @type {Record<string, { intro: string, setup: string[], phases: Child[], ship: string, occupy: string,
+ *   attack: string, payment: string, draw: string, plus: string, cards: string[], abolition: string,
+ *   score: string[] }>}
+ */
 const WORDS = {
   "age_of_sail": {
     intro: "Endeavor: Age of Sail (2018) for 2 to 5 players: Europe is open from the start; the six other regions open as ships fill their tracks. Two board sides: A for 2, 3 or a tight 4, B for a loose 4 or 5 (R1).",
@@ -95,7 +115,11 @@ const WORDS = {
   },
 };
 
-/** The status tracks by level: which scores give it, and what it means on each track. */
+/**
+ * The status tracks by level: which scores give it, and what it means on each track.
+ * @param {GuideRuleset} rs
+ * @param {GuideTrack[]} tracks
+ */
 function trackTable(rs, tracks) {
   const [ind, cul, wea, inf] = rs.attributes;
   const rows = [];
@@ -104,7 +128,7 @@ function trackTable(rs, tracks) {
     if (!scores.length) continue;
     const top = scores[scores.length - 1];
     const range = top === tracks[tracks.length - 1].score ? `${scores[0]}+` : scores.length > 1 ? `${scores[0]}–${top}` : `${scores[0]}`;
-    const growth = tracks.find((t) => t.level === level).growth;
+    const growth = tracks.find((t) => t.level === level)?.growth;
     rows.push(h("tr", {}, h("th", { scope: "row" }, range), h("td", {}, level), h("td", {}, growth), h("td", {}, level), h("td", {}, level)));
   }
   const glory = [...new Set(tracks.filter((t) => t.glory === t.score && t.glory > 0).map((t) => t.glory))];
@@ -118,9 +142,12 @@ function trackTable(rs, tracks) {
   ];
 }
 
-/** The buildings by level, from the ruleset's data. */
+/**
+ * The buildings by level, from the ruleset's data.
+ * @param {GuideRuleset} rs
+ */
 function buildingTable(rs) {
-  const row = (bd) => h("tr", {}, h("th", { scope: "row" }, bd.name, bd.note ? h("div", { class: "hint" }, bd.note) : null),
+  const row = (/** @type {GuideBuilding} */ bd) => h("tr", {}, h("th", { scope: "row" }, bd.name, bd.note ? h("div", { class: "hint" }, bd.note) : null),
     h("td", {}, bd.copies || "—"), h("td", {}, bd.does), h("td", {}, bd.gives || "—"));
   const head = () => h("thead", {}, h("tr", {}, h("th", {}, "Building"), h("th", {}, "Copies"),
     h("th", {}, "Action"), h("th", {}, "Gives")));
@@ -137,6 +164,10 @@ function buildingTable(rs) {
     head(), h("tbody", {}, body)));
 }
 
+/**
+ * @param {GuideRuleset} rs
+ * @param {GuideTrack[]} tracks
+ */
 function rulesetSection(rs, tracks) {
   const w = WORDS[rs.id];
   if (!w) return null;
@@ -200,6 +231,7 @@ function silentFleetSection() {
   ];
 }
 
+/** @param {Guide} guide */
 function exploitsSection(guide) {
   return [
     p("Age of Sail only: a game may use up to three Exploit tiles (three at random by default, or chosen in the new-game form; R4). Each tells a story of the age and belongs to two regions; its Key sits on each region's Governor, and it wakes once both regions are open."),
@@ -208,21 +240,24 @@ function exploitsSection(guide) {
     p("An ability replaces the usual action of the kind it names, from a building or a blue token, and keeps only the conditions the tile states (R24). Trade tokens an ability spends must be real tokens on your mat. Exploits are scored first at the end."),
     h("div", { class: "howto-exploits" }, guide.exploits.map((e) => h("article", { class: "howto-exploit", id: `exploit-${e.id}`, "data-testid": `howto-exploit-${e.id}` },
       h("h4", {}, `${e.number}. ${e.name}`, h("span", { class: "muted" }, ` · ${e.regions.join(" + ")}`)),
-      (e.paragraphs && e.paragraphs.length ? e.paragraphs : [e.rule]).map((text) => p(text)),
+      (e.paragraphs && e.paragraphs.length ? e.paragraphs : [e.rule]).map((/** @type {string} */ text) => p(text)),
       p(b("Shields: "), e.shield)))),
   ];
 }
 
+/** @param {HTMLElement} root */
 export async function howtoScreen(root) {
   document.title = "How to play · Endeavor";
+  /** @type {Guide} */
   let guide;
   try {
     guide = await api.guide();
   } catch (err) {
-    replace(root, h("p", { class: "error" }, `The rules cannot be read: ${err.message}`));
+    replace(root, h("p", { class: "error" }, `The rules cannot be read: ${err instanceof Error ? err.message : String(err)}`));
     return;
   }
   const byId = Object.fromEntries(guide.rulesets.map((r) => [r.id, r]));
+  /** @type {Record<string, Child>} */
   const sections = {
     "age-of-sail": byId.age_of_sail ? rulesetSection(byId.age_of_sail, guide.tracks) : [],
     classic: byId.classic ? rulesetSection(byId.classic, guide.tracks) : [],

@@ -1,3 +1,4 @@
+// @ts-check
 // Invitations as ready-to-send text: "You're invited to ‹title› as P1 (blue square) — ‹link›",
 // with a Copy button and, where the browser has one (phones), its share sheet
 // (navigator.share). Shown on the page after creating a game and in the host panel's
@@ -6,15 +7,25 @@
 import { copyText, fullUrl, h, toast } from "./dom.js";
 import { COLOUR_WORDS, SHAPE_WORDS } from "./names.js";
 
-/** What a seat is called in an invitation: "P1 (blue square)", or "P1 (Bo, blue square)"
- * once named (the colour and shape the board draws it with). */
+/**
+ * What a seat is called in an invitation: "P1 (blue square)", or "P1 (Bo, blue square)"
+ * once named (the colour and shape the board draws it with).
+ * @param {number} seat
+ * @param {string | null} [name]
+ */
 export function seatWords(seat, name = "") {
   const i = seat % COLOUR_WORDS.length;
   const named = name && name !== `P${seat}` ? `${name}, ` : "";
   return `P${seat} (${named}${COLOUR_WORDS[i]} ${SHAPE_WORDS[i]})`;
 }
 
-/** The invitation's text for `seats` (numbers: one, or the hot-seat ones) of `title`. */
+/**
+ * The invitation's text for `seats` (numbers: one, or the hot-seat ones) of `title`.
+ * @param {string | null | undefined} title
+ * @param {number | number[]} seats
+ * @param {string} url
+ * @param {string | null} [name]
+ */
 export function inviteText(title, seats, url, name = "") {
   const list = Array.isArray(seats) ? seats : [seats];
   const who = list.length === 1 ? seatWords(list[0], name) : `seats ${list.map((p) => seatWords(p)).join(", ")}`;
@@ -29,6 +40,9 @@ export function canShare() {
 /**
  * An invitation to send: its text (read-only, selectable), Copy and, where there is a
  * share sheet, Share. `testid` names the parts (`${testid}-text`, `-copy`, `-share`).
+ * @param {string} text
+ * @param {string} testid
+ * @param {{ title?: string }} [options]
  */
 export function inviteBox(text, testid, { title = "Endeavor" } = {}) {
   return h("div", { class: "invite", "data-testid": testid },
@@ -42,7 +56,8 @@ export function inviteBox(text, testid, { title = "Endeavor" } = {}) {
           try {
             await navigator.share({ title, text });
           } catch (err) {
-            if (err && err.name !== "AbortError") toast(`Sharing failed: ${err.message}`);
+            if (err instanceof Error && err.name !== "AbortError") toast(`Sharing failed: ${err.message}`);
+            else if (!(err instanceof Error)) toast(`Sharing failed: ${String(err)}`);
           }
         } }, "Share…") : null));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby (/): "Your games" (every game where this browser holds a seat, your-move
 // games first, their count in the tab's title), the open and running games with Watch
 // and Resume, New game, import.
@@ -10,42 +11,72 @@ import { seatTag } from "./names.js";
 
 /** How often "Your games" is looked at again while the lobby is open (ms). */
 const MINE_EVERY = 15000;
-/** Which of "Your games" are listed: "" (all), "running" or "over" (the finished). */
+/**
+ * A game as the lobby lists it (GET /api/games; an item of POST /api/games/mine).
+ * @typedef {import("./types.js").Seat & { seat: number, bot?: string | null }} LobbySeat
+ * @typedef {{ id: string, title?: string | null, ruleset: string, players: number, seats: LobbySeat[],
+ *   status: string, ended?: string | null, current_player?: number | null, created: string,
+ *   spectate_url: string, result?: { scores: { seat: number, rank: number, total: number,
+ *   name?: string | null }[] } | null }} GameSummary
+ * @typedef {{ id: string, token: string, found?: boolean, valid?: boolean, game: GameSummary,
+ *   you: number[], benched?: number[], your_move?: boolean }} MineItem one of this browser's seats
+ */
+
+/** @type {"" | "running" | "over"} which of "Your games" are listed: all, the running or the finished */
 let mineFilter = "";
 
+/** @param {GameSummary} game */
 function seatsText(game) {
   return game.seats.map((s) => {
     const kind = s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human";
-    return s.name && s.name !== `P${s.seat}` && !(s.kind === "bot" && s.name.toLowerCase().startsWith(s.bot))
+    return s.name && s.name !== `P${s.seat}` && !(s.kind === "bot" && s.name.toLowerCase().startsWith(s.bot || ""))
       ? `${s.name} (${kind})` : kind;
   }).join(", ");
 }
 
-/** Seat `p` of a lobby row: its chip and name. */
+/**
+ * Seat `p` of a lobby row: its chip and name.
+ * @param {GameSummary} game
+ * @param {number} p
+ */
 function rowSeat(game, p) {
   return seatTag(p, game.seats);
 }
 
+/**
+ * @param {string} id
+ * @param {string} token
+ */
 function playHref(id, token) {
   return href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
 }
 
-/** A title cut to one line (the whole of it in the tooltip). */
+/**
+ * A title cut to one line (the whole of it in the tooltip).
+ * @param {GameSummary} game
+ */
 function titleCell(game) {
   const text = game.title || game.id;
   return h("td", { class: "title-cell" }, h("b", { class: "clip", title: text }, text));
 }
 
-/** 1st, 2nd, 3rd, 4th... */
+/**
+ * 1st, 2nd, 3rd, 4th...
+ * @param {number} n
+ */
 function ordinal(n) {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
+  /** @type {Record<number, string>} */
+  const ends = { 1: "st", 2: "nd", 3: "rd" };
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ends[n % 10] || "th";
   return `${n}${suffix}`;
 }
 
 /**
  * A finished game's result in a few words: "over · you 3rd of 4 (62)", "you tied for 1st", for a game where
  * `you` is one seat, else "over · Ann won (71)" (or "Ann and Bo tied (71)").
+ * @param {Pick<GameSummary, "ended" | "result">} game
+ * @param {number[]} [you]
  */
 export function resultText(game, you = []) {
   const head = game.ended === "host" ? "ended by the host" : "over";
@@ -65,6 +96,10 @@ export function resultText(game, you = []) {
   return `${head} · ${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} tied (${total})`;
 }
 
+/**
+ * @param {GameSummary} game
+ * @param {number[]} [you]
+ */
 function statusText(game, you = []) {
   if (game.status === "over") return resultText(game, you);
   if (game.ended === "host") return "ended by the host";
@@ -74,9 +109,13 @@ function statusText(game, you = []) {
   return [rowSeat(game, game.current_player), `${bot && seat.kind !== "bot" ? ` (${bot} bot)` : ""} to move`];
 }
 
+/**
+ * @param {GameSummary} game
+ * @param {string | undefined} resume this browser's seat token for it, if any
+ */
 function gameRow(game, resume) {
   const status = game.status === "over" ? resultText(game)
-    : game.current_player !== null ? [`${game.status} · `, rowSeat(game, game.current_player), " to move"] : game.status;
+    : game.current_player !== null && game.current_player !== undefined ? [`${game.status} · `, rowSeat(game, game.current_player), " to move"] : game.status;
   return h("tr", { "data-testid": "game-row", "data-id": game.id },
     titleCell(game),
     h("td", { class: "wide" }, game.ruleset === "classic" ? "2009" : "Age of Sail"),
@@ -91,6 +130,7 @@ function gameRow(game, resume) {
       game.status === "over" ? h("a", { class: "btn small", href: href(`/replay/${encodeURIComponent(game.id)}`) }, "Replay") : null));
 }
 
+/** @param {MineItem} item */
 function mineRow(item) {
   const game = item.game;
   const seats = [...item.you.map((p) => rowSeat(game, p)),
@@ -113,8 +153,11 @@ function mineRow(item) {
  * name their game but not their token, so each request holds a game at most once (a
  * browser holding two seats of a game asks twice); then your-move games first, newest
  * first. Returns items with their `token`.
+ * @param {{ id: string, token: string }[]} held
+ * @param {"" | "running" | "over"} [status] "": every game
  */
 async function checkHeld(held, status = "") {
+  /** @type {{ id: string, token: string }[][]} */
   const rounds = [];
   for (const pair of held) {
     let round = rounds.find((r) => r.length < 200 && !r.some((x) => x.id === pair.id));
@@ -124,6 +167,7 @@ async function checkHeld(held, status = "") {
     }
     round.push(pair);
   }
+  /** @type {MineItem[]} */
   const out = [];
   for (const round of rounds) {
     const answer = await api.mine(round, status || undefined);
@@ -132,13 +176,18 @@ async function checkHeld(held, status = "") {
       if (pair) out.push({ ...item, token: pair.token });
     }
   }
-  const created = (item) => (item.game ? Date.parse(item.game.created) : 0);
-  out.sort((a, b) => (b.your_move - a.your_move) || (created(b) - created(a)));
+  const created = (/** @type {MineItem} */ item) => (item.game ? Date.parse(item.game.created) : 0);
+  out.sort((a, b) => (Number(b.your_move || 0) - Number(a.your_move || 0)) || (created(b) - created(a)));
   return out;
 }
 
-/** "Your games": checks this browser's tokens with the server; returns {id: token} that work. */
+/**
+ * "Your games": checks this browser's tokens with the server; returns {id: token} that work.
+ * @param {HTMLElement} box
+ * @returns {Promise<Record<string, string>>}
+ */
 async function yourGames(box) {
+  const list = /** @type {HTMLElement} */ (box.querySelector(".mine-list"));
   const held = allHeld();
   if (!held.length) {
     box.hidden = true;
@@ -151,11 +200,14 @@ async function yourGames(box) {
     items = await checkHeld(held, mineFilter);
   } catch (err) {
     box.hidden = false;
-    replace(box.querySelector(".mine-list"), h("p", { class: "error" }, `Your games cannot be listed: ${err.message}`));
+    replace(list, h("p", { class: "error" }, `Your games cannot be listed: ${err instanceof Error ? err.message : String(err)}`));
     return {};
   }
+  /** @type {MineItem[]} */
   const rows = [];
+  /** @type {MineItem[]} */
   const gone = [];
+  /** @type {Record<string, string>} */
   const working = {};
   for (const item of items) {
     if (item.found && item.valid) {
@@ -171,7 +223,7 @@ async function yourGames(box) {
   document.title = count ? `(${count}) Endeavor` : "Endeavor";
   setBadge(count > 0);
   box.hidden = !rows.length && !gone.length && !mineFilter;
-  replace(box.querySelector(".mine-list"),
+  replace(list,
     !rows.length && mineFilter ? h("p", { class: "muted", "data-testid": "mine-none" },
       mineFilter === "over" ? "None of your games is finished." : "None of your games is running.") : null,
     rows.length ? h("table", { class: "games mine", "data-testid": "mine" },
@@ -179,9 +231,10 @@ async function yourGames(box) {
     gone.length ? h("p", { class: "muted" },
       `${gone.length === 1 ? "A game" : `${gone.length} games`} where this browser held a seat ${gone.length === 1 ? "is" : "are"} no longer on this server. `,
       h("button", { type: "button", class: "btn small", onclick: () => { gone.forEach((g) => dropToken(g.id, g.token)); yourGames(box); } }, "Forget")) : null);
-  box.querySelector(".mine-count").textContent = count ? ` · ${count} waiting for you` : "";
+  /** @type {HTMLElement} */ (box.querySelector(".mine-count")).textContent = count ? ` · ${count} waiting for you` : "";
   if (!mineFilter) return working;
   // the games table's Resume/Open buttons need every seat, not only the filtered ones
+  /** @type {Record<string, string>} */
   const all = {};
   try {
     for (const item of await checkHeld(held)) if (item.found && item.valid && !all[item.id]) all[item.id] = item.token;
@@ -189,6 +242,11 @@ async function yourGames(box) {
   return { ...working, ...all };
 }
 
+/**
+ * @param {File} file
+ * @param {string} seatsMode "hotseat", or "bots" (the others' seats)
+ * @param {string} bot
+ */
 async function importRecord(file, seatsMode, bot) {
   let record;
   try {
@@ -208,17 +266,18 @@ async function importRecord(file, seatsMode, bot) {
     const created = await api.importRecord({ record, seats, title: `Imported ${file.name}`.slice(0, 200) });
     if (created.host_token) setHostToken(created.id, created.host_token);
     const mine = created.seats.find((s) => s.token);
-    if (mine) {
+    if (mine && mine.token) {
       addToken(created.id, mine.token); // just issued by the server
       location.href = linkHref(mine.url);
     } else {
       location.href = linkHref(created.spectate_url);
     }
   } catch (err) {
-    toast(`Import refused: ${err.message}`);
+    toast(`Import refused: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
+/** @param {HTMLElement} root */
 export async function lobbyScreen(root) {
   document.title = "Endeavor";
   const list = h("div", { class: "lobby-list" }, h("p", { class: "muted" }, "Loading games…"));
@@ -226,13 +285,14 @@ export async function lobbyScreen(root) {
     h("div", { class: "mine-head" },
       h("h2", {}, "Your games", h("span", { class: "muted mine-count" })),
       h("div", { class: "mine-filter", role: "group", "aria-label": "Which of your games" },
-        [["", "All"], ["running", "Running"], ["over", "Finished"]].map(([value, text]) =>
+        /** @type {["" | "running" | "over", string][]} */ ([["", "All"], ["running", "Running"], ["over", "Finished"]]).map(([value, text]) =>
           h("button", { type: "button", class: `btn small${value === mineFilter ? " on" : ""}`,
             "aria-pressed": value === mineFilter ? "true" : "false", "data-testid": `mine-filter-${value || "all"}`,
             "data-value": value,
-            onclick: (event) => {
+            onclick: (/** @type {MouseEvent} */ event) => {
               mineFilter = value;
-              for (const b of event.currentTarget.parentNode.children) {
+              const group = /** @type {HTMLElement} */ (/** @type {HTMLElement} */ (event.currentTarget).parentNode);
+              for (const b of /** @type {HTMLCollectionOf<HTMLElement>} */ (group.children)) {
                 const on = b.dataset.value === mineFilter;
                 b.classList.toggle("on", on);
                 b.setAttribute("aria-pressed", on ? "true" : "false");
@@ -264,10 +324,10 @@ export async function lobbyScreen(root) {
       h("div", { class: "row" }, h("label", { for: "import-file" }, "Record "), file,
         h("label", { for: "import-seats" }, " seats "), mode, botLabel, bot,
         h("button", { type: "button", class: "btn", "data-testid": "import",
-          onclick: () => (file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast("Choose a record file first.")) },
+          onclick: () => (file.files && file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast("Choose a record file first.")) },
         "Import"))));
   api.meta().then((meta) => {
-    replace(bot, meta.bots.map((b) => h("option", { value: b }, `${b}${meta.quick_bots.includes(b) ? "" : " (slow)"}`)));
+    replace(bot, meta.bots.map((/** @type {string} */ b) => h("option", { value: b }, `${b}${meta.quick_bots.includes(b) ? "" : " (slow)"}`)));
     bot.value = meta.bots.includes("easy") ? "easy" : meta.bots[0];
   }).catch(() => { /* easy it is */ });
 
@@ -288,8 +348,8 @@ export async function lobbyScreen(root) {
     replace(list, h("table", { class: "games", "data-testid": "games" },
       h("thead", {}, h("tr", {}, ["Game", "Rules", "Players", "Seats", "Status", "Created", ""].map((t, i) =>
         h("th", { class: [1, 2, 3, 5].includes(i) ? "wide" : null }, t)))),
-      h("tbody", {}, games.map((g) => gameRow(g, working[g.id])))));
+      h("tbody", {}, games.map((/** @type {GameSummary} */ g) => gameRow(g, working[g.id])))));
   } catch (err) {
-    replace(list, h("p", { class: "error" }, `The games cannot be listed: ${err.message}`));
+    replace(list, h("p", { class: "error" }, `The games cannot be listed: ${err instanceof Error ? err.message : String(err)}`));
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The player mats and the building supply as HTML, from the position JSON. Clickable
 // elements carry data-target="<id>" like the board's.
 
@@ -6,8 +7,12 @@ import { cardWords } from "./board.js";
 import { tip } from "./tipcard.js";
 import { seatTag, seatWords } from "./names.js";
 
+/** @typedef {import("./types.js").Building} Building */
+/** @typedef {import("./types.js").State} State */
+
 const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
 
+/** @param {import("./types.js").Card} card */
 function cardChip(card) {
   return tip(h("button", {
     type: "button", class: `card-chip deck-${card.deck}${card.governor ? " governor" : ""}`,
@@ -17,6 +22,11 @@ function cardChip(card) {
   () => ({ title: `${card.code}${card.governor ? " · Governor" : ""} (${card.deck_name})`, lines: cardWords(card) }));
 }
 
+/**
+ * @param {import("./types.js").Attribute} attr
+ * @param {number} index
+ * @param {boolean} classic
+ */
 function attributeRow(attr, index, classic) {
   const short = classic && index === 2 ? "Fin" : classic && index === 3 ? "Pol" : ATTR_SHORT[index];
   const next = attr.next_level_at === null ? "max level" : `L${attr.level + 1} at ${attr.next_level_at}`;
@@ -32,6 +42,11 @@ function attributeRow(attr, index, classic) {
 /**
  * One player's mat. `seat` is the view's seat entry ({kind, bot, name, played_by, replaced});
  * `you` whether the viewer plays it; `clock` the seat's time (an element) or null.
+ * @param {import("./types.js").Mat} mat
+ * @param {Pick<State, "ruleset">} state
+ * @param {import("./types.js").Seat | null | undefined} seat
+ * @param {boolean} you
+ * @param {Element | null} [clock]
  */
 export function matHtml(mat, state, seat, you, clock = null) {
   const colour = COLOURS[mat.seat % COLOURS.length];
@@ -95,7 +110,11 @@ export function matHtml(mat, state, seat, you, clock = null) {
   tokens.length ? h("div", { class: "tokens" }, tokens) : null);
 }
 
-/** A building's tip card: what it does, how it is built, how many are left. */
+/**
+ * A building's tip card: what it does, how it is built, how many are left.
+ * @param {Building} b
+ * @param {string} industry
+ */
 function buildingTip(b, industry) {
   const start = b.count === undefined;
   return {
@@ -112,15 +131,20 @@ function buildingTip(b, industry) {
   };
 }
 
-/** The building supply by level (and the start tiles during setup). */
+/**
+ * The building supply by level (and the start tiles during setup).
+ * @param {Pick<State, "supply" | "start_tiles" | "attributes">} state
+ */
 export function supplyHtml(state) {
+  /** @type {Map<number, Building[]>} */
   const byLevel = new Map();
   for (const b of state.supply) {
-    if (!byLevel.has(b.level)) byLevel.set(b.level, []);
-    byLevel.get(b.level).push(b);
+    const level = byLevel.get(b.level);
+    if (level) level.push(b);
+    else byLevel.set(b.level, [b]);
   }
   const industry = state.attributes[0];
-  const chip = (b) => tip(h("button", {
+  const chip = (/** @type {Building} */ b) => tip(h("button", {
     type: "button", class: `supply-chip level${b.level}${b.count === 0 ? " sold-out" : ""}`,
     "data-target": b.id, tabindex: -1, "aria-label": `${b.name} (level ${b.level}): ${b.does}`,
   }, h("span", { class: "b-name" }, b.name), h("span", { class: "b-does" }, b.does),

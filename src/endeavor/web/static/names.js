@@ -1,3 +1,4 @@
+// @ts-check
 // Seats' names: the names of the game on screen (set from each view), a seat drawn as a
 // chip (its colour and shape, "P1") with its name beside it, the engine's words with
 // every "P1" shown that way, the line that says who won, and the small dialog where a
@@ -7,13 +8,22 @@
 import { request } from "./api.js";
 import { h, s, COLOURS, modal, toast } from "./dom.js";
 
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {{ seat: number, total: number, rank: number }} Score */
+
 const LAST_NAME = "endeavor.name";
 const LATER = "endeavor.name-later."; // + game id + "." + seat: "Later" was said there
 
+/** @param {string} key */
 function stored(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
 
+/**
+ * @param {string} key
+ * @param {string} value
+ */
 function store(key, value) {
   try { localStorage.setItem(key, value); } catch { /* storage disabled */ }
 }
@@ -22,41 +32,63 @@ export const COLOUR_WORDS = ["red", "blue", "yellow", "green", "purple"];
 export const SHAPE_WORDS = ["circle", "square", "diamond", "hexagon", "pentagon"];
 export const MAX_NAME = 24;
 
-let current = []; // the seats of the game on screen: [{seat, name, named, ...}]
+/** @type {readonly (Seat | null | undefined)[]} the seats of the game on screen */
+let current = [];
 
-/** Use `seats` (a view's) for the names drawn from now on. */
+/**
+ * Use `seats` (a view's) for the names drawn from now on.
+ * @param {readonly (Seat | null | undefined)[] | null | undefined} seats
+ */
 export function setSeats(seats) {
   current = Array.isArray(seats) ? seats : [];
 }
 
-/** Seat `p`'s name ("Anna"), or "P1" for a seat not named (or not known). */
+/**
+ * Seat `p`'s name ("Anna"), or "P1" for a seat not named (or not known).
+ * @param {number} p
+ * @param {readonly (Seat | null | undefined)[]} [seats]
+ */
 export function seatName(p, seats = current) {
   const seat = seats[p];
   return seat && seat.name ? seat.name : `P${p}`;
 }
 
-/** Whether seat `p` has a name of its own (not just its number). */
+/**
+ * Whether seat `p` has a name of its own (not just its number).
+ * @param {number} p
+ * @param {readonly (Seat | null | undefined)[]} seats
+ */
 function hasName(p, seats) {
   const seat = seats[p];
   return !!(seat && seat.name && seat.name !== `P${p}`);
 }
 
-/** Seat `p` in words for a tooltip: "Anna (P1)", or "P1". */
+/**
+ * Seat `p` in words for a tooltip: "Anna (P1)", or "P1".
+ * @param {number} p
+ * @param {readonly (Seat | null | undefined)[]} [seats]
+ */
 export function seatWords(p, seats = current) {
   return hasName(p, seats) ? `${seatName(p, seats)} (P${p})` : `P${p}`;
 }
 
-/** "P1, blue square" */
+/**
+ * "P1, blue square"
+ * @param {number} p
+ */
 export function seatLook(p) {
   const i = p % COLOUR_WORDS.length;
   return `P${p}, ${COLOUR_WORDS[i]} ${SHAPE_WORDS[i]}`;
 }
 
-/** The small shape of seat `p` in its colour (the board's disc, as an inline SVG). */
+/**
+ * The small shape of seat `p` in its colour (the board's disc, as an inline SVG).
+ * @param {number} p
+ */
 function shape(p) {
   const fill = COLOURS[p % COLOURS.length];
   const attrs = { fill, stroke: "rgba(0,0,0,.45)", "stroke-width": 1 };
-  const poly = (n, rot) => Array.from({ length: n }, (_, k) => {
+  const poly = (/** @type {number} */ n, /** @type {number} */ rot) => Array.from({ length: n }, (_, k) => {
     const a = rot + (2 * Math.PI * k) / n;
     return `${(6 + 5.2 * Math.cos(a)).toFixed(2)},${(6 + 5.2 * Math.sin(a)).toFixed(2)}`;
   }).join(" ");
@@ -71,13 +103,20 @@ function shape(p) {
     kinds[p % kinds.length]());
 }
 
-/** A seat's chip: its shape in its colour and "P1" (the seat's number stays in sight). */
+/**
+ * A seat's chip: its shape in its colour and "P1" (the seat's number stays in sight).
+ * @param {number} p
+ */
 export function seatChip(p) {
   return h("span", { class: "seat-chip", style: `--seat:${COLOURS[p % COLOURS.length]}`, title: seatLook(p) },
     shape(p), `P${p}`);
 }
 
-/** Seat `p` as the page names it: its chip, then its name (when it has one). */
+/**
+ * Seat `p` as the page names it: its chip, then its name (when it has one).
+ * @param {number} p
+ * @param {readonly (Seat | null | undefined)[]} [seats]
+ */
 export function seatTag(p, seats = current) {
   return h("span", { class: "seat-tag", "data-seat": p },
     seatChip(p), hasName(p, seats) ? h("span", { class: "seat-name" }, seatName(p, seats)) : null);
@@ -86,8 +125,11 @@ export function seatTag(p, seats = current) {
 /**
  * The engine's words with every seat they name ("P1") drawn as seatTag: a list of
  * strings and elements, to append. Only the game's seats are matched.
+ * @param {string} text
+ * @param {readonly (Seat | null | undefined)[]} [seats]
  */
 export function withNames(text, seats = current) {
+  /** @type {(string | HTMLElement)[]} */
   const out = [];
   const re = /\bP(\d)\b/g;
   let last = 0;
@@ -102,7 +144,11 @@ export function withNames(text, seats = current) {
   return out;
 }
 
-/** The engine's words with every "P1" in words ("Anna (P1)"): for tooltips and titles. */
+/**
+ * The engine's words with every "P1" in words ("Anna (P1)"): for tooltips and titles.
+ * @param {string} text
+ * @param {readonly (Seat | null | undefined)[]} [seats]
+ */
 export function namesInWords(text, seats = current) {
   return String(text).replace(/\bP(\d)\b/g, (all, d) => (Number(d) < seats.length ? seatWords(Number(d), seats) : all));
 }
@@ -111,6 +157,8 @@ export function namesInWords(text, seats = current) {
  * Who won, in one line: "Anna wins with 71 — Bea 67, Medium bot 62, Cy 51" (ranks as the
  * rules give them: equal totals share a rank, and the seats sharing the first share the
  * win). Null without scores. The same words as the messages' (names.py).
+ * @param {readonly Score[] | null | undefined} scores
+ * @param {readonly (Seat | null | undefined)[]} [seats]
  */
 export function resultLine(scores, seats = current) {
   if (!scores || !scores.length) return null;
@@ -130,16 +178,30 @@ export function lastName() {
 }
 
 /** Keep `name` as the name this browser offers next time. */
+/** @param {string} name */
 export function rememberName(name) {
   store(LAST_NAME, name);
 }
 
 /** Put a seat's name (the seat's player, with `token`). Resolves to the new view. */
+/**
+ * @param {string} id
+ * @param {string} token
+ * @param {number} seat
+ * @param {string} name
+ * @returns {Promise<View>}
+ */
 export function putName(id, token, seat, name) {
   return request("PUT", `/api/games/${encodeURIComponent(id)}/name`, { token, body: { name, seat } });
 }
 
 /** The host names seat `seat`. Resolves to the host panel. */
+/**
+ * @param {string} id
+ * @param {string} hostToken
+ * @param {number} seat
+ * @param {string} name
+ */
 export function hostPutName(id, hostToken, seat, name) {
   return request("PUT", `/api/games/${encodeURIComponent(id)}/host/seats/${seat}/name`, { token: hostToken, body: { name } });
 }
@@ -147,6 +209,9 @@ export function hostPutName(id, hostToken, seat, name) {
 /**
  * A name's text field, its error line and the form's submit handler: `save(name)` does
  * the request (its error is shown under the field), then `saved(result, name)`.
+ * @template R what the request resolves to
+ * @param {{ label: string, value: string, placeholder?: string | null,
+ *   save: (name: string) => Promise<R>, saved: (result: R, name: string) => void }} options
  */
 function nameField({ label, value, placeholder = null, save, saved }) {
   const input = h("input", {
@@ -154,11 +219,11 @@ function nameField({ label, value, placeholder = null, save, saved }) {
     "data-testid": "name-input", "aria-label": label, value, placeholder,
   });
   const error = h("p", { class: "error", "data-testid": "name-error", role: "alert", hidden: true });
-  const say = (words) => {
+  const say = (/** @type {string} */ words) => {
     error.hidden = false;
     error.textContent = words;
   };
-  const submit = async (event) => {
+  const submit = async (/** @type {Event} */ event) => {
     event.preventDefault();
     const name = input.value.trim();
     if (!name) {
@@ -168,7 +233,8 @@ function nameField({ label, value, placeholder = null, save, saved }) {
     try {
       saved(await save(name), name);
     } catch (err) {
-      say(err.message.charAt(0).toUpperCase() + err.message.slice(1));
+      const message = err instanceof Error ? err.message : String(err);
+      say(message.charAt(0).toUpperCase() + message.slice(1));
     }
   };
   return { input, error, submit };
@@ -180,6 +246,9 @@ function nameField({ label, value, placeholder = null, save, saved }) {
  * dialog, which stays open); `done(result)` once saved. `first`: asked on opening the
  * seat for the first time (the dialog says so, and "Later" closes it). `own`: the
  * player's own seat (the name is offered again next time); false for the host's.
+ * @template R what `save` resolves to
+ * @param {{ seat: number, name?: string, first?: boolean, heading?: string,
+ *   save: (name: string) => Promise<R>, done: (result: R) => void, own?: boolean }} options
  */
 export function nameDialog({ seat, name = "", first = false, heading, save, done, own = true }) {
   const { dialog, body } = modal(heading || (first ? "Welcome to the table" : `Name for P${seat}`), "name-dialog");
@@ -208,6 +277,10 @@ export function nameDialog({ seat, name = "", first = false, heading, save, done
 /**
  * The header's "you: Anna (P1, blue square)" of a seat's page: a button that renames the
  * seat (`you`: the seats this page plays; the first is named). Null for a spectator.
+ * @param {string} id
+ * @param {string} token
+ * @param {View} view
+ * @param {(view: View) => void} onView
  */
 export function youTag(id, token, view, onView) {
   const you = view.you || [];
@@ -220,7 +293,7 @@ export function youTag(id, token, view, onView) {
     onclick: () => nameDialog({
       seat: p, name: hasName(p, seats) ? seatName(p, seats) : "",
       save: (name) => putName(id, token, p, name),
-      done: (next) => { toast(`You are ${next.seats[p].name} now.`, "info"); onView(next); },
+      done: (next) => { toast(`You are ${seatName(p, next.seats || [])} now.`, "info"); onView(next); },
     }),
   }, "you: ", h("b", { "data-testid": "you-name" }, label));
 }
@@ -231,15 +304,20 @@ export function youTag(id, token, view, onView) {
  * of the page (it covers nothing: the player may look at the game first, or say
  * "Later"). Returns `ask(view)`: the card to put in the page for `view`, or null;
  * `onView(view)` gets the view after the name is saved.
+ * @param {string} id
+ * @param {string} token
+ * @param {(view: View) => void} onView
+ * @returns {(view: View) => HTMLFormElement | null}
  */
 export function nameAsker(id, token, onView) {
+  /** @type {HTMLFormElement | null} */
   let card = null;
   let closed = false;
-  const later = (p) => `${LATER}${id}.${p}`;
+  const later = (/** @type {number} */ p) => `${LATER}${id}.${p}`;
   return function ask(view) {
     const you = view.you || [];
-    const p = you.length === 1 ? you[0] : null;
-    const seat = p === null ? null : (view.seats || [])[p];
+    const p = you.length === 1 ? you[0] : -1;
+    const seat = p < 0 ? null : (view.seats || [])[p];
     if (closed || !token || !seat || seat.named || seat.kind !== "human" || seat.played_by || view.over
       || stored(later(p))) {
       card = null;
@@ -252,17 +330,18 @@ export function nameAsker(id, token, onView) {
       saved: (next, value) => {
         rememberName(value);
         closed = true;
-        card.remove();
+        form.remove();
         onView(next);
       },
     });
-    card = h("form", { class: "name-ask", role: "dialog", "aria-label": "Your name", "data-testid": "name-dialog", onsubmit: submit },
+    const form = h("form", { class: "name-ask", role: "dialog", "aria-label": "Your name", "data-testid": "name-dialog", onsubmit: submit },
       h("span", { class: "name-ask-q" }, "You play ", seatChip(p), ` (${seatLook(p)}). What should the others call you?`),
       input,
       h("button", { type: "submit", class: "btn small primary", "data-testid": "name-save" }, "Save"),
       h("button", { type: "button", class: "btn small", "data-testid": "name-later",
-        onclick: () => { closed = true; store(later(p), "1"); card.remove(); } }, "Later"),
+        onclick: () => { closed = true; store(later(p), "1"); form.remove(); } }, "Later"),
       error);
+    card = form;
     return card;
   };
 }

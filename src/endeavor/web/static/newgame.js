@@ -1,3 +1,4 @@
+// @ts-check
 // New game (/new): ruleset, players, board side, Exploits, Silent Fleet and its options,
 // phase order, seed (folded away under More options); each seat you / invited human /
 // hot-seat / bot, with quick choices (play with friends: the other seats invited; against
@@ -12,7 +13,22 @@ import { inviteBox, inviteText } from "./invite.js";
 import { addToken, setHostToken } from "./tokens.js";
 import { lastName, MAX_NAME, rememberName, seatChip } from "./names.js";
 
-/** The clocks offered: [value, words, {kind, bank, per_decision}]. */
+/**
+ * GET /api/meta: what the server offers.
+ * @typedef {{ id: string, title?: string, players: number[], boards: string[], phase_orders: string[],
+ *   options?: Record<string, { default?: unknown }> }} MetaRuleset
+ * @typedef {{ id: string, name: string, regions?: string[], rule?: string, paragraphs?: string[],
+ *   shield?: string }} MetaExploit
+ * @typedef {{ rulesets: MetaRuleset[], exploits: MetaExploit[], bots: string[], quick_bots: string[],
+ *   default_timeout_bot?: string | null }} Meta
+ * @typedef {{ kind: string, bank: number, per_decision: number }} ClockPreset
+ * @typedef {ClockPreset & { on_timeout: string, bot: string, reclaim: boolean }} ClockChoice
+ * @typedef {{ seat: number, kind: string, token?: string | null, url: string }} CreatedSeat
+ * @typedef {{ id: string, seats: CreatedSeat[], host_token?: string | null, host_url?: string | null,
+ *   spectate_url: string }} Created POST /api/games
+ */
+
+/** @type {[string, string, ClockPreset | null][]} the clocks offered: [value, words, the clock] */
 const CLOCKS = [
   ["none", "no clock", null],
   ["live", "live: 20 min each + 20 s per decision", { kind: "live", bank: 1200, per_decision: 20 }],
@@ -22,6 +38,7 @@ const CLOCKS = [
 ];
 const UNITS = [[1, "seconds"], [60, "minutes"], [3600, "hours"], [86400, "days"]];
 
+/** @type {Record<string, string>} */
 const OPTION_WORDS = {
   limited_occupation: "Limited occupation (the fleet occupies only where it has presence)",
   no_token_reaction: "No token reaction (the fleet ignores Trade-token actions)",
@@ -30,17 +47,24 @@ const OPTION_WORDS = {
   plus_same_region: "“+” buildings: second action in the same region (house rule)",
 };
 
+/**
+ * @param {string} text
+ * @param {Element} control
+ * @param {import("./types.js").Child} [hint]
+ */
 function labelled(text, control, hint) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, text), control,
     hint ? h("span", { class: "hint" }, hint) : null);
 }
 
+/** @param {HTMLElement} root */
 export async function newGameScreen(root) {
+  /** @type {Meta} */
   let meta;
   try {
     meta = await api.meta();
   } catch (err) {
-    replace(root, h("p", { class: "error" }, `The server's options cannot be read: ${err.message}`));
+    replace(root, h("p", { class: "error" }, `The server's options cannot be read: ${err instanceof Error ? err.message : String(err)}`));
     return;
   }
   const form = h("form", { class: "card-box newgame", "data-testid": "new-game-form" });
@@ -76,7 +100,7 @@ export async function newGameScreen(root) {
   // the clock
   const clockKind = h("select", { name: "clock", "data-testid": "clock" },
     CLOCKS.map(([value, words]) => h("option", { value }, words)));
-  const unitSelect = (testid, unit) => {
+  const unitSelect = (/** @type {string} */ testid, /** @type {number} */ unit) => {
     const select = h("select", { "data-testid": testid, "aria-label": "unit" },
       UNITS.map(([v, w]) => h("option", { value: v }, w)));
     select.value = String(unit);
@@ -113,11 +137,14 @@ export async function newGameScreen(root) {
   clockKind.addEventListener("change", refreshClock);
   onTimeout.addEventListener("change", refreshClock);
 
-  /** The clock to send (null: none), or a reason in words why it cannot be. */
+  /**
+   * The clock to send (null: none), or a reason in words why it cannot be.
+   * @returns {{ clock?: ClockChoice | null, problem?: string }}
+   */
   function clockSpec() {
     const preset = CLOCKS.find(([value]) => value === clockKind.value);
     if (clockKind.value === "none") return { clock: null };
-    let spec = preset[2];
+    let spec = preset ? preset[2] : null;
     if (clockKind.value === "custom") {
       const bank = Number(bankInput.value) * Number(bankUnit.value);
       const per = Number(perInput.value) * Number(perUnit.value);
@@ -128,11 +155,15 @@ export async function newGameScreen(root) {
       if (bank > 60 * 86400 || per > 60 * 86400) return { problem: "A clock's times are at most 60 days." };
       spec = { kind: per <= 600 && bank <= 4 * 3600 ? "live" : "turn", bank, per_decision: per };
     }
-    return { clock: { ...spec, on_timeout: onTimeout.value, bot: timeoutBot.value, reclaim: reclaim.checked } };
+    return { clock: { .../** @type {ClockPreset} */ (spec), on_timeout: onTimeout.value, bot: timeoutBot.value, reclaim: reclaim.checked } };
   }
 
   const currentRuleset = () => meta.rulesets.find((r) => r.id === ruleset.value) || meta.rulesets[0];
 
+  /**
+   * @param {number} i
+   * @param {string | undefined} previous
+   */
   function seatSelect(i, previous) {
     const select = h("select", { "data-testid": `seat-${i}`, "aria-label": `Seat P${i}` },
       h("option", { value: "you" }, "You"),
@@ -176,7 +207,7 @@ export async function newGameScreen(root) {
     }
     replace(optionsBox, rows);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    const typed = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value);
+    const typed = [.../** @type {NodeListOf<HTMLInputElement>} */ (seatsBox.querySelectorAll("input.seat-name-input"))].map((x) => x.value);
     replace(seatsBox, Array.from({ length: n }, (_, i) => {
       const select = seatSelect(i, previous[i]);
       // a name for the seat (optional): yours prefilled with the name this browser used
@@ -191,12 +222,15 @@ export async function newGameScreen(root) {
       sync();
       return h("div", { class: "seat-row" }, seatChip(i), select, name);
     }));
-    const preset = presets.querySelector("[aria-pressed=true]");
+    const preset = /** @type {HTMLButtonElement | null} */ (presets.querySelector("[aria-pressed=true]"));
     if (preset) seatPreset(preset.dataset.preset); // a quick choice holds for any number of seats
   }
 
-  /** A quick choice of seats (`kind`): "friends" (you as P0, the others invited), "bots" (you
-   * as P0, bots in the others) or "hotseat" (every seat on this screen). */
+  /**
+   * A quick choice of seats (`kind`): "friends" (you as P0, the others invited), "bots" (you
+   * as P0, bots in the others) or "hotseat" (every seat on this screen).
+   * @param {string | undefined} kind
+   */
   function seatPreset(kind) {
     const bot = `bot:${meta.quick_bots.includes("easy") ? "easy" : meta.bots[0]}`;
     [...seatsBox.querySelectorAll("select")].forEach((select, i) => {
@@ -247,16 +281,19 @@ export async function newGameScreen(root) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const r = currentRuleset();
+    /** @type {Record<string, string | boolean>} */
     const options = { phase_order: phaseOrder.value };
     if (fleet.checked) options.silent_fleet = true;
-    for (const box of optionsBox.querySelectorAll("input[type=checkbox]")) options[box.name] = box.checked;
+    for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (optionsBox.querySelectorAll("input[type=checkbox]"))) options[box.name] = box.checked;
+    /** @type {{ players: number, ruleset: string, seed: number, options: object, board?: string, exploits?: string | string[] }} */
     const config = { players: Number(players.value), ruleset: r.id, seed: Number(seed.value) || 0, options };
     if (board.value) config.board = board.value;
     if (r.id !== "classic") {
       if (exploitMode.value === "random") config.exploits = "random";
       else if (exploitMode.value === "chosen") {
-        config.exploits = [...exploitChecks.querySelectorAll("input:checked")].map((c) => c.value);
-        const n = config.exploits.length;
+        const chosen = [.../** @type {NodeListOf<HTMLInputElement>} */ (exploitChecks.querySelectorAll("input:checked"))].map((c) => c.value);
+        config.exploits = chosen;
+        const n = chosen.length;
         if (n === 0 || n > 3) {
           exploitProblem.textContent = n === 0
             ? "Tick the Exploits to play with (1 to 3), or choose “none” or “3 at random”."
@@ -274,33 +311,41 @@ export async function newGameScreen(root) {
     }
     const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const seats = choices.map((c) => (c === "you" ? "human" : c));
+    /** @type {{ config: object, seats: string[], names?: (string | null)[], clock?: ClockChoice, title?: string }} */
     const body = { config, seats };
-    const names = [...seatsBox.querySelectorAll("input.seat-name-input")].map((x) => x.value.trim() || null);
+    const names = [.../** @type {NodeListOf<HTMLInputElement>} */ (seatsBox.querySelectorAll("input.seat-name-input"))].map((x) => x.value.trim() || null);
     if (names.some((x) => x)) body.names = names;
     if (timing.clock) body.clock = timing.clock;
     if (titleInput.value.trim()) body.title = titleInput.value.trim();
-    const submit = form.querySelector("button[type=submit]");
+    const submit = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]")); // the form's own
     submit.disabled = true;
     try {
+      /** @type {Created} */
       const created = await api.create(body);
       let title = body.title || "";
       if (!title) {
         try {
-          title = (await api.view(created.id, "")).title;
+          title = (await api.view(created.id, "")).title || "";
         } catch { /* the invitation says "a game of Endeavor" */ }
       }
       const yours = choices.indexOf("you");
       if (yours >= 0 && body.names && body.names[yours]) rememberName(body.names[yours]);
-      showCreated(result, created, choices, timing.clock, title, body.names);
+      showCreated(result, created, choices, timing.clock || null, title, body.names);
       form.hidden = true;
     } catch (err) {
-      toast(`The game cannot be created: ${err.message}`);
+      toast(`The game cannot be created: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       submit.disabled = false;
     }
   });
 }
 
+/**
+ * @param {string} label
+ * @param {string} url
+ * @param {string} testid
+ * @param {string | null} [hint]
+ */
 function linkRow(label, url, testid, hint = null) {
   const full = fullUrl(url);
   return h("div", { class: "link-row" }, h("span", { class: "field-label" }, label),
@@ -309,8 +354,18 @@ function linkRow(label, url, testid, hint = null) {
     hint ? h("span", { class: "hint" }, hint) : null);
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {Created} created
+ * @param {string[]} choices what each seat was chosen to be ("you", "human", "hotseat", "bot:…")
+ * @param {ClockChoice | null} clock
+ * @param {string} title
+ * @param {(string | null)[] | null} [names]
+ */
 function showCreated(box, created, choices, clock, title, names = null) {
+  /** @type {import("./types.js").Child[]} */
   const rows = [];
+  /** @type {CreatedSeat | null} */
   let mine = null;
   const hotseats = created.seats.filter((s) => s.kind === "hotseat");
   created.seats.forEach((seat, i) => {
@@ -329,7 +384,7 @@ function showCreated(box, created, choices, clock, title, names = null) {
       rows.push(inviteBox(inviteText(title, hotseats.map((s) => s.seat), hotseats[0].url), "invite-hotseat", { title }));
     }
   }
-  if (mine) addToken(created.id, mine.token); // just issued by the server
+  if (mine && mine.token) addToken(created.id, mine.token); // just issued by the server
   if (created.host_token) setHostToken(created.id, created.host_token);
   rows.push(linkRow("Spectators", created.spectate_url, "link-spectate"));
   replace(box, h("section", { class: "card-box created", "data-testid": "created" },

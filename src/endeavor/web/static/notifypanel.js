@@ -1,3 +1,4 @@
+// @ts-check
 // "Tell me when it's my move": on this device (a sound, a browser notification while the
 // tab is in the background) and from the server when you are away (a webhook and/or an
 // e-mail per seat: PUT /api/games/{id}/notify with the seat's token).
@@ -8,6 +9,16 @@ import {
 } from "./alerts.js";
 import { h, modal, replace } from "./dom.js";
 
+/**
+ * @typedef {{ seat: number, webhook?: string | null, email?: string | null, webhook_mode?: string,
+ *   email_mode?: string }} SeatNotify a seat's channels
+ * @typedef {{ seats: SeatNotify[], email_available?: boolean, digest_hours?: number | null }} NotifySettings
+ *   GET/PUT .../notify
+ * @typedef {{ mode?: string, hours: number, setMode: (mode: string) => void,
+ *   test: (button: HTMLButtonElement) => void }} Extra what a channel with an address offers
+ */
+
+/** @type {Record<string, string>} */
 const NOTIFY_WORDS = {
   on: "On: a notification when the game reaches you while this tab is in the background.",
   off: "Off.",
@@ -39,7 +50,10 @@ function deviceBox() {
     h("div", { class: "row" }, button, state));
 }
 
-/** Once a channel has an address: every turn or a digest, and a test message now. */
+/**
+ * Once a channel has an address: every turn or a digest, and a test message now.
+ * @param {Extra & { testid: string }} options
+ */
 function extraRow({ testid, mode, hours, setMode, test }) {
   const select = h("select", { "data-testid": `${testid}-mode`, "aria-label": "How often" },
     h("option", { value: "turn" }, "every turn"),
@@ -49,9 +63,14 @@ function extraRow({ testid, mode, hours, setMode, test }) {
   return h("div", { class: "notify-extra" },
     h("span", { class: "hint" }, "Send"), select,
     h("button", { type: "button", class: "btn small", "data-testid": `${testid}-test`,
-      title: "Send a test message to this address now", onclick: (event) => test(event.currentTarget) }, "Send a test"));
+      title: "Send a test message to this address now",
+      onclick: (/** @type {MouseEvent} */ event) => test(/** @type {HTMLButtonElement} */ (event.currentTarget)) }, "Send a test"));
 }
 
+/**
+ * @param {{ label: string, type: string, value?: string | null, placeholder: string, testid: string,
+ *   save: (value: string) => void, remove: () => void, extra?: Extra | null }} options
+ */
 function fieldRow({ label, type, value, placeholder, testid, save, remove, extra }) {
   const input = h("input", { type, value: value || "", placeholder, "data-testid": `${testid}-input`,
     "aria-label": label, maxlength: type === "email" ? 254 : 512 });
@@ -66,27 +85,32 @@ function fieldRow({ label, type, value, placeholder, testid, save, remove, extra
     value && extra ? extraRow({ testid, ...extra }) : null);
 }
 
-/** Open the notification settings of the seat(s) `token` plays in game `id`. */
+/**
+ * Open the notification settings of the seat(s) `token` plays in game `id`.
+ * @param {string} id
+ * @param {string} token
+ */
 export function openNotifyPanel(id, token) {
   const { body } = modal("Tell me when it's my move", "notify-panel");
   const away = h("section", { "data-testid": "notify-server" }, h("p", { class: "muted" }, "Loading…"));
   const message = h("p", { class: "notify-message", role: "status", "data-testid": "notify-message" });
   replace(body, deviceBox(), away);
 
+  /** @param {NotifySettings} settings */
   function draw(settings) {
     const rows = settings.seats.map((seat) => h("div", { class: "notify-seat", "data-testid": `notify-seat-${seat.seat}` },
       settings.seats.length > 1 ? h("h4", {}, `P${seat.seat}`) : null,
       fieldRow({
         label: "Webhook", type: "url", value: seat.webhook, testid: "webhook",
         placeholder: "https://ntfy.sh/your-topic, or a Discord or Slack webhook",
-        save: (url) => (url ? change(seat.seat, { webhook: url }, "The webhook is saved.")
+        save: (/** @type {string} */ url) => (url ? change(seat.seat, { webhook: url }, "The webhook is saved.")
           : failed("Paste a webhook address first (https://…).")),
         remove: () => change(seat.seat, { webhook: null }, "The webhook is removed."),
         extra: extras(seat, "webhook", settings),
       }),
       settings.email_available ? fieldRow({
         label: "E-mail", type: "email", value: seat.email, testid: "email", placeholder: "you@example.org",
-        save: (addr) => (addr ? change(seat.seat, { email: addr }, "The e-mail address is saved.")
+        save: (/** @type {string} */ addr) => (addr ? change(seat.seat, { email: addr }, "The e-mail address is saved.")
           : failed("Type an e-mail address first.")),
         remove: () => change(seat.seat, { email: null }, "The e-mail address is removed."),
         extra: extras(seat, "email", settings),
@@ -99,12 +123,18 @@ export function openNotifyPanel(id, token) {
       message, rows);
   }
 
+  /**
+   * @param {SeatNotify} seat
+   * @param {"webhook" | "email"} channel
+   * @param {NotifySettings} settings
+   * @returns {Extra}
+   */
   function extras(seat, channel, settings) {
     const words = channel === "email" ? "e-mails" : "webhook messages";
     return {
-      mode: seat[`${channel}_mode`],
+      mode: channel === "email" ? seat.email_mode : seat.webhook_mode,
       hours: settings.digest_hours ?? 12,
-      setMode: (mode) => change(seat.seat, { [`${channel}_mode`]: mode }, mode === "digest"
+      setMode: (/** @type {string} */ mode) => change(seat.seat, { [`${channel}_mode`]: mode }, mode === "digest"
         ? `A digest: at most one of the ${words} every ${settings.digest_hours ?? 12} hours.`
         : `The ${words} come every turn.`),
       test: async (button) => {
@@ -118,7 +148,7 @@ export function openNotifyPanel(id, token) {
             ? `A test was sent to your ${channel === "email" ? "e-mail address" : "webhook"}: look for it.`
             : `The test was not delivered: ${result.result.replace(/^failed: /, "")}.`;
         } catch (err) {
-          failed(`No test sent: ${err.message}.`);
+          failed(`No test sent: ${err instanceof Error ? err.message : String(err)}.`);
         } finally {
           button.disabled = false;
         }
@@ -126,11 +156,17 @@ export function openNotifyPanel(id, token) {
     };
   }
 
+  /** @param {string} text */
   function failed(text) {
     message.className = "notify-message error";
     message.textContent = text;
   }
 
+  /**
+   * @param {number} seat
+   * @param {Record<string, string | null>} fields
+   * @param {string} done what to say once saved
+   */
   async function change(seat, fields, done) {
     try {
       const settings = await api.setNotify(id, token, { seat, ...fields });
@@ -140,11 +176,11 @@ export function openNotifyPanel(id, token) {
     } catch (err) {
       failed(err instanceof ApiError && err.status === 403
         ? "This link is not a seat of this game any more."
-        : `Not saved: ${err.message}.`);
+        : `Not saved: ${err instanceof Error ? err.message : String(err)}.`);
     }
   }
 
-  api.notify(id, token).then(draw).catch((err) => {
+  api.notify(id, token).then(draw).catch((/** @type {Error} */ err) => {
     replace(away, h("p", { class: "error" }, `The settings cannot be read: ${err.message}`));
   });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Pan and zoom for the board: the SVG's viewBox follows a drag (one finger or the mouse),
 // a pinch (two fingers), a double tap or double click, Ctrl + wheel (a trackpad's pinch)
 // and the + / − buttons. The frame (`wrap`) stays; the game screen hands it each newly
@@ -7,6 +8,8 @@
 
 import { h } from "./dom.js";
 
+/** @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box a box in board units */
+
 /** CSS px per board unit that makes a 40-unit target 32 px (with a little to spare):
  * board.js gives every target a hit area of at least 40 × 40 units. */
 export const PHONE_MIN_SCALE = 0.82;
@@ -14,31 +17,88 @@ const MOVE_SLOP = 8; // px a pointer moves before a tap becomes a drag
 const DOUBLE_TAP_MS = 320;
 
 /**
+ * The element an event happened on is inside something matching `selector`.
+ * @param {Event} event
+ * @param {string} selector
+ */
+function hit(event, selector) {
+  return event.target instanceof Element && event.target.closest(selector) !== null;
+}
+
+/**
+ * The scale (CSS px per board unit) that shows the whole board in a frame.
+ * @param {{ width: number, height: number }} frame the frame's size in CSS px
+ * @param {{ w: number, h: number }} board the drawing's size in units
+ */
+export function fitScale(frame, board) {
+  return Math.min(frame.width / board.w, frame.height / board.h);
+}
+
+/**
+ * The scales the view may take, [lowest, highest]: never below the whole board nor (but
+ * in an overview) below the phone minimum `min`; up to 4 times the lowest, at least 2.5.
+ * @param {number} fit the whole board's scale (fitScale)
+ * @param {number} min the phone minimum (0: none)
+ * @param {boolean} overview ⤢ on a phone: the whole board allowed below the minimum
+ * @returns {[number, number]}
+ */
+export function scaleLimits(fit, min, overview) {
+  const lo = overview ? fit : Math.max(fit, min);
+  return [lo, Math.max(lo * 4, 2.5)];
+}
+
+/**
+ * A view's centre on one axis, kept so that the view (`view` units wide) never leaves the
+ * board's span [start, start + length]; a view wider than the span is centred on it.
+ * @param {number} c the wanted centre
+ * @param {number} start
+ * @param {number} length
+ * @param {number} view
+ */
+export function clampAxis(c, start, length, view) {
+  return view >= length ? start + length / 2
+    : Math.min(start + length - view / 2, Math.max(start + view / 2, c));
+}
+
+/**
  * Make `wrap` a pan-and-zoom frame. `minScale()` is the phone minimum (0: none);
  * `onChange()` runs after the view moves. Returns {setSvg, focus, fit, zoomBy, refresh, scale}.
+ * @param {HTMLElement} wrap
+ * @param {{ minScale?: () => number, onChange?: () => void }} [options]
  */
 export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) {
+  /** @type {SVGSVGElement | null} */
   let svg = null;
   let board = { x: 0, y: 0, w: 1200, h: 800 }; // the drawing's own viewBox
   let scale = 0; // CSS px per unit; 0 until first laid out
   let cx = 0; // the view's centre, in units
   let cy = 0;
   let fitted = true; // the view follows "the whole board" (desktop default) on resize
-  let pending = null; // the selector of a focus asked while the frame had no size
+  /** @type {string | null} the selector of a focus asked while the frame had no size */
+  let pending = null;
   let pendingAll = false;
-  let following = null; // the selector of what the view shows, until the player moves it
+  /** @type {string | null} the selector of what the view shows, until the player moves it */
+  let following = null;
   let followingAll = false; // ... and whether all of them (⤢ on a phone), see `overview`
   // ⤢ on a phone showed all of a decision's targets, further out than the phone's minimum:
   // allowed until the player zooms in past that minimum, or the next focus
   let overview = false;
   let blockClick = false; // the click that ends a drag is not a click on what lies under it
-  let blockTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let blockTimer;
+  /** @type {{ t: number, x: number, y: number } | null} */
   let lastTap = null;
   let lastTouchUp = 0;
 
+  /**
+   * @param {string} label
+   * @param {string} title
+   * @param {string} testid
+   * @param {() => void} fn
+   */
   const button = (label, title, testid, fn) => h("button", {
     type: "button", class: "pz-btn", title, "aria-label": title, "data-testid": testid,
-    onclick: (event) => { event.stopPropagation(); fn(); },
+    onclick: (/** @type {Event} */ event) => { event.stopPropagation(); fn(); },
   }, label);
   const controls = h("div", { class: "pz-controls", role: "toolbar", "aria-label": "Board zoom" },
     button("+", "Zoom in", "zoom-in", () => zoomBy(1.5)),
@@ -50,12 +110,13 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   function rect() {
     return svg ? svg.getBoundingClientRect() : wrap.getBoundingClientRect();
   }
-  function fitScale(r) {
-    return Math.min(r.width / board.w, r.height / board.h);
+  /** @param {{ width: number, height: number }} r */
+  function wholeScale(r) {
+    return fitScale(r, board);
   }
+  /** @param {{ width: number, height: number }} r */
   function limits(r) {
-    const lo = overview ? fitScale(r) : Math.max(fitScale(r), minScale());
-    return [lo, Math.max(lo * 4, 2.5)];
+    return scaleLimits(wholeScale(r), minScale(), overview);
   }
   function laidOut() {
     const r = rect();
@@ -75,26 +136,35 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     scale = Math.min(hi, Math.max(lo, scale));
     const vw = r.width / scale;
     const vh = r.height / scale;
-    const clampAxis = (c, start, length, view) => (view >= length ? start + length / 2
-      : Math.min(start + length - view / 2, Math.max(start + view / 2, c)));
     // zoomed in, the view may run past the board's right edge by the zoom buttons' width,
     // so that whatever lies at that edge can be brought out from under them
-    const spare = scale > fitScale(r) * 1.01 ? (wrap.clientWidth - controls.offsetLeft + 12) / scale : 0;
+    const spare = scale > wholeScale(r) * 1.01 ? (wrap.clientWidth - controls.offsetLeft + 12) / scale : 0;
     cx = clampAxis(cx, board.x, board.w + spare, vw);
     cy = clampAxis(cy, board.y, board.h, vh);
+    if (!svg) return;
     svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    wrap.classList.toggle("zoomed", scale > fitScale(r) * 1.01);
+    wrap.classList.toggle("zoomed", scale > wholeScale(r) * 1.01);
     onChange();
   }
 
-  /** The board unit under the client point (x, y). */
+  /**
+   * The board unit under the client point (x, y).
+   * @param {number} x
+   * @param {number} y
+   * @returns {[number, number]}
+   */
   function unitAt(x, y) {
     const r = rect();
     return [cx + (x - r.left - r.width / 2) / scale, cy + (y - r.top - r.height / 2) / scale];
   }
 
   /** Zoom by `factor` keeping the unit under (x, y) (client px; default: the centre) still. */
+  /**
+   * @param {number} factor
+   * @param {number | null} [x]
+   * @param {number | null} [y]
+   */
   function zoomBy(factor, x = null, y = null) {
     if (!laidOut()) return;
     const r = rect();
@@ -111,8 +181,12 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     apply();
   }
 
-  /** The elements' union in board units (from their boxes on screen), or null. */
+  /**
+   * The elements' union in board units (from their boxes on screen), or null.
+   * @param {Iterable<Element>} elements
+   */
   function unitBox(elements) {
+    /** @type {Box | null} */
     let box = null;
     for (const el of elements) {
       const b = el.getBoundingClientRect();
@@ -134,6 +208,8 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
    * when that takes a view further out than a phone's minimum (⤢: where they all are;
    * the player zooms in to tap). The view keeps following them when the frame changes
    * size, until the player moves it. False when there is nothing to show.
+   * @param {string} selector
+   * @param {{ all?: boolean }} [options]
    */
   function focus(selector, { all = false } = {}) {
     const els = svg ? [...svg.querySelectorAll(selector)] : [];
@@ -149,22 +225,30 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     if (!scale) apply();
     const r = rect();
     const [lo] = limits(r);
-    const floor = all ? fitScale(r) : lo; // how far out the view may go
-    const items = els.map((el) => ({ el, box: unitBox([el]) })).filter((it) => it.box);
+    const floor = all ? wholeScale(r) : lo; // how far out the view may go
+    const items = els.flatMap((el) => {
+      const box = unitBox([el]);
+      return box ? [{ el, box }] : [];
+    });
     if (!items.length) return false;
     const pad = 24;
-    const middle = (b) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
-    const regions = new Set(els.map((el) => el.closest("[data-region]")).filter(Boolean));
+    const middle = (/** @type {Box} */ b) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+    const regions = new Set(els.flatMap((el) => el.closest("[data-region]") || []));
     const region = regions.size === 1 ? unitBox(regions) : null;
     const most = Math.max(lo, Math.min(r.width / 600, r.height / 400)); // a region and around it
     const union = unionOf(items.map((it) => it.box));
-    /** Show them in the frame's top left `w` × `hgt` px. */
+    /**
+     * Show them in the frame's top left `w` × `hgt` px.
+     * @param {number} w
+     * @param {number} hgt
+     */
     const place = (w, hgt) => {
       const viewW = w / floor;
       const viewH = hgt / floor;
       // all of them, else the window (at the smallest zoom) that holds the most
       let chosen = items;
       if (union.x1 - union.x0 + 2 * pad > viewW || union.y1 - union.y0 + 2 * pad > viewH) {
+        /** @type {typeof items} */
         let best = [];
         for (const anchor of items) {
           const [ax, ay] = middle(anchor.box);
@@ -192,21 +276,22 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     // that shows the most targets clear of them (the first of those that tie)
     const buttons = controls.getBoundingClientRect();
     const gap = 6;
-    const inFrame = (b) => {
+    const inFrame = (/** @type {DOMRect} */ b) => {
       const [x, y] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
       return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     };
-    const under = (b) => b.right > buttons.left - gap && b.bottom > buttons.top - gap
+    const under = (/** @type {DOMRect} */ b) => b.right > buttons.left - gap && b.bottom > buttons.top - gap
       && b.left < buttons.right + gap && b.top < buttons.bottom + gap;
     const clear = () => items.filter(({ el }) => {
       const b = el.getBoundingClientRect();
       return inFrame(b) && !under(b);
     }).length;
+    /** @type {[number, number][]} */
     const areas = [[r.width, r.height]];
     if (buttons.width && buttons.height) {
       areas.push([buttons.left - gap - r.left, r.height], [r.width, buttons.top - gap - r.top]);
     }
-    let best = null;
+    let best = areas[0];
     let bestShown = -1;
     let placed = null;
     for (const area of areas) {
@@ -254,14 +339,17 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     apply();
   }
 
-  /** A newly drawn board: keep the view (its viewBox is the drawing's whole extent). */
+  /**
+   * A newly drawn board: keep the view (its viewBox is the drawing's whole extent).
+   * @param {SVGSVGElement} next
+   */
   function setSvg(next) {
     if (svg && svg !== next) svg.remove();
     svg = next;
-    const box = svg.viewBox && svg.viewBox.baseVal;
+    const box = next.viewBox && next.viewBox.baseVal;
     if (box && box.width && box.height) board = { x: box.x, y: box.y, w: box.width, h: box.height };
     wrap.style.setProperty("--board-ratio", `${board.w} / ${board.h}`);
-    if (svg.parentNode !== wrap) wrap.prepend(svg);
+    if (next.parentNode !== wrap) wrap.prepend(next);
     apply();
   }
 
@@ -272,7 +360,12 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   }
 
   // ------------------------------------------------------------ pointers
+  /** @type {Map<number, { x: number, y: number }>} the pointers down, by id */
   const pointers = new Map();
+  /**
+   * @type {{ start: { x: number, y: number, d: number }, ux: number, uy: number, scale: number,
+   *   moved: boolean } | null} the drag or pinch going on: where it started
+   */
   let gesture = null;
 
   function centroid() {
@@ -295,7 +388,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   wrap.addEventListener("pointerdown", (event) => {
     blockClick = false;
-    if (!laidOut() || event.target.closest(".pz-controls")) return;
+    if (!laidOut() || hit(event, ".pz-controls")) return;
     if (event.pointerType === "mouse" && event.button !== 0) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     begin(gesture ? gesture.moved : false);
@@ -327,10 +420,11 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     event.preventDefault();
   });
 
+  /** @param {PointerEvent} event */
   function up(event) {
     if (!pointers.has(event.pointerId)) return;
     pointers.delete(event.pointerId);
-    const moved = gesture && gesture.moved;
+    const moved = Boolean(gesture && gesture.moved);
     if (moved && !pointers.size) {
       blockClick = true;
       clearTimeout(blockTimer);
@@ -338,7 +432,7 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     }
     if (event.pointerType === "touch") {
       lastTouchUp = Date.now();
-      if (!moved && event.type === "pointerup" && !pointers.size && !event.target.closest(".target")) {
+      if (!moved && event.type === "pointerup" && !pointers.size && !hit(event, ".target")) {
         const now = Date.now();
         if (lastTap && now - lastTap.t < DOUBLE_TAP_MS
           && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 30) {
@@ -354,7 +448,11 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   wrap.addEventListener("pointerup", up);
   wrap.addEventListener("pointercancel", up);
 
-  /** A double tap: closer, and from the closest back out to the smallest zoom. */
+  /**
+   * A double tap: closer, and from the closest back out to the smallest zoom.
+   * @param {number} x
+   * @param {number} y
+   */
   function doubleZoom(x, y) {
     const [, hi] = limits(rect());
     zoomBy(scale >= hi * 0.99 ? 0.01 : 2, x, y);
@@ -362,14 +460,14 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
 
   // a drag that ends on a target is not a click on it
   wrap.addEventListener("click", (event) => {
-    if (!blockClick || event.target.closest(".pz-controls")) return;
+    if (!blockClick || hit(event, ".pz-controls")) return;
     blockClick = false;
     event.stopPropagation();
     event.preventDefault();
   }, true);
 
   wrap.addEventListener("dblclick", (event) => {
-    if (Date.now() - lastTouchUp < 800 || event.target.closest(".target, .pz-controls")) return;
+    if (Date.now() - lastTouchUp < 800 || hit(event, ".target, .pz-controls")) return;
     event.preventDefault();
     doubleZoom(event.clientX, event.clientY);
   });
@@ -401,7 +499,12 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
   };
 }
 
-function unionOf(boxes) {
+/**
+ * The smallest box holding every one of `boxes` (at least one).
+ * @param {Box[]} boxes
+ * @returns {Box}
+ */
+export function unionOf(boxes) {
   return boxes.reduce((a, b) => ({
     x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1),
   }));

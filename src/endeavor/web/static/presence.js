@@ -1,3 +1,4 @@
+// @ts-check
 // "No message while the player is at the table": while a seat's page is open and
 // visible it tells the server so every PING_MS (POST /api/games/{id}/presence), and the
 // server holds that seat's notifications back; when the page is hidden or closed it says
@@ -12,9 +13,11 @@ const PING_MS = 20000;
  * Tell the server whether game `id`'s seat page is visible, with the token `tokenNow()`
  * returns (none: nothing is sent, e.g. a spectator or a seat the host gave to a bot).
  * Returns a function that stops it.
+ * @param {string} id
+ * @param {() => string} tokenNow
  */
 export function trackPresence(id, tokenNow) {
-  const ping = (visible, keepalive = false) => {
+  const ping = (/** @type {boolean} */ visible, keepalive = false) => {
     const token = tokenNow();
     if (token) api.presence(id, token, visible, keepalive).catch(() => { /* best effort */ });
   };

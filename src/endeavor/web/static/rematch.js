@@ -1,3 +1,4 @@
+// @ts-check
 // Play again, at the end of a game: a rematch with the same rules, options, people and
 // bots (a new seed), the seats rotated (each one seat on) or kept, the proposer as its
 // host. Every seat's page of the finished game then shows "Join the rematch", which
@@ -12,19 +13,41 @@ import { addToken, hostToken, setCurrentToken, setHostFlag, setHostToken } from 
 /** How often a finished game's page looks for a rematch proposed elsewhere (ms). */
 const LOOK_EVERY = 4000;
 
-const path = (id) => `/api/games/${encodeURIComponent(id)}/rematch`;
+const path = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}/rematch`;
 
+/**
+ * @typedef {{ rematch_id?: string | null, rematch_spectate_url?: string | null }} RematchStatus
+ * GET .../rematch: the rematch proposed, if any
+ */
+
+/**
+ * The rematch's calls.
+ * @type {{
+ *   status: (id: string) => Promise<RematchStatus>,
+ *   propose: (id: string, token: string, seats: string) => Promise<{ id: string, host_token: string,
+ *     token?: string | null, spectate_url: string }>,
+ *   join: (id: string, token: string) => Promise<{ id: string, token: string }>,
+ * }}
+ */
 export const rematchApi = {
   status: (id) => request("GET", path(id)),
   propose: (id, token, seats) => request("POST", path(id), { token, body: { seats } }),
   join: (id, token) => request("POST", `${path(id)}/join`, { token }),
 };
 
+/**
+ * @param {string} id
+ * @param {string} token
+ */
 function playHref(id, token) {
   return href(`/play/${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
 }
 
-/** Open this browser's seat in the rematch `id` (its token kept like any seat's). */
+/**
+ * Open this browser's seat in the rematch `id` (its token kept like any seat's).
+ * @param {string} id
+ * @param {string} token
+ */
 function openSeat(id, token) {
   addToken(id, token);
   setCurrentToken(id, token);
@@ -35,10 +58,14 @@ function openSeat(id, token) {
  * The rematch panel of game `id`'s page, for `token` (a seat's; "" on a spectator's
  * page): `el` to place where the end of the game is shown, `update(view)` after each
  * view (it shows only once the game is over).
+ * @param {string} id
+ * @param {string} token
  */
 export function rematchPanel(id, token) {
   const el = h("section", { class: "rematch", "data-testid": "rematch", hidden: true });
-  let status = null; // GET .../rematch, once asked
+  /** @type {RematchStatus | null} GET .../rematch, once asked */
+  let status = null;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let looking = null;
   let busy = false;
   let over = false;
@@ -53,12 +80,13 @@ export function rematchPanel(id, token) {
       return; // asked again at the next look
     }
     draw();
-    if (status.rematch_id && looking) {
+    if (status && status.rematch_id && looking) {
       clearInterval(looking);
       looking = null;
     }
   }
 
+  /** @param {string} order "rotate" or "keep" */
   async function propose(order) {
     if (busy) return;
     busy = true;
@@ -74,7 +102,7 @@ export function rematchPanel(id, token) {
       location.href = linkHref(made.spectate_url);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) await look();
-      toast(`Play again: ${err.message}`);
+      toast(`Play again: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       busy = false;
       draw();
@@ -89,7 +117,7 @@ export function rematchPanel(id, token) {
       const got = await rematchApi.join(id, token);
       openSeat(got.id, got.token);
     } catch (err) {
-      toast(`Join the rematch: ${err.message}`);
+      toast(`Join the rematch: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       busy = false;
       draw();
@@ -98,7 +126,7 @@ export function rematchPanel(id, token) {
 
   function draw() {
     el.hidden = !over || !status || (!status.rematch_id && !canPropose());
-    if (el.hidden) return;
+    if (el.hidden || !status) return;
     const shown = `${status.rematch_id || ""}|${token}`;
     el.querySelectorAll("button").forEach((b) => { b.disabled = busy; });
     if (shown === drawn) return; // keep the choice being made
@@ -113,17 +141,17 @@ export function rematchPanel(id, token) {
         replace(el, h("p", { class: "rematch-line" }, "A rematch is being played."),
           h("a", { class: "btn primary", "data-testid": "rematch-watch",
             href: host ? href(`/host/${encodeURIComponent(status.rematch_id)}#${encodeURIComponent(host)}`)
-              : linkHref(status.rematch_spectate_url) },
+              : linkHref(status.rematch_spectate_url || "") },
           host ? "Open the rematch" : "Watch the rematch"));
       }
       return;
     }
     const name = `rematch-seats-${id}`;
-    const choice = (value, text, checked) => h("label", { class: "rematch-choice" },
+    const choice = (/** @type {string} */ value, /** @type {string} */ text, /** @type {boolean} */ checked) => h("label", { class: "rematch-choice" },
       h("input", { type: "radio", name, value, checked: checked ? "" : null, "data-testid": `rematch-${value}` }), ` ${text}`);
-    const form = h("form", { class: "rematch-form", onsubmit: (event) => {
+    const form = h("form", { class: "rematch-form", onsubmit: (/** @type {Event} */ event) => {
       event.preventDefault();
-      const picked = form.querySelector(`input[name="${name}"]:checked`);
+      const picked = /** @type {HTMLInputElement | null} */ (form.querySelector(`input[name="${name}"]:checked`));
       propose(picked ? picked.value : "rotate");
     } },
     h("fieldset", {}, h("legend", {}, "Seats"),
@@ -137,13 +165,14 @@ export function rematchPanel(id, token) {
 
   return {
     el,
+    /** @param {import("./types.js").View | null} view */
     update(view) {
       over = Boolean(view && view.over);
       if (over && !status) look();
       if (over && !looking && !(status && status.rematch_id)) {
         looking = setInterval(() => {
           if (!document.body.contains(el) && status) {
-            clearInterval(looking);
+            clearInterval(looking ?? undefined);
             looking = null;
             return;
           }

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer (/replay/{id}[/{n}][?review=<step>]): step through the effective actions
 // of a game with the same board drawing; each step is GET /api/games/{id}/replay/{n}. Beside
 // the board, two tabs: what happened (the step's log, the score pad) and the game's Review
@@ -14,7 +15,12 @@ import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import { setSeats } from "./names.js";
 import { markMoves, reviewNote, reviewPanel } from "./review.js";
 
-/** The replay of game `id`, at step `start` (null: the end). */
+/**
+ * The replay of game `id`, at step `start` (null: the end).
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {number | null} [start]
+ */
 export async function replayScreen(root, id, start = null) {
   let record;
   try {
@@ -24,17 +30,19 @@ export async function replayScreen(root, id, start = null) {
     if (err instanceof ApiError && err.status === 404) {
       problemPage(root, "No such game", `There is no game “${id}” on this server.`, [lobby], "no-game");
     } else {
-      problemPage(root, "The replay cannot be opened", err.message, [lobby]);
+      problemPage(root, "The replay cannot be opened", err instanceof Error ? err.message : String(err), [lobby]);
     }
     return;
   }
+  /** @type {string[]} the actions' notation */
   const actions = record.actions || [];
   const last = actions.length;
   let n = start === null ? last : Math.max(0, Math.min(last, start));
   let loading = 0;
   // the review's decision shown: its step (the position before it: n = step − 1)
   let picked = Number(new URLSearchParams(location.search).get("review")) || null;
-  let focused = null; // the review's decision the board was last focused on
+  /** @type {number | null} the review's decision the board was last focused on */
+  let focused = null;
 
   // the board pans and zooms like the game's (drag, pinch, double tap, + / − / ⤢), the
   // same view from one step to the next
@@ -47,7 +55,7 @@ export async function replayScreen(root, id, start = null) {
   const status = h("span", { class: "headline", "data-testid": "replay-status" });
   const slider = h("input", { type: "range", min: 0, max: last, value: n, "aria-label": "Step",
     "data-testid": "replay-slider", class: "slider" });
-  const step = (k) => () => show(Math.max(0, Math.min(last, k())));
+  const step = (/** @type {() => number} */ k) => () => show(Math.max(0, Math.min(last, k())));
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
     h("button", { type: "button", class: "btn", "data-testid": "replay-first", title: "Setup", onclick: step(() => 0) }, "◀◀ Setup"),
     h("button", { type: "button", class: "btn", "data-testid": "replay-prev", title: "Previous action", onclick: step(() => n - 1) }, "◀ Back"),
@@ -75,6 +83,7 @@ export async function replayScreen(root, id, start = null) {
     onDone: () => noteAndMarks(),
   });
   review.el.setAttribute("role", "tabpanel");
+  /** @type {Record<string, HTMLButtonElement>} */
   const tabButtons = {};
   let tab = picked ? "review" : "steps";
   const tabs = h("nav", { class: "view-tabs", role: "tablist", "aria-label": "Replay" },
@@ -84,6 +93,7 @@ export async function replayScreen(root, id, start = null) {
       return tabButtons[name];
     }));
 
+  /** @param {string} name */
   function selectTab(name) {
     tab = name;
     for (const [key, button] of Object.entries(tabButtons)) button.setAttribute("aria-selected", key === name ? "true" : "false");
@@ -98,7 +108,7 @@ export async function replayScreen(root, id, start = null) {
     const d = body && body.review && picked ? body.review.decisions.find((x) => x.step === picked) : null;
     const here = d && n === d.step - 1 ? d : null;
     const marked = markMoves(root, body, here);
-    replace(noteBox, here ? reviewNote(body, here, marked) : null);
+    replace(noteBox, here && body ? reviewNote(body, here, marked) : null);
     // on a phone the board opens on the rings (once per decision picked)
     if (here && phone.matches && focused !== here.step && pz.focus(".rv-best, .rv-played", { all: true })) {
       focused = here.step;
@@ -113,7 +123,9 @@ export async function replayScreen(root, id, start = null) {
   // the phone layout (game.js's): tabs over the board, the step in a bar at the bottom
   const PHONE_TABS = [["board", "Board"], ["build", "Buildings"], ["players", "Players"],
     ["steps", "What happened"], ["review", "Review"]];
+  /** @type {Record<string, HTMLDivElement>} */
   const drawers = {};
+  /** @type {Record<string, HTMLButtonElement>} */
   const phoneButtons = {};
   for (const [name, label] of PHONE_TABS) {
     phoneButtons[name] = h("button", { type: "button", class: "tab", role: "tab", "data-tab": name,
@@ -126,6 +138,7 @@ export async function replayScreen(root, id, start = null) {
   let phoneMode = false;
   let phoneTab = "board";
 
+  /** @param {string} name */
   function phoneSelect(name) {
     phoneTab = name;
     stage.dataset.tab = name;
@@ -136,6 +149,7 @@ export async function replayScreen(root, id, start = null) {
     if (name === "review") review.start();
   }
 
+  /** @param {boolean} isPhone */
   function arrange(isPhone) {
     phoneMode = isPhone;
     root.classList.toggle("shell", isPhone);
@@ -163,13 +177,15 @@ export async function replayScreen(root, id, start = null) {
   phone.addEventListener("change", () => arrange(phone.matches));
   if (picked) review.start();
 
+  /** @param {number} k */
   async function show(k) {
     const ticket = ++loading;
+    /** @type {import("./types.js").View} the position after k actions, as a view */
     let view;
     try {
       view = await api.replay(id, k);
     } catch (err) {
-      toast(err.message);
+      toast(err instanceof Error ? err.message : String(err));
       return;
     }
     if (ticket !== loading) return; // a later step was asked meanwhile
@@ -183,7 +199,7 @@ export async function replayScreen(root, id, start = null) {
     history.replaceState(null, "", href(`/replay/${encodeURIComponent(id)}/${n}${at}`));
     replace(status, `Step ${n} of ${last} · ${headline(view.state)}`);
     if (view.title) {
-      const heading = root.querySelector(".game-title");
+      const heading = /** @type {HTMLElement} */ (root.querySelector(".game-title")); // the header's
       heading.textContent = `Replay · ${view.title}`;
       heading.title = heading.textContent;
       document.title = `Replay · ${view.title} · Endeavor`;

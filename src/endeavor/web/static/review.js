@@ -1,3 +1,4 @@
+// @ts-check
 // The post-game review: the Review tab of a finished game's page and of the replay viewer.
 // GET /api/games/{id}/review says how the review stands: queued or running (a progress bar
 // in words, looked at again every few seconds), done (a summary per player, a chart of
@@ -9,34 +10,57 @@ import { api, ApiError } from "./api.js";
 import { COLOURS, h, href, replace, s, title } from "./dom.js";
 import { seatTag, seatWords } from "./names.js";
 
+/** @typedef {import("./types.js").Label} Label */
+/** @typedef {import("./types.js").Review} Review */
+/** @typedef {import("./types.js").ReviewBody} ReviewBody */
+/** @typedef {import("./types.js").ReviewDecision} ReviewDecision */
+/** @typedef {import("./types.js").ReviewPlayer} ReviewPlayer */
+/** @typedef {(d: ReviewDecision, children: import("./types.js").Child[], testid?: string | null) => HTMLAnchorElement} PickLink */
+
+/** @type {Label[]} */
 export const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
-/** Each label's sign (as chess annotates moves) beside its word: never colour alone. */
+/** @type {Record<string, string>} each label's sign (as chess annotates moves) beside its word: never colour alone */
 const MARKS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
 /** How often a review under way is looked at again (ms). */
 const POLL_MS = 1500;
 
-const one = (x) => (Math.round(x * 10) / 10).toFixed(1);
-const pct = (x) => `${Math.round(x * 100)}%`;
-const colour = (seat) => COLOURS[seat % COLOURS.length];
+const one = (/** @type {number} */ x) => (Math.round(x * 10) / 10).toFixed(1);
+const pct = (/** @type {number} */ x) => `${Math.round(x * 100)}%`;
+const colour = (/** @type {number} */ seat) => COLOURS[seat % COLOURS.length];
 
-/** A label as a badge: its colour, its sign and its word. */
+/**
+ * A label as a badge: its colour, its sign and its word.
+ * @param {string} label
+ * @param {number | null} [count]
+ */
 export function labelBadge(label, count = null) {
   return h("span", { class: `rv-badge rv-l-${label}`, "data-label": label },
     h("span", { class: "rv-mark", "aria-hidden": "true" }, MARKS[label] || ""),
     count === null ? label : `${label} ${count}`);
 }
 
-/** The replay viewer at the position of decision `step` (after step − 1 actions), showing it. */
+/**
+ * The replay viewer at the position of decision `step` (after step − 1 actions), showing it.
+ * @param {string} id
+ * @param {number} step
+ */
 export function replayHref(id, step) {
   return href(`/replay/${encodeURIComponent(id)}/${step - 1}?review=${step}`);
 }
 
-/** "R3 · Actions" */
+/**
+ * "R3 · Actions"
+ * @param {ReviewDecision} d
+ */
 function when(d) {
   return d.round ? `R${d.round} · ${d.phase}` : d.phase;
 }
 
-/** The moves of decision `d` in words (from the review's `moves`, else its notation). */
+/**
+ * The moves of decision `d` in words (from the review's `moves`, else its notation).
+ * @param {ReviewBody} body
+ * @param {ReviewDecision} d
+ */
 export function movesOf(body, d) {
   const m = (body.moves || {})[String(d.step)] || {};
   return {
@@ -50,10 +74,13 @@ export function movesOf(body, d) {
  * label, the move played and the better move with the glory it would have kept.
  * `marked`: the elements markMoves ringed (the hint names only the rings drawn: a Pass
  * or Done has no place on the table).
+ * @param {ReviewBody} body
+ * @param {ReviewDecision} d
+ * @param {Element[] | null} [marked]
  */
 export function reviewNote(body, d, marked = null) {
   const moves = movesOf(body, d);
-  const drawn = (cls) => (marked ? marked.some((el) => el.classList.contains(cls)) : true);
+  const drawn = (/** @type {string} */ cls) => (marked ? marked.some((el) => el.classList.contains(cls)) : true);
   const m = {
     ...moves,
     bestTargets: drawn("rv-best") ? moves.bestTargets : [],
@@ -80,13 +107,20 @@ export function reviewNote(body, d, marked = null) {
       : null);
 }
 
-/** Ring the places of decision `d`'s moves (its better move, the move played) in `root`. */
+/**
+ * Ring the places of decision `d`'s moves (its better move, the move played) in `root`.
+ * @param {ParentNode} root
+ * @param {ReviewBody | null} body
+ * @param {ReviewDecision | null} d
+ * @returns {Element[]}
+ */
 export function markMoves(root, body, d) {
   for (const el of root.querySelectorAll(".rv-best, .rv-played")) el.classList.remove("rv-best", "rv-played");
-  if (!d) return [];
+  if (!d || !body) return [];
   const m = movesOf(body, d);
+  /** @type {Element[]} */
   const marked = [];
-  const ring = (targets, cls) => {
+  const ring = (/** @type {string[]} */ targets, /** @type {string} */ cls) => {
     for (const t of targets) {
       for (const el of root.querySelectorAll(`[data-target="${CSS.escape(t)}"]`)) {
         el.classList.add(cls);
@@ -100,7 +134,12 @@ export function markMoves(root, body, d) {
 }
 
 // ------------------------------------------------------------------ the chart
-/** Round numbers for an axis from `lo` to `hi`: about `count` ticks. */
+/**
+ * Round numbers for an axis from `lo` to `hi`: about `count` ticks.
+ * @param {number} lo
+ * @param {number} hi
+ * @param {number} count
+ */
 function ticks(lo, hi, count) {
   const raw = (hi - lo) / Math.max(1, count);
   const mag = 10 ** Math.floor(Math.log10(raw || 1));
@@ -114,6 +153,9 @@ function ticks(lo, hi, count) {
  * The chart of every player's expected final glory over the game (`review.curve`), drawn
  * for `width` CSS px: one line per player in their colour, named at its end; the rounds
  * shaded and numbered; the mistakes (○) and blunders (✕) marked on the mover's line.
+ * @param {Review} review
+ * @param {number} width
+ * @param {{ pick?: ((d: ReviewDecision) => void) | null }} [options]
  */
 export function glorySvg(review, width, { pick = null } = {}) {
   const curve = review.curve || [];
@@ -134,9 +176,10 @@ export function glorySvg(review, width, { pick = null } = {}) {
   const pad = Math.max(2, (hi - lo) * 0.08);
   lo = Math.max(0, Math.floor(lo - pad));
   hi = Math.ceil(hi + pad);
-  const X = (step) => M.left + ((step - x0) / (x1 - x0)) * (W - M.left - M.right);
-  const Y = (g) => M.top + (1 - (g - lo) / (hi - lo || 1)) * (H - M.top - M.bottom);
+  const X = (/** @type {number} */ step) => M.left + ((step - x0) / (x1 - x0)) * (W - M.left - M.right);
+  const Y = (/** @type {number} */ g) => M.top + (1 - (g - lo) / (hi - lo || 1)) * (H - M.top - M.bottom);
   // the rounds: shaded one in two, numbered at the top
+  /** @type {{ round: number, from: number, to: number }[]} */
   const bands = [];
   for (const c of curve) {
     const last = bands[bands.length - 1];
@@ -203,7 +246,11 @@ export function glorySvg(review, width, { pick = null } = {}) {
   return svg;
 }
 
-/** The chart in a figure that redraws it when its width changes (a phone turned, a tab opened). */
+/**
+ * The chart in a figure that redraws it when its width changes (a phone turned, a tab opened).
+ * @param {Review} review
+ * @param {((d: ReviewDecision) => void) | null} pick
+ */
 function chartFigure(review, pick) {
   const holder = h("div", { class: "rv-chart-holder" });
   const figure = h("figure", { class: "rv-chart" },
@@ -226,8 +273,13 @@ function chartFigure(review, pick) {
 }
 
 // ------------------------------------------------------------------ the summary and the list
+/**
+ * @param {ReviewBody} body
+ * @param {ReviewPlayer} p
+ * @param {PickLink} pickLink
+ */
 function playerCard(body, p, pickLink) {
-  const review = body.review;
+  const review = /** @type {Review} */ (body.review);
   const scores = review.final_scores || [];
   const best = scores.length ? Math.max(...scores) : null;
   const byStep = new Map(review.decisions.map((d) => [d.step, d]));
@@ -263,6 +315,11 @@ function playerCard(body, p, pickLink) {
       : h("p", { class: "muted" }, "No inaccuracy or worse."));
 }
 
+/**
+ * @param {ReviewBody} body
+ * @param {ReviewDecision} d
+ * @param {PickLink} pickLink
+ */
 function decisionRow(body, d, pickLink) {
   const m = movesOf(body, d);
   const same = d.played === d.best;
@@ -281,12 +338,19 @@ function decisionRow(body, d, pickLink) {
     ], "review-decision"));
 }
 
+/**
+ * @param {string} id
+ * @param {ReviewBody} body
+ * @param {((d: ReviewDecision) => void) | null} pick
+ * @param {(() => number | null) | null} selected
+ */
 function doneHtml(id, body, pick, selected) {
-  const review = body.review;
+  const review = /** @type {Review} */ (body.review);
+  /** @type {PickLink} */
   const pickLink = (d, children, testid = null) => h("a", {
     class: "rv-link", href: replayHref(id, d.step), "data-step": d.step, "data-testid": testid,
     "aria-current": selected && selected() === d.step ? "true" : null,
-    onclick: pick ? (event) => {
+    onclick: pick ? (/** @type {MouseEvent} */ event) => {
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
       event.preventDefault();
       pick(d);
@@ -300,15 +364,15 @@ function doneHtml(id, body, pick, selected) {
     review.decisions.map((d) => decisionRow(body, d, pickLink)));
   const filter = () => {
     const seat = who.value;
-    for (const li of list.children) {
-      const bad = !["best", "good"].includes(li.className.match(/rv-is-(\w+)/)[1]);
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
+      const bad = !["best", "good"].includes((li.className.match(/rv-is-(\w+)/) || ["", ""])[1]);
       li.hidden = (seat !== "" && li.dataset.seat !== seat) || (worse.checked && !bad);
     }
   };
   who.addEventListener("change", filter);
   worse.addEventListener("change", filter);
   const limits = review.thresholds || {};
-  const rule = (l) => (limits[l] && limits[l].glory_loss_below !== undefined
+  const rule = (/** @type {string} */ l) => (limits[l] && limits[l].glory_loss_below !== undefined
     ? `under ${limits[l].glory_loss_below} glory and ${Math.round(limits[l].win_loss_below * 100)} points of win chance lost` : null);
   return [
     h("div", { class: "rv-head" },
@@ -338,12 +402,18 @@ function doneHtml(id, body, pick, selected) {
  * replay viewer shows it in place; default: the link opens the replay viewer there);
  * `selected()`: the step shown (marked in the list); `onDone(body)`: the review has come.
  * Returns {el, start, stop, body}.
+ * @param {string} id
+ * @param {{ pick?: ((d: ReviewDecision) => void) | null, selected?: (() => number | null) | null,
+ *   onDone?: ((body: ReviewBody) => void) | null }} [options]
  */
 export function reviewPanel(id, { pick = null, selected = null, onDone = null } = {}) {
   const el = h("section", { class: "review-panel", "data-testid": "review", "aria-label": "Post-game review" });
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let stopped = true;
+  /** @type {ReviewBody | null} the review as last fetched */
   let body = null;
+  /** @type {string | null} */
   let drawnStatus = null;
 
   const again = () => {
@@ -355,12 +425,13 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
     try {
       await api.requestReview(id);
     } catch (err) {
-      replace(el, h("p", { class: "error" }, err.message));
+      replace(el, h("p", { class: "error" }, err instanceof Error ? err.message : String(err)));
       return;
     }
     load();
   }
 
+  /** @param {ReviewBody} b */
   function progressHtml(b) {
     const running = b.status === "running" && b.total !== null;
     const words = running
@@ -378,7 +449,10 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
     ];
   }
 
-  /** "about 3 minutes left", "less than a minute left" (an estimate: rounded up). */
+  /**
+   * "about 3 minutes left", "less than a minute left" (an estimate: rounded up).
+   * @param {number} seconds
+   */
   function etaWords(seconds) {
     if (seconds < 60) return "less than a minute left";
     const minutes = Math.ceil(seconds / 60);
@@ -388,6 +462,7 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
     return `about ${hours} hour${hours === 1 ? "" : "s"}${rest ? ` ${rest} min` : ""} left`;
   }
 
+  /** @param {ReviewBody} b */
   function draw(b) {
     body = b;
     if (b.status === "done" && b.review) {
@@ -426,7 +501,7 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
         el.dataset.status = "not-over";
         replace(el, h("h2", {}, "Review"), h("p", { class: "muted" }, "The review is made once the game has ended."));
       } else {
-        replace(el, h("h2", {}, "Review"), h("p", { class: "error" }, err.message));
+        replace(el, h("h2", {}, "Review"), h("p", { class: "error" }, err instanceof Error ? err.message : String(err)));
         again();
       }
     }
@@ -444,9 +519,12 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
     },
     stop() { stopped = true; clearTimeout(timer); },
     body: () => body,
-    /** Mark the decision shown (the replay viewer). */
+    /**
+     * Mark the decision shown (the replay viewer).
+     * @param {number} step
+     */
     mark(step) {
-      for (const a of el.querySelectorAll(".rv-list .rv-link")) {
+      for (const a of /** @type {NodeListOf<HTMLAnchorElement>} */ (el.querySelectorAll(".rv-list .rv-link"))) {
         const on = Number(a.dataset.step) === step;
         if (on) a.setAttribute("aria-current", "true");
         else a.removeAttribute("aria-current");

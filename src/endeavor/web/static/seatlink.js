@@ -1,3 +1,4 @@
+// @ts-check
 // A seat link that this browser should not simply take: another seat's link opened in a
 // browser that already plays a seat of the game (asked first: play it here, or just
 // watch), a read-only look at a seat's link (the host checking an invitation:
@@ -6,7 +7,10 @@
 
 import { h, problemPage } from "./dom.js";
 
-/** "P1" or "P0, P2". */
+/**
+ * "P1" or "P0, P2".
+ * @param {readonly number[]} seats
+ */
 export function seatsWords(seats) {
   return seats.map((p) => `P${p}`).join(", ");
 }
@@ -19,6 +23,10 @@ export function lookOnly() {
 /**
  * Ask before this browser, which plays `held` seats of the game, takes the link's seats
  * `theirs`: resolves to "play" or "watch".
+ * @param {Element} root
+ * @param {readonly number[]} theirs
+ * @param {readonly number[]} held
+ * @returns {Promise<"play" | "watch">}
  */
 export function askBeforeTaking(root, theirs, held) {
   const them = seatsWords(theirs);
@@ -35,7 +43,11 @@ export function askBeforeTaking(root, theirs, held) {
   });
 }
 
-/** The notices of a page that watches a seat's link: read-only, or the host's bot plays it. */
+/**
+ * The notices of a page that watches a seat's link: read-only, or the host's bot plays it.
+ * @param {import("./types.js").View} view
+ * @param {{ look?: number[] | null, onPlay?: (() => void) | null }} [options]
+ */
 export function seatNotices(view, { look = null, onPlay = null } = {}) {
   const out = [];
   for (const b of view.benched || []) {

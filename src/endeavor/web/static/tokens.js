@@ -1,3 +1,4 @@
+// @ts-check
 // What this browser keeps of its games: every working seat token per game (a link that
 // does not work never replaces one that does), the host's token per game, the token this
 // tab plays, and small preferences. Everything lives in localStorage (sessionStorage for
@@ -12,10 +13,19 @@ const HOST = "endeavor.host.";
 const CURRENT = "endeavor.current.";
 const OLD = "endeavor.token.";
 
+/**
+ * @param {Storage} storage
+ * @param {string} key
+ */
 function read(storage, key) {
   try { return storage.getItem(key); } catch { return null; }
 }
 
+/**
+ * @param {Storage} storage
+ * @param {string} key
+ * @param {string | null} value null: remove the key
+ */
 function write(storage, key, value) {
   try {
     if (value === null) storage.removeItem(key);
@@ -23,7 +33,12 @@ function write(storage, key, value) {
   } catch { /* storage disabled or full: this page still works */ }
 }
 
+/**
+ * @param {Storage} storage
+ * @param {string} prefix
+ */
 function keys(storage, prefix) {
+  /** @type {string[]} */
   const out = [];
   try {
     for (let i = 0; i < storage.length; i += 1) {
@@ -34,7 +49,11 @@ function keys(storage, prefix) {
   return out;
 }
 
-/** The seat tokens this browser holds for game `id` (oldest first). */
+/**
+ * The seat tokens this browser holds for game `id` (oldest first).
+ * @param {string} id
+ * @returns {string[]}
+ */
 export function heldTokens(id) {
   const raw = read(localStorage, SEATS + id);
   if (!raw) return [];
@@ -46,6 +65,10 @@ export function heldTokens(id) {
   }
 }
 
+/**
+ * @param {string} id
+ * @param {string[]} list
+ */
 function saveTokens(id, list) {
   write(localStorage, SEATS + id, list.length ? JSON.stringify([...new Set(list)]) : null);
 }
@@ -53,6 +76,8 @@ function saveTokens(id, list) {
 /**
  * Keep `token` as a seat of game `id`. Call it only with a token the server accepted
  * (a view with a non-empty `you`, or the token it has just issued).
+ * @param {string} id
+ * @param {string} token
  */
 export function addToken(id, token) {
   if (!token) return;
@@ -60,7 +85,11 @@ export function addToken(id, token) {
   if (!list.includes(token)) saveTokens(id, [...list, token]);
 }
 
-/** Forget `token` for game `id` (the server said it is no seat of that game). */
+/**
+ * Forget `token` for game `id` (the server said it is no seat of that game).
+ * @param {string} id
+ * @param {string} token
+ */
 export function dropToken(id, token) {
   const list = heldTokens(id);
   if (list.includes(token)) saveTokens(id, list.filter((t) => t !== token));
@@ -77,43 +106,71 @@ export function allHeld() {
   return out;
 }
 
-/** The token this tab last played game `id` with (a browser may hold several seats). */
+/**
+ * The token this tab last played game `id` with (a browser may hold several seats).
+ * @param {string} id
+ */
 export function currentToken(id) {
   return read(sessionStorage, CURRENT + id) || "";
 }
 
+/**
+ * @param {string} id
+ * @param {string} token
+ */
 export function setCurrentToken(id, token) {
   write(sessionStorage, CURRENT + id, token || null);
 }
 
-/** The host's token of game `id`, if this browser created the game (or opened its host link). */
+/**
+ * The host's token of game `id`, if this browser created the game (or opened its host link).
+ * @param {string} id
+ */
 export function hostToken(id) {
   return read(localStorage, HOST + id) || "";
 }
 
-/** Keep the host's token (only once the server accepted it, or just issued it). */
+/**
+ * Keep the host's token (only once the server accepted it, or just issued it).
+ * @param {string} id
+ * @param {string} token
+ */
 export function setHostToken(id, token) {
   write(localStorage, HOST + id, token || null);
 }
 
-/** Ask the game page to open the host panel once (after the host link was opened). */
+/**
+ * Ask the game page to open the host panel once (after the host link was opened).
+ * @param {string} id
+ */
 export function setHostFlag(id) {
   write(sessionStorage, `endeavor.openhost.${id}`, "1");
 }
 
-/** Whether the host panel is to be opened now (once). */
+/**
+ * Whether the host panel is to be opened now (once).
+ * @param {string} id
+ */
 export function takeHostFlag(id) {
   const flag = read(sessionStorage, `endeavor.openhost.${id}`) === "1";
   if (flag) write(sessionStorage, `endeavor.openhost.${id}`, null);
   return flag;
 }
 
-/** A preference: "1" / "0" strings in localStorage (default `fallback`). */
+/**
+ * A preference: "1" / "0" strings in localStorage (default `fallback`).
+ * @param {string} name
+ * @param {boolean} [fallback]
+ */
 export function pref(name, fallback = false) {
   const value = read(localStorage, `endeavor.pref.${name}`);
   return value === null ? fallback : value === "1";
 }
 
+/**
+ * @param {string} name
+ * @param {boolean} on
+ */
 export function setPref(name, on) {
   write(localStorage, `endeavor.pref.${name}`, on ? "1" : "0");
 }

@@ -1,12 +1,19 @@
+// @ts-check
 // Times in relative words (as src/endeavor/web/when.py says them): "3 h ago", "in 3 days
 // 12 hours"; and a deadline's moment in the reader's own time ("Fri 5 Dec, 14:00").
 
+/** @type {[string, number][]} */
 const SHORT = [["d", 86400], ["h", 3600], ["min", 60]];
+/** @type {[string, number][]} */
 const LONG = [["day", 86400], ["hour", 3600], ["minute", 60]];
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago": how long before `now` (ISO or Date). */
+/**
+ * @param {string | number | Date} then
+ * @param {string | number | Date} [now]
+ */
 export function agoWords(then, now = new Date()) {
-  const seconds = (new Date(now) - new Date(then)) / 1000;
+  const seconds = (new Date(now).getTime() - new Date(then).getTime()) / 1000;
   if (!(seconds >= 60)) return "just now";
   for (const [name, size] of SHORT) {
     if (seconds >= size) return `${Math.floor(seconds / size)} ${name} ago`;
@@ -15,6 +22,7 @@ export function agoWords(then, now = new Date()) {
 }
 
 /** "3 days 12 hours", "1 hour 5 minutes", "less than a minute" (the two largest units). */
+/** @param {number} seconds */
 export function durationWords(seconds) {
   let left = Math.max(0, Math.floor(seconds));
   if (left < 60) return "less than a minute";
@@ -29,6 +37,7 @@ export function durationWords(seconds) {
 }
 
 /** "Fri 5 Dec, 14:00": a moment in the browser's own time zone. */
+/** @param {string | number | Date} when */
 export function momentWords(when) {
   const d = new Date(when);
   const day = d.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" });

@@ -1,6 +1,6 @@
-"""The README's HTTP API example runs as written against a real ``endeavor serve``
-process (only the port differs): a whole 2-player game against the server's bot, to the
-scores."""
+"""The HTTP API example of docs/browser.md (which the README links) runs as written
+against a real ``endeavor serve`` process (only the port differs): a whole 2-player game
+against the server's bot, to the scores."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from pathlib import Path
 from endeavor.web.loadtest import ServerProcess
 
 ROOT = Path(__file__).parent.parent.parent
-README = (ROOT / "README.md").read_text()
+PAGE = (ROOT / "docs" / "browser.md").read_text(encoding="utf-8")
 
 
 def test_http_api_example_plays_a_game_to_the_scores(tmp_path: Path) -> None:
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", PAGE, flags=re.S)
               if b.startswith("import httpx\n")]
-    assert len(blocks) == 1, "the README has one HTTP API example"
+    assert len(blocks) == 1, "docs/browser.md has one HTTP API example"
     with ServerProcess(f"sqlite:///{tmp_path / 'readme.db'}") as server:
         code = blocks[0].replace("http://127.0.0.1:8000", server.url)
         assert code != blocks[0]

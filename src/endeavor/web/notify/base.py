@@ -1,0 +1,63 @@
+"""What every part of the :class:`~endeavor.web.notify.Notifier` holds (its store,
+links, settings, threads and connections: :class:`NotifierBase`), and a failed send
+(:class:`SendError`)."""
+
+from __future__ import annotations
+
+import http.client
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from .addresses import Lookup
+from .settings import LEASE_SECONDS, NotifySettings, parse_smtp
+
+if TYPE_CHECKING:
+    from ..links import Links
+    from ..store import Store
+    from .outbox import Job, Outcome
+
+
+class SendError(Exception):
+    """A send that failed, in words (never the target or the link); ``permanent``: no
+    use trying again (the receiver said so)."""
+
+    def __init__(self, words: str, permanent: bool = False) -> None:
+        super().__init__(words)
+        self.permanent = permanent
+
+
+class NotifierBase:
+    """The notifier's state, shared by the parts it is made of (see
+    :mod:`endeavor.web.notify`)."""
+
+    def __init__(self, store: Store, links: Links, settings: NotifySettings) -> None:
+        self.store = store
+        self.links = links
+        self.settings = settings
+        self._smtp = parse_smtp(settings.smtp) if settings.smtp else None
+        self._wakeup = threading.Event()
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._in_flight = 0  # rows claimed and not yet finished
+        self._jobs: dict[Future[None], Job] = {}
+        self._finished: list[Outcome] = []  # to be written back by the dispatcher
+        self._thread: threading.Thread | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._local = threading.local()  # each sending thread's kept-alive connections
+        #: looks up webhooks' host names, with a time limit (tests may replace it)
+        self.lookup = Lookup()
+        self._connections: list[http.client.HTTPConnection] = []  # all of them
+
+    @property
+    def lease_seconds(self) -> float:
+        """How long a claimed row is this worker's (see :data:`LEASE_SECONDS`): longer
+        than any row may wait in the queue and then be sent."""
+        settings = self.settings
+        rounds = -(-max(1, int(settings.queue)) // max(1, int(settings.senders)))
+        return max(LEASE_SECONDS, settings.timeout * (rounds + 1) + 30.0)
+
+    @property
+    def email_available(self) -> bool:
+        """Whether this server can send e-mail (``--smtp`` was given)."""
+        return bool(self.settings.smtp and self.settings.mail_from)

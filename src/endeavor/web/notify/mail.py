@@ -1,0 +1,91 @@
+"""The e-mail channel: an address checked when a player sets it, and a message sent
+through the ``--smtp`` server within the send's deadline."""
+
+from __future__ import annotations
+
+import contextlib
+import smtplib
+import socket
+import ssl
+import threading
+
+from ..store import BadRequest
+from .base import NotifierBase, SendError
+from .message import Message
+from .settings import valid_email
+from .webhook import io_words
+
+
+class MailChannel(NotifierBase):
+    """E-mail: checked and sent."""
+
+    def check_email(self, address: str) -> str:
+        """``address`` as an e-mail target (as it is stored and mailed to: its domain
+        in lower case), or :class:`BadRequest` in words. Checked by ``email-validator``
+        (no look-up of the domain); ASCII only, and no encoded words (``=?...?=``,
+        which a mail header decodes into another address) nor control characters."""
+        address = address.strip()
+        if not self.email_available:
+            raise BadRequest("this server cannot send e-mail (it was started without "
+                             "--smtp and --mail-from)")
+        return valid_email(address)
+
+    def send_email(self, address: str, message: Message) -> None:
+        """Send ``message`` to ``address`` through the ``--smtp`` server
+        (:class:`SendError` in words on failure)."""
+        server, sender = self._smtp, self.settings.mail_from
+        if server is None or not sender:
+            raise SendError("this server has no --smtp and --mail-from any more",
+                            permanent=True)
+        timeout = self.settings.timeout
+        mail = message.email(sender, address)
+        context = ssl.create_default_context()
+        client: smtplib.SMTP
+        if server.security == "tls":  # not connected yet: the watchdog comes first
+            client = smtplib.SMTP_SSL(timeout=timeout, context=context)
+        else:
+            client = smtplib.SMTP(timeout=timeout)
+        cut = threading.Event()
+
+        def cut_off() -> None:  # the whole deadline passed: end the conversation
+            cut.set()
+            sock = client.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+        watchdog = threading.Timer(timeout, cut_off)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            with client:
+                client.connect(server.host, server.port)
+                if server.security == "starttls":
+                    client.starttls(context=context)
+                if server.user:
+                    client.login(server.user, server.password or "")
+                # to exactly the address stored, whatever the To header may be read as
+                refused = client.send_message(mail, from_addr=sender, to_addrs=[address])
+        except (smtplib.SMTPException, OSError) as e:
+            raise self._smtp_error(e, timeout, cut.is_set()) from None
+        finally:
+            watchdog.cancel()
+        if refused:
+            raise SendError("the mail server refused the address", permanent=True)
+
+    @staticmethod
+    def _smtp_error(e: Exception, timeout: float, cut: bool) -> SendError:
+        """What the mail server's error ``e`` means (``cut``: the send's deadline
+        passed and the conversation was cut off)."""
+        if cut:
+            return SendError(f"the mail server did not finish within {timeout:g} s")
+        if isinstance(e, smtplib.SMTPRecipientsRefused):
+            return SendError("the mail server refused the address", permanent=True)
+        if isinstance(e, smtplib.SMTPAuthenticationError):
+            return SendError(f"the mail server refused the login ({e.smtp_code})")
+        if isinstance(e, smtplib.SMTPResponseException):
+            return SendError(f"the mail server answered {e.smtp_code}",
+                             permanent=500 <= e.smtp_code < 600)
+        if isinstance(e, smtplib.SMTPServerDisconnected):
+            return SendError("the mail server closed the connection")
+        return SendError(io_words(e, timeout))

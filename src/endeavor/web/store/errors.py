@@ -1,0 +1,56 @@
+"""The store's errors: each is a request the store refuses, with the HTTP status the API
+answers with (:class:`StoreError` and its kinds), and the words of the commonest."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sqlalchemy.exc import DBAPIError
+
+#: the 403 of a token that is no seat's of the game (never was, or re-issued since)
+NOT_A_SEAT: Final = "this link is not a seat of this game (any more)"
+
+
+class StoreError(Exception):
+    """A request the store refuses; ``status`` is the HTTP status the API answers with
+    and the message is the ``detail`` a client sees."""
+
+    status = 400
+
+
+class BadRequest(StoreError):
+    """Bad config, seats, action, notation or record (the engine's reason)."""
+
+    status = 400
+
+
+class Unauthorized(StoreError):
+    """A seat's (or the host's) token is needed and none was given."""
+
+    status = 401
+
+
+class Forbidden(StoreError):
+    """The token is not a seat (or the host) of this game, or not the seat to move."""
+
+    status = 403
+
+
+class NotFound(StoreError):
+    """No such game (or position)."""
+
+    status = 404
+
+
+class Conflict(StoreError):
+    """A stale ``seq``, a lost race for the next entry, nothing to undo, a game over."""
+
+    status = 409
+
+
+class NotSent(Exception):
+    """A write's connection was found dead before the write reached the database."""
+
+    def __init__(self, error: DBAPIError) -> None:
+        super().__init__(str(error))
+        self.error = error

@@ -1,0 +1,51 @@
+"""A seat's notification settings (a webhook and/or an e-mail; sent by
+:mod:`endeavor.web.notify`)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Final
+
+from sqlalchemy import and_, delete, insert, select
+
+from .. import db
+from .errors import BadRequest
+from .records import Notification
+from .repository import Repository
+from .values import now as _now
+
+#: notification channels a seat may set
+CHANNELS: Final = ("webhook", "email")
+
+
+class Notifications(Repository):
+    """The seats' notification settings."""
+
+    def notifications(self, game_id: str, seats: Collection[int]) -> list[Notification]:
+        """The notification settings of ``seats``."""
+        n = db.notify
+        rows = self.read(lambda conn: list(conn.execute(
+            select(n.c.seat, n.c.channel, n.c.target)
+            .where(and_(n.c.game_id == game_id, n.c.seat.in_(list(seats))))
+            .order_by(n.c.seat, n.c.channel))))
+        return [Notification(int(r.seat), r.channel, r.target) for r in rows]
+
+    def set_notification(self, game_id: str, seat: int, channel: str, target: str | None,
+                         token: str) -> None:
+        """Set (``target``) or remove (None) ``seat``'s notification on ``channel``;
+        ``token`` is the seat's, kept for the link a message carries. (The target is
+        checked by the caller.)"""
+        if channel not in CHANNELS:
+            raise BadRequest(f"unknown channel {channel!r}: {', '.join(CHANNELS)}")
+        n = db.notify
+        key = and_(n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel)
+        with self.write_lock, self.engine.begin() as conn:
+            mode = conn.execute(select(n.c.mode).where(key)).scalar() or "turn"
+            conn.execute(delete(n).where(key))
+            conn.execute(delete(db.outbox).where(and_(
+                db.outbox.c.game_id == game_id, db.outbox.c.seat == seat,
+                db.outbox.c.channel == channel)))
+            if target is not None:  # a new address keeps the channel's mode
+                conn.execute(insert(n).values(game_id=game_id, seat=seat, channel=channel,
+                                              target=target, link_token=token,
+                                              created=_now(), mode=mode))
