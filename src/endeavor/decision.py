@@ -15,7 +15,7 @@ state dispatches through that table; there is no ``if``/``elif`` on frame kinds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from . import actions as A
 from .actions import Action
@@ -143,40 +143,65 @@ class DecisionType:
         return ""
 
 
-class Pending(NamedTuple):
+class Pending:
     """The decision on top of the stack, as the few numbers a client that sees the game as
     numbers (the observation encoder) needs; :func:`pending` makes it. A field that does
-    not apply to the decision's kind is -1 (a code) or 0 (a count, a mask)."""
+    not apply to the decision's kind is -1 (a code) or 0 (a count, a mask). Read only;
+    equal when every field is."""
 
-    #: its frame kind (0-8, named by ``frames.FRAME_NAMES``); -1: no decision (game over)
-    kind: int
-    #: who decides (-1: nobody)
-    player: int
-    #: salary: payments left
-    payments: int
-    #: effect: ``SINGLE``, ``CHOICE`` ("/"), ``BOTH`` ("+", first half) or ``SECOND``
-    mode: int
-    #: effect: the first and second action kinds (-1: none)
-    kind1: int
-    kind2: int
-    #: effect: the region and the deck it is restricted to (-1: none)
-    region: int
-    deck: int
-    #: effect: its flags (``FL_NO_PRESENCE``, ``FL_NORMAL_ONLY``, ``FL_NO_EUROPE``)
-    flags: int
-    #: effect: what was activated (building index + 1, ``SRC_TOKEN`` + blue token type;
-    #: 0 unknown)
-    source: int
-    #: a rule module's own step: the module's index in ``State.modules``, its step and
-    #: the step's two ints
-    module: int
-    step: int
-    a: int
-    b: int
+    __slots__ = ("kind", "player", "payments", "mode", "kind1", "kind2", "region", "deck",
+                 "flags", "source", "module", "step", "a", "b")
+
+    def __init__(self, kind: int, player: int, payments: int = 0, mode: int = -1,
+                 kind1: int = -1, kind2: int = -1, region: int = -1, deck: int = -1,
+                 flags: int = 0, source: int = 0, module: int = -1, step: int = -1,
+                 a: int = 0, b: int = 0) -> None:
+        #: its frame kind (0-8, named by ``frames.FRAME_NAMES``); -1: no decision
+        self.kind = kind
+        #: who decides (-1: nobody)
+        self.player = player
+        #: salary: payments left
+        self.payments = payments
+        #: effect: ``SINGLE``, ``CHOICE`` ("/"), ``BOTH`` ("+", first half) or ``SECOND``
+        self.mode = mode
+        #: effect: the first and second action kinds (-1: none)
+        self.kind1 = kind1
+        self.kind2 = kind2
+        #: effect: the region and the deck it is restricted to (-1: none)
+        self.region = region
+        self.deck = deck
+        #: effect: its flags (``FL_NO_PRESENCE``, ``FL_NORMAL_ONLY``, ``FL_NO_EUROPE``)
+        self.flags = flags
+        #: effect: what was activated (building index + 1, ``SRC_TOKEN`` + blue token
+        #: type; 0 unknown)
+        self.source = source
+        #: a rule module's own step: the module's index in ``State.modules``, its step
+        #: and the step's two ints
+        self.module = module
+        self.step = step
+        self.a = a
+        self.b = b
+
+    def fields(self) -> tuple[int, ...]:
+        """Every field, in the order above."""
+        return (self.kind, self.player, self.payments, self.mode, self.kind1, self.kind2,
+                self.region, self.deck, self.flags, self.source, self.module, self.step,
+                self.a, self.b)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pending) and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        return "Pending(" + ", ".join(
+            f"{k}={v}" for k, v in zip(_PENDING_FIELDS, self.fields(), strict=True)) + ")"
 
 
+_PENDING_FIELDS: Final = Pending.__slots__
 #: no decision pending
-NO_PENDING: Final = Pending(-1, -1, 0, -1, -1, -1, -1, -1, 0, 0, -1, -1, 0, 0)
+NO_PENDING: Final = Pending(-1, -1)
 #: the descriptors made so far, by frame (a frame is immutable, and few are distinct)
 _PENDING: dict[Frame, Pending] = {}
 
@@ -185,13 +210,13 @@ def _describe(f: Frame) -> Pending:
     kind = f[0]
     p = f[1]
     if kind == F_SALARY:
-        return Pending(kind, p, f[2], -1, -1, -1, -1, -1, 0, 0, -1, -1, 0, 0)
+        return Pending(kind, p, payments=f[2])
     if kind == F_EFFECT:
-        return Pending(kind, p, 0, f[2], f[3], f[4], f[5], f[6], f[7] & FL_MASK,
-                       f[7] >> SRC_SHIFT, -1, -1, 0, 0)
+        return Pending(kind, p, mode=f[2], kind1=f[3], kind2=f[4], region=f[5], deck=f[6],
+                       flags=f[7] & FL_MASK, source=f[7] >> SRC_SHIFT)
     if kind == F_EXPLOIT:
-        return Pending(kind, p, 0, -1, -1, -1, -1, -1, 0, 0, f[2], f[3], f[4], f[5])
-    return Pending(kind, p, 0, -1, -1, -1, -1, -1, 0, 0, -1, -1, 0, 0)
+        return Pending(kind, p, module=f[2], step=f[3], a=f[4], b=f[5])
+    return Pending(kind, p)
 
 
 def pending(s: State) -> Pending:
