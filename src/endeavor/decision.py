@@ -199,7 +199,8 @@ class Pending:
             f"{k}={v}" for k, v in zip(_PENDING_FIELDS, self.fields(), strict=True)) + ")"
 
 
-_PENDING_FIELDS: Final = Pending.__slots__
+_PENDING_FIELDS: Final = ("kind", "player", "payments", "mode", "kind1", "kind2", "region",
+                           "deck", "flags", "source", "module", "step", "a", "b")
 #: no decision pending
 NO_PENDING: Final = Pending(-1, -1)
 #: the descriptors made so far, by frame (a frame is immutable, and few are distinct)
