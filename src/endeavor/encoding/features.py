@@ -577,7 +577,9 @@ class Encoder:
         if v != self.current:
             put1(a, O_CURRENT, SEATS, self.current, v)
             self.current = v
-        v = len(s.stack) - 1 if s.stack else 0
+        v = len(s.stack) - 1
+        if v < 0:
+            v = 0
         if v != self.pending:
             putcount(a, O_PENDING, 4, self.pending, v)
             self.pending = v
@@ -604,7 +606,7 @@ class Encoder:
             self.spent = spent.copy()
 
     def decision(self, s: State, d: Pending) -> None:
-        if d is self.pend or d == self.pend:
+        if d is self.pend:  # the same decision (an equal one is merely rewritten alike)
             return
         self.pend = d
         idx: list[int] = []  # the decision block's non-zero floats: where, and what
