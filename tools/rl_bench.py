@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore")  # PettingZoo's wrappers warn about the Dict observation
 
     import endeavor
+    import endeavor.encoding.observation as observation
     import endeavor.rl as rl
 
     players = args.players
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, values in rates.items():
         results[name] = {"median": statistics.median(values), "min": min(values),
                          "max": max(values)}
-    summary = {"build": endeavor.BUILD, "observation": rl.observation.__name__,
+    summary = {"build": endeavor.BUILD, "observation": observation.__name__,
                "seconds": args.seconds, "runs": args.runs, "per_s": results}
     if args.json:
         print(json.dumps(summary))

@@ -13,6 +13,11 @@ see. A module never builds decision frames: it asks for its own decisions with
 :func:`push_step`, for a follow-up normal action with :func:`push_followup`, for a
 building's actions with :func:`push_building`.
 
+A module with data of its own declares its block of the RL observation: an
+:class:`ObsBlock` (its fields) as :attr:`RuleModule.observation`, and the hook
+:meth:`RuleModule.observe`, which writes it through an :class:`ObsWriter` (seats turned
+to the observer's view). The observation encoder calls it; the engine never does.
+
 Component tables and ids (regions, action kinds, tokens, sites, cards, buildings,
 boards) are re-exported here from :mod:`endeavor.data` and :mod:`endeavor.actions`.
 """
@@ -127,8 +132,14 @@ from .rules.module import (
     M_MISSIONARY,
     M_NO_ATTACK,
     M_PIRATE,
+    OBS_FLEET,
+    OBS_SEAT_LABELS,
+    OBS_SEATS,
     REGISTRY,
     Exploit,
+    ObsBlock,
+    ObsField,
+    ObsWriter,
     RuleModule,
     register,
 )
@@ -616,7 +627,8 @@ __all__ = [
     "FL_NORMAL_ONLY", "FL_NO_EUROPE", "FL_NO_PRESENCE", "Frame", "HARBOR", "INDIA",
     "INDUSTRY", "INFLUENCE", "KIND_NAMES", "L_BLOCKADE", "M_FORT", "M_FORTIFIED",
     "M_FORT_DEIC", "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "NCARDS", "NORTH_AMERICA",
-    "NOWHERE", "NREGIONS", "NSITES", "OCCUPY", "PAYMENT", "PILE", "REGION_CODES",
+    "NOWHERE", "NREGIONS", "NSITES", "OBS_FLEET", "OBS_SEATS", "OBS_SEAT_LABELS", "OCCUPY",
+    "ObsBlock", "ObsField", "ObsWriter", "PAYMENT", "PILE", "REGION_CODES",
     "REGION_NAMES", "REGION_STRIDE", "REGISTRY", "RuleModule", "SHIFT", "SHIP", "SITES",
     "SITE_INDEX",
     "SLAVERY_DECK", "SOUTH_AMERICA", "SRC_TOKEN", "SUPPLY", "TILE_SITES", "TILE_SITE_IDS",

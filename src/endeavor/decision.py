@@ -15,11 +15,29 @@ state dispatches through that table; there is no ``if``/``elif`` on frame kinds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from . import actions as A
 from .actions import Action
-from .frames import FRAME_NAMES
+from .frames import (
+    EFFECT_DECK,
+    EFFECT_FLAGS,
+    EFFECT_KIND1,
+    EFFECT_KIND2,
+    EFFECT_MODE,
+    EFFECT_REGION,
+    EXPLOIT_A,
+    EXPLOIT_B,
+    EXPLOIT_MODULE,
+    EXPLOIT_STEP,
+    F_EFFECT,
+    F_EXPLOIT,
+    F_SALARY,
+    FL_MASK,
+    FRAME_NAMES,
+    SALARY_LEFT,
+    SRC_SHIFT,
+)
 from .ids import ActionCode, PlayerId
 
 if TYPE_CHECKING:
@@ -143,3 +161,100 @@ class DecisionType:
         """A problem with frame ``f`` in state ``s`` that no game can produce ("" if fine);
         used by :meth:`State.from_json` after the fields are range-checked."""
         return ""
+
+
+class Pending:
+    """The decision on top of the stack, as the few numbers a client that sees the game as
+    numbers (the observation encoder) needs; :func:`pending` makes it. A field that does
+    not apply to the decision's kind is -1 (a code) or 0 (a count, a mask). Read only;
+    equal when every field is."""
+
+    __slots__ = ("kind", "player", "payments", "mode", "kind1", "kind2", "region", "deck",
+                 "flags", "source", "module", "step", "a", "b")
+
+    def __init__(self, kind: int, player: int, payments: int = 0, mode: int = -1,
+                 kind1: int = -1, kind2: int = -1, region: int = -1, deck: int = -1,
+                 flags: int = 0, source: int = 0, module: int = -1, step: int = -1,
+                 a: int = 0, b: int = 0) -> None:
+        #: its frame kind (0-8, named by ``frames.FRAME_NAMES``); -1: no decision
+        self.kind = kind
+        #: who decides (-1: nobody)
+        self.player = player
+        #: salary: payments left
+        self.payments = payments
+        #: effect: ``SINGLE``, ``CHOICE`` ("/"), ``BOTH`` ("+", first half) or ``SECOND``
+        self.mode = mode
+        #: effect: the first and second action kinds (-1: none)
+        self.kind1 = kind1
+        self.kind2 = kind2
+        #: effect: the region and the deck it is restricted to (-1: none)
+        self.region = region
+        self.deck = deck
+        #: effect: its flags (``FL_NO_PRESENCE``, ``FL_NORMAL_ONLY``, ``FL_NO_EUROPE``)
+        self.flags = flags
+        #: effect: what was activated (building index + 1, ``SRC_TOKEN`` + blue token
+        #: type; 0 unknown)
+        self.source = source
+        #: a rule module's own step: the module's index in ``State.modules``, its step
+        #: and the step's two ints
+        self.module = module
+        self.step = step
+        self.a = a
+        self.b = b
+
+    def fields(self) -> tuple[int, ...]:
+        """Every field, in the order above."""
+        return (self.kind, self.player, self.payments, self.mode, self.kind1, self.kind2,
+                self.region, self.deck, self.flags, self.source, self.module, self.step,
+                self.a, self.b)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pending) and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        return "Pending(" + ", ".join(
+            f"{k}={v}" for k, v in zip(_PENDING_FIELDS, self.fields(), strict=True)) + ")"
+
+
+_PENDING_FIELDS: Final = ("kind", "player", "payments", "mode", "kind1", "kind2", "region",
+                           "deck", "flags", "source", "module", "step", "a", "b")
+#: no decision pending
+NO_PENDING: Final = Pending(-1, -1)
+#: the descriptors made so far, by frame (a frame is immutable, and few are distinct)
+_PENDING: dict[Frame, Pending] = {}
+
+
+def _describe(f: Frame) -> Pending:
+    kind = f[0]
+    p = f[1]
+    if kind == F_SALARY:
+        return Pending(kind, p, payments=f[SALARY_LEFT])
+    if kind == F_EFFECT:
+        flags = f[EFFECT_FLAGS]
+        return Pending(kind, p, mode=f[EFFECT_MODE], kind1=f[EFFECT_KIND1],
+                       kind2=f[EFFECT_KIND2], region=f[EFFECT_REGION], deck=f[EFFECT_DECK],
+                       flags=flags & FL_MASK, source=flags >> SRC_SHIFT)
+    if kind == F_EXPLOIT:
+        return Pending(kind, p, module=f[EXPLOIT_MODULE], step=f[EXPLOIT_STEP],
+                       a=f[EXPLOIT_A], b=f[EXPLOIT_B])
+    return Pending(kind, p)
+
+
+def pending(s: State) -> Pending:
+    """The decision ``s`` waits for, as numbers (:data:`NO_PENDING` when the game is over).
+    The same decision gives the same object while it is remembered (identity is a cheap
+    first test of "unchanged"; equality the sure one)."""
+    stack = s.stack
+    if not stack:
+        return NO_PENDING
+    f = stack[-1]
+    d = _PENDING.get(f)
+    if d is None:
+        d = _describe(f)
+        if len(_PENDING) >= 4096:
+            _PENDING.clear()
+        _PENDING[f] = d
+    return d

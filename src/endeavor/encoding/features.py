@@ -28,32 +28,19 @@ from array import array
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
+from .. import exploits as _exploits  # noqa: F401  (registers the Exploits)
+from .. import variants as _variants  # noqa: F401  (registers the variants)
 from ..data import REGION_STRIDE
-from ..frames import (
-    EFFECT_DECK,
-    EFFECT_FLAGS,
-    EFFECT_KIND1,
-    EFFECT_KIND2,
-    EFFECT_MODE,
-    EFFECT_REGION,
-    EXPLOIT_A,
-    EXPLOIT_B,
-    EXPLOIT_MODULE,
-    EXPLOIT_STEP,
-    F_EFFECT,
-    F_EXPLOIT,
-    F_SALARY,
-    SALARY_LEFT,
-    SRC_SHIFT,
-    SRC_TOKEN,
-)
+from ..decision import Pending, pending
+from ..frames import SRC_TOKEN
+from ..rules.module import OBS_SEAT_LABELS, OBS_SEATS, REGISTRY, ObsWriter, RuleModule
 
 if TYPE_CHECKING:
     from ..state import Player, State
 
 #: seat slots (the most players of any ruleset) and disc owners (the seats, then the
 #: Silent Fleet)
-SEATS: Final = 5
+SEATS: Final = OBS_SEATS
 OWNERS: Final = SEATS + 1
 FLEET: Final = SEATS
 #: the longest shipping track of any board (the classic Far East: 8), the most links of
@@ -65,7 +52,8 @@ NSITES: Final = D.NSITES
 NCARDS: Final = D.NCARDS
 NBUILDINGS: Final = len(D.BUILDINGS)
 
-SEAT_LABELS: Final[tuple[object, ...]] = tuple(range(SEATS))
+#: the same object as the rule modules' (a seat-rowed field is told by its labels)
+SEAT_LABELS: Final[tuple[object, ...]] = OBS_SEAT_LABELS
 OWNER_LABELS: Final[tuple[object, ...]] = (*range(SEATS), "fleet")
 TOKEN_LABELS: Final[tuple[object, ...]] = D.TOKEN_CODES
 REGION_LABELS: Final[tuple[object, ...]] = D.REGION_CODES
@@ -88,11 +76,6 @@ MODULE_IDS: Final[tuple[object, ...]] = (
     "silent_fleet")
 NEXPLOITS: Final = 15
 LEVEL5_LABELS: Final[tuple[object, ...]] = tuple(D.BUILDINGS[b].code for b in D.LEVEL5_POOL)
-#: the Pirate's cities (The Republic of Pirates: North America and the Caribbean, either
-#: board side, not the tile cities)
-PIRATE_CITIES: Final = tuple(x for x, site in enumerate(D.SITES)
-                             if site.city and site.region in (D.CARIBBEAN, D.NORTH_AMERICA)
-                             and site.code not in D.TILE_SITES)
 FRAME_LABELS: Final[tuple[object, ...]] = (
     "start_tile", "construction", "salary", "action", "effect", "casualty",
     "governor_slot", "discard", "module_step")
@@ -268,73 +251,17 @@ O_ACTIVE_EX: Final = _field("exploits.active", "bits", MODULE_IDS[:NEXPLOITS],
                             "Exploit in play and active (both regions open)")
 O_SHIELD: Final = _field("exploits.shield", "bits", SEAT_LABELS,
                          "holds the Exploit's Shield", rows=MODULE_IDS[:NEXPLOITS])
-# the modules' own data (zero when the module is not in play), by module number
-O_SP_TILE: Final = _field("saltpeter_stockpiles.tile", "count", ("cannons",),
-                          "Improved Cannons on the tile", scale=6)
-O_SP_HELD: Final = _field("saltpeter_stockpiles.held", "count", SEAT_LABELS,
-                          "Improved Cannons in the Harbor", scale=6)
-O_SP_ON: Final = _field("saltpeter_stockpiles.on_buildings", "count", SEAT_LABELS,
-                        "Improved Cannons on buildings", scale=6)
-O_SP_DISC: Final = _field("saltpeter_stockpiles.disc", "bits", SEAT_LABELS,
-                          "a disc on the tile")
-O_RP_PIRATE: Final = _field("republic_of_pirates.pirate", "onehot",
-                            ("tile", "gone") + tuple(D.SITES[x].code for x in PIRATE_CITIES),
-                            "where the Pirate is")
-O_RP_NASSAU: Final = _field("republic_of_pirates.nassau", "onehot", SEAT_LABELS,
-                            "disc in Nassau")
-O_RP_GOV: Final = _field("republic_of_pirates.governor", "onehot", SEAT_LABELS,
-                         "disc on the Nassau Governor space")
-O_IM_HELD: Final = _field("imperialism.held", "count", SEAT_LABELS, "Blockades held", scale=9)
-O_SM_TILE: Final = _field("spanish_main.tile", "count", ("fortifications",),
-                          "Fortifications on the tile", scale=8)
-O_SM_USED: Final = _field("spanish_main.used", "bits", SEAT_LABELS,
-                          "used the Payments ability this round")
-O_DE_TILE: Final = _field("dutch_east_india_company.tile", "count", ("fortifications",),
-                          "Fortifications on the tile", scale=2)
-O_JM_TILE: Final = _field("jesuit_missionaries.tile", "count", ("missionaries",),
-                          "Missionaries on the tile", scale=5)
-O_JM_SITES: Final = _field("jesuit_missionaries.sites", "count", SITE_LABELS,
-                           "Missionaries in each city", scale=5)
-O_SS_TRACK: Final = _field("south_sea_company.track", "onehot", SEAT_LABELS,
-                           "disc on each Investment Track space", rows=_rng(7))
-O_SS_SHARES: Final = _field("south_sea_company.shares", "onehot",
-                            ("tile", "gone", *SEAT_LABELS),
-                            "where each Share is (0-1 disc, 2-3 payment, 4 2discs)",
-                            rows=_rng(5))
-O_SS_BURST: Final = _field("south_sea_company.burst", "bits", ("burst",), "the bubble burst")
-O_MG_TILE: Final = _field("manila_galleons.tile", "count", ("galleons",),
-                          "Galleons on the tile", scale=8)
-O_MG_MANILA: Final = _field("manila_galleons.manila", "count", SEAT_LABELS, "discs in Manila")
-O_MG_HELD: Final = _field("manila_galleons.held", "count", SEAT_LABELS, "Galleons held", scale=8)
-O_UR_SPACES: Final = _field("underground_railroad.spaces", "onehot", SEAT_LABELS,
-                            "disc on each map space", rows=_rng(5))
-O_UR_HELD: Final = _field("underground_railroad.freedom", "count", ATTR_LABELS,
-                          "Freedom tokens held", rows=SEAT_LABELS, scale=2)
-_VENUS_TYPES: Final[tuple[object, ...]] = (*ATTR_LABELS, "glory")
-O_TV_SPACES: Final = _field("transit_of_venus.spaces", "onehot", SEAT_LABELS,
-                            "disc on each South Pacific space", rows=_rng(8))
-O_TV_TILE: Final = _field("transit_of_venus.tile", "count", _VENUS_TYPES,
-                          "Transit tokens on the tile", scale=2)
-O_TV_HELD: Final = _field("transit_of_venus.held", "count", _VENUS_TYPES,
-                          "Transit tokens held", rows=SEAT_LABELS, scale=2)
-O_TV_FIN: Final = _field("transit_of_venus.financier", "onehot", SEAT_LABELS,
-                         "who claimed each Financier spot", rows=("3-discs", "2-discs",
-                                                                  "2-payments"))
-O_SN_DISCS: Final = _field("sun_never_sets.discs", "count", SEAT_LABELS, "discs on the tile",
-                           scale=8)
-O_HR_CARDS: Final = _field("haitian_revolution.cards", "bits", CARD_LABELS,
-                           "cards stacked on the tile")
-O_SF_OCC: Final = _field("silent_fleet.occupied", "bits", REGION_LABELS,
-                         "regions where the acting player occupied a city this turn")
-O_SF_TOKEN: Final = _field("silent_fleet.token_turn", "bits", ("token",),
-                           "the turn was started with a blue token")
-O_SF_OUT: Final = _field("silent_fleet.out", "count", ("tokens", "cards"),
-                         "Trade tokens and cards the fleet sent out of the game", scale=10)
-O_SF_SHORT: Final = _field("silent_fleet.shortage", "count", BUILDING_LABELS,
-                           "buildings discarded by the building shortage")
-O_SF_CITIES: Final = _field("silent_fleet.cities", "count", REGION_LABELS,
-                            "cities held per region as of the last action (limited "
-                            "occupation)", rows=SEAT_LABELS, scale=5)
+# the modules' own blocks (zero when the module is not in play), by module number: each
+# module declares its own (``RuleModule.observation``), named "<module id>.<field>"
+def _module_fields() -> None:
+    for m in MODULE_IDS:
+        block = REGISTRY[str(m)].observation
+        if block is not None:
+            for f in block.fields:
+                _field(f"{m}.{f.name}", f.kind, f.labels, f.doc, f.rows, f.scale)
+
+
+_module_fields()
 
 FIELDS: Final = tuple(_fields)
 FIELD: Final = {f.name: f for f in FIELDS}
@@ -347,10 +274,7 @@ MAX_COUNT: Final = 255
 _CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
 _CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
 _LEVEL: Final = D.TRACK_LEVEL
-_PIRATE_SLOT: Final = {x: 2 + k for k, x in enumerate(PIRATE_CITIES)}
 _MODULE_NUMBER: Final = {m: k + 1 for k, m in enumerate(MODULE_IDS)}
-_LETTERS: Final = 14  # Letters of Marque: its step 0 (steal) names the pushed player
-_SPANISH: Final = 4  # The Spanish Main: whether Payments were used depends on the round
 
 
 def _module_range(module: str) -> tuple[int, int]:
@@ -418,19 +342,6 @@ def card_mask(cards: list[int]) -> int:
     for c in cards:
         m |= 1 << c
     return m
-
-
-def hot(v: list[float], off: int, width: int, k: int) -> None:
-    """In a dense block ``v``: a onehot row at ``off`` with its 1 at ``k``."""
-    if 0 <= k < width:
-        v[off + k] = 1.0
-
-
-def flags(v: list[float], off: int, width: int, mask: int) -> None:
-    """In a dense block ``v``: a bits row at ``off`` showing ``mask``."""
-    for k in range(width):
-        if mask >> k & 1:
-            v[off + k] = 1.0
 
 
 def one(idx: list[int], val: list[float], off: int, width: int, k: int) -> None:
@@ -510,7 +421,8 @@ class Encoder:
         self.abolished = 0
         self.pending = 0
         self.spent: list[int] = []
-        self.frame: tuple[int, ...] = (-1,)
+        #: the decision the decision block shows (None: none yet)
+        self.pend: Pending | None = None
         #: the decision block's non-zero floats: their offsets and values
         self.dec_idx: list[int] = []
         self.dec_val: list[float] = []
@@ -541,7 +453,13 @@ class Encoder:
         self.shields: list[int] = [0] * NEXPLOITS
         self.exd: list[list[int]] = [[] for _ in range(NMODULES)]
         self.mod: list[list[float]] = [[0.0] * size for _, size in MODULE_RANGE]
-        self.exd_round = -1
+        #: the round each module's block was written in (for ``observe_round`` ones)
+        self.exd_round: list[int] = [-1] * NMODULES
+        #: the game's modules (``State.modules``): each one's number (0: no block) and
+        #: whether its block shows the round
+        self.mod_num: list[int] = []
+        self.mod_round: list[bool] = []
+        self.writer = ObsWriter(self.player, 0)
 
     # ------------------------------------------------------------------ helpers
     def rel(self, seat: int) -> int:
@@ -576,8 +494,9 @@ class Encoder:
             self.rules = rules
             self.n = s.n
             self.static(s)
-        self.turn_fields(s)
-        self.decision(s)
+        d = pending(s)
+        self.turn_fields(s, d)
+        self.decision(s, d)
         shields = self.tracks(s)
         self.sites_links(s)
         if s.sea != self.sea or s.region_presence != self.region_presence:
@@ -592,11 +511,12 @@ class Encoder:
         for k in range(n):
             self.mat(s, k, players[(self.player + k) % n])
         exd = s.exd
-        mods = s.modules
-        for i in range(len(mods)):
-            m = _MODULE_NUMBER.get(mods[i].id, 0)
-            if m and (exd[i] != self.exd[m - 1] or (m == _SPANISH and s.round != self.exd_round)):
-                self.module(s, m, exd[i])
+        nums = self.mod_num
+        for i in range(len(nums)):
+            m = nums[i]
+            if m and (exd[i] != self.exd[m - 1]
+                      or (self.mod_round[i] and s.round != self.exd_round[m - 1])):
+                self.module(s, i, m)
         return self.vec
 
     def static(self, s: State) -> None:
@@ -621,14 +541,17 @@ class Encoder:
             num = _MODULE_NUMBER.get(m.id, 0)
             if num:
                 mask |= 1 << (num - 1)
+            self.mod_num.append(num if num and MODULE_RANGE[num - 1][1] else 0)
+            self.mod_round.append(m.observe_round)
         putbits(a, O_MODULES, NMODULES, 0, mask)
+        self.writer = ObsWriter(self.player, n)
         lengths = s.rules.board.trk_len
         for r in range(1, D.NREGIONS):
             putcount(a, O_TRK_LEN + r - 1, MAX_TRACK, 0, lengths[r])
         for k in range(n):
             a[O_PRESENT + k] = 1.0
 
-    def turn_fields(self, s: State) -> None:
+    def turn_fields(self, s: State, d: Pending) -> None:
         a = self.out
         level5 = s.level5  # drawn at setup: games of one setting differ
         if level5 != self.level5:
@@ -651,12 +574,13 @@ class Encoder:
         if v != self.crown:
             put1(a, O_CROWN, SEATS, self.crown, v)
             self.crown = v
-        stack = s.stack
-        v = self.rel(stack[-1][1]) if stack else -1
+        v = self.rel(d.player)
         if v != self.current:
             put1(a, O_CURRENT, SEATS, self.current, v)
             self.current = v
-        v = len(stack) - 1 if stack else 0
+        v = len(s.stack) - 1
+        if v < 0:
+            v = 0
         if v != self.pending:
             putcount(a, O_PENDING, 4, self.pending, v)
             self.pending = v
@@ -682,42 +606,39 @@ class Encoder:
             putcounts(a, O_SPENT, 10, self.spent, spent)
             self.spent = spent.copy()
 
-    def decision(self, s: State) -> None:
-        stack = s.stack
-        f: tuple[int, ...] = stack[-1] if stack else (-1,)
-        if f == self.frame:
+    def decision(self, s: State, d: Pending) -> None:
+        if d is self.pend:  # the same decision (an equal one is merely rewritten alike)
             return
-        self.frame = f
+        self.pend = d
         idx: list[int] = []  # the decision block's non-zero floats: where, and what
         val: list[float] = []
-        kind = f[0]
-        if kind >= 0:
-            one(idx, val, O_FRAME, 9, kind)
-            if kind == F_SALARY:
-                if f[SALARY_LEFT] > 0:
-                    idx.append(O_PAYMENTS)
-                    val.append(shown(f[SALARY_LEFT]) / 5)
-            elif kind == F_EFFECT:
-                one(idx, val, O_MODE, 4, f[EFFECT_MODE])
-                one(idx, val, O_KIND1, 5, f[EFFECT_KIND1])
-                one(idx, val, O_KIND2, 5, f[EFFECT_KIND2])
-                one(idx, val, O_REGION, 7, f[EFFECT_REGION])
-                one(idx, val, O_DECK, 9, f[EFFECT_DECK])
-                ones(idx, val, O_FLAGS, 3, f[EFFECT_FLAGS])
-                src = f[EFFECT_FLAGS] >> SRC_SHIFT
-                if 1 <= src <= NBUILDINGS:
-                    one(idx, val, O_SOURCE, NBUILDINGS + 4, src - 1)
-                elif src >= SRC_TOKEN + 4:
-                    one(idx, val, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
-            elif kind == F_EXPLOIT:
-                m = _MODULE_NUMBER.get(s.modules[f[EXPLOIT_MODULE]].id, 0)
-                one(idx, val, O_MODULE, NMODULES, m - 1)
-                one(idx, val, O_STEP, 8, f[EXPLOIT_STEP])
-                step_a = f[EXPLOIT_A]
-                if m == _LETTERS and f[EXPLOIT_STEP] == 0:
-                    step_a = self.rel(step_a)
-                ones(idx, val, O_STEP_A, 8, step_a)
-                ones(idx, val, O_STEP_B, 8, f[EXPLOIT_B])
+        # a field that does not apply to the decision's kind is -1 or 0: nothing shown
+        one(idx, val, O_FRAME, 9, d.kind)
+        if d.payments > 0:  # salary
+            idx.append(O_PAYMENTS)
+            val.append(shown(d.payments) / 5)
+        if d.mode >= 0:  # an effect
+            one(idx, val, O_MODE, 4, d.mode)
+            one(idx, val, O_KIND1, 5, d.kind1)
+            one(idx, val, O_KIND2, 5, d.kind2)
+            one(idx, val, O_REGION, 7, d.region)
+            one(idx, val, O_DECK, 9, d.deck)
+            ones(idx, val, O_FLAGS, 3, d.flags)
+            src = d.source
+            if 1 <= src <= NBUILDINGS:
+                one(idx, val, O_SOURCE, NBUILDINGS + 4, src - 1)
+            elif src >= SRC_TOKEN + 4:
+                one(idx, val, O_SOURCE, NBUILDINGS + 4, NBUILDINGS + src - SRC_TOKEN - 4)
+        if d.module >= 0:  # a rule module's own step
+            mod: RuleModule = s.modules[d.module]
+            one(idx, val, O_MODULE, NMODULES, _MODULE_NUMBER.get(mod.id, 0) - 1)
+            step = d.step
+            one(idx, val, O_STEP, 8, step)
+            step_a = d.a
+            if step >= 0 and mod.observe_seat_steps >> step & 1:
+                step_a = self.rel(step_a)
+            ones(idx, val, O_STEP_A, 8, step_a)
+            ones(idx, val, O_STEP_B, 8, d.b)
         a = self.out
         old_idx = self.dec_idx
         old_val = self.dec_val
@@ -1012,100 +933,19 @@ class Encoder:
             putcount(a, O_ASIDE + k, 3, old.aside, v)
             old.aside = v
 
-    def module(self, s: State, m: int, d: list[int]) -> None:
-        """The block of module number ``m`` (``d``: its ``exd`` list), rewritten where
-        it changed."""
+    def module(self, s: State, i: int, m: int) -> None:
+        """The block of module ``i`` of the game (module number ``m``), written by the
+        module's hook, rewritten where it changed."""
         off, size = MODULE_RANGE[m - 1]
+        w = self.writer
         v = [0.0] * size
-        n = self.n
-        p = self.player
-        base = -off
-        if m == 1:  # Saltpeter Stockpiles: [tile, held x n, cannon mask x n, disc x n]
-            v[base + O_SP_TILE] = shown(d[0]) / 6
-            for k in range(n):
-                q = (p + k) % n
-                v[base + O_SP_HELD + k] = shown(d[1 + q]) / 6
-                v[base + O_SP_ON + k] = shown(bin(d[1 + n + q]).count("1")) / 6
-                if d[1 + 2 * n + q]:
-                    v[base + O_SP_DISC + k] = 1.0
-        elif m == 2:  # The Republic of Pirates: [location, Nassau owner, Governor owner]
-            loc = d[0]
-            hot(v, base + O_RP_PIRATE, 2 + len(PIRATE_CITIES),
-                0 if loc == -1 else 1 if loc == -2 else _PIRATE_SLOT.get(loc, -1))
-            hot(v, base + O_RP_NASSAU, SEATS, self.rel(d[1]))
-            hot(v, base + O_RP_GOV, SEATS, self.rel(d[2]))
-        elif m == 3:  # Imperialism: [placed at setup, held x n]
-            for k in range(n):
-                v[base + O_IM_HELD + k] = shown(d[1 + (p + k) % n]) / 9
-        elif m == 4:  # The Spanish Main: [tile, round of the last use, mask of users]
-            v[base + O_SM_TILE] = shown(d[0]) / 8
-            flags(v, base + O_SM_USED, SEATS, self.rel_mask(d[2]) if d[1] == s.round else 0)
-            self.exd_round = s.round
-        elif m == 5:  # The Dutch East India Company: [tile]
-            v[base + O_DE_TILE] = shown(d[0]) / 2
-        elif m == 6:  # Jesuit Missionaries: [tile] + sorted sites (one per Missionary)
-            v[base + O_JM_TILE] = shown(d[0]) / 5
-            per = [0] * NSITES
-            for j in range(1, len(d)):
-                if 0 <= d[j] < NSITES:
-                    per[d[j]] += 1
-            for x in range(NSITES):
-                if per[x]:
-                    v[base + O_JM_SITES + x] = shown(per[x]) / 5
-        elif m == 7:  # The South Sea Company: [owner x7, Share state x5, burst]
-            for j in range(7):
-                hot(v, base + O_SS_TRACK + j * SEATS, SEATS, self.rel(d[j]))
-            for j in range(5):
-                x = d[7 + j]
-                hot(v, base + O_SS_SHARES + j * 7, 7,
-                    0 if x == -1 else 1 if x == -2 else 2 + self.rel(x))
-            flags(v, base + O_SS_BURST, 1, d[12])
-        elif m == 8:  # Manila Galleons: [tile, Manila x5, held x5] (5 seat slots)
-            v[base + O_MG_TILE] = shown(d[0]) / 8
-            for k in range(n):
-                q = (p + k) % n
-                v[base + O_MG_MANILA + k] = shown(d[1 + q])
-                v[base + O_MG_HELD + k] = shown(d[6 + q]) / 8
-        elif m == 9:  # The Underground Railroad: [owner x5, Freedom tokens 4 x n]
-            for j in range(5):
-                hot(v, base + O_UR_SPACES + j * SEATS, SEATS, self.rel(d[j]))
-            for k in range(n):
-                q = (p + k) % n
-                for t in range(4):
-                    v[base + O_UR_HELD + k * 4 + t] = shown(d[5 + 4 * q + t]) / 2
-        elif m == 10:  # The Transit of Venus: [owner x8, tile x5, held 5 x 5, Financier x3]
-            for j in range(8):
-                hot(v, base + O_TV_SPACES + j * SEATS, SEATS, self.rel(d[j]))
-            for t in range(5):
-                v[base + O_TV_TILE + t] = shown(d[8 + t]) / 2
-            for k in range(n):
-                q = (p + k) % n
-                for t in range(5):
-                    v[base + O_TV_HELD + k * 5 + t] = shown(d[13 + 5 * q + t]) / 2
-            for j in range(3):
-                hot(v, base + O_TV_FIN + j * SEATS, SEATS, self.rel(d[38 + j]))
-        elif m == 11:  # The Sun Never Sets: [discs x n]
-            for k in range(n):
-                v[base + O_SN_DISCS + k] = shown(d[(p + k) % n]) / 8
-        elif m == 15:  # The Haitian Revolution: the cards stacked on the tile
-            for c in d:
-                if 0 <= c < NCARDS:
-                    v[base + O_HR_CARDS + c] = 1.0
-        elif m == 16:  # The Silent Fleet
-            flags(v, base + O_SF_OCC, 7, d[0])
-            flags(v, base + O_SF_TOKEN, 1, d[1])
-            v[base + O_SF_OUT] = shown(d[2]) / 10
-            v[base + O_SF_OUT + 1] = shown(d[3]) / 10
-            for b in range(NBUILDINGS):
-                v[base + O_SF_SHORT + b] = shown(d[4 + b])
-            cities = 4 + NBUILDINGS
-            for k in range(n):
-                q = (p + k) % n
-                for r in range(7):
-                    v[base + O_SF_CITIES + k * 7 + r] = shown(d[cities + 7 * q + r]) / 5
+        w.v = v
+        s.modules[i].observe(s, i, w)
+        w.v = []
         putdense(self.out, off, self.mod[m - 1], v)
         self.mod[m - 1] = v
-        self.exd[m - 1] = d.copy()
+        self.exd[m - 1] = s.exd[i].copy()
+        self.exd_round[m - 1] = s.round
 
 
 __all__ = ["Encoder", "FIELD", "FIELDS", "Field", "SIZE"]

@@ -15,6 +15,15 @@ Actions: module number ``n`` owns the verbs ``V_EXPLOIT + 8*(n-1)`` to ``+7``
 (:meth:`RuleModule.code` builds its codes) and lists every action it can ever offer in
 :meth:`RuleModule.catalogue`, so the global catalogue and the notation parser know them.
 
+Observation: a module with data of its own declares its block of the RL observation
+(:mod:`endeavor.encoding`): :attr:`RuleModule.observation` lists the block's fields (an
+:class:`ObsBlock`, built with :meth:`ObsBlock.field`: their names, kinds, labels and
+scales, hence its size and what ``describe`` shows) and :meth:`RuleModule.observe` writes
+them from the state, through an :class:`ObsWriter` that turns seats to the observer's
+view. Only the encoder calls it (never the engine's own loop), and only when the module's
+data changed. The blocks lie in the vector by module number, so a module's block, once
+published, changes only with a new observation version.
+
 Activation of Exploits (derived, never stored): an Exploit is *active* once both its
 regions are open; a player holds a *Shield* on it while it is active and the player has
 presence in both regions (P13). Only Shield holders may use its abilities or score it.
@@ -22,7 +31,7 @@ presence in both regions (P13). Only Shield holders may use its abilities or sco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from .. import actions as A
 from .. import data as D
@@ -51,6 +60,103 @@ _VERB0: Final = A.V_EXPLOIT - A.EXPLOIT_VERBS
 _SHIFT: Final = A.SHIFT
 #: link markers (``State.link_marks``)
 L_BLOCKADE: Final = 1  # a Blockaded link can't be claimed, controlled or used in any way
+#: the observation's seat slots (the most players of any ruleset): a block's per-seat rows
+OBS_SEATS: Final = 5
+#: the labels of a row (or of the values) by relative seat
+OBS_SEAT_LABELS: Final[tuple[object, ...]] = tuple(range(OBS_SEATS))
+#: the relative owner of a neutral colour's disc (the Silent Fleet), after the seats
+OBS_FLEET: Final = OBS_SEATS
+#: the largest count a count float shows (larger ones are shown as this)
+OBS_MAX_COUNT: Final = 255
+
+
+class ObsField(NamedTuple):
+    """One field of a module's observation block: ``rows x len(labels)`` floats from
+    ``offset`` (in floats, from the block's start). ``kind`` is ``"onehot"`` (each row all
+    zeros or a single 1), ``"bits"`` (each row a set of flags) or ``"count"`` (each float
+    a whole number divided by ``scale``); ``rows`` are the row labels (``()``: a single
+    row), ``labels`` the values, flags or items of a row. The vector names it
+    ``"<module id>.<name>"``."""
+
+    name: str
+    kind: str
+    labels: tuple[object, ...]
+    doc: str
+    rows: tuple[object, ...]
+    scale: int
+    offset: int
+
+
+class ObsBlock:
+    """A module's block of the observation: its fields in order (:meth:`field` appends
+    one and returns its offset in the block, for :meth:`RuleModule.observe`)."""
+
+    def __init__(self) -> None:
+        self.fields: list[ObsField] = []
+        #: the block's length, in floats
+        self.size = 0
+
+    def field(self, name: str, kind: str, labels: tuple[object, ...], doc: str,
+              rows: tuple[object, ...] = (), scale: int = 1) -> int:
+        """Append a field (see :class:`ObsField`); returns its offset in the block."""
+        assert kind in ("onehot", "bits", "count"), kind
+        off = self.size
+        self.fields.append(ObsField(name, kind, labels, doc, rows, scale, off))
+        self.size += max(1, len(rows)) * len(labels)
+        return off
+
+
+class ObsWriter:
+    """What :meth:`RuleModule.observe` writes through: the block ``v`` (``size`` floats,
+    zeros when the hook is called; offsets are the ones :meth:`ObsBlock.field` returned)
+    as seen by ``player``, a seat of an ``n``-player game. Relative seat ``k`` is the seat
+    ``k`` places after the observer (0: the observer)."""
+
+    def __init__(self, player: int, n: int) -> None:
+        self.player = player
+        self.n = n
+        self.v: list[float] = []
+
+    def seat(self, k: int) -> int:
+        """The seat at relative seat ``k`` (``0 <= k < n``)."""
+        return (self.player + k) % self.n
+
+    def rel(self, owner: int) -> int:
+        """An owner (a seat, a neutral colour, -1 none) as the observer sees it: -1 none,
+        0..4 the relative seats, :data:`OBS_FLEET` a neutral colour."""
+        if owner < 0:
+            return -1
+        n = self.n
+        if owner >= n:
+            return OBS_FLEET
+        return (owner - self.player) % n
+
+    def rel_mask(self, mask: int) -> int:
+        """A bitmask over seats, turned to relative seats."""
+        n = self.n
+        p = self.player
+        out = 0
+        for k in range(n):
+            if mask >> ((p + k) % n) & 1:
+                out |= 1 << k
+        return out
+
+    def count(self, off: int, value: int, scale: int = 1) -> None:
+        """A count float at ``off``: ``value`` (clipped to 0..OBS_MAX_COUNT) / ``scale``."""
+        self.v[off] = (0 if value < 0 else OBS_MAX_COUNT if value > OBS_MAX_COUNT
+                       else value) / scale
+
+    def onehot(self, off: int, width: int, k: int) -> None:
+        """A onehot row at ``off`` with its 1 at ``k`` (out of 0..width-1: none)."""
+        if 0 <= k < width:
+            self.v[off + k] = 1.0
+
+    def flags(self, off: int, width: int, mask: int) -> None:
+        """A bits row at ``off`` showing the low ``width`` bits of ``mask``."""
+        v = self.v
+        for k in range(width):
+            if mask >> k & 1:
+                v[off + k] = 1.0
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -71,6 +177,13 @@ class RuleModule:
     #: neutral disc colours it brings (the Silent Fleet: 1); their owners are numbered
     #: after the seats (``State.owners``), their supplies are ``State.neutral_supply``
     neutral_colours: ClassVar[int] = 0
+    #: its block of the RL observation (None: it has none); see :meth:`observe`
+    observation: ClassVar[ObsBlock | None] = None
+    #: its block shows ``s.round`` too (:meth:`observe` is called again when it changes)
+    observe_round: ClassVar[bool] = False
+    #: bitmask ``1 << step`` of its own steps whose first int (``a``) is a seat: the
+    #: observation shows that seat relative to the observer
+    observe_seat_steps: ClassVar[int] = 0
 
     # ------------------------------------------------------------------ actions
     def verb(self, k: int) -> int:
@@ -239,6 +352,16 @@ class RuleModule:
         """One-line human summary of the module's state."""
         return ""
 
+    # ------------------------------------------------------------------ observation
+    def observe(self, s: State, i: int, w: ObsWriter) -> None:
+        """Write this module's block of the RL observation (:attr:`observation`) for the
+        observer of ``w`` into ``w.v`` (all zeros on entry), from its data ``s.exd[i]``
+        (and ``s.round`` if :attr:`observe_round`). Called by the observation encoder only,
+        when the data changed; it reads nothing else of the state but ``s.n`` (and
+        ``s.round``), and shows seats through :meth:`ObsWriter.rel` /
+        :meth:`ObsWriter.seat` (rows by relative seat). The block's layout is part of the
+        observation's version: changing it needs a new ``OBSERVATION_VERSION``."""
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Exploit(RuleModule):
@@ -266,5 +389,7 @@ def register(module: RuleModule) -> RuleModule:
     return module
 
 
-__all__ = ["D", "Exploit", "exploit_ids", "L_BLOCKADE", "M_FORT", "M_FORTIFIED", "M_FORT_DEIC",
+__all__ = ["D", "Exploit", "exploit_ids", "L_BLOCKADE", "OBS_FLEET", "OBS_MAX_COUNT",
+           "OBS_SEATS", "OBS_SEAT_LABELS", "ObsBlock", "ObsField", "ObsWriter", "M_FORT",
+           "M_FORTIFIED", "M_FORT_DEIC",
            "M_MISSIONARY", "M_NO_ATTACK", "M_PIRATE", "REGISTRY", "RuleModule", "register"]

@@ -93,6 +93,20 @@ def _bits(mask: int) -> list[int]:
 
 def _regions_words(mask: int) -> str:
     return " or ".join(api.REGION_NAMES[r] for r in _bits(mask))
+#: its block of the RL observation (``observe``)
+OBS: Final = api.ObsBlock()
+O_OCC: Final = OBS.field("occupied", "bits", api.REGION_CODES,
+                         "regions where the acting player occupied a city this turn")
+O_TOKEN: Final = OBS.field("token_turn", "bits", ("token",),
+                           "the turn was started with a blue token")
+O_OUT: Final = OBS.field("out", "count", ("tokens", "cards"),
+                         "Trade tokens and cards the fleet sent out of the game", scale=10)
+O_SHORT: Final = OBS.field("shortage", "count", tuple(b.code for b in api.BUILDINGS),
+                           "buildings discarded by the building shortage")
+O_CITIES: Final = OBS.field("cities", "count", api.REGION_CODES,
+                            "cities held per region as of the last action (limited "
+                            "occupation)", rows=api.OBS_SEAT_LABELS, scale=5)
+
 
 
 class SilentFleet(api.RuleModule):
@@ -100,6 +114,7 @@ class SilentFleet(api.RuleModule):
     number = 16
     name = FLEET
     neutral_colours = 1
+    observation = OBS
 
     def catalogue(self) -> list[tuple[int, str]]:
         out = [(self.code(REACT, k), f"fleet react {api.KIND_NAMES[k].lower()}")
@@ -477,6 +492,20 @@ class SilentFleet(api.RuleModule):
         if rules:
             text += f"; optional rules: {', '.join(rules)}"
         return text
+
+    # ------------------------------------------------------------------ observation
+    def observe(self, s: State, i: int, w: api.ObsWriter) -> None:
+        d = s.exd[i]
+        w.flags(O_OCC, api.NREGIONS, d[OCC])
+        w.flags(O_TOKEN, 1, d[TOKEN])
+        w.count(O_OUT, d[TOKENS_OUT], 10)
+        w.count(O_OUT + 1, d[CARDS_OUT], 10)
+        for b in range(NB):
+            w.count(O_SHORT + b, d[BLD + b])
+        for k in range(s.n):
+            o = CITIES + api.NREGIONS * w.seat(k)
+            for r in range(api.NREGIONS):
+                w.count(O_CITIES + k * api.NREGIONS + r, d[o + r], 5)
 
 
 def _winner(track: list[int]) -> int:
