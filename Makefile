@@ -21,14 +21,17 @@ COMPILED_STAMP := $(CVENV)/.installed-compiled
 BUILD_FILES := pyproject.toml setup.py build_backend/endeavor_build.py
 ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*')
 ARGS ?=
+# the web tests' PostgreSQL URL, written once by web-services for both web goals
+PG_URL_FILE := .venv/.test-pg-url
 # the database of `make serve` (ARGS="--db URL" overrides it)
 SERVE_DB ?= sqlite:///endeavor.db
 # the browser app's checker (TypeScript, from package-lock.json), installed again when the
 # lock changes
 NPM_STAMP := node_modules/.installed
 
-.PHONY: serve loadtest play play-compiled test test-pure test-web test-js test-compiled compiled lint \
-	typecheck bench bench-compiled install dev clean golden services perf-gate docs
+.PHONY: serve loadtest play play-compiled test test-pure test-web test-web-api \
+	test-web-browser web-services test-js test-compiled compiled lint typecheck bench \
+	bench-compiled install dev clean golden services perf-gate docs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -97,21 +100,21 @@ typecheck: $(DEV_STAMP)
 docs: $(DEV_STAMP)
 	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs site
 
-# two lanes (one core each): compile the mypyc build and run the engine's suite on it;
-# meanwhile ruff and the import contracts (lint), mypy, the documentation site (docs)
-# and the suite on the pure-Python build (playing a fifth of the seeded random-play
-# sweeps, which the compiled lane plays whole). The web app's tests (tests/web: adapters,
-# not the engine, so once, on the pure build) and the browser modules' checker and unit
-# tests (test-js, seconds) take whichever lane is free first. The performance gate runs
-# in the compiled lane, after its suite (PERF_GATE_AFTER), so that it never competes
-# with the build. -O prints each step when it ends.
+# four lanes at once (the web tests wait on servers and pages more than they compute,
+# so four fit two cores): the suite on the pure-Python build (a fifth of the seeded
+# random-play sweeps, which the compiled lane plays whole); the compiled build, its suite
+# and then the performance gate (PERF_GATE_AFTER: never beside the build); the browser's
+# tests; the other web tests (tests/web: adapters, not the engine, so once, on the pure
+# build). ruff and the import contracts (lint), mypy, the documentation site (docs) and
+# the browser modules' checker and unit tests (test-js, seconds) take whichever lane is
+# free first. -O prints each step when it ends.
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, the import"
 	@echo "contracts, mypy, the documentation site, the pure-Python suite, the web app's and"
 	@echo "the browser modules' (tsc, node --test), then the performance gate; each step"
 	@echo "prints its output when it ends"
-	$(MAKE) --no-print-directory -j3 -O test-compiled lint typecheck docs test-pure test-web \
-		test-js perf-gate PERF_GATE_AFTER=test-compiled
+	$(MAKE) --no-print-directory -j4 -O test-pure test-compiled test-web-browser test-web-api \
+		lint typecheck docs test-js perf-gate PERF_GATE_AFTER=test-compiled
 
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
@@ -124,7 +127,7 @@ test-pure: $(DEV_STAMP)
 # ci_services.sh installs and starts them when missing; quick otherwise). They read the
 # database URL from ENDEAVOR_TEST_PG: when it is not set, the script's. Without CI, a
 # failure of the script only skips the PostgreSQL tests (they say why); under CI it fails.
-test-web: $(DEV_STAMP)
+web-services: $(DEV_STAMP)
 	@pg="$${ENDEAVOR_TEST_PG:-}"; \
 	if [ -z "$$pg" ]; then \
 		pg=$$(tools/ci_services.sh) || { \
@@ -132,8 +135,21 @@ test-web: $(DEV_STAMP)
 			echo "tools/ci_services.sh failed: the PostgreSQL tests will be skipped"; \
 			pg=; }; \
 	fi; \
-	echo "== pytest tests/web, pure Python, PostgreSQL: $${pg:-none}"; \
-	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web
+	printf '%s' "$$pg" > $(PG_URL_FILE)
+
+# in two goals that make test runs side by side (the browser's tests wait on pages more
+# than they compute): the HTTP, store and sender tests, then the browser's
+test-web-api: web-services
+	@pg=$$(cat $(PG_URL_FILE)); \
+	echo "== pytest tests/web (the browser's apart), pure Python, PostgreSQL: $${pg:-none}"; \
+	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web \
+		--ignore=tests/web/browser
+
+test-web-browser: web-services
+	@echo "== pytest tests/web/browser, pure Python, Chromium"
+	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web/browser
+
+test-web: test-web-api test-web-browser
 
 # the browser app's modules (src/endeavor/web/static, served as they are: no build):
 # TypeScript's checker reads them with their JSDoc types (tsconfig.json), then Node's

@@ -260,7 +260,12 @@ def test_host_panel_links_bots_and_the_end(server: Server, new_page: Any, shot: 
     # handed back to its player: the link they have plays again
     host.click("[data-testid=host-open]")
     host.click("[data-testid=host-human-1]")
-    host.wait_for_selector("text=the link they have plays it again")
+    # the panel's answer, whichever it is (a refusal is shown in the same place, and is
+    # what the assertion then prints); a loaded machine may take a while
+    host.wait_for_function("() => document.querySelector('[data-testid=host-message]')"
+                           "?.textContent", timeout=30_000)
+    said = host.inner_text("[data-testid=host-message]")
+    assert "the link they have plays it again" in said, said
     back = host.input_value("[data-testid=host-link-1]")
     assert back == fresh
     host.click("[data-testid=host-panel-close]")
