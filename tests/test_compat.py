@@ -83,7 +83,7 @@ V2_STATES = sorted(p.name.split(".")[0] for p in V2.glob("*.state.json"))
 #: the fields that version 3 renamed (version 2's name, today's)
 RENAMED = {"trk_owner": "track_owner", "trk_tok": "track_token",
            "gov_avail": "region_governors", "bsupply": "building_supply",
-           "smark": "site_marks", "lmark": "link_marks"}
+           "smark": "site_marks", "lmark": "link_marks", "exd": "module_data"}
 PLAYER_RENAMED = {"btok": "brown_tokens", "mem": "base_discs", "occ": "taken_circles"}
 
 

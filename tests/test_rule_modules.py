@@ -69,7 +69,7 @@ def test_exploit_modules_touch_no_private_member_and_write_only_their_data(
         path: Path) -> None:
     tree = ast.parse(path.read_text())
     assert not _private_uses(tree), f"{path.name} uses {_private_uses(tree)}"
-    writes = _state_writes(tree, skip=set(), own={"exd"})
+    writes = _state_writes(tree, skip=set(), own={"module_data"})
     assert not writes, f"{path.name} writes {writes}"
 
 
@@ -147,11 +147,11 @@ class Recorder(RuleModule):
         return [0, 0]
 
     def on_turn_end(self, s: State, i: int, p: int, kinds: int) -> None:
-        s.exd[i][0] += 1
+        s.module_data[i][0] += 1
         Recorder.turns.append((s.round, p, kinds))
 
     def on_round_end(self, s: State, i: int) -> None:
-        s.exd[i][1] += 1
+        s.module_data[i][1] += 1
         Recorder.rounds.append(s.round)
 
 
@@ -172,7 +172,7 @@ def test_turn_end_and_round_end_hooks(recorder: type[Recorder]) -> None:
     T.play_random(s, seed=5)
     turns, rounds = recorder.turns, recorder.rounds
     assert rounds == [1, 2, 3, 4, 5, 6, 7]
-    assert s.exd[i] == [len(turns), 7]
+    assert s.module_data[i] == [len(turns), 7]
     # one turn end per Action-phase decision, passes included (kinds 0)
     passes = [a for a in s.history() if a.text == "pass"]
     assert sum(1 for _, _, k in turns if k == 0) == len(passes)
@@ -207,7 +207,7 @@ STATE_FIELDS = {
     "filled", "sea", "region_presence", "owned_sites", "occupied_sites", "free_cities",
     "free_routes", "decks", "pile", "removed", "region_governors", "building_supply", "level5",
     "spent", "abolished", "round", "step", "crown", "act_player", "passed", "phase", "turn",
-    "stack", "hist", "nhist", "exd", "site_marks", "link_marks", "ev", "origin", "rules",
+    "stack", "hist", "nhist", "module_data", "site_marks", "link_marks", "ev", "origin", "rules",
     "info", "ex", "config", "supply", "harbor", "attr", "brown_tokens", "base_discs", "blue",
     "buildings", "taken_circles", "cards", "gov", "aside"}
 TEST_FILES = sorted(Path(__file__).parent.glob("*.py"))

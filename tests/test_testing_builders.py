@@ -161,7 +161,7 @@ def _modules() -> State:
     T.place(s, 0, "FE3")
     T.apply_ability(s, 0, "blockade FE3-FE5")
     i = T.exploit(s, "jesuit_missionaries")
-    T.set_module_data(s, "jesuit_missionaries", s.exd[i])
+    T.set_module_data(s, "jesuit_missionaries", s.module_data[i])
     T.mark_site(s, "BAT", M_FORT_DEIC)
     T.mark_site(s, "BAT", M_FORT_DEIC, on=False)
     li = next(k for k, m in enumerate(s.link_marks) if m & L_BLOCKADE)
@@ -200,7 +200,7 @@ def _saltpeter() -> State:
 def _tile() -> State:
     s = _acting(exploits=("haitian_revolution",))
     i = T.exploit(s, "haitian_revolution")
-    T.set_tile(s, "haitian_revolution", s.exd[i] + [D.CARD_INDEX["CA/1"]])
+    T.set_tile(s, "haitian_revolution", s.module_data[i] + [D.CARD_INDEX["CA/1"]])
     return s
 
 

@@ -4,7 +4,7 @@ adds. A module imports only this module (a test checks it).
 A module subclasses :class:`RuleModule` (or :class:`Exploit`), overrides the hooks it
 needs (see :mod:`endeavor.rules.module` for each hook's contract) and registers an
 instance with :func:`register`. Hooks receive the state ``s`` and the module's index
-``i``; the module's own data is the int list ``s.exd[i]``, which it reads and writes
+``i``; the module's own data is the int list ``s.module_data[i]``, which it reads and writes
 freely. The rest of the state is **read** through its public fields and queries
 (``s.players[p].harbor``, ``s.site_owner[x]``, ``s.is_open(r)``, ``s.presence(p, r)``,
 ``s.has_shield(p, i)``...) and **changed only through the functions below**, which keep

@@ -16,9 +16,9 @@ state is migrated on load. Its config gets ``plus_same_region: true``, the "+" r
 it was played with (P5, before R23), so old records replay to the same game.
 
 A state JSON is version 3 since its fields have readable names (``track_owner``,
-``site_marks``, a player's ``brown_tokens``...); a version-2 state (``trk_owner``,
-``smark``, ``btok``...) is migrated on load. Records keep version 2: they never held
-those fields.
+``site_marks``, ``module_data``, a player's ``brown_tokens``...); a version-2 state
+(``trk_owner``, ``smark``, ``exd``, ``btok``...) is migrated on load. Records keep
+version 2: they never held those fields.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ STATE_READS: Final = (1, 2, 3)
 #: the state fields that version 3 renamed: version 2's name -> today's
 _V2_FIELDS: Final = {"trk_owner": "track_owner", "trk_tok": "track_token",
                      "gov_avail": "region_governors", "bsupply": "building_supply",
-                     "smark": "site_marks", "lmark": "link_marks"}
+                     "smark": "site_marks", "lmark": "link_marks", "exd": "module_data"}
 #: the player fields that version 3 renamed
 _V2_PLAYER_FIELDS: Final = {"btok": "brown_tokens", "mem": "base_discs",
                             "occ": "taken_circles"}
@@ -157,7 +157,8 @@ def state_dict(s: State) -> dict[str, Any]:
         "abolished": s.abolished, "round": s.round, "step": s.step, "crown": s.crown,
         "act_player": s.act_player, "passed": s.passed, "phase": s.phase, "turn": s.turn,
         "stack": [list(f) for f in s.stack],
-        "modules": [e.id for e in s.ex], "exd": s.exd, "site_marks": s.site_marks,
+        "modules": [e.id for e in s.ex], "module_data": s.module_data,
+        "site_marks": s.site_marks,
         "link_marks": s.link_marks,
         "history": [a.text for a in s.history()],
     })
@@ -419,11 +420,12 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
     s.phase = _int(d, "phase", 0, PH_END)
     s.turn = _int(d, "turn", 0, TURN_OPEN | 0xFF)
     s.stack = _frames(d, s)
-    exd = d.get("exd")
-    if (not isinstance(exd, list) or len(exd) != len(s.ex)
-            or not all(isinstance(x, list) for x in exd)):
-        raise RecordError("field 'exd' must hold one list of ints per module")
-    s.exd = [_ints({"exd": x}, "exd", len(x), -(1 << 20), 1 << 20) for x in exd]
+    data = d.get("module_data")
+    if (not isinstance(data, list) or len(data) != len(s.ex)
+            or not all(isinstance(x, list) for x in data)):
+        raise RecordError("field 'module_data' must hold one list of ints per module")
+    s.module_data = [_ints({"module_data": x}, "module_data", len(x), -(1 << 20), 1 << 20)
+                     for x in data]
     s.site_marks = _ints(d, "site_marks", D.NSITES, 0, 255)
     s.link_marks = _ints(d, "link_marks", info.nlinks, 0, 255)
     hist = d.get("history")
@@ -447,7 +449,7 @@ def _build(d: dict[str, Any], config: GameConfig, check: Any) -> State:
              "link_token", "track_owner", "track_token", "sea", "neutral_supply", "decks",
              "pile", "removed", "region_governors", "building_supply", "level5", "spent",
              "abolished", "round", "step", "crown", "act_player", "passed", "phase", "turn",
-             "stack", "modules", "exd", "site_marks", "link_marks", "history"}
+             "stack", "modules", "module_data", "site_marks", "link_marks", "history"}
     extra = set(d) - known
     if extra:
         raise RecordError(f"unknown state field(s): {', '.join(sorted(extra))}")

@@ -155,7 +155,8 @@ _FIELDS: Final = (
     "owned_sites", "occupied_sites", "free_cities", "free_routes", "decks", "pile", "removed",
     "region_governors", "building_supply", "level5", "spent", "abolished", "round", "step",
     "crown", "act_player", "passed", "phase", "turn", "stack", "hist", "nhist", "_legal",
-    "ex", "exd", "site_marks", "link_marks", "ev", "origin", "neutral_supply", "_shm", "_marks",
+    "ex", "module_data", "site_marks", "link_marks", "ev", "origin", "neutral_supply", "_shm",
+    "_marks",
 )
 #: undo() keeps a copy of the position after every this many actions of the history it
 #: replays, so undoing step by step costs a copy and a few replayed actions each time
@@ -206,7 +207,7 @@ class State:
     nhist: int
     _legal: list[int] | None
     ex: tuple[RuleModule, ...]
-    exd: list[list[int]]
+    module_data: list[list[int]]
     site_marks: list[int]
     link_marks: list[int]
     ev: list[Event] | None
@@ -259,7 +260,7 @@ class State:
         s.nhist = self.nhist
         s._legal = self._legal  # never mutated in place, shared safely
         s.ex = self.ex
-        s.exd = [*map(list.copy, self.exd)]
+        s.module_data = [*map(list.copy, self.module_data)]
         s.site_marks = self.site_marks.copy()
         s.link_marks = self.link_marks.copy()
         s.ev = None
@@ -795,9 +796,9 @@ def new_game(config: GameConfig | None = None) -> State:
     s.link_marks = [0] * info.nlinks
     s.ev = None
     s.origin = None
-    s.exd = []
+    s.module_data = []
     for i, e in enumerate(s.ex):  # module setup, before the start tiles
-        s.exd.append(e.setup(s, i))
+        s.module_data.append(e.setup(s, i))
     turns.advance(s)
     return s
 

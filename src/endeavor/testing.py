@@ -430,7 +430,7 @@ def exploit(s: State, exploit_id: str) -> int:
 
 def set_module_data(s: State, module_id: str, data: Iterable[int]) -> None:
     """Replace a module's data (its tile) wholesale; call :func:`check` afterwards."""
-    s.exd[exploit(s, module_id)] = list(data)
+    s.module_data[exploit(s, module_id)] = list(data)
     _touch(s)
 
 
@@ -517,7 +517,7 @@ def slot_governor(s: State, p: int, code: str) -> None:
 def set_nassau(s: State, p: int) -> None:
     """A disc of ``p`` from the supply takes Nassau (The Republic of Pirates); a disc
     already there returns to its owner's supply. The Pirate does not move."""
-    d = s.exd[exploit(s, "republic_of_pirates")]
+    d = s.module_data[exploit(s, "republic_of_pirates")]
     q = d[1]  # tile data: [Pirate location, Nassau owner, Governor-space owner]
     if q >= 0:
         s.players[q].supply += 1
@@ -546,7 +546,7 @@ def swap_track_disc(s: State, region: str | int, space: int, p: int) -> None:
 def saltpeter_tile_disc(s: State, p: int) -> None:
     """A disc of ``p`` from the supply onto the Saltpeter Stockpiles tile, where its
     Attack ability stores a casualty (``p`` has none there yet)."""
-    d = s.exd[exploit(s, "saltpeter_stockpiles")]
+    d = s.module_data[exploit(s, "saltpeter_stockpiles")]
     k = 1 + 2 * s.n + p  # tile data: [tile, held[n], cannon masks[n], disc on tile[n]]
     assert d[k] == 0, "already a disc on the tile"
     s.players[p].supply -= 1
@@ -560,7 +560,7 @@ def saltpeter_cannon_on(s: State, p: int, building: str) -> None:
     resolving the building."""
     from . import api
 
-    d = s.exd[exploit(s, "saltpeter_stockpiles")]
+    d = s.module_data[exploit(s, "saltpeter_stockpiles")]
     assert d[1 + p] > 0, "no cannon held"
     k = api.take_circle(s, p, D.BUILDING_INDEX[building])
     d[1 + s.n + p] |= 1 << k
@@ -654,7 +654,7 @@ def set_tile(s: State, module_id: str, data: Iterable[int]) -> None:
     icons = [e.icons(s, i, p) for p in range(s.n)]
     tokens = Counter(e.tile_tokens(s, i))
     cards = Counter(e.tile_cards(s, i))
-    s.exd[i] = list(data)
+    s.module_data[i] = list(data)
     for p, pl in enumerate(s.players):
         k = e.tile_discs(s, i, p) - discs[p]
         assert pl.supply >= k, f"player {p}: {k} discs needed, {pl.supply} in the supply"

@@ -397,7 +397,7 @@ def seat_field_keys(field: str) -> tuple[str, ...]:
             "mats.present": ()}[field]
 
 
-#: the state JSON fields each (non-mats) field shows; module fields show their "exd"
+#: the state JSON fields each (non-mats) field shows; module fields show their "module_data"
 SOURCES: dict[str, tuple[str, ...]] = {
     "turn.round": ("round",), "turn.phase": ("phase",), "turn.crown": ("crown",),
     "turn.current": ("stack",), "turn.active": ("act_player",), "turn.passed": ("passed",),
@@ -414,7 +414,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "cards.governors": ("region_governors",), "buildings.supply": ("building_supply",),
     "fleet.supply": ("neutral_supply",),
     "exploits.active": ("track_owner",), "exploits.shield": ("track_owner", "site_owner", "sea"),
-    "spanish_main.used": ("exd.spanish_main", "round"),
+    "spanish_main.used": ("module_data.spanish_main", "round"),
 }
 #: JSON fields the vector does not show: the history, the phase driver's place in the
 #: round's schedule (shown by the phase, the Crown and who decides), the setting
@@ -428,7 +428,7 @@ def sources(field: F.Field) -> tuple[str, ...]:
         return SOURCES[field.name]
     module = field.name.split(".")[0]
     assert module in F.MODULE_IDS, field.name
-    return (f"exd.{module}",)
+    return (f"module_data.{module}",)
 
 
 #: rows of a field that show one item of a JSON list (row k <-> key[index(k)])
@@ -446,7 +446,8 @@ def row_items(s: State) -> dict[str, tuple[str, list[int]]]:
 
 
 def changed_keys(a: dict[str, Any], b: dict[str, Any]) -> set[str]:
-    """The JSON fields that differ: top-level names, ``exd.<module>``, ``players.<q>.<f>``."""
+    """The JSON fields that differ: top-level names, ``module_data.<module>``,
+    ``players.<q>.<f>``."""
     out = set()
     for k in a.keys() | b.keys():
         if a.get(k) == b.get(k):
@@ -454,8 +455,8 @@ def changed_keys(a: dict[str, Any], b: dict[str, Any]) -> set[str]:
         if k == "players":
             for q, (x, y) in enumerate(zip(a[k], b[k], strict=True)):
                 out |= {f"players.{q}.{f}" for f in x if x[f] != y[f]}
-        elif k == "exd":
-            out |= {f"exd.{m}" for m, x, y in zip(a["modules"], a[k], b[k], strict=True)
+        elif k == "module_data":
+            out |= {f"module_data.{m}" for m, x, y in zip(a["modules"], a[k], b[k], strict=True)
                     if x != y}
         else:
             out.add(k)
@@ -503,7 +504,7 @@ def is_shown(key: str) -> bool:
     """Whether the vector shows a JSON field (:func:`changed_keys` names)."""
     if key.split(".")[0] in NOT_SHOWN:
         return False
-    if key.startswith("exd."):
+    if key.startswith("module_data."):
         return key[4:] not in SILENT_TILES
     return True
 
@@ -550,7 +551,7 @@ def test_setting_fields_never_change_during_a_game() -> None:
 
 
 def test_module_data_layouts_match_the_modules() -> None:
-    """The encoder reads each module's ``exd`` by its documented layout: the lengths
+    """The encoder reads each module's ``module_data`` by its documented layout: the lengths
     every module sets up (n players) are the ones it expects."""
     expect = {"saltpeter_stockpiles": lambda n: 1 + 3 * n,
               "republic_of_pirates": lambda n: 3, "imperialism": lambda n: 1 + n,
@@ -564,7 +565,7 @@ def test_module_data_layouts_match_the_modules() -> None:
     assert set(expect) == set(F.MODULE_IDS)
     for name in CONFIGS:
         s = game(name)[0]
-        for m, data in zip(s.modules, s.exd, strict=True):
+        for m, data in zip(s.modules, s.module_data, strict=True):
             assert len(data) == expect[m.id](s.config.players), m.id
 
 

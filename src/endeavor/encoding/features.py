@@ -451,7 +451,7 @@ class Encoder:
         self.neutral_supply = 0
         self.mats: list[_Mat] = [_Mat() for _ in range(SEATS)]
         self.shields: list[int] = [0] * NEXPLOITS
-        self.exd: list[list[int]] = [[] for _ in range(NMODULES)]
+        self.module_data: list[list[int]] = [[] for _ in range(NMODULES)]
         self.mod: list[list[float]] = [[0.0] * size for _, size in MODULE_RANGE]
         #: the round each module's block was written in (for ``observe_round`` ones)
         self.exd_round: list[int] = [-1] * NMODULES
@@ -510,11 +510,11 @@ class Encoder:
         n = self.n
         for k in range(n):
             self.mat(s, k, players[(self.player + k) % n])
-        exd = s.exd
+        module_data = s.module_data
         nums = self.mod_num
         for i in range(len(nums)):
             m = nums[i]
-            if m and (exd[i] != self.exd[m - 1]
+            if m and (module_data[i] != self.module_data[m - 1]
                       or (self.mod_round[i] and s.round != self.exd_round[m - 1])):
                 self.module(s, i, m)
         return self.vec
@@ -944,7 +944,7 @@ class Encoder:
         w.v = []
         putdense(self.out, off, self.mod[m - 1], v)
         self.mod[m - 1] = v
-        self.exd[m - 1] = s.exd[i].copy()
+        self.module_data[m - 1] = s.module_data[i].copy()
         self.exd_round[m - 1] = s.round
 
 

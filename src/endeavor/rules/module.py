@@ -6,7 +6,7 @@ has a neutral default, so a module overrides only what it changes, and the hot p
 call a hook only for the modules whose class overrides it (``Rules.hooked``).
 
 Every hook receives the state ``s`` and ``i``, the module's index among the modules in
-play (:attr:`State.modules`); the module's own data is the int list ``s.exd[i]`` (its
+play (:attr:`State.modules`); the module's own data is the int list ``s.module_data[i]`` (its
 tile), which it may read and write freely. Everything else in the state is changed
 only through the functions of :mod:`endeavor.api`, which keep every derived counter
 right and raise the events clients see.
@@ -355,7 +355,7 @@ class RuleModule:
     # ------------------------------------------------------------------ observation
     def observe(self, s: State, i: int, w: ObsWriter) -> None:
         """Write this module's block of the RL observation (:attr:`observation`) for the
-        observer of ``w`` into ``w.v`` (all zeros on entry), from its data ``s.exd[i]``
+        observer of ``w`` into ``w.v`` (all zeros on entry), from its data ``s.module_data[i]``
         (and ``s.round`` if :attr:`observe_round`). Called by the observation encoder only,
         when the data changed; it reads nothing else of the state but ``s.n`` (and
         ``s.round``), and shows seats through :meth:`ObsWriter.rel` /

@@ -30,7 +30,7 @@ turn played with a blue Action token, P89), ``building_shortage`` (at the start 
 round the player without the Crown discards a building from the supply,
 ``shortage discard theater``, P90).
 
-Module data ``exd[i]``: ``[regions where the acting player occupied a city this turn
+Module data ``module_data[i]``: ``[regions where the acting player occupied a city this turn
 (bitmask), 1 while the turn was started with a blue token, Trade tokens the fleet sent
 out of the game, cards its Draws discarded, copies discarded by the building shortage
 per building type x19, cities each seat holds per region x7n (as of the last action,
@@ -157,7 +157,7 @@ class SilentFleet(api.RuleModule):
 
     def _snapshot(self, s: State, i: int) -> None:
         """Remember every seat's cities per region (limited occupation, P88)."""
-        d = s.exd[i]
+        d = s.module_data[i]
         for p in range(s.n):
             d[CITIES + 7 * p:CITIES + 7 * p + 7] = self._cities(s, p)
 
@@ -195,7 +195,7 @@ class SilentFleet(api.RuleModule):
     # ------------------------------------------------------------------ hooks
     def on_action(self, s: State, i: int, p: int, kind: int, c: int, source: int,
                   region: int) -> None:
-        d = s.exd[i]
+        d = s.module_data[i]
         if source >= api.SRC_TOKEN and self._on(s, "no_token_reaction"):
             d[TOKEN] = 1  # P89: the turn was taken with a blue Action token
         if not self._on(s, "limited_occupation"):
@@ -212,7 +212,7 @@ class SilentFleet(api.RuleModule):
         self._snapshot(s, i)
 
     def on_turn_end(self, s: State, i: int, p: int, kinds: int) -> None:
-        d = s.exd[i]
+        d = s.module_data[i]
         occ, token = d[OCC], d[TOKEN]
         d[OCC] = d[TOKEN] = 0
         if self._on(s, "limited_occupation"):
@@ -282,7 +282,7 @@ class SilentFleet(api.RuleModule):
     def _do(self, s: State, i: int, c: int) -> None:
         """Carry out reaction code ``c`` (the events first, then what follows: a region
         opening, its Governor, Abolition)."""
-        d = s.exd[i]
+        d = s.module_data[i]
         q = self.owner(s, i)
         verb, arg = self.local_verb(c), api.arg_of(c)
         if verb == TRACK:
@@ -325,7 +325,7 @@ class SilentFleet(api.RuleModule):
                  f"Crown) discards a {bd.name} (level {bd.level}) from the supply; it "
                  "leaves the game (R22, P90)")
         api.discard_building(s, b)
-        s.exd[i][BLD + b] += 1
+        s.module_data[i][BLD + b] += 1
 
     # ------------------------------------------------------------------ own steps
     def step_codes(self, s: State, i: int, f: api.Frame) -> list[int]:
@@ -451,11 +451,11 @@ class SilentFleet(api.RuleModule):
 
     # ------------------------------------------------------------------ accounting, display
     def tile_buildings(self, s: State, i: int) -> list[int]:
-        d = s.exd[i]
+        d = s.module_data[i]
         return [b for b in range(NB) for _ in range(d[BLD + b])]
 
     def check(self, s: State, i: int) -> list[str]:
-        d = s.exd[i]
+        d = s.module_data[i]
         if len(d) != CITIES + 7 * s.n:
             return [f"module data has {len(d)} ints, not {CITIES + 7 * s.n}"]
         out = []
@@ -478,7 +478,7 @@ class SilentFleet(api.RuleModule):
         return out
 
     def describe(self, s: State, i: int) -> str:
-        d = s.exd[i]
+        d = s.module_data[i]
         q = self.owner(s, i)
         board = sum(s.presence(q, r) for r in range(api.NREGIONS))
         text = (f"{api.neutral_supply(s, q)} discs in its supply, {board} on the board; "
@@ -495,7 +495,7 @@ class SilentFleet(api.RuleModule):
 
     # ------------------------------------------------------------------ observation
     def observe(self, s: State, i: int, w: api.ObsWriter) -> None:
-        d = s.exd[i]
+        d = s.module_data[i]
         w.flags(O_OCC, api.NREGIONS, d[OCC])
         w.flags(O_TOKEN, 1, d[TOKEN])
         w.count(O_OUT, d[TOKENS_OUT], 10)
