@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
-from collections.abc import Callable
-from typing import NoReturn, TypeVar
 
 from rich.console import Console
+
+from endeavor.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, HelpExit, Parser, ranged
+from endeavor.errors import UsageError
 
 from .command import run
 from .server import LoadTestError
@@ -17,61 +17,18 @@ from .server import LoadTestError
 PROG = "python -m tools.loadtest"
 #: what each line of an error begins with
 NAME = "loadtest"
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-_N = TypeVar("_N", int, float)
 
-
-class _Exit(Exception):
-    """argparse finished early (``--help``) with this status."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that raises instead of exiting, so :func:`main` returns."""
-
-    def error(self, message: str) -> NoReturn:
-        raise LoadTestError(f"{message} (see '{self.prog} --help')")
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            sys.stderr.write(message)
-        raise _Exit(status)
-
-
-def _ranged(convert: Callable[[str], _N], low: _N, high: _N, rule: str,
-            ) -> Callable[[str], _N]:
-    """An argparse ``type``: ``convert`` the text, then require a finite value from
-    ``low`` to ``high`` (``rule`` says so, for the error message)."""
-    def parse(text: str) -> _N:
-        try:
-            value = convert(text)
-        except (ValueError, OverflowError):
-            what = "an integer" if convert is int else "a number"
-            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
-        if isinstance(value, float) and not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {rule}, not {text}")
-        return value
-    parse.__name__ = convert.__name__  # argparse names the type in some messages
-    return parse
-
-
-_count = _ranged(int, 1, 5_000, "1 to 5,000")
-_workers = _ranged(int, 1, 64, "1 to 64")
-_think = _ranged(float, 0.0, 60.0, "0 to 60 seconds")
-_rate = _ranged(float, 0.0, 1.0, "0 to 1")
-_clock = _ranged(float, 1.0, 86_400.0, "1 to 86,400 seconds")
-_seed = _ranged(int, 0, 2**63 - 1, f"0 to {2**63 - 1}")
+_count = ranged(int, lambda v: 1 <= v <= 5_000, "1 to 5,000")
+_workers = ranged(int, lambda v: 1 <= v <= 64, "1 to 64")
+_think = ranged(float, lambda v: 0.0 <= v <= 60.0, "0 to 60 seconds")
+_rate = ranged(float, lambda v: 0.0 <= v <= 1.0, "0 to 1")
+_clock = ranged(float, lambda v: 1.0 <= v <= 86_400.0, "1 to 86,400 seconds")
+_seed = ranged(int, lambda v: 0 <= v <= 2**63 - 1, f"0 to {2**63 - 1}")
 
 
 def parser() -> argparse.ArgumentParser:
     """The load test's options."""
-    p = _Parser(
+    p = Parser(
         prog=PROG,
         description="Start the web app in another process (or use --url), create G games "
                     "and play them concurrently through the HTTP API, with a WebSocket "
@@ -118,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     on stderr), 130 when interrupted."""
     try:
         args = parser().parse_args(argv)
-    except _Exit as e:
+    except HelpExit as e:
         return e.status
-    except LoadTestError as e:
+    except UsageError as e:
         return _fail(str(e))
     out = Console(markup=False, highlight=False, emoji=False,
                   width=None if sys.stdout.isatty() else 100)

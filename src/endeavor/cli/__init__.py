@@ -50,9 +50,9 @@ from .common import (
     MAX_WORKERS,
     PIPE_HEIGHT,
     PIPE_WIDTH,
+    HelpExit,
+    Parser,
     UsageError,
-    _HelpExit,
-    _Parser,
     final_lines,
 )
 from .play import DEFAULT_OPPONENT, DEFAULT_PASS_WEIGHT
@@ -80,7 +80,7 @@ __all__ = [
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="endeavor",
         description="Endeavor: Age of Sail - play against bots, simulate random games, "
                     "replay and review game records, benchmark the rules engine, run "
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     try:
         args = _build_parser().parse_args(argv)
-    except _HelpExit as e:
+    except HelpExit as e:
         return e.status
     except UsageError as e:
         return _fail(str(e))

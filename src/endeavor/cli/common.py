@@ -1,5 +1,5 @@
 """What the commands of :mod:`endeavor.cli` share: exit statuses, :class:`UsageError`
-and the parser that raises it, argparse types (:func:`_ranged` and the ranges built on it),
+and the parser that raises it, argparse types (:func:`ranged` and the ranges built on it),
 the options of the game settings (:func:`_add_game_options`, :func:`_config`,
 :func:`_options`), the options of where games run (:func:`_add_backend_options`,
 :func:`_check_backend_options`), reading a record, the screen size and the whole game's
@@ -40,7 +40,7 @@ MAX_WORKERS = 1_024
 _N = TypeVar("_N", int, float)
 
 
-class _HelpExit(Exception):
+class HelpExit(Exception):
     """argparse finished early (``--help``) with this status."""
 
     def __init__(self, status: int) -> None:
@@ -48,8 +48,10 @@ class _HelpExit(Exception):
         self.status = status
 
 
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that raises instead of exiting, so :func:`main` returns."""
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of exiting, so :func:`main` returns: a
+    :class:`UsageError` for bad input, :class:`HelpExit` after ``--help``. The commands
+    and the load test (``tools/loadtest``) build theirs from it."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
@@ -57,11 +59,11 @@ class _Parser(argparse.ArgumentParser):
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:
             sys.stderr.write(message)
-        raise _HelpExit(status)
+        raise HelpExit(status)
 
 
 # --------------------------------------------------------------------------- arguments
-def _ranged(convert: Callable[[str], _N], valid: Callable[[_N], bool],
+def ranged(convert: Callable[[str], _N], valid: Callable[[_N], bool],
             rule: str) -> Callable[[str], _N]:
     """An argparse ``type``: ``convert`` the text, then require a finite value that is
     ``valid`` (``rule`` says what is required, for the error message)."""
@@ -80,15 +82,15 @@ def _ranged(convert: Callable[[str], _N], valid: Callable[[_N], bool],
     return parse
 
 
-_games = _ranged(int, lambda v: 1 <= v <= MAX_GAMES, f"1 to {MAX_GAMES:,}")
-_runs = _ranged(int, lambda v: 1 <= v <= MAX_RUNS, f"1 to {MAX_RUNS:,}")
-_seconds = _ranged(float, lambda v: 0 < v <= MAX_SECONDS,
+_games = ranged(int, lambda v: 1 <= v <= MAX_GAMES, f"1 to {MAX_GAMES:,}")
+_runs = ranged(int, lambda v: 1 <= v <= MAX_RUNS, f"1 to {MAX_RUNS:,}")
+_seconds = ranged(float, lambda v: 0 < v <= MAX_SECONDS,
                    f"a positive number of seconds, at most {MAX_SECONDS:g}")
-_fraction = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
-_seed = _ranged(int, lambda v: 0 <= v <= MAX_SEED, f"0 to {MAX_SEED}")
-_players = _ranged(int, lambda v: True, "an integer")
-_seat = _ranged(int, lambda v: 0 <= v <= 4, "a seat number, 0 to 4")
-_workers = _ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}")
+_fraction = ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
+_seed = ranged(int, lambda v: 0 <= v <= MAX_SEED, f"0 to {MAX_SEED}")
+_players = ranged(int, lambda v: True, "an integer")
+_seat = ranged(int, lambda v: 0 <= v <= 4, "a seat number, 0 to 4")
+_workers = ranged(int, lambda v: 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS:,}")
 
 
 EXPLOITS_HELP = ("Exploits in play: 'none', 'random' (3 drawn for each game from its seed, "
@@ -287,7 +289,7 @@ def _history_log(state: State, human: int | None = None
 
 
 # --------------------------------------------------------------------------- web app
-_web_workers = _ranged(int, lambda v: 1 <= v <= 64, "1 to 64")
+_web_workers = ranged(int, lambda v: 1 <= v <= 64, "1 to 64")
 
 
 def _web_module(name: str) -> Any:

@@ -9,14 +9,14 @@ from typing import Any
 from rich.console import Console
 
 from ..analysis.review import MAX_ITERATIONS
-from .common import _ranged, _web_module, _web_workers
+from .common import _web_module, _web_workers, ranged
 
 MAX_PORT = 65_535
-_port = _ranged(int, lambda v: 1 <= v <= MAX_PORT, f"1 to {MAX_PORT:,}")
+_port = ranged(int, lambda v: 1 <= v <= MAX_PORT, f"1 to {MAX_PORT:,}")
 #: ``endeavor.web.reviews.DEFAULT_ITERATIONS`` (this module does not import the web
 #: extra; tests/web check the two agree)
 DEFAULT_REVIEW_ITERATIONS = 200
-_review_iterations = _ranged(int, lambda v: 0 <= v <= MAX_ITERATIONS,
+_review_iterations = ranged(int, lambda v: 0 <= v <= MAX_ITERATIONS,
                              f"0 (no reviews) to {MAX_ITERATIONS:,}")
 
 

@@ -24,8 +24,8 @@ from .common import (
     _check_backend_options,
     _check_plot,
     _options,
-    _ranged,
     _seed,
+    ranged,
 )
 
 MAX_COUNT = 1_000_000
@@ -45,11 +45,11 @@ SETTING_OPTIONS = ("games", "warm_start_games", "hard_iterations", "iterations",
                    "promotion_games", "promotion_threshold", "eval_games", "eval_iterations",
                    "exploits")
 
-_count = _ranged(int, lambda v: 1 <= v <= MAX_COUNT, f"1 to {MAX_COUNT:,}")
-_count0 = _ranged(int, lambda v: 0 <= v <= MAX_COUNT, f"0 to {MAX_COUNT:,}")
-_iterations = _ranged(int, lambda v: 1 <= v <= MAX_ITERATIONS, f"1 to {MAX_ITERATIONS:,}")
-_share = _ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
-_lr = _ranged(float, lambda v: 0.0 < v <= 1.0, "more than 0 and at most 1")
+_count = ranged(int, lambda v: 1 <= v <= MAX_COUNT, f"1 to {MAX_COUNT:,}")
+_count0 = ranged(int, lambda v: 0 <= v <= MAX_COUNT, f"0 to {MAX_COUNT:,}")
+_iterations = ranged(int, lambda v: 1 <= v <= MAX_ITERATIONS, f"1 to {MAX_ITERATIONS:,}")
+_share = ranged(float, lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
+_lr = ranged(float, lambda v: 0.0 < v <= 1.0, "more than 0 and at most 1")
 
 
 def _ints(what: str, low: int, high: int) -> Any:
