@@ -172,8 +172,6 @@ class Repository:
         #: on PostgreSQL it takes nothing
         self.write_lock: contextlib.AbstractContextManager[Any] = (
             threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
-        #: the name the lock had before it was public (callers not yet moved to it)
-        self._write_lock = self.write_lock
         self.listeners: list[Callable[[str, int], None]] = []
 
     def read(self, fn: Callable[[Connection], _T]) -> _T:
@@ -191,9 +189,6 @@ class Repository:
                     raise
                 log.warning("database connection lost (%s); retrying", type(e.orig).__name__)
         raise AssertionError("unreachable")
-
-    #: the name :meth:`read` had before it was public (callers not yet moved to it)
-    _read = read
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
