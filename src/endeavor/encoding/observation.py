@@ -31,6 +31,23 @@ OBSERVATION_VERSION = 1
 SIZE = F.SIZE
 
 
+#: every observation's bounds (:func:`observation_bounds`)
+_LOW = np.zeros(SIZE, np.float32)
+_HIGH = np.array([h for f in F.FIELDS for h in f.highs()], np.float32)
+_LOW.flags.writeable = False
+_HIGH.flags.writeable = False
+
+
+def observation_bounds() -> tuple[Any, Any]:
+    """``(low, high)``: two ``float32`` vectors of :data:`SIZE` between which every
+    observation of every game lies (new arrays). ``low`` is 0 everywhere; ``high`` is 1
+    for a ``onehot`` or ``bits`` float and, for a ``count``, the largest count the game's
+    components allow (a seat's discs, the Trade tokens of a type, the copies of a
+    building, the cards; or the largest a float shows, 255) divided by the field's
+    scale: :meth:`~endeavor.encoding.features.Field.highs`."""
+    return _LOW.copy(), _HIGH.copy()
+
+
 def observation_size(config: GameConfig) -> int:
     """The length of every observation vector of games with this config (the same for
     every seat and every position of such a game; in this version, for every config)."""
@@ -51,6 +68,12 @@ class ObservationEncoder:
     @property
     def player(self) -> int:
         return self.core.player
+
+    def __reduce__(self) -> tuple[type[ObservationEncoder], tuple[int]]:
+        """Pickled (and copied) as its seat: the copy starts afresh (its first
+        observation is encoded whole; an observation does not depend on the ones before
+        it)."""
+        return (ObservationEncoder, (self.player,))
 
     def encode(self, state: State, out: Any = None, copy: bool = True) -> Any:
         """The observation of ``state``: a new vector, or ``out`` filled, or with
@@ -144,4 +167,4 @@ def _labels(labels: tuple[object, ...]) -> str:
 
 
 __all__ = ["OBSERVATION_VERSION", "ObservationEncoder", "SIZE", "describe", "encode",
-           "layout_table", "observation_size"]
+           "layout_table", "observation_bounds", "observation_size"]
