@@ -148,15 +148,21 @@ def describe(vector: Any, config: GameConfig | None = None) -> dict[str, Any]:
 
 
 def layout_table() -> str:
-    """The layout as a Markdown table (docs/rl.md shows it; a test keeps them equal)."""
-    lines = ["| offset | length | field | kind | rows x values | scale | meaning |",
-             "|---:|---:|---|---|---|---:|---|"]
+    """The layout as a Markdown table (docs/rl.md shows it; a test keeps them equal):
+    ``at most`` is a count's largest whole number (per item when they differ), its
+    bound in the observation space divided by the scale."""
+    lines = ["| offset | length | field | kind | rows x values | scale | at most | meaning |",
+             "|---:|---:|---|---|---|---:|---:|---|"]
     for f in F.FIELDS:
         rows = f"{len(f.rows)} x " if f.rows else ""
         labels = _labels(f.labels)
         scale = f"/{f.scale}" if f.kind == "count" else ""
+        most = ""
+        if f.kind == "count":
+            most = (str(f.most[0]) if len(set(f.most)) == 1
+                    else ", ".join(str(m) for m in f.most))
         lines.append(f"| {f.offset} | {f.size} | `{f.name}` | {f.kind} | {rows}{labels} "
-                     f"| {scale} | {f.doc} |")
+                     f"| {scale} | {most} | {f.doc} |")
     return "\n".join(lines) + "\n"
 
 
