@@ -7,6 +7,7 @@ runs these tests too."""
 from __future__ import annotations
 
 import warnings
+
 import pytest
 
 np = pytest.importorskip("numpy")
