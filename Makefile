@@ -19,7 +19,15 @@ WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILED_STAMP := $(CVENV)/.installed-compiled
 BUILD_FILES := pyproject.toml setup.py build_backend/endeavor_build.py
-ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*')
+# the engine's sources, and the engine workers' module (src/endeavor/web/compute.py: the
+# server sends its bots and reviews to the compiled build only when that build has the
+# same engine sources as the server)
+ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*') \
+	src/endeavor/web/compute.py
+# the compiled build that `make serve` starts in the background: its log and, while it
+# runs, its process id (the server reads both to say where its build stands)
+COMPILED_LOG := $(CVENV).log
+COMPILED_PID := $(CVENV).pid
 ARGS ?=
 # the web tests' PostgreSQL URL, written once by web-services for both web goals
 PG_URL_FILE := .venv/.test-pg-url
@@ -29,7 +37,7 @@ SERVE_DB ?= sqlite:///endeavor.db
 # lock changes
 NPM_STAMP := node_modules/.installed
 
-.PHONY: serve loadtest play play-compiled test test-pure test-web test-web-api \
+.PHONY: serve compiled-background loadtest play play-compiled test test-pure test-web test-web-api \
 	test-web-browser web-services test-js test-compiled compiled lint typecheck bench \
 	bench-compiled install dev clean golden services perf-gate docs
 
@@ -68,9 +76,30 @@ dev: $(DEV_STAMP)
 
 compiled: $(COMPILED_STAMP)
 
-# the browser app on http://127.0.0.1:8000 (this machine only), games in ./endeavor.db
+# the browser app on http://127.0.0.1:8000 (this machine only), games in ./endeavor.db.
+# It starts at once on the pure-Python build of .venv; the compiled engine is built
+# meanwhile in the background (compiled-background), and the server's search bots and
+# post-game reviews move to it by themselves once it is there (docs/web.md, "The
+# compiled engine"). ARGS="--engine-python pure" keeps them on pure Python.
 serve: $(WEB_STAMP)
+	@$(MAKE) --no-print-directory compiled-background
 	$(BIN)/endeavor serve --db $(SERVE_DB) $(ARGS)
+
+# `make compiled` in the background, at a lower priority, logged to $(COMPILED_LOG) (its
+# last line: "exit status N"), unless it is up to date or already running; its failure
+# (no C compiler, no network) is only said in the log: the server stays on pure Python
+compiled-background:
+	@if [ -f $(COMPILED_PID) ] && kill -0 "$$(cat $(COMPILED_PID))" 2>/dev/null; then \
+		echo "the compiled engine is being built in the background (log: $(COMPILED_LOG))"; \
+	elif ! $(MAKE) --no-print-directory -q compiled 2>/dev/null; then \
+		echo "building the compiled engine in the background (log: $(COMPILED_LOG)); bots and"; \
+		echo "reviews run on pure Python until it is built, then on it, without a restart"; \
+		( echo "make compiled, started $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"; \
+		  nice -n 10 $(MAKE) --no-print-directory compiled; status=$$?; \
+		  rm -f $(COMPILED_PID); echo "exit status $$status" ) \
+			> $(COMPILED_LOG) 2>&1 < /dev/null & \
+		echo $$! > $(COMPILED_PID); \
+	fi
 
 # the web app's load test, a tool of this checkout (tools/loadtest): it starts its own
 # server unless ARGS has --url, e.g. make loadtest ARGS="--games 200 --think 0"
@@ -191,5 +220,5 @@ golden: $(DEV_STAMP)
 	ENDEAVOR_REGEN_GOLDEN=1 $(BIN)/pytest tests/test_golden.py
 
 clean:
-	rm -rf $(VENV) $(CVENV) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache \
+	rm -rf $(VENV) $(CVENV) $(COMPILED_LOG) $(COMPILED_PID) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache \
 		node_modules

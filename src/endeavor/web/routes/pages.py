@@ -1,6 +1,6 @@
 """The front end's pages (each path the front end routes by itself serves its
-``index.html``), the new-game form's choices (``/api/meta``) and the rules guide's tables
-(``/api/guide``)."""
+``index.html``), the new-game form's choices (``/api/meta``), the rules guide's tables
+(``/api/guide``) and the server's version and engine build (``/api/status``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
+import endeavor
+
 from .. import guide, schemas
+from ..compute import local_status
 from .encode import dumps, meta_view
 from .state import Web, state_of
 
@@ -36,6 +39,17 @@ def meta(web: Web) -> schemas.Meta:
     """Rulesets, boards, Exploits, bots and phase orders: the new-game form's
     choices."""
     return meta_view(web.max_body, web.notifier.email_available)
+
+
+@router.get("/api/status", response_model=schemas.Status, tags=["meta"])
+def status(web: Web) -> schemas.Status:
+    """The server's version and which build of the engine computes its search bots'
+    moves and its reviews now: ``compiled`` (mypyc) or ``pure`` Python, and where the
+    compiled build stands (being built, failed...)."""
+    engines = web.runner.engines
+    engine = engines.status() if engines is not None else local_status()
+    return schemas.Status(version=endeavor.__version__,
+                          engine=schemas.EngineView.model_validate(engine.to_dict()))
 
 
 @functools.cache
