@@ -19,11 +19,11 @@ WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILED_STAMP := $(CVENV)/.installed-compiled
 BUILD_FILES := pyproject.toml setup.py build_backend/endeavor_build.py
-# the engine's sources, and the engine workers' module (src/endeavor/web/compute.py: the
+# the engine's sources, and the engine workers' package (src/endeavor/web/compute: the
 # server sends its bots and reviews to the compiled build only when that build has the
 # same engine sources as the server)
 ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*') \
-	src/endeavor/web/compute.py
+	$(wildcard src/endeavor/web/compute/*.py)
 # the compiled build that `make serve` starts in the background: its log and, while it
 # runs, its process id (the server reads both to say where its build stands)
 COMPILED_LOG := $(CVENV).log

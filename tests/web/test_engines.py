@@ -62,7 +62,9 @@ def _this_python(path: Path) -> Path:
     """An interpreter at ``path`` that is this one with this process's sources (it
     drops the ``-I`` an engine worker of another interpreter is started with, so its
     ``PYTHONPATH`` holds)."""
-    path.write_text(f'#!/bin/sh\n[ "$1" = "-I" ] && shift\nexec {sys.executable} "$@"\n')
+    where = os.pathsep.join(os.path.abspath(p) for p in sys.path if p)
+    path.write_text(f'#!/bin/sh\n[ "$1" = "-I" ] && shift\nexport PYTHONPATH="{where}"\n'
+                    f'exec {sys.executable} "$@"\n')
     path.chmod(0o755)
     return path
 

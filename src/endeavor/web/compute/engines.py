@@ -1,51 +1,9 @@
-"""Where the server's engine work runs: the search bots' moves (``mcts``, ``hard``,
-``expert``: in the background, and for a player whose time ran out) and the post-game
-reviews, on the mypyc-compiled engine whenever one can be had (2 to 2.5 times faster
-than pure Python), without making the server wait for one.
-
-**Where.** ``endeavor serve`` itself always runs on the build it was installed as
-(``make serve``: the editable, pure-Python install of ``.venv``, which starts in seconds).
-An :class:`Engines` sends the heavy computations to *engine workers*: processes of
-another interpreter, the one of a compiled install, each running this module
-(``python -m endeavor.web.compute``) and answering one request at a time. Which
-interpreter is the setting ``--engine-python`` (:data:`ENGINE_PYTHON_VAR`):
-
-- ``auto`` (the default of ``endeavor serve``): the compiled build of this checkout,
-  ``.venv-mypyc`` beside ``src/`` (what ``make compiled`` builds, and ``make serve``
-  starts building in the background), as soon as its stamp
-  (``.venv-mypyc/.installed-compiled``) exists;
-- a path: that interpreter (a deployment's compiled install);
-- ``pure``: none; everything runs in the server's own processes, as before.
-
-An interpreter is used only once it answered a ``hello`` with this module's protocol
-(:data:`PROTOCOL`) and the digest of the same engine sources as the server's
-(:func:`engine_digest`): a build of other sources (the checkout edited since) could pick
-moves the server's rules refuse, and its reviews would judge another game. Until then,
-and whenever a worker fails (it died, it raised), the work is done in the server's
-process on its own build, exactly as before the workers existed: so a missing, failed or
-stale compiled build only costs speed. The stamp is looked at again every
-:data:`CHECK_SECONDS`, so the switch happens without a restart once the build appears.
-
-**Plain data.** Server and worker may be different builds (pure and compiled), so
-nothing pickled crosses: a request is one line of JSON with the game's record (its
-config and its action notations, which the worker replays, about a millisecond) and the
-bot's name, seed and budget, or the review's options; the answer is the action's
-notation, or the review's JSON. A review's callbacks (``progress``, ``on_decision``) are
-lines the worker sends and the server acknowledges, so the server can stop a review at
-any decision (its lease lost, the server stopping) and the worker is ready for the next
-request. Bots are seeded by the game and the seq, so a move is the same wherever it is
-computed (on both builds: they play identical games).
-
-**Nothing lost.** The moves a bot makes are committed by the server, as before; the
-reviews' jobs stay rows of the database with their leases (:mod:`endeavor.web.reviews`).
-A worker is only a faster pair of hands: one that dies mid-request is replaced, and the
-request is computed in the server's process instead.
-"""
+"""The server's side of :mod:`endeavor.web.compute`: :class:`Engines` (which build does
+the engine work, the worker processes kept for it) and :class:`Worker` (one of them)."""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -56,181 +14,30 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import endeavor
 
+from .protocol import (
+    AUTO,
+    BUILD_LOG,
+    BUILD_PID,
+    CHECK_SECONDS,
+    CHECKOUT_VENV,
+    ENGINE_PYTHON_VAR,
+    PROTOCOL,
+    PURE,
+    RETRY_SECONDS,
+    STAMP,
+    checkout_root,
+    decode,
+    encode,
+    own_digest,
+    send,
+)
+
 log = logging.getLogger("endeavor.web")
 
-#: the version of the request lines: a worker of another version is not used
-PROTOCOL: Final = 1
-#: ``endeavor serve --engine-python``, handed to its processes: ``auto``, ``pure`` or
-#: the path of an interpreter
-ENGINE_PYTHON_VAR: Final = "ENDEAVOR_ENGINE_PYTHON"
-#: the settings that are not a path
-AUTO: Final = "auto"
-PURE: Final = "pure"
-#: seconds between two looks at the compiled build (its stamp: a ``stat``)
-CHECK_SECONDS: Final = 2.0
-#: seconds before an interpreter that failed its ``hello`` is tried again
-RETRY_SECONDS: Final = 60.0
-#: the compiled build of a checkout: its venv, its stamp, and the log and process id of
-#: the build ``make serve`` starts in the background (Makefile)
-CHECKOUT_VENV: Final = ".venv-mypyc"
-STAMP: Final = ".installed-compiled"
-BUILD_LOG: Final = ".venv-mypyc.log"
-BUILD_PID: Final = ".venv-mypyc.pid"
-#: the packages the digest leaves out: adapters an engine worker does not run
-_NOT_ENGINE: Final = ("web", "cli", "terminal")
-_DIGESTED: Final = (".py", ".npz", ".txt")
-
-#: what :meth:`Engines.status` can say of the compiled build: its workers in use
-#: (``ready``), this very process compiled (``here``), being built, its build failed,
-#: a build of other sources, none, or not wanted (``--engine-python pure``)
-BUILD_STATES: Final = ("ready", "here", "building", "failed", "stale", "missing", "off")
-
-
-def engine_digest(package: Path | None = None) -> str:
-    """A digest of the engine an engine worker runs (``package``: the ``endeavor``
-    package's directory, default this one's): its sources, bots' weights and data,
-    this module included, the other adapters (the web app, the command line, the
-    terminal) left out. Equal in the editable checkout and in a wheel built from it."""
-    root = package or Path(endeavor.__file__).resolve().parent
-    h = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if (path.suffix not in _DIGESTED or "__pycache__" in rel.parts
-                or (rel.parts[0] in _NOT_ENGINE and rel.as_posix() != "web/compute.py")
-                or not path.is_file()):
-            continue
-        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-_DIGEST: list[str] = []
-
-
-def own_digest() -> str:
-    """:func:`engine_digest` of this process's package, computed once."""
-    if not _DIGEST:
-        _DIGEST.append(engine_digest())
-    return _DIGEST[0]
-
-
-def checkout_root() -> Path | None:
-    """The checkout this package is the editable install of (the directory holding
-    ``src/endeavor``), or None for an installed package."""
-    here = Path(endeavor.__file__).resolve().parent
-    if here.parent.name == "src" and (here.parent.parent / "pyproject.toml").is_file():
-        return here.parent.parent
-    return None
-
-
-# ---------------------------------------------------------------------- the worker side
-class _Cancelled(Exception):
-    """The server asked the worker to stop the request under way."""
-
-
-def _encode(value: Any) -> Any:
-    """A callback's argument as JSON: a result object as its ``to_dict()``."""
-    if hasattr(value, "to_dict"):
-        return {"$": type(value).__name__, "fields": value.to_dict()}
-    if isinstance(value, (list, tuple)):
-        return [_encode(v) for v in value]
-    return value
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, dict) and "$" in value:
-        from endeavor.analysis.review import ReviewedDecision
-
-        kinds: dict[str, Callable[[Any], Any]] = {"ReviewedDecision": ReviewedDecision.from_dict}
-        return kinds[value["$"]](value["fields"])
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    return value
-
-
-def _send(out: IO[str], message: Mapping[str, Any]) -> None:
-    out.write(json.dumps(message, separators=(",", ":")) + "\n")
-    out.flush()
-
-
-def _hello() -> dict[str, Any]:
-    return {"ok": True, "protocol": PROTOCOL, "compiled": endeavor.COMPILED,
-            "build": endeavor.BUILD, "version": endeavor.__version__,
-            "digest": own_digest(), "pid": os.getpid()}
-
-
-def _choose(request: Mapping[str, Any]) -> dict[str, Any]:
-    from endeavor.bots import make
-
-    started = time.process_time()
-    state = endeavor.replay(request["record"])
-    bot = make(str(request["bot"]), seed=int(request["seed"]), **dict(request.get("budget") or {}))
-    action = str(bot.choose(state))
-    return {"ok": True, "action": action, "cpu": time.process_time() - started}
-
-
-def _review(request: Mapping[str, Any], inp: IO[str], out: IO[str]) -> dict[str, Any]:
-    from endeavor.analysis.review import review
-
-    def callback(name: str) -> Callable[..., None]:
-        def call(*args: Any) -> None:
-            _send(out, {"call": name, "args": _encode(list(args))})
-            answer = json.loads(inp.readline() or '{"stop": true}')
-            if answer.get("stop"):
-                raise _Cancelled()
-        return call
-
-    started = time.process_time()
-    options = dict(request.get("options") or {})
-    options["known"] = tuple(_decode(request.get("known") or []))
-    for name in request.get("callbacks") or ():
-        options[str(name)] = callback(str(name))
-    try:
-        result = review(request["record"], **options)
-    except _Cancelled:
-        return {"ok": False, "cancelled": True}
-    return {"ok": True, "result": result.to_json(), "cpu": time.process_time() - started}
-
-
-def serve_requests(inp: IO[str], out: IO[str]) -> None:
-    """Answer the request lines of ``inp`` on ``out`` until ``inp`` ends."""
-    for line in iter(inp.readline, ""):
-        try:
-            request = json.loads(line)
-            op = request.get("op")
-            if op == "hello":
-                answer = _hello()
-            elif op == "choose":
-                answer = _choose(request)
-            elif op == "review":
-                answer = _review(request, inp, out)
-            else:
-                answer = {"ok": False, "error": f"unknown request {op!r}"}
-        except Exception as e:  # said to the server, which computes it itself
-            answer = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-        _send(out, answer)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """An engine worker: requests on stdin, answers on stdout (anything else the
-    engine prints goes to stderr, the server's log). ``--nice N`` lowers its priority
-    (the reviews' worker)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) == 2 and args[0] == "--nice":
-        with contextlib.suppress(ValueError, OSError, AttributeError):
-            os.nice(int(args[1]))
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
-        serve_requests(sys.stdin, out)
-    return 0
-
-
-# ---------------------------------------------------------------------- the server side
 class WorkerFailed(Exception):
     """An engine worker died, answered nonsense or raised: the server computes the
     request itself."""
@@ -260,7 +67,7 @@ class Worker:
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
         try:
-            _send(stdin, request)
+            send(stdin, request)
             while True:
                 line = stdout.readline()
                 if not line:
@@ -272,10 +79,10 @@ class Worker:
                 error: BaseException | None = None
                 if on_call is not None:
                     try:
-                        on_call(str(answer["call"]), list(_decode(answer.get("args") or [])))
+                        on_call(str(answer["call"]), list(decode(answer.get("args") or [])))
                     except BaseException as e:
                         error = e
-                _send(stdin, {"stop": True} if error is not None else {"go": True})
+                send(stdin, {"stop": True} if error is not None else {"go": True})
                 if error is not None:
                     stopped = json.loads(stdout.readline() or "{}")
                     if not stopped.get("cancelled"):
@@ -519,7 +326,7 @@ class Engines:
             if worker is None:
                 return None
             request = {"op": "review", "record": record, "options": dict(options),
-                       "known": _encode(list(known)), "callbacks": sorted(calls)}
+                       "known": encode(list(known)), "callbacks": sorted(calls)}
             try:
                 answer = worker.ask(request, lambda name, args: calls[name](*args))
             except WorkerFailed as e:
@@ -554,7 +361,3 @@ def build_state(checkout: Path) -> str:
         if lines and lines[-1].startswith("exit status ") and lines[-1] != "exit status 0":
             return "failed"
     return "missing"
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
