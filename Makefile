@@ -38,7 +38,7 @@ SERVE_DB ?= sqlite:///endeavor.db
 NPM_STAMP := node_modules/.installed
 
 .PHONY: serve compiled-background loadtest play play-compiled test test-pure test-web test-web-api \
-	test-web-browser web-services test-js test-compiled compiled lint typecheck bench \
+	test-web-browser test-web-compiled web-services test-js test-compiled compiled lint typecheck bench \
 	bench-compiled install dev clean golden services perf-gate docs
 
 $(BIN)/python:
@@ -134,16 +134,17 @@ docs: $(DEV_STAMP)
 # random-play sweeps, which the compiled lane plays whole); the compiled build, its suite
 # and then the performance gate (PERF_GATE_AFTER: never beside the build); the browser's
 # tests; the other web tests (tests/web: adapters, not the engine, so once, on the pure
-# build). ruff and the import contracts (lint), mypy, the documentation site (docs) and
-# the browser modules' checker and unit tests (test-js, seconds) take whichever lane is
-# free first. -O prints each step when it ends.
+# build), and once the compiled build is there the few of the server's engine workers on
+# it (test-web-compiled). ruff and the import contracts (lint), mypy, the documentation
+# site (docs) and the browser modules' checker and unit tests (test-js, seconds) take
+# whichever lane is free first. -O prints each step when it ends.
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, the import"
 	@echo "contracts, mypy, the documentation site, the pure-Python suite, the web app's and"
-	@echo "the browser modules' (tsc, node --test), then the performance gate; each step"
-	@echo "prints its output when it ends"
+	@echo "the browser modules' (tsc, node --test), then the performance gate and the web"
+	@echo "tests of the compiled engine; each step prints its output when it ends"
 	$(MAKE) --no-print-directory -j4 -O test-pure test-compiled test-web-browser test-web-api \
-		lint typecheck docs test-js perf-gate PERF_GATE_AFTER=test-compiled
+		lint typecheck docs test-js test-web-compiled perf-gate PERF_GATE_AFTER=test-compiled
 
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
@@ -172,13 +173,22 @@ test-web-api: web-services
 	@pg=$$(cat $(PG_URL_FILE)); \
 	echo "== pytest tests/web (the browser's apart), pure Python, PostgreSQL: $${pg:-none}"; \
 	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web \
-		--ignore=tests/web/browser
+		--ignore=tests/web/browser -m "not compiled_engine"
 
 test-web-browser: web-services
 	@echo "== pytest tests/web/browser, pure Python, Chromium"
-	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web/browser
+	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web/browser -m "not compiled_engine"
 
-test-web: test-web-api test-web-browser
+# the web tests of the compiled engine behind the server (marked compiled_engine): the
+# server on the pure build of $(VENV), its bots' and reviews' engine workers on the
+# compiled build of $(CVENV), so they wait for that build (elsewhere they skip without it)
+test-web-compiled: web-services $(COMPILED_STAMP)
+	@pg=$$(cat $(PG_URL_FILE)); \
+	echo "== pytest tests/web -m compiled_engine: the server pure, its engine workers compiled"; \
+	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_TEST_ENGINE_PYTHON="$(CURDIR)/$(CBIN)/python" \
+		ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web -m compiled_engine
+
+test-web: test-web-api test-web-browser test-web-compiled
 
 # the browser app's modules (src/endeavor/web/static, served as they are: no build):
 # TypeScript's checker reads them with their JSDoc types (tsconfig.json), then Node's
