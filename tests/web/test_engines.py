@@ -223,8 +223,8 @@ def test_a_review_in_a_worker_is_the_review_computed_here(engines: Engines,
     # resumed from decisions known: only the others computed, the same review
     got2: list[Any] = []
     again = engines.review(RECORD, {"iterations": REVIEW.iterations, "workers": 1},
-                           got[:30], {"on_decision": got2.append})
-    assert again is not None and again.to_json() == expected and len(got2) == 61
+                           got[:80], {"on_decision": got2.append})
+    assert again is not None and again.to_json() == expected and len(got2) == 11
 
 
 class Stop(Exception):
@@ -289,7 +289,8 @@ def test_serve_says_where_the_engine_runs(tmp_path: Path,
     try:
         with httpx.Client(base_url=server.url, timeout=20.0, trust_env=False) as client:
             assert client.get("/api/status").json()["engine"]["compiled_build"] == "ready"
-        assert f"engine: search bots and reviews on {sys.executable}" in server.log_tail(20)
+        text = "compiled (mypyc)" if endeavor.COMPILED else "pure Python (in worker processes)"
+        assert f"engine: {text}; engine workers: {sys.executable}" in server.log_tail(20)
     finally:
         server.close()
 
@@ -317,7 +318,8 @@ def test_the_compiled_build_does_the_work(compiled_python: str, tmp_path: Path,
         with httpx.Client(base_url=server.url, timeout=20.0, trust_env=False) as client:
             engine = client.get("/api/status").json()["engine"]
             assert engine["build"] == "compiled" and engine["text"] == "compiled (mypyc)"
-        assert "engine: compiled (mypyc)" in server.log_tail(20)
+        assert (f"engine: compiled (mypyc); engine workers: {compiled_python}"
+                in server.log_tail(20))
     finally:
         server.close()
 

@@ -211,18 +211,17 @@ def engine_env(args: argparse.Namespace) -> str:
     os.environ[compute.ENGINE_PYTHON_VAR] = value
     if value == compute.PURE:
         return "engine: this server's own build (--engine-python pure)"
-    if value != compute.AUTO:
-        return f"engine: search bots and reviews on {value} once it answers"
     engines = compute.Engines(value, check_seconds=0)
     try:
-        status = engines.status()
+        status, python = engines.status(), engines.python
     finally:
         engines.close()
-    if status.build == "compiled":
-        return "engine: compiled (mypyc)"
+    if python is not None:
+        return f"engine: {status.text}; engine workers: {python}"
     checkout = compute.checkout_root()
-    if checkout is None:
-        return f"engine: {status.text}"
+    if value != compute.AUTO or checkout is None or status.compiled_build == "here":
+        return f"engine: {status.text}" + (f" ({value}: {status.compiled_build})"
+                                           if value != compute.AUTO else "")
     return (f"engine: {status.text}; search bots and reviews move to the compiled build "
             f"({checkout / compute.CHECKOUT_VENV}) once it is built")
 
