@@ -62,10 +62,11 @@ $(CBIN)/python:
 	$(CBIN)/pip install -q --upgrade pip
 
 # the compiled engine, rebuilt when a source file changes (from scratch: setuptools'
-# build/ could otherwise keep a module that is no longer compiled); ENDEAVOR_MYPYC=1
+# build/ could otherwise keep a module that is no longer compiled; without its stamp
+# meanwhile, so a server leaves it alone until it is whole again); ENDEAVOR_MYPYC=1
 # makes the build fail instead of falling back to pure Python
 $(COMPILED_STAMP): $(BUILD_FILES) $(ENGINE_SRC) | $(CBIN)/python
-	rm -rf build
+	rm -rf build $(COMPILED_STAMP)
 	$(CBIN)/pip uninstall -q -y endeavor 2>/dev/null || true
 	ENDEAVOR_MYPYC=1 $(CBIN)/pip install -q '.[test,rl]'
 	touch $(COMPILED_STAMP)

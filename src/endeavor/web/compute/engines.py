@@ -47,7 +47,7 @@ class Worker:
     """One engine worker process of interpreter ``python`` (see the module's doc)."""
 
     def __init__(self, python: str, nice: int = 0) -> None:
-        self.python = python
+        self.python = python = os.path.abspath(python)
         # another interpreter (another venv: the path itself, not where its symlinks
         # lead) is isolated from this one's PYTHONPATH and directory (it would import
         # these sources instead of its own compiled modules)
@@ -58,7 +58,6 @@ class Worker:
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True,
                                         encoding="utf-8", cwd="/" if not same else None)
-        self.hello: dict[str, Any] = {}
 
     def ask(self, request: Mapping[str, Any],
             on_call: Callable[[str, list[Any]], None] | None = None) -> dict[str, Any]:

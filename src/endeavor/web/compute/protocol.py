@@ -98,7 +98,8 @@ def decode(value: Any) -> Any:
         from endeavor.analysis.review import ReviewedDecision
 
         kinds: dict[str, Callable[[Any], Any]] = {"ReviewedDecision": ReviewedDecision.from_dict}
-        return kinds[value["$"]](value["fields"])
+        make = kinds.get(str(value["$"]))
+        return make(value["fields"]) if make is not None else value["fields"]
     if isinstance(value, list):
         return [decode(v) for v in value]
     return value
