@@ -9,6 +9,7 @@ import contextlib
 import hashlib
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -170,9 +171,13 @@ def serve_requests(inp: IO[str], out: IO[str]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """An engine worker: requests on stdin, answers on stdout (anything else the
-    engine prints goes to stderr, the server's log). ``--nice N`` lowers its priority
-    (the reviews' worker)."""
+    engine prints goes to stderr, the server's log); it ends when its input does.
+    ``--nice N`` lowers its priority (the reviews' worker)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    # the server decides when a worker ends (it closes the pipe, or kills it): a Ctrl-C
+    # meant for the server must not cut a request short
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     if len(args) == 2 and args[0] == "--nice":
         with contextlib.suppress(ValueError, OSError, AttributeError):
             os.nice(int(args[1]))
