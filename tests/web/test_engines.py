@@ -272,7 +272,8 @@ def test_the_status_endpoint(make_app: Callable[..., FastAPI]) -> None:
                         "engine": compute.local_status().to_dict()}
         assert body["engine"]["build"] == HERE
         page = client.get("/").text
-        assert 'data-testid="site-footer"' in page
+        assert (f'data-build="{HERE}">Endeavor {endeavor.__version__} · engine: '
+                f'{body["engine"]["text"]}</footer>') in page
     with TestClient(make_app(engine_python=sys.executable)) as client:
         engine = client.get("/api/status").json()["engine"]
         assert engine["compiled_build"] == "ready" and engine["build"] == HERE

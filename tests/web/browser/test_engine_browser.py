@@ -1,7 +1,7 @@
-"""The page's footer says which build of the engine computes the server's bots and
-reviews, as ``GET /api/status`` does: pure Python here (the tests' servers compute in
-their own processes), ``compiled (mypyc)`` on a server whose engine workers are the
-compiled build's (``make test-web-compiled``)."""
+"""The page's footer (written by the server into the page) says which build of the
+engine computes the server's bots and reviews, as ``GET /api/status`` does: pure Python
+here (the tests' servers compute in their own processes), ``compiled (mypyc)`` on a
+server whose engine workers are the compiled build's (``make test-web-compiled``)."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import functools
+from html import escape as html_escape
 from pathlib import Path
 from typing import Final
 
@@ -15,9 +16,9 @@ from starlette.requests import Request
 import endeavor
 
 from .. import guide, schemas
-from ..compute import local_status
+from ..compute import EngineStatus, local_status
 from .encode import dumps, meta_view
-from .state import Web, state_of
+from .state import AppState, Web, state_of
 
 STATIC: Final = Path(__file__).resolve().parent.parent / "static"
 #: paths the front end routes by itself: each serves index.html
@@ -46,10 +47,8 @@ def status(web: Web) -> schemas.Status:
     """The server's version and which build of the engine computes its search bots'
     moves and its reviews now: ``compiled`` (mypyc) or ``pure`` Python, and where the
     compiled build stands (being built, failed...)."""
-    engines = web.runner.engines
-    engine = engines.status() if engines is not None else local_status()
-    return schemas.Status(version=endeavor.__version__,
-                          engine=schemas.EngineView.model_validate(engine.to_dict()))
+    return schemas.Status(version=endeavor.__version__, engine=schemas.EngineView.model_validate(
+        engine_status(web).to_dict()))
 
 
 @functools.cache
@@ -77,7 +76,28 @@ def index(request: Request, status_code: int = 200) -> Response:
         return HTMLResponse(_PLACEHOLDER.replace('"/docs"', f'"{prefix}/docs"'),
                             status_code=status_code)
     html = html.replace('<base href="/">', f'<base href="{prefix}/">', 1)
+    html = html.replace(FOOTER, footer(state_of(request)), 1)
     return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": "no-cache"})
+
+
+#: index.html's footer, which :func:`footer` fills in
+FOOTER: Final = ('<footer class="site-footer muted" id="site-footer" '
+                 'data-testid="site-footer"></footer>')
+
+
+def engine_status(web: AppState) -> EngineStatus:
+    """Which build computes ``web``'s search bots' moves and reviews now."""
+    engines = web.runner.engines
+    return engines.status() if engines is not None else local_status()
+
+
+def footer(web: AppState) -> str:
+    """The page's footer: the version and the engine's build, as ``/api/status`` says
+    (written into the page, so that no request of its own can be cut short)."""
+    engine = engine_status(web)
+    return FOOTER.replace('data-testid="site-footer">', (
+        f'data-testid="site-footer" data-build="{engine.build}">Endeavor '
+        f'{html_escape(endeavor.__version__)} · engine: {html_escape(engine.text)}'), 1)
 
 
 def _page(request: Request) -> Response:

@@ -92,7 +92,6 @@ export async function request(method, path, { body, token, keepalive = false } =
  * the module that reads it declares.
  * @type {{
  *   meta: () => Promise<import("./newgame.js").Meta>, guide: () => Promise<import("./howto.js").Guide>,
- *   status: () => Promise<{ version: string, engine: { build: "compiled" | "pure", compiled_build: string, text: string } }>,
  *   games: () => Promise<{ games: import("./lobby.js").GameSummary[] }>,
  *   mine: (games: { id: string, token: string }[], status?: "running" | "over")
  *     => Promise<{ games: Omit<import("./lobby.js").MineItem, "token">[] }>,
@@ -120,7 +119,6 @@ export async function request(method, path, { body, token, keepalive = false } =
 export const api = {
   meta: () => request("GET", "/api/meta"),
   guide: () => request("GET", "/api/guide"),
-  status: () => request("GET", "/api/status"),
   games: () => request("GET", "/api/games"),
   mine: (games, status) => request("POST", "/api/games/mine", { body: { games, status } }),
   create: (body) => request("POST", "/api/games", { body }),

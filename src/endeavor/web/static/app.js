@@ -10,7 +10,6 @@ import { lobbyScreen } from "./lobby.js";
 import { newGameScreen } from "./newgame.js";
 import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
-import { api } from "./api.js";
 
 async function route() {
   const root = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html's
@@ -40,12 +39,3 @@ window.addEventListener("hashchange", () => {
 });
 
 route().finally(() => { document.body.dataset.ready = "1"; });
-
-// the footer: the server's version and the engine build its bots and reviews run on
-// (GET /api/status: "compiled (mypyc)", or pure Python while the compiled one is built)
-api.status().then((status) => {
-  const footer = document.getElementById("site-footer");
-  if (!footer) return;
-  footer.textContent = `Endeavor ${status.version} · engine: ${status.engine.text}`;
-  footer.dataset.build = status.engine.build;
-}).catch(() => {});
