@@ -16,7 +16,7 @@ from typing import Any, Final
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 
 from endeavor import actions as A
-from endeavor.analysis.review import MAX_ITERATIONS, ReviewedDecision
+from endeavor.analysis.review import DEFAULT_POLICY, MAX_ITERATIONS, REVIEW_BOT, ReviewedDecision
 from endeavor.records import RECORD_FORMAT, replay
 
 from .. import db
@@ -157,6 +157,7 @@ def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
         raise Conflict("the game is not over: its review is made once it has ended")
     row = store.read(lambda conn: conn.execute(_ROW, {"b_game": game_id}).first())
     head: dict[str, Any] = {"id": game_id, "enabled": enabled, "actions": actions,
+                            "bot": REVIEW_BOT, "policy": DEFAULT_POLICY,
                             "status": "none", "iterations": None, "done": 0, "total": None,
                             "error": None, "queued": None, "started": None,
                             "finished": None, "eta_seconds": None}

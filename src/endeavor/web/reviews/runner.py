@@ -19,7 +19,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
-from endeavor.analysis.review import ReviewedDecision, record_digest, review
+from endeavor.analysis.review import (
+    DEFAULT_POLICY,
+    REVIEW_BOT,
+    ReviewedDecision,
+    record_digest,
+    review,
+)
 from endeavor.errors import EndeavorError
 
 from ..store import NotFound, Store, utcnow
@@ -220,7 +226,8 @@ class Reviewer:
             with self._heartbeat(job, run.lost):
                 result = review(record, iterations=job.iterations, workers=1,
                                 progress=run.progress, known=known,
-                                on_decision=run.on_decision)
+                                on_decision=run.on_decision, bot=REVIEW_BOT,
+                                policy=DEFAULT_POLICY)
                 moves = moves_of(record, result.decisions)
             total = len(result.decisions)
             if not self._write(_DONE, job, b_total=total, b_result=result.to_json(),
@@ -267,12 +274,15 @@ class Reviewer:
 
 def _read_partial(text: str | None, digest: str, iterations: int,
                   ) -> tuple[ReviewedDecision, ...]:
-    """The decisions an interrupted run saved, if they are of this record and budget."""
+    """The decisions an interrupted run saved, if they are of this record, budget, bot
+    and policy (a run of an older server, with another bot or policy, starts again)."""
     if not text:
         return ()
     try:
         data = json.loads(text)
-        if data.get("digest") != digest or data.get("iterations") != iterations:
+        if data.get("digest") != digest or data.get("iterations") != iterations \
+                or data.get("bot", "hard") != REVIEW_BOT \
+                or data.get("policy", "fixed") != DEFAULT_POLICY:
             return ()
         return tuple(ReviewedDecision.from_dict(d) for d in data["decisions"])
     except (ValueError, KeyError, TypeError, AttributeError):
@@ -296,6 +306,7 @@ class _Progress:
 
     def partial_json(self) -> str:
         return json.dumps({"digest": self.digest, "iterations": self.job.iterations,
+                           "bot": REVIEW_BOT, "policy": DEFAULT_POLICY,
                            "decisions": [d.to_dict() for d in self.saved]})
 
     def flush(self) -> None:
