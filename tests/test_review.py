@@ -49,8 +49,8 @@ def reviewed() -> R.Review:
 
 def _golden_text(review: R.Review) -> str:
     lines = [f"# endeavor review of {FIXTURE.name}, {review.iterations} iterations a "
-             f"decision ({review.policy} budget): step, round, phase, seat, legal actions, played | best | glory "
-             "and win chance lost | label"]
+             f"decision ({review.policy} budget): step, round, phase, seat, legal actions, "
+             "played | best | glory and win chance lost | label"]
     for d in review.decisions:
         lines.append(f"{d.step:03d} r{d.round} {d.phase} P{d.seat} {d.legal} {d.played} | "
                      f"{d.best} | {d.glory_loss:.4f} {d.win_loss:.4f} | {d.label}")

@@ -2,7 +2,8 @@
 at the server's default settings against a deep review of the same recorded games
 (``tests/fixtures/review/game_{2,3,4,5}p.record.json``, made by ``tools/review_games.py``).
 
-    PYTHONPATH=src python tools/review_agreement.py deep [--iterations 5000] [--every K] [--players 2,3,4,5]
+    PYTHONPATH=src python tools/review_agreement.py deep [--iterations 5000] [--every K]
+        [--players 2,3,4,5]
     PYTHONPATH=src python tools/review_agreement.py table [--iterations N] [--players 2,3,4,5]
 
 ``deep`` reviews the games at the deep budget (a fixed budget; every decision, or every
@@ -30,8 +31,8 @@ from endeavor.records import RECORD_FORMAT, replay
 
 GAMES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "review"
 DEEP = GAMES / "deep.json"
-#: ``endeavor.web.reviews.DEFAULT_ITERATIONS`` (not imported: the web extra may be missing)
-SERVER_ITERATIONS = 200
+#: the server's default budget (``endeavor serve --review-iterations``), the review's own
+SERVER_ITERATIONS = R.DEFAULT_ITERATIONS
 KEEP = ("step", "seat", "played", "best", "label", "glory_loss", "win_loss")
 BAD = ("mistake", "blunder")
 

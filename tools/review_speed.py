@@ -26,8 +26,8 @@ import endeavor
 from endeavor.analysis import review as R
 
 GAMES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "review"
-#: ``endeavor.web.reviews.DEFAULT_ITERATIONS`` (not imported: the web extra may be missing)
-SERVER_ITERATIONS = 200
+#: the server's default budget (``endeavor serve --review-iterations``), the review's own
+SERVER_ITERATIONS = R.DEFAULT_ITERATIONS
 
 
 def main(argv: list[str]) -> int:

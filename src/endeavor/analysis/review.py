@@ -110,8 +110,10 @@ THRESHOLDS: tuple[tuple[str, float, float], ...] = (
 ACCURATE = ("best", "good")
 #: how many of the biggest mistakes a summary names
 WORST = 3
-#: the default search budget: iterations of the hard bot per decision
-DEFAULT_ITERATIONS = 1000
+#: the default search budget, of ``endeavor review`` and of the server's reviews
+#: (``endeavor serve --review-iterations``): iterations of the bot per decision (with
+#: the ``contested`` policy, the most a decision gets before a mistake is confirmed)
+DEFAULT_ITERATIONS = 200
 MAX_ITERATIONS = 1_000_000_000
 #: decimals the values are rounded to (before the labels are given)
 DECIMALS = 4

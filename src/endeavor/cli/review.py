@@ -60,22 +60,23 @@ def add_parser(sub: Any) -> None:
         "review", help="review a game record move by move against the strongest bot",
         description="Review every decision of the chosen seats in a game record (as saved "
                     "by 'endeavor play' or written by 'endeavor tournament --out'): the "
-                    f"strongest bot's best action ({B.strongest()} here), each seat's expected final glory with it and "
-                    "with the action played, the glory and win chance lost, and a label "
-                    "(best, good, inaccuracy, mistake, blunder); then a summary per "
-                    "player (accuracy, biggest mistakes, glory lost by phase). Forced "
-                    "decisions are skipped. The same record, seats, budget and policy give "
-                    "the same review whatever the workers or the backend. A progress bar "
-                    "with the time left is shown on stderr while it runs (without a "
-                    "terminal: a line at each tenth of the decisions, at most every 10 s).",
+                    f"strongest bot's best action ({B.strongest()} here), each seat's "
+                    "expected final glory with it and with the action played, the glory "
+                    "and win chance lost, and a label (best, good, inaccuracy, mistake, "
+                    "blunder); then a summary per player (accuracy, biggest mistakes, "
+                    "glory lost by phase). Forced decisions are skipped. The same record, "
+                    "seats, budget and policy give the same review whatever the workers "
+                    "or the backend. A progress bar with the time left is shown on stderr "
+                    "while it runs (without a terminal: a line at each tenth of the "
+                    "decisions, at most every 10 s).",
         epilog="example: endeavor review game.json --seat 0 --budget 1000 --out review.json "
                "--plot review.png")
     r.add_argument("file", metavar="RECORD", help="the game record, a JSON file")
     r.add_argument("--seat", type=_seat, action="append", metavar="N",
                    help="a seat to review (repeat for more; default: every seat)")
     r.add_argument("--budget", type=_budget, default=R.DEFAULT_ITERATIONS, metavar="ITER",
-                   help="iterations of the hard bot's search per decision, like 1000 or "
-                        f"1000it (default: {R.DEFAULT_ITERATIONS})")
+                   help="iterations of the bot's search per decision, like 1000 or "
+                        f"1000it (default: {R.DEFAULT_ITERATIONS}, as the server's)")
     bots = [b for b in R.REVIEW_BOTS if b in B.NAMES]
     r.add_argument("--bot", choices=bots, default=R.REVIEW_BOT,
                    help="the bot whose search gives the best action (default: "
