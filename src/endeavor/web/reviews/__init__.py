@@ -15,7 +15,9 @@ undo has its row reset.
 every :data:`POLL_SECONDS`, claims the oldest waiting row with an ``UPDATE`` that exactly
 one worker wins (``worker``, a random name of this run, and ``lease_until``, renewed
 every third of :data:`LEASE_SECONDS` while it runs), and reviews the game's record with
-the row's budget, every seat, in this one process (``workers=1``: one core, in a thread
+the row's budget, every seat, with the strongest bot
+(:data:`endeavor.analysis.review.REVIEW_BOT`) and the budget spent where the choice is
+contested (:data:`endeavor.analysis.review.DEFAULT_POLICY`), in this one process (``workers=1``: one core, in a thread
 given a lower priority, :data:`NICE`). While it runs it writes, at most every
 :data:`FLUSH_SECONDS`, the decisions done and the total and the decisions reviewed so
 far (``partial``); a worker that finds the lease of a ``running`` row expired (its

@@ -31,7 +31,7 @@ STATUSES: Final = ("none", "queued", "running", "done", "failed")
 #: ``endeavor serve --review-iterations``'s default: iterations of the strongest bot's
 #: search per decision, spent where the choice is contested (the review's own default,
 #: as ``endeavor review``'s). Measured (docs/performance.md, "Post-game reviews"): a
-#: 4-player game of ~225 decisions takes ~20 CPU-seconds on the compiled build and ~55
+#: 4-player game of ~225 decisions takes ~25 CPU-seconds on the compiled build and ~60
 #: on the pure one; a 2-player game of ~115 about a third of that
 DEFAULT_ITERATIONS: Final = R.DEFAULT_ITERATIONS
 #: the environment through which ``endeavor serve`` hands its settings to the workers
