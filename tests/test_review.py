@@ -26,6 +26,7 @@ import pytest
 from endeavor import RecordError, final_scores, replay
 from endeavor.analysis import review as R
 from endeavor.cli import main
+from endeavor.cli.review import progress_line
 from endeavor.frames import PH_ACTIONS
 
 FIXTURE = Path(__file__).parent / "fixtures" / "review_2p.record.json"
@@ -49,8 +50,8 @@ def reviewed() -> R.Review:
 
 def _golden_text(review: R.Review) -> str:
     lines = [f"# endeavor review of {FIXTURE.name}, {review.iterations} iterations a "
-             "decision: step, round, phase, seat, legal actions, played | best | glory "
-             "and win chance lost | label"]
+             f"decision ({review.policy} budget): step, round, phase, seat, legal actions, "
+             "played | best | glory and win chance lost | label"]
     for d in review.decisions:
         lines.append(f"{d.step:03d} r{d.round} {d.phase} P{d.seat} {d.legal} {d.played} | "
                      f"{d.best} | {d.glory_loss:.4f} {d.win_loss:.4f} | {d.label}")
@@ -131,6 +132,13 @@ def test_the_json_round_trips(reviewed: R.Review) -> None:
     d = json.loads(text)
     assert d["format"] == "endeavor-review" and d["thresholds"]["mistake"] == {
         "glory_loss_below": 5.0, "win_loss_below": 0.15}
+    # the bot and the budget's policy are named, in the data and in the method's words
+    assert d["bot"] == "hard" == R.REVIEW_BOT and d["policy"] == "contested"
+    assert "the hard bot" in d["method"] and "contested" in d["method"]
+    # a review of an older version, without them: the hard bot with a fixed budget
+    old = R.Review.from_json(json.dumps({k: v for k, v in d.items()
+                                         if k not in ("bot", "policy")}))
+    assert (old.bot, old.policy) == ("hard", "fixed")
     with pytest.raises(R.ReviewError, match="not an endeavor review"):
         R.Review.from_json(json.dumps({"format": "endeavor-record"}))
     with pytest.raises(R.ReviewError, match="bad review"):
@@ -143,6 +151,43 @@ def test_a_decision_does_not_depend_on_which_seats_or_steps_are_reviewed(
     alone = R.review(RECORD, seats=[1], iterations=BUDGET, steps=steps)
     assert alone.seats == (1,)
     assert alone.decisions == tuple(d for d in reviewed.decisions if d.step in steps)
+
+
+def test_the_contested_budget(reviewed: R.Review) -> None:
+    """Contested: a decision whose move played is clearly the bot's is settled by the
+    first search (a few visits), the others get more; a mistake or a blunder is called
+    only after a search of CONFIRM times the budget, which names the same best move as a
+    fixed budget of that size (the same tree, searched on); fixed spends the budget."""
+    assert reviewed.policy == "contested"
+    first = max(1, int(BUDGET * R.FIRST))
+    settled = [d for d in reviewed.decisions if 0 < d.search_visits <= first]
+    longer = [d for d in reviewed.decisions if d.search_visits > first]
+    assert settled and longer
+    assert all(d.label == "best" and d.best == d.played for d in settled)
+    bad = [d for d in reviewed.decisions if d.label in ("mistake", "blunder")]
+    assert bad
+    sure = R.review(RECORD, iterations=R.CONFIRM * BUDGET, policy="fixed",
+                    steps=[d.step for d in bad])
+    assert [d.best for d in sure.decisions] == [d.best for d in bad]
+    fixed = R.review(_short(30), iterations=BUDGET, policy="fixed")
+    assert fixed.policy == "fixed" and all(
+        d.search_visits > first for d in fixed.decisions if d.search_visits)
+
+
+def test_the_review_and_the_hints_use_the_strongest_bot() -> None:
+    from endeavor import bots
+    from endeavor.cli import HINT_BOTS, hint_bot_name
+
+    assert bots.STRONGEST in bots.LEVELS and bots.strongest() in bots.NAMES
+    assert R.REVIEW_BOT == bots.strongest() == HINT_BOTS[0] == hint_bot_name()
+    assert R.review(_short(8), iterations=2).bot == bots.strongest()
+
+
+def test_the_progress_line() -> None:
+    assert progress_line(45, 226, 12.0) == \
+        "review: 45/226 decisions (19%), 12 s, about 48 s left"
+    assert progress_line(100, 200, 70.0) == \
+        "review: 100/200 decisions (50%), 1 min 10 s, about 1 min 10 s left"
 
 
 def test_passing_with_every_building_free_is_a_mistake_or_a_blunder() -> None:
@@ -197,6 +242,7 @@ def test_progress_and_bad_settings() -> None:
         ({"backend": "mpi"}, "unknown backend"),
         ({"address": "localhost:6379"}, "ray backend only"),
         ({"steps": [0]}, "step 0: the record has 12 actions"),
+        ({"policy": "timed"}, "policy must be one of fixed, contested"),
     ]:
         with pytest.raises(R.ReviewError, match=message):
             R.review(_short(12), **kwargs)
@@ -238,6 +284,12 @@ def _write(tmp_path: Path, record: dict[str, Any], name: str = "game.json") -> s
     return str(path)
 
 
+def _no_more(err: str) -> str:
+    """stderr without the progress lines a long review prints there without a terminal."""
+    return "".join(line for line in err.splitlines(keepends=True)
+                   if not line.startswith("review: "))
+
+
 def test_the_command_prints_the_table_and_the_summary(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], reviewed: R.Review) -> None:
     path = _write(tmp_path, RECORD)
@@ -246,8 +298,10 @@ def test_the_command_prints_the_table_and_the_summary(
     assert main(["review", path, "--seat", "0", "--budget", f"{BUDGET}it", "--workers", "1",
                  "--out", str(out_file)]) == 0
     out, err = capsys.readouterr()
-    assert err == ""
-    assert "endeavor review · " in out and "reviewed P0 · 20 iterations" in out
+    assert _no_more(err) == ""
+    flat = " ".join(out.split())
+    assert "endeavor review · " in flat and "reviewed P0 · up to 20 iterations" in flat
+    assert "a decision of the hard bot" in flat
     for word in ("Step", "Played", "Best", "Lost", "Label", "Accuracy", "Worst steps",
                  "Glory lost by phase: P0", "Saved the review to"):
         assert word in out.replace("Acc. (accuracy)", "Accuracy")
@@ -263,7 +317,7 @@ def test_the_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path = _write(tmp_path, _short(15))
     assert main(["review", path, "--budget", "5", "--workers", "1", "--json"]) == 0
     out, err = capsys.readouterr()
-    assert err == ""
+    assert _no_more(err) == ""
     result = R.Review.from_json(out)
     assert result == R.review(_short(15), iterations=5)
     assert result.actions == 15 and not result.finished

@@ -114,8 +114,9 @@ def test_queued_at_the_end_run_and_served(make_app: Callable[..., FastAPI],
         gid, _, _ = _finish(client)
         queued = _review(client, gid)
         assert queued | {"queued": None} == {
-            "id": gid, "enabled": True, "actions": 103, "status": "queued",
-            "iterations": BUDGET, "done": 0, "total": None, "error": None, "queued": None,
+            "id": gid, "enabled": True, "actions": 103, "bot": "hard",
+            "policy": "contested", "status": "queued", "iterations": BUDGET, "done": 0,
+            "total": None, "error": None, "queued": None,
             "started": None, "finished": None, "eta_seconds": None, "review": None,
             "moves": None}
         assert queued["queued"] is not None

@@ -83,7 +83,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import actions as A
-from ..bots import GreedyBot, make
+from ..bots import GreedyBot, Rated, make, strongest
 from ..bots import evaluate as E
 from ..bots.evaluate import evaluate
 from ..errors import EndeavorError
@@ -110,13 +110,34 @@ THRESHOLDS: tuple[tuple[str, float, float], ...] = (
 ACCURATE = ("best", "good")
 #: how many of the biggest mistakes a summary names
 WORST = 3
-#: the default search budget: iterations of the hard bot per decision
-DEFAULT_ITERATIONS = 1000
+#: the default search budget, of ``endeavor review`` and of the server's reviews
+#: (``endeavor serve --review-iterations``): iterations of the bot per decision (with
+#: the ``contested`` policy, the most a decision gets before a mistake is confirmed)
+DEFAULT_ITERATIONS = 200
 MAX_ITERATIONS = 1_000_000_000
 #: decimals the values are rounded to (before the labels are given)
 DECIMALS = 4
 #: the bots that may give the best action (those of them in ``endeavor.bots.NAMES``)
 REVIEW_BOTS = ("hard", "expert")
+#: the bot a review uses unless told otherwise: the strongest that can play here
+#: (:func:`endeavor.bots.strongest`; ``hard`` until ``expert`` is measured stronger)
+REVIEW_BOT = strongest()
+#: how a decision's iterations are spent (:func:`review`'s ``policy``): ``fixed``, the
+#: whole budget on every decision; ``contested``, a first search of :data:`FIRST` of the
+#: budget, carried on to the whole budget only where the choice is contested (the first
+#: search's most visited action is not the one played, or has less than :data:`CLEAR` of
+#: the visits), and to :data:`CONFIRM` times the budget before a mistake or a blunder is
+#: called
+POLICIES = ("fixed", "contested")
+DEFAULT_POLICY = "contested"
+#: the share of the budget of a ``contested`` decision's first search
+FIRST = 0.125
+#: the share of the first search's visits the action played must have, as its most
+#: visited, for the decision to be settled there
+CLEAR = 0.5
+#: a ``contested`` decision that would be called a mistake or a blunder is searched on to
+#: this many times the budget before it is
+CONFIRM = 4
 METHOD = ("best action: the hard bot (mcts) with the iteration budget, seeded from the "
           "record and the step; expected final glory: the medium bot continues every seat "
           "to the end of the round, then endeavor.bots.evaluate.evaluate; win chance: a "
@@ -250,9 +271,9 @@ class Review:
     of ``actions`` and ``digest`` (sha256 of the record's config and actions), whether
     it is ``finished`` and its final scores then, the reviewed ``seats``, the search
     budget (``iterations``), the reviewed ``decisions`` by step, a summary per seat
-    (``players``), the ``curve`` and the ``bot`` that gave the best actions; its JSON
-    adds the method in words and the labels' thresholds (:func:`thresholds_dict`), and
-    names the bot when it is not ``hard``."""
+    (``players``), the ``curve``, the ``bot`` that gave the best actions and the budget's
+    ``policy`` (:data:`POLICIES`); its JSON adds the method in words (naming the bot) and
+    the labels' thresholds (:func:`thresholds_dict`)."""
 
     config: dict[str, Any]
     actions: int
@@ -265,6 +286,7 @@ class Review:
     players: tuple[PlayerSummary, ...]
     curve: tuple[CurvePoint, ...]
     bot: str = "hard"
+    policy: str = "fixed"
 
     def player(self, seat: int) -> PlayerSummary:
         """The summary of ``seat`` (a reviewed seat)."""
@@ -279,13 +301,12 @@ class Review:
             "format": FORMAT, "version": VERSION, "config": self.config,
             "actions": self.actions, "digest": self.digest, "finished": self.finished,
             "final_scores": list(self.final_scores), "seats": list(self.seats),
-            "iterations": self.iterations, "method": method(self.bot),
+            "iterations": self.iterations, "policy": self.policy, "bot": self.bot,
+            "method": method(self.bot, self.policy),
             "thresholds": thresholds_dict(),
             "decisions": [d.to_dict() for d in self.decisions],
             "players": [p.to_dict() for p in self.players],
             "curve": [c.to_dict() for c in self.curve]}
-        if self.bot != "hard":
-            out["bot"] = self.bot
         return out
 
     def to_json(self, indent: int | None = None) -> str:
@@ -310,7 +331,8 @@ class Review:
                                        for x in d["decisions"]),
                        players=tuple(PlayerSummary.from_dict(x) for x in d["players"]),
                        curve=tuple(CurvePoint.from_dict(x) for x in d["curve"]),
-                       bot=str(d.get("bot", "hard")))
+                       bot=str(d.get("bot", "hard")),
+                       policy=str(d.get("policy", "fixed")))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ReviewError(f"bad review: {type(e).__name__}: {e}") from None
 
@@ -324,11 +346,14 @@ class Review:
         return cls.from_dict(d)
 
 
-def method(bot: str = "hard") -> str:
-    """:data:`METHOD`, for the bot that gives the best actions."""
-    if bot == "hard":
-        return METHOD
-    return METHOD.replace("the hard bot (mcts)", f"the {bot} bot")
+def method(bot: str = "hard", policy: str = "fixed") -> str:
+    """:data:`METHOD`, for the bot that gives the best actions and the budget's policy."""
+    text = METHOD if bot == "hard" else METHOD.replace("the hard bot (mcts)", f"the {bot} bot")
+    if policy == "contested":
+        text = text.replace("with the iteration budget", f"with the iteration budget "
+                            f"where the choice is contested ({FIRST:g} of it where the "
+                            f"action played is clearly the bot's)")
+    return text
 
 
 def thresholds_dict() -> dict[str, Any]:
@@ -387,17 +412,69 @@ def expected_glory(state: State, until: int | None = None,
     return evaluate(s), s
 
 
+#: the continuations already played by the judge in this process: (the record's
+#: config as JSON, the last round played, the position's history) -> every seat's
+#: expected final glory at the end and its win chances there. A continuation passes
+#: through the positions of later decisions (a move played as the judge would play it,
+#: a forced move), whose own continuation is then the rest of it: the same result,
+#: computed once. Cleared when it holds :data:`CONTINUATIONS` positions.
+_continued: dict[tuple[str, int, Any], tuple[list[float], list[float]]] = {}
+#: the most positions :data:`_continued` keeps
+CONTINUATIONS = 200_000
+
+
+def _judged(state: State, until: int, judge: GreedyBot, game: str,
+            ) -> tuple[list[float], list[float]]:
+    """:func:`expected_glory` at ``state`` and the win chances of the position reached,
+    remembered for every position the continuation passes through (the same values
+    whether they are computed or remembered: the judge is deterministic)."""
+    key = (game, until, state.hist)
+    found = _continued.get(key)
+    if found is not None:
+        return found
+    s = state.copy()
+    passed = [key]
+    while not s.is_over and s.round <= until:
+        s.apply_code(judge.choose_code(s))
+        passed.append((game, until, s.hist))
+    glory = evaluate(s)
+    out = (glory, win_chances(glory, s))
+    if len(_continued) + len(passed) > CONTINUATIONS:
+        _continued.clear()
+    for k in passed:
+        _continued[k] = out
+    return out
+
+
 def _rounded(xs: Iterable[float]) -> tuple[float, ...]:
     return tuple(round(x, DECIMALS) for x in xs)
+
+
+def _search(bot: Any, state: State, iterations: int, top: int) -> list[Rated]:
+    """``bot``'s ranking at ``state`` after ``iterations`` more iterations of its search
+    (it keeps its tree between searches of the same position: the second search carries
+    on from the first)."""
+    bot.iterations = iterations
+    rated: list[Rated] = bot.analyse(state, top=top)
+    return rated
 
 
 def review_decision(task: Mapping[str, Any]) -> dict[str, Any]:
     """Review one decision, on plain data (what the workers run): ``task`` has the
     record's ``config`` and its ``actions`` up to and including the one reviewed, and
-    the ``iterations`` (and the ``bot``, default ``hard``); the result is
-    :meth:`ReviewedDecision.to_dict`."""
+    the ``iterations`` (and the ``bot``, default ``hard``, and the budget's ``policy``,
+    default ``fixed``); the result is :meth:`ReviewedDecision.to_dict`.
+
+    ``fixed``: a search of ``iterations``. ``contested``: a first search of :data:`FIRST`
+    of them (at least one); when its most visited action is the one played with at
+    least :data:`CLEAR` of the visits, or the answer is exact, that is the best action;
+    otherwise the same tree is searched on to the whole budget, and on to
+    :data:`CONFIRM` times the budget when the action played would be called a mistake
+    or a blunder (the labels that must be sure)."""
     actions: list[str] = list(task["actions"])
     config: dict[str, Any] = task["config"]
+    iterations = int(task["iterations"])
+    contested = task.get("policy", "fixed") == "contested"
     step = len(actions)
     state = replay({"format": RECORD_FORMAT, "version": 2, "config": config,
                     "actions": actions[:-1]})
@@ -406,34 +483,48 @@ def review_decision(task: Mapping[str, Any]) -> dict[str, Any]:
     codes = state.legal_codes()
     played = A.parse(actions[-1]).code
     bot = make(str(task.get("bot", "hard")), seed=decision_seed(config, actions, step),
-               iterations=int(task["iterations"]))
-    top = bot.analyse(state, top=1)
-    best = top[0].action.code
+               iterations=1)
+    spent = max(1, int(iterations * FIRST)) if contested else iterations
+    top = _search(bot, state, spent, len(codes))
+    if spent < iterations and top[0].visits and not (
+            top[0].action.code == played
+            and top[0].visits >= CLEAR * sum(r.visits for r in top)):
+        top = _search(bot, state, iterations - spent, 1)
+        spent = iterations
     judge = GreedyBot()
+    game = json.dumps(config, sort_keys=True)
     after_state = state.copy()
     after_state.apply_code(played)
-    glory_after, reached = expected_glory(after_state, state.round, judge)
-    win_after = win_chances(glory_after, reached)[seat]
-    if best == played:
-        glory_before, win_before = glory_after, win_after
-    else:
-        best_state = state.copy()
-        best_state.apply_code(best)
-        glory_before, reached = expected_glory(best_state, state.round, judge)
-        win_before = win_chances(glory_before, reached)[seat]
-    before = _rounded(glory_before)
+    glory_after, wins = _judged(after_state, state.round, judge, game)
+    win_after = wins[seat]
     after = _rounded(glory_after)
-    wb = round(win_before, DECIMALS)
     wa = round(win_after, DECIMALS)
-    glory_loss = max(0.0, round(before[seat] - after[seat], DECIMALS))
-    win_loss = max(0.0, round(wb - wa, DECIMALS))
+    while True:
+        chosen = top[0]
+        best = chosen.action.code
+        if best == played:
+            glory_before, win_before = glory_after, win_after
+        else:
+            best_state = state.copy()
+            best_state.apply_code(best)
+            glory_before, wins = _judged(best_state, state.round, judge, game)
+            win_before = wins[seat]
+        before = _rounded(glory_before)
+        wb = round(win_before, DECIMALS)
+        glory_loss = max(0.0, round(before[seat] - after[seat], DECIMALS))
+        win_loss = max(0.0, round(wb - wa, DECIMALS))
+        label = label_for(glory_loss, win_loss, best == played)
+        if not contested or spent >= CONFIRM * iterations or chosen.visits == 0 \
+                or label not in ("mistake", "blunder"):
+            break
+        top = _search(bot, state, CONFIRM * iterations - spent, 1)
+        spent = CONFIRM * iterations
     return ReviewedDecision(
         step=step, round=state.round, phase=PHASE_NAMES[state.phase], seat=seat,
         legal=len(codes), played=A.BY_CODE[played].text, best=A.BY_CODE[best].text,
         glory_before=before, glory_after=after, win_before=wb, win_after=wa,
-        glory_loss=glory_loss, win_loss=win_loss,
-        label=label_for(glory_loss, win_loss, best == played),
-        search_value=round(top[0].value, DECIMALS), search_visits=top[0].visits).to_dict()
+        glory_loss=glory_loss, win_loss=win_loss, label=label,
+        search_value=round(chosen.value, DECIMALS), search_visits=chosen.visits).to_dict()
 
 
 # --------------------------------------------------------------------------- summary
@@ -501,25 +592,27 @@ def review(record: object, seats: Iterable[int] | None = None,
            progress: Progress | None = None,
            known: Iterable[ReviewedDecision] = (),
            on_decision: Callable[[ReviewedDecision], None] | None = None,
-           bot: str = "hard") -> Review:
+           bot: str = REVIEW_BOT, policy: str = DEFAULT_POLICY) -> Review:
     """Review the decisions of ``seats`` (default: every seat) in ``record`` (a record
     dict, its JSON text or bytes, or a :class:`State`, whose history is reviewed).
 
     ``iterations``: the search budget per decision of ``bot``, the bot that gives the
-    best actions (one of :data:`REVIEW_BOTS`: ``hard`` by default, or ``expert`` where
-    it can play). ``workers``: processes
+    best actions (one of :data:`REVIEW_BOTS`; default :data:`REVIEW_BOT`, the strongest
+    that can play here), spent as ``policy`` says (:data:`POLICIES`: ``fixed``, every
+    decision the whole budget; ``contested``, the whole budget only where the choice is
+    contested). ``workers``: processes
     (None: every core; 1: this process) or, with ``backend="ray"``, the CPUs of the local
     Ray instance (ignored with ``address``). ``steps``: only the decisions at these
     action numbers (1-based; the summaries then cover only those). ``progress(done,
     total)`` is called before the first decision is computed (``done``: how many of the
     ``total`` were ``known``) and after each. ``known``: decisions already reviewed for
-    this record and budget (those an interrupted run handed to ``on_decision``): the ones
+    this record, budget and policy (those an interrupted run handed to ``on_decision``): the ones
     at steps to review are taken as they are instead of being computed again, which
     gives the same review, each decision depending only on the record, its step and the
     budget (a decision at a step not reviewed, or by another seat, is ignored).
     ``on_decision(d)`` is called with each decision computed here (not the known ones),
-    in the order they finish. The result is the same for the same record, seats, steps
-    and iterations, whatever the workers, the backend and the decisions known.
+    in the order they finish. The result is the same for the same record, seats, steps,
+    iterations and policy, whatever the workers, the backend and the decisions known.
     Raises ``RecordError`` for a corrupt record and :class:`ReviewError` for bad
     settings, before any decision is reviewed.
     """
@@ -530,6 +623,9 @@ def review(record: object, seats: Iterable[int] | None = None,
                           f"not {iterations!r}")
     workers = parallel.check_workers(default_workers() if workers is None else workers,
                                      ReviewError)
+    if policy not in POLICIES:
+        raise ReviewError(f"the budget's policy must be one of {', '.join(POLICIES)}, "
+                          f"not {policy!r}")
     if bot not in REVIEW_BOTS:
         raise ReviewError(f"the review's bot must be one of {', '.join(REVIEW_BOTS)}, "
                           f"not {bot!r}")
@@ -578,6 +674,8 @@ def review(record: object, seats: Iterable[int] | None = None,
                                         "iterations": iterations}
                 if bot != "hard":
                     task["bot"] = bot
+                if policy != "fixed":
+                    task["policy"] = policy
                 tasks.append(task)
         state.apply_code(code)
         rounds.append(state.round)
@@ -603,7 +701,7 @@ def review(record: object, seats: Iterable[int] | None = None,
                   digest=record_digest(config, actions), finished=final.is_over,
                   final_scores=scores, seats=chosen, iterations=iterations,
                   decisions=tuple(results), players=players,
-                  curve=tuple(_curve(results, rounds, final)), bot=bot)
+                  curve=tuple(_curve(results, rounds, final)), bot=bot, policy=policy)
 
 
 # --------------------------------------------------------------------------- plot
@@ -659,7 +757,8 @@ def plot(result: Review, path: str | os.PathLike[str]) -> None:
 
 
 __all__ = [
-    "ACCURATE", "BACKENDS", "DEFAULT_ITERATIONS", "LABELS", "MAX_ITERATIONS", "THRESHOLDS",
+    "ACCURATE", "BACKENDS", "CLEAR", "CONFIRM", "DEFAULT_ITERATIONS", "DEFAULT_POLICY", "FIRST",
+    "LABELS", "MAX_ITERATIONS", "POLICIES", "REVIEW_BOT", "REVIEW_BOTS", "THRESHOLDS",
     "WORST", "CurvePoint", "PlayerSummary", "Review", "ReviewError", "ReviewedDecision",
     "decision_seed", "default_workers", "expected_glory", "label_for", "plot",
     "plot_formats", "record_digest", "review", "review_decision", "summarize",

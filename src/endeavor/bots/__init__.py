@@ -53,6 +53,17 @@ LEVEL_SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard": ("mcts", {"seconds": 1.0}),
 }
 NAMES: Final = KINDS + LEVELS
+#: the strongest level measured (docs/bots.md, "Strength"): the bot the post-game review
+#: and the hints use, and name. ``hard`` until ``expert`` is measured stronger; a level
+#: that cannot play here (``expert`` without numpy or its weights) falls back to ``hard``
+#: (:func:`strongest`)
+STRONGEST: Final = "hard"
+
+
+def strongest() -> str:
+    """The name of the strongest bot that can play here (:data:`STRONGEST`, else
+    ``hard``)."""
+    return STRONGEST if STRONGEST in NAMES else "hard"
 
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:
@@ -92,4 +103,4 @@ def make(name: str, seed: int = 0, **budget: Any) -> Bot:
 
 __all__ = ["EXPERT", "NAMES", "KINDS", "LEVELS", "LEVEL_SETTINGS", "Bot", "BotSpecError",
            "Entrant", "GreedyBot", "MCTSBot", "RandomBot", "Rated", "budget_text",
-           "expert_missing", "make", "parse_budget", "resolve_bots"]
+           "expert_missing", "make", "parse_budget", "resolve_bots", "STRONGEST", "strongest"]

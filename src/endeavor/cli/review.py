@@ -60,24 +60,33 @@ def add_parser(sub: Any) -> None:
         "review", help="review a game record move by move against the strongest bot",
         description="Review every decision of the chosen seats in a game record (as saved "
                     "by 'endeavor play' or written by 'endeavor tournament --out'): the "
-                    "hard bot's best action, each seat's expected final glory with it and "
-                    "with the action played, the glory and win chance lost, and a label "
-                    "(best, good, inaccuracy, mistake, blunder); then a summary per "
-                    "player (accuracy, biggest mistakes, glory lost by phase). Forced "
-                    "decisions are skipped. The same record, seats and budget give the "
-                    "same review whatever the workers or the backend.",
+                    f"strongest bot's best action ({B.strongest()} here), each seat's "
+                    "expected final glory with it and with the action played, the glory "
+                    "and win chance lost, and a label (best, good, inaccuracy, mistake, "
+                    "blunder); then a summary per player (accuracy, biggest mistakes, "
+                    "glory lost by phase). Forced decisions are skipped. The same record, "
+                    "seats, budget and policy give the same review whatever the workers "
+                    "or the backend. A progress bar with the time left is shown on stderr "
+                    "while it runs (without a terminal: a line at each tenth of the "
+                    "decisions, at most every 10 s).",
         epilog="example: endeavor review game.json --seat 0 --budget 1000 --out review.json "
                "--plot review.png")
     r.add_argument("file", metavar="RECORD", help="the game record, a JSON file")
     r.add_argument("--seat", type=_seat, action="append", metavar="N",
                    help="a seat to review (repeat for more; default: every seat)")
     r.add_argument("--budget", type=_budget, default=R.DEFAULT_ITERATIONS, metavar="ITER",
-                   help="iterations of the hard bot's search per decision, like 1000 or "
-                        f"1000it (default: {R.DEFAULT_ITERATIONS})")
+                   help="iterations of the bot's search per decision, like 1000 or "
+                        f"1000it (default: {R.DEFAULT_ITERATIONS}, as the server's)")
     bots = [b for b in R.REVIEW_BOTS if b in B.NAMES]
-    r.add_argument("--bot", choices=bots, default="hard",
-                   help="the bot whose search gives the best action: hard (default)"
-                        + (" or expert (the learned level)" if "expert" in bots else ""))
+    r.add_argument("--bot", choices=bots, default=R.REVIEW_BOT,
+                   help="the bot whose search gives the best action (default: "
+                        f"{R.REVIEW_BOT}, the strongest measured): "
+                        + " or ".join(bots))
+    r.add_argument("--policy", choices=R.POLICIES, default=R.DEFAULT_POLICY,
+                   help="how the budget is spent: contested (default: a first search of "
+                        f"{R.FIRST:g} of it, carried on to the whole budget only where "
+                        "the choice is contested) or fixed (the whole budget on every "
+                        "decision)")
     _add_backend_options(r, "the decisions", "reviews")
     r.add_argument("--out", metavar="FILE",
                    help="write the review as JSON (every decision, the summaries, the curve "
@@ -111,6 +120,10 @@ def _review(args: argparse.Namespace, out: Console) -> int:
                         TimeRemainingColumn(), console=err, transient=True,
                         disable=args.quiet or not err.is_terminal)
     task = progress.add_task("decisions", total=None)
+    # without a terminal: a line at a new tenth of the decisions, at most every
+    # LINE_SECONDS, with the time left (a short review says nothing)
+    lines = not args.quiet and not err.is_terminal
+    shown = [0, 0.0]  # the tenth and the time of the last line
 
     def on_progress(done: int, total: int) -> None:
         if done == 0:
@@ -118,11 +131,18 @@ def _review(args: argparse.Namespace, out: Console) -> int:
             progress.start()
         else:
             progress.update(task, completed=done)
+        now = time.perf_counter() - start
+        if lines and total and 0 < done < total and 10 * done // total > shown[0] \
+                and now - shown[1] >= LINE_SECONDS:
+            shown[:] = [10 * done // total, now]
+            err.print(progress_line(done, total, now), markup=False, highlight=False,
+                      soft_wrap=True)
 
     start = time.perf_counter()
     try:
         result = R.review(record, seats, args.budget, workers=workers, backend=args.backend,
-                          address=args.address, progress=on_progress, bot=args.bot)
+                          address=args.address, progress=on_progress, bot=args.bot,
+                          policy=args.policy)
     finally:
         progress.stop()
     elapsed = time.perf_counter() - start
@@ -147,6 +167,24 @@ def _review(args: argparse.Namespace, out: Console) -> int:
     return EXIT_OK
 
 
+#: the shortest time between two progress lines when stderr is not a terminal (seconds)
+LINE_SECONDS = 10.0
+
+
+def progress_line(done: int, total: int, elapsed: float) -> str:
+    """The progress as a line (stderr without a terminal): ``"review: 45/226 decisions
+    (20%), 12 s, about 48 s left"``: the decisions left at the pace so far."""
+    left = elapsed / done * (total - done)
+    when = "done" if done >= total else f"about {_duration(left)} left"
+    return (f"review: {done}/{total} decisions ({100 * done // total}%), "
+            f"{_duration(elapsed)}, {when}")
+
+
+def _duration(seconds: float) -> str:
+    s = round(seconds)
+    return f"{s} s" if s < 60 else f"{s // 60} min {s % 60:02d} s"
+
+
 #: the phases as the table writes them (narrow)
 _PHASES = {"Construction": "Constr."}
 
@@ -165,8 +203,8 @@ def review_text(result: R.Review, name: str, timing: str) -> Group:
              if result.finished else "unfinished")
     head = (f"endeavor review · {name} · {config['players']} players · {config['ruleset']} · "
             f"board {config['board']} · {result.actions} actions, {state} · reviewed "
-            f"{seats} · {result.iterations} iterations a decision"
-            f"{'' if result.bot == 'hard' else f' of the {result.bot} bot'} · {timing}")
+            f"{seats} · {'up to ' if result.policy == 'contested' else ''}"
+            f"{result.iterations} iterations a decision of the {result.bot} bot · {timing}")
     parts: list[Any] = [Text(head, style="bold")]
     if not result.decisions:
         parts.append(Text("No decision to review: the reviewed seats made no choice "
@@ -208,7 +246,7 @@ def review_text(result: R.Review, name: str, timing: str) -> Group:
     limits = ", ".join(f"{label} < {g:g} glory and < {100 * w:g}%"
                        for label, g, w in R.THRESHOLDS)
     parts.append(Text(
-        "Best: the hard bot's action with the budget (\"=\": the one played). Glory: the "
+        f"Best: the {result.bot} bot's action with the budget (\"=\": the one played). Glory: the "
         "mover's expected final glory after the action played (the medium bot continues "
         "every seat to the end of the round, then the bots' evaluation). Lost, Win lost: "
         "the glory and the win chance the action played gives up against the best one "

@@ -8,14 +8,14 @@ from typing import Any
 
 from rich.console import Console
 
-from ..analysis.review import MAX_ITERATIONS
+from ..analysis.review import DEFAULT_ITERATIONS, MAX_ITERATIONS
 from .common import _web_module, _web_workers, ranged
 
 MAX_PORT = 65_535
 _port = ranged(int, lambda v: 1 <= v <= MAX_PORT, f"1 to {MAX_PORT:,}")
-#: ``endeavor.web.reviews.DEFAULT_ITERATIONS`` (this module does not import the web
-#: extra; tests/web check the two agree)
-DEFAULT_REVIEW_ITERATIONS = 200
+#: ``endeavor.web.reviews.DEFAULT_ITERATIONS``, the review's own default (this module
+#: does not import the web extra; tests/web check the two agree)
+DEFAULT_REVIEW_ITERATIONS = DEFAULT_ITERATIONS
 _review_iterations = ranged(int, lambda v: 0 <= v <= MAX_ITERATIONS,
                              f"0 (no reviews) to {MAX_ITERATIONS:,}")
 
@@ -78,7 +78,8 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--review-iterations", type=_review_iterations, default=None,
                    metavar="N",
                    help="the post-game review of every finished game (the Review tab): "
-                        "iterations of the hard bot's search per decision, run in the "
+                        "iterations of the strongest bot's search per decision (the "
+                        "whole budget where the choice is contested), run in the "
                         f"background, one game at a time on one core (default: "
                         f"{DEFAULT_REVIEW_ITERATIONS}; 0: no reviews)")
     s.add_argument("--engine-python", metavar="PATH", default=None,

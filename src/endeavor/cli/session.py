@@ -30,8 +30,10 @@ from ..terminal import render
 from ..terminal import screen as S
 from .common import EXIT_OK, _history_log, _screen_size, final_lines
 
-#: the bots asked for a hint, strongest first: the first one that exists answers
-HINT_BOTS = ("hard", "mcts", "medium", "greedy", "easy", "random")
+#: the bots asked for a hint, strongest first (the strongest measured,
+#: :func:`endeavor.bots.strongest`, then the others): the first one that exists answers
+HINT_BOTS = tuple(dict.fromkeys((B.strongest(), "hard", "mcts", "medium", "greedy", "easy",
+                                 "random")))
 HINT_SECONDS = 1.0  # a hint's search budget when --hint-budget is not given
 HINT_TOP = 3  # how many actions a hint ranks
 THINKING_AFTER = 0.3  # a bot thinking longer than this many seconds says so (terminal)

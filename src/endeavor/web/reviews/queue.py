@@ -16,7 +16,8 @@ from typing import Any, Final
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 
 from endeavor import actions as A
-from endeavor.analysis.review import MAX_ITERATIONS, ReviewedDecision
+from endeavor.analysis import review as R
+from endeavor.analysis.review import DEFAULT_POLICY, MAX_ITERATIONS, REVIEW_BOT, ReviewedDecision
 from endeavor.records import RECORD_FORMAT, replay
 
 from .. import db
@@ -27,10 +28,12 @@ log = logging.getLogger("endeavor.web")
 
 #: the statuses of a game's review (``none``: no row)
 STATUSES: Final = ("none", "queued", "running", "done", "failed")
-#: ``endeavor serve --review-iterations``'s default: iterations of the hard bot's search
-#: per decision (the command line's ``endeavor review`` uses 1000). A 2-player game of
-#: ~100 decisions takes ~5 s of one core, a 4-player game of ~250 about 15-20 s
-DEFAULT_ITERATIONS: Final = 200
+#: ``endeavor serve --review-iterations``'s default: iterations of the strongest bot's
+#: search per decision, spent where the choice is contested (the review's own default,
+#: as ``endeavor review``'s). Measured (docs/performance.md, "Post-game reviews"): a
+#: 4-player game of ~225 decisions takes ~25 CPU-seconds on the compiled build and ~60
+#: on the pure one; a 2-player game of ~115 about a third of that
+DEFAULT_ITERATIONS: Final = R.DEFAULT_ITERATIONS
 #: the environment through which ``endeavor serve`` hands its settings to the workers
 #: and the background process
 ITERATIONS_VAR: Final = "ENDEAVOR_REVIEW_ITERATIONS"
@@ -157,6 +160,7 @@ def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
         raise Conflict("the game is not over: its review is made once it has ended")
     row = store.read(lambda conn: conn.execute(_ROW, {"b_game": game_id}).first())
     head: dict[str, Any] = {"id": game_id, "enabled": enabled, "actions": actions,
+                            "bot": REVIEW_BOT, "policy": DEFAULT_POLICY,
                             "status": "none", "iterations": None, "done": 0, "total": None,
                             "error": None, "queued": None, "started": None,
                             "finished": None, "eta_seconds": None}

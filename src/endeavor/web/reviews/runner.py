@@ -19,7 +19,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
-from endeavor.analysis.review import ReviewedDecision, record_digest, review
+from endeavor.analysis.review import (
+    DEFAULT_POLICY,
+    REVIEW_BOT,
+    ReviewedDecision,
+    record_digest,
+    review,
+)
 from endeavor.errors import EndeavorError
 
 from ..compute import Engines
@@ -254,7 +260,8 @@ class Reviewer:
                 known: tuple[ReviewedDecision, ...]) -> Any:
         """Review ``record``: in an engine worker when there is one, else (or when it
         fails: from the decisions it got to) in this thread."""
-        options: dict[str, Any] = {"iterations": job.iterations, "workers": 1}
+        options: dict[str, Any] = {"iterations": job.iterations, "workers": 1,
+                                   "bot": REVIEW_BOT, "policy": DEFAULT_POLICY}
         if self.engines is not None:
             result = self.engines.review(record, options, known, {
                 "progress": run.progress, "on_decision": run.on_decision})
@@ -284,12 +291,15 @@ class Reviewer:
 
 def _read_partial(text: str | None, digest: str, iterations: int,
                   ) -> tuple[ReviewedDecision, ...]:
-    """The decisions an interrupted run saved, if they are of this record and budget."""
+    """The decisions an interrupted run saved, if they are of this record, budget, bot
+    and policy (a run of an older server, with another bot or policy, starts again)."""
     if not text:
         return ()
     try:
         data = json.loads(text)
-        if data.get("digest") != digest or data.get("iterations") != iterations:
+        if data.get("digest") != digest or data.get("iterations") != iterations \
+                or data.get("bot", "hard") != REVIEW_BOT \
+                or data.get("policy", "fixed") != DEFAULT_POLICY:
             return ()
         return tuple(ReviewedDecision.from_dict(d) for d in data["decisions"])
     except (ValueError, KeyError, TypeError, AttributeError):
@@ -313,6 +323,7 @@ class _Progress:
 
     def partial_json(self) -> str:
         return json.dumps({"digest": self.digest, "iterations": self.job.iterations,
+                           "bot": REVIEW_BOT, "policy": DEFAULT_POLICY,
                            "decisions": [d.to_dict() for d in self.saved]})
 
     def flush(self) -> None:

@@ -131,8 +131,12 @@ class ReviewView(BaseModel):
     id: str
     enabled: bool = Field(description="this server reviews finished games")
     actions: int = Field(description="the game's effective actions")
+    bot: str = Field(description="the bot this server reviews with, the strongest it has "
+                                 "(hard, or expert once it is measured stronger)")
+    policy: str = Field(description="how the budget is spent: contested (the whole budget "
+                                    "only where the choice is contested) or fixed")
     status: Literal["none", "queued", "running", "done", "failed"]
-    iterations: int | None = Field(description="the hard bot's search budget per decision")
+    iterations: int | None = Field(description="the bot's search budget per decision")
     done: int = Field(description="decisions reviewed so far")
     total: int | None = Field(description="decisions to review (null until it starts)")
     error: str | None = Field(description="why it failed, in words")

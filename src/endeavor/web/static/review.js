@@ -274,6 +274,18 @@ function chartFigure(review, pick) {
 
 // ------------------------------------------------------------------ the summary and the list
 /**
+ * The search budget in words: "200 iterations a decision", "up to 200 iterations a
+ * decision, where the choice is contested" (the contested policy).
+ * @param {number | null | undefined} iterations
+ * @param {string | null | undefined} policy
+ */
+function budgetWords(iterations, policy) {
+  return policy === "contested"
+    ? `up to ${iterations} iterations a decision, the whole budget where the choice is contested`
+    : `${iterations} iterations a decision`;
+}
+
+/**
  * @param {ReviewBody} body
  * @param {ReviewPlayer} p
  * @param {PickLink} pickLink
@@ -378,7 +390,7 @@ function doneHtml(id, body, pick, selected) {
     h("div", { class: "rv-head" },
       h("h2", {}, "Review"),
       h("p", { class: "muted", "data-testid": "review-meta" },
-        `${review.decisions.length} decisions of ${review.players.length === 2 ? "both players" : `all ${review.players.length} players`} judged against the hard bot (${review.iterations} iterations a decision; forced moves skipped).`),
+        `${review.decisions.length} decisions of ${review.players.length === 2 ? "both players" : `all ${review.players.length} players`} judged against the ${review.bot || "hard"} bot, the strongest (${budgetWords(review.iterations, review.policy)}; forced moves skipped).`),
       h("details", { class: "rv-how" }, h("summary", {}, "How it is judged"),
         h("p", {}, "For each decision the strongest bot looks for the best move; then the medium bot plays on to the end of the round from the move played and from the best move, and the positions reached are rated: each player's expected final glory, and their chance to win."),
         h("p", {}, "Labels, by the glory and the win chance the move played loses against the best one: ",
@@ -445,7 +457,7 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
       running
         ? h("progress", { class: "rv-progress", max: b.total || 1, value: b.done, "aria-label": words })
         : h("progress", { class: "rv-progress", "aria-label": words }),
-      h("p", { class: "hint" }, `The server reviews every decision of the game against its strongest bot (${b.iterations} iterations a decision), one game at a time; this page follows it.`),
+      h("p", { class: "hint", "data-testid": "review-bot" }, `The server reviews every decision of the game against its strongest bot, the ${b.bot || "hard"} bot (${budgetWords(b.iterations, b.policy)}), one game at a time; this page follows it.`),
     ];
   }
 

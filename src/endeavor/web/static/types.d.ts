@@ -318,6 +318,8 @@ export interface Review {
   final_scores?: number[];
   thresholds?: Record<string, { glory_loss_below?: number; win_loss_below: number }>;
   iterations: number;
+  bot?: string;
+  policy?: string;
 }
 
 /** A decision's moves in words and the places they were played at. */
@@ -337,6 +339,8 @@ export interface ReviewBody {
   done?: number;
   eta_seconds?: number | null;
   iterations?: number;
+  bot?: string;
+  policy?: string;
   error?: string | null;
   enabled?: boolean;
 }
