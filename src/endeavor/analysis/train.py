@@ -1147,7 +1147,8 @@ class Pool:
         if self.root.exists() and not self.root.is_dir():
             raise TrainError(f"pool {self.root}: not a directory")
         if not self.index.exists():
-            if self.root.exists() and any(p.name != "pool.lock" for p in self.root.iterdir()):
+            if self.root.exists() and any(p.name not in ("pool.lock", "games")
+                                          for p in self.root.iterdir()):
                 raise TrainError(f"pool {self.root}: not a games pool (no pool.json) and "
                                  "not empty: choose a new or empty directory")
             return {"format": POOL_FORMAT, "version": POOL_VERSION,
@@ -1174,9 +1175,9 @@ class Pool:
         """Add a run's games of one stage (again: nothing happens)."""
         name = f"games/{run}-gen{generation:03d}.jsonl"
         self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / "games").mkdir(exist_ok=True)
         with _locked(self.root / "pool.lock"):
             data = self.check()
+            (self.root / "games").mkdir(exist_ok=True)
             if any(f.get("file") == name for f in data["files"]):
                 return
             tmp = self.root / (name + ".tmp")
