@@ -73,6 +73,7 @@ import json
 import math
 import os
 import random
+import socket
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -301,16 +302,15 @@ def forward_batch(net: Net, idx: Sequence[npt.NDArray[np.intp]],
     does; the policy head computes the legal rows only."""
     p = net.params
     b = len(idx)
-    counts = np.fromiter((len(i) for i in idx), np.intp, b)
     if b == 0:
         return [], []
-    if not counts.all():
-        raise TrainError("an observation with no nonzero entry")
-    starts = np.zeros(b, np.intp)
-    np.cumsum(counts[:-1], out=starts[1:])
-    flat = np.concatenate(idx)
     w0 = p["W0"]
-    h = np.add.reduceat(w0[flat] * np.concatenate(val)[:, None], starts, axis=0)
+    # the first layer position by position (a gather of the nonzero rows and one
+    # product each: what one position costs alone; measured faster than one gather of
+    # every row with a segmented sum, or a dense product over the rows in use)
+    h = np.empty((b, w0.shape[1]), np.float32)
+    for k in range(b):
+        np.dot(val[k], w0[idx[k]], out=h[k])
     h += p["b0"]
     np.maximum(h, 0.0, out=h)
     for i in range(1, len(net.hidden)):
@@ -359,6 +359,8 @@ class _Node:
 
 
 _END = _Node(-1)
+#: where a game was played (host and process), kept in its line
+WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
 class _ExactHolder:
@@ -649,8 +651,12 @@ class _Game:
             else:
                 policy = [[float(_INDEX[root.codes[choice]]), 1.0]]
                 value = root.value
+            # the backed-up values carry the hand-made margin term: normalised to sum
+            # to 1, as the win shares the value head estimates
+            value = [max(0.0, x) for x in value]
+            z = sum(value) or 1.0
             self.samples.append([self.state.num_actions, policy,
-                                 [round(x, 4) for x in value]])
+                                 [round(x / z, 4) for x in value]])
             if self.decided[p] < self.temperature and total > 0:
                 choice = self.rng.choices(range(len(rows)), root.cn)[0]
             self.decided[p] += 1
@@ -667,7 +673,8 @@ class _Game:
                 "generation": self.task["generation"],
                 "seats": [_label(s) for s in self.seats], "record": state.record(),
                 "samples": self.samples, "scores": scores, "result": _shares(scores),
-                "evaluations": self.evaluations, "cpu_seconds": round(self.cpu, 3)}
+                "evaluations": self.evaluations, "cpu_seconds": round(self.cpu, 3),
+                "worker": WORKER}
 
 
 def _backup(path: list[tuple[_Node, int]], v: list[float], nseats: int) -> None:

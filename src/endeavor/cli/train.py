@@ -5,6 +5,7 @@ command runs, so the parser is built without it)."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,9 @@ SETTING_OPTIONS = ("games", "warm_start_games", "hard_iterations", "iterations",
                    "promotion_games", "promotion_threshold", "eval_games", "eval_iterations",
                    "search_weight", "batch_games", "warm_start_from", "pool", "pool_games",
                    "exploits")
+
+#: the environment variables that set the threads of numpy's linear algebra
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 _count = ranged(int, lambda v: 1 <= v <= MAX_COUNT, f"1 to {MAX_COUNT:,}")
 _count0 = ranged(int, lambda v: 0 <= v <= MAX_COUNT, f"0 to {MAX_COUNT:,}")
@@ -185,6 +189,11 @@ def _module() -> Any:
 
 
 def _train(args: argparse.Namespace, out: Console) -> int:
+    # one thread of linear algebra a process: the workers are one process a core, and
+    # the batched network passes are too small to gain from threads (measured slower
+    # on a loaded machine); inherited by the worker processes (set before numpy loads)
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
     T = _module()
     _check_backend_options(args)
     given = [name for name in SETTING_OPTIONS if getattr(args, name) is not None]
