@@ -13,13 +13,18 @@ promotion and evaluation matches). Needs numpy (``pip install 'endeavor[expert]'
    sample: the observation of the player to move, the **policy target** (the search's
    visits per legal action, less the one visit every child gets when its node is
    expanded, normalised; the move played when nothing is left) and the **value target**
-   (below). A network with fresh weights is trained on them (``epochs`` passes); it is
-   the first *best* network. With ``warm_start_games=0`` the first best network is the
-   untrained one.
-2. *Generations* 1..``generations``: ``games`` games in which the best network (an
-   :class:`~endeavor.bots.expert.ExpertBot` at ``iterations`` a decision, with Dirichlet
-   noise at the root and the first ``temperature_moves`` decisions of each seat sampled
-   in proportion to the visits) plays against the schedule ``mix``: itself in every seat
+   (below). A network is trained on them (``epochs`` passes), together with the pool's
+   games (below): one with fresh weights, or with ``warm_start_from`` the network of
+   that weights file (a previous run's ``expert.npz``, the shipped weights; its hidden
+   layers are the run's, and a file that does not fit is refused before any game is
+   played). It is the first *best* network. With nothing to learn from (no warm-start
+   games, no pool) the first best network is the untrained one, or the file's as it is.
+2. *Generations* 1..``generations``: ``games`` games in which the best network (the
+   expert bot's search at ``iterations`` a decision, with Dirichlet noise at the root and
+   the first ``temperature_moves`` decisions of each seat sampled in proportion to the
+   visits; :func:`play_training_games` plays ``batch_games`` games together and
+   evaluates their positions in batched network passes) plays against the schedule
+   ``mix``: itself in every seat
    (``self``), an earlier snapshot (``snapshot``), ``hard`` or ``greedy``, in rotated
    seats (the best network takes every other seat, from seat ``j mod n`` in the ``j``-th
    game of ``n`` players). The decisions of the best network and of ``hard`` are
@@ -34,12 +39,27 @@ promotion and evaluation matches). Needs numpy (``pip install 'endeavor[expert]'
    (its win share with the 95% interval, mean scores, the rating difference).
 
 **Value target** of a sample: ``result_weight`` times the game's result (each seat's
-win share: 1 to a sole winner, a shared first place split) plus the rest times the
+win share: 1 to a sole winner, a shared first place split), plus ``search_weight``
+times the search's value at the root (each seat's mean backed-up value, normalised to
+sum to 1; recorded with the network's samples and the exact end game's; ``hard``'s
+samples have none and use the evaluation's instead), plus the rest times the
 hand-made evaluation's win chances at that position
 (:func:`endeavor.bots.evaluate.values`): with the few games of a small run the
-results alone are mostly noise, and the evaluation steers the value head toward what
-``hard`` already knows (``result_weight=1``: results only). Targets are seat-rotated
-like the observation: relative seat 0 is the player to move.
+results alone are mostly noise, the search's value is what a deeper look at that very
+position found (AlphaZero's variants that train on it learn faster from few games),
+and the evaluation steers the value head toward what ``hard`` already knows
+(``result_weight=1``: results only). Targets are seat-rotated like the observation:
+relative seat 0 is the player to move.
+
+**Player counts**: one network for 2 to 5 players. The observation says how many
+seats the game has (a one-hot of the player count, so the first layer holds a bias of
+each count), the value head's softmax runs over the game's seats only, and the policy
+index is the same for every count: the games of every count in ``players`` train the
+same trunk, and the held-out losses are reported per count (``held_by_players``).
+
+**Pool** (``pool``, :class:`Pool`): a directory of games that runs share. Every stage's
+games are added to it; the learner reads, besides its own window, the ``pool_games``
+most recent games of the other runs in it.
 
 **Learner**: the network of :mod:`endeavor.bots.net`, trained by Adam on minibatches
 (``batch``, ``lr``, L2 ``weight_decay``): cross-entropy of the policy's softmax over the
@@ -51,7 +71,9 @@ hash of their seed) are held out to report validation losses.
 the curve, the games, samples and CPU seconds so far: written after each stage, so
 ``resume=True`` continues from the last finished stage, and a generation interrupted
 midway keeps the games already played in ``games/genNNN.jsonl.part``), ``games/``
-(one JSON line per game: its record, its samples, scores, seats, CPU seconds),
+(one JSON line per game, version :data:`GAMES_VERSION`: its record, its samples
+``[step, policy, value]``, scores, result, seats, the network evaluations, CPU seconds
+and the worker that played it), ``nets/start.npz`` (the ``warm_start_from`` network),
 ``nets/genNNN.npz`` (the network trained at each generation, promoted or not),
 ``curve.json`` (the learning curve) and ``expert.npz`` (the best network at the end:
 what ``make("expert", weights=...)`` loads; copy it to
@@ -60,9 +82,10 @@ what ``make("expert", weights=...)`` loads; copy it to
 **Backends**: ``workers=1`` plays in this process; more use spawned local processes;
 ``backend="ray"`` runs the games and the tournaments as Ray tasks on a local Ray
 instance (``num_cpus=workers``) or the cluster at ``address``, the networks sent as
-bytes through Ray's object store. Game seeds and bot seeds derive from ``seed``, the
-generation and the game, so the same settings play the same games on any backend
-(the learner's minibatches are shuffled from ``seed`` too).
+bytes through Ray's object store; a task is a batch of ``batch_games`` games. Game
+seeds and bot seeds derive from ``seed``, the generation and the game, and the batches
+from the settings only, so the same settings play the same games on any backend and
+any number of workers (the learner's minibatches are shuffled from ``seed`` too).
 """
 
 from __future__ import annotations
@@ -1601,7 +1624,8 @@ def plot_curve(curve: Sequence[Mapping[str, Any]], path: str | os.PathLike[str])
     fig.savefig(os.fspath(path), dpi=100)
 
 
-__all__ = ["BACKENDS", "DEFAULT_MIX", "Dataset", "MIX_KINDS", "Settings", "TrainError",
-           "build_dataset", "fit", "generation_tasks", "loss_and_grads", "net_factory",
-           "parse_mix", "play_training_game", "plot_curve", "plot_formats", "train",
-           "warm_tasks"]
+__all__ = ["BACKENDS", "DEFAULT_MIX", "Dataset", "GAMES_VERSION", "MIX_KINDS", "POOL_FORMAT",
+           "POOL_VERSION", "Pool", "Settings", "TrainError", "build_dataset",
+           "evaluate_losses", "fit", "forward_batch", "generation_tasks", "loss_and_grads",
+           "net_factory", "parse_mix", "play_training_game", "play_training_games",
+           "plot_curve", "plot_formats", "start_net", "train", "warm_tasks"]
