@@ -85,12 +85,19 @@ def add_parser(sub: Any) -> None:
                     "candidate on the recent games (a numpy learner), and promotes it "
                     "only if it beats the best network in a tournament. After each "
                     "generation the best network plays hard: the learning curve. "
+                    "--warm-start-from starts from a network file (a previous run's, the "
+                    "shipped one); --pool shares games between runs; each worker plays "
+                    "--batch-games self-play games together, their positions evaluated "
+                    "in batched network passes. "
                     "Everything is kept in --out (run.json, games/, nets/, curve.json, "
                     "expert.npz: the best network), checkpointed after each stage, so "
                     "--resume continues an interrupted run (or adds generations). "
                     "Needs pip install 'endeavor[expert]' (numpy).",
         epilog="example: endeavor train --out runs/first --warm-start-games 40 "
-               "--games 40 --generations 3 --workers 2 --plot curve.png; then "
+               "--games 40 --generations 3 --workers 2 --plot curve.png; on a Ray "
+               "cluster: endeavor train --backend ray --address HEAD:6379 --out runs/v4 "
+               "--warm-start-from runs/first/expert.npz --pool runs/pool --players 2,3,4 "
+               "(docs/bots.md); then "
                "endeavor tournament with make('expert', weights='runs/first/expert.npz'), "
                "or copy it to src/endeavor/bots/weights/expert_v1.npz to ship it")
     t.add_argument("--out", required=True, metavar="DIR",
