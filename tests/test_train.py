@@ -17,11 +17,12 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from endeavor import GameConfig, new_game  # noqa: E402
+from endeavor import actions as A  # noqa: E402
 from endeavor import bots as B  # noqa: E402
 from endeavor.analysis import train as T  # noqa: E402
 from endeavor.bots.expert import ExpertBot  # noqa: E402
 from endeavor.bots.net import Net  # noqa: E402
-from endeavor.rl import index_of  # noqa: E402
+from endeavor.rl import encode, index_of  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -84,12 +85,11 @@ def test_a_batched_pass_equals_one_position_at_a_time(tiny: Path) -> None:
             state.apply(bot.choose(state))
         p = state.current_player
         assert p is not None
-        from endeavor.rl import encode
         obs = encode(state, p)
         legal = np.array([index_of(c) for c in state.legal_codes()], np.intp)
         rows.append((obs, legal, players))
     nz = [np.flatnonzero(o) for o, _, _ in rows]
-    priors, values = T.forward_batch(net, nz, [o[i] for (o, _, _), i in zip(rows, nz)],
+    priors, values = T.forward_batch(net, nz, [o[i] for (o, _, _), i in zip(rows, nz, strict=True)],
                                      [lg for _, lg, _ in rows], [n for _, _, n in rows])
     for (obs, legal, n), pr, va in zip(rows, priors, values, strict=True):
         want_p, want_v = net.evaluate(obs, legal, n)
@@ -101,7 +101,7 @@ def test_a_batched_pass_equals_one_position_at_a_time(tiny: Path) -> None:
 def test_samples_carry_the_search_value_and_the_targets_mix_it(tiny: Path) -> None:
     line = T.play_training_games([_task(3, 5, iterations=6)], {"best": str(tiny)})[0]
     assert line["version"] == T.GAMES_VERSION
-    for step, policy, value in line["samples"]:
+    for _step, policy, value in line["samples"]:
         assert len(value) == 3 and abs(sum(value) - 1) < 1e-3
         assert abs(sum(w for _, w in policy) - 1) < 1e-3
     data = T.build_dataset([line], result_weight=0.0, search_weight=1.0)
@@ -109,7 +109,6 @@ def test_samples_carry_the_search_value_and_the_targets_mix_it(tiny: Path) -> No
     state = new_game(GameConfig.from_dict(line["record"]["config"]))
     by_step = {s[0]: s[2] for s in line["samples"]}
     k = 0
-    from endeavor import actions as A
     for step, text in enumerate(line["record"]["actions"]):
         if step in by_step:
             p = state.current_player
@@ -256,3 +255,20 @@ def test_a_run_on_a_local_ray_cluster_of_two_nodes(tmp_path: Path) -> None:
              .read_text().splitlines()]
     assert [g["record"] for g in there] == [g["record"] for g in here]
     assert len({g["worker"] for g in there}) == 2  # both nodes played
+
+
+def test_the_command_takes_the_files_layers_and_a_pool(tiny: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    from endeavor.cli import main
+    out = tmp_path / "run"
+    assert main(["train", "--out", str(out), "--warm-start-from", str(tiny),
+                 "--warm-start-games", "1", "--hard-iterations", "3", "--generations", "0",
+                 "--eval-games", "0", "--epochs", "1", "--pool", str(tmp_path / "pool"),
+                 "--quiet"]) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["settings"]["hidden"] == [16]  # the file's, --hidden left out
+    assert Path(run["settings"]["warm_start_from"]).resolve() == tiny.resolve()
+    assert Net.load(out / "nets" / "start.npz").hidden == (16,)
+    assert json.loads((tmp_path / "pool" / "pool.json").read_text())["files"][0]["games"] == 1
+    assert "1 games, " in capsys.readouterr().out
