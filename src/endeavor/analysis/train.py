@@ -1605,7 +1605,7 @@ def plot_curve(curve: Sequence[Mapping[str, Any]], path: str | os.PathLike[str])
     players = next((int(p["vs_hard"].get("players", 2)) for p in points), 2)
     ax.axhline(1 / players, color="#e45756", linestyle="--", label=f"parity (1/{players})")
     ax.set_ylim(0, 1)
-    ax.set_xlabel("generation (0: warm start by imitation of hard)")
+    ax.set_xlabel("generation (0: the warm start: imitation of hard, or a network file)")
     ax.set_ylabel("win share")
     if xs:
         ax.set_xticks(xs)
