@@ -314,8 +314,10 @@ def test_a_tiny_run_on_local_workers_ends_in_a_loadable_weights_file(local_run: 
     net = Net.load(local_run / "expert.npz")
     assert net.hidden == (16,)
     training = net.header["training"]
-    assert training["program"] == "endeavor train" and training["games"] == 4
     run = json.loads((local_run / "run.json").read_text())
+    # the best network's own metadata: the games played when it was trained
+    assert training["program"] == "endeavor train"
+    assert training["games"] == (4 if run["curve"][1]["promoted"] else 2)
     assert run["generation"] == 1 and run["games"] == 4 and run["samples"] > 0
     assert [p["generation"] for p in run["curve"]] == [0, 1]
     assert run["curve"][1]["promotion"]["games"] == 2
@@ -351,7 +353,10 @@ def test_resume_adds_generations(tmp_path: Path, capsys: pytest.CaptureFixture[s
     run = json.loads((out / "run.json").read_text())
     assert run["generation"] == 1 and [p["generation"] for p in run["curve"]] == [0, 1]
     assert (out / "nets" / "gen000.npz").read_bytes() == before  # not trained again
-    assert "gen001" in capsys.readouterr().out
+    best = "gen001" if run["curve"][1]["promoted"] else "gen000"  # the summary's row 1
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.split()[:2] == ["1", "4"])
+    assert best in row.split()
 
 
 def test_an_interrupted_generation_keeps_its_games(tmp_path: Path,
@@ -364,11 +369,11 @@ def test_an_interrupted_generation_keeps_its_games(tmp_path: Path,
     first = T.play_training_game(tasks[0], {"best": str(out / "nets" / "gen000.npz")})
     (out / "games" / "gen001.jsonl.part").write_text(json.dumps(first) + "\n{cut sh")
     played: list[int] = []
-    real = T.play_training_game
-    def spy(task: Any, nets: Any) -> Any:
-        played.append(task["index"])
-        return real(task, nets)
-    monkeypatch.setattr(T, "play_training_game", spy)
+    real = T.play_training_games
+    def spy(batch: Any, nets: Any) -> Any:
+        played.extend(task["index"] for task in batch)
+        return real(batch, nets)
+    monkeypatch.setattr(T, "play_training_games", spy)
     T.train(out, resume=True, generations=1)
     assert played == [1]
     lines = (out / "games" / "gen001.jsonl").read_text().splitlines()

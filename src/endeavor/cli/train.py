@@ -5,6 +5,7 @@ command runs, so the parser is built without it)."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,17 @@ DEFAULTS: dict[str, Any] = {
     "batch": 256, "lr": 1e-3, "weight_decay": 1e-4, "window": 4, "result_weight": 0.5,
     "mix": "self:4,snapshot:1,hard:1,greedy:1", "noise": 0.25, "temperature_moves": 8,
     "promotion_games": 10, "promotion_threshold": 0.55, "eval_games": 10,
-    "eval_iterations": 200}
+    "eval_iterations": 200, "search_weight": 0.25, "batch_games": 8,
+    "warm_start_from": None, "pool": None, "pool_games": 2000}
 #: the options that only a new run takes (a resumed run keeps its own settings)
 SETTING_OPTIONS = ("games", "warm_start_games", "hard_iterations", "iterations", "players",
                    "seed", "hidden", "epochs", "batch", "lr", "window", "result_weight", "mix",
                    "promotion_games", "promotion_threshold", "eval_games", "eval_iterations",
+                   "search_weight", "batch_games", "warm_start_from", "pool", "pool_games",
                    "exploits")
+
+#: the environment variables that set the threads of numpy's linear algebra
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 _count = ranged(int, lambda v: 1 <= v <= MAX_COUNT, f"1 to {MAX_COUNT:,}")
 _count0 = ranged(int, lambda v: 0 <= v <= MAX_COUNT, f"0 to {MAX_COUNT:,}")
@@ -79,12 +85,19 @@ def add_parser(sub: Any) -> None:
                     "candidate on the recent games (a numpy learner), and promotes it "
                     "only if it beats the best network in a tournament. After each "
                     "generation the best network plays hard: the learning curve. "
+                    "--warm-start-from starts from a network file (a previous run's, the "
+                    "shipped one); --pool shares games between runs; each worker plays "
+                    "--batch-games self-play games together, their positions evaluated "
+                    "in batched network passes. "
                     "Everything is kept in --out (run.json, games/, nets/, curve.json, "
                     "expert.npz: the best network), checkpointed after each stage, so "
                     "--resume continues an interrupted run (or adds generations). "
                     "Needs pip install 'endeavor[expert]' (numpy).",
         epilog="example: endeavor train --out runs/first --warm-start-games 40 "
-               "--games 40 --generations 3 --workers 2 --plot curve.png; then "
+               "--games 40 --generations 3 --workers 2 --plot curve.png; on a Ray "
+               "cluster: endeavor train --backend ray --address HEAD:6379 --out runs/v4 "
+               "--warm-start-from runs/first/expert.npz --pool runs/pool --players 2,3,4 "
+               "(docs/bots.md); then "
                "endeavor tournament with make('expert', weights='runs/first/expert.npz'), "
                "or copy it to src/endeavor/bots/weights/expert_v1.npz to ship it")
     t.add_argument("--out", required=True, metavar="DIR",
@@ -101,6 +114,10 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--warm-start-games", type=_count0, metavar="N",
                    help="games of hard in every seat to imitate first (default: "
                         f"{d['warm_start_games']}; 0: start from fresh weights)")
+    t.add_argument("--warm-start-from", metavar="FILE.npz",
+                   help="start from this network (an expert weights file, e.g. the shipped "
+                        "src/endeavor/bots/weights/expert_v1.npz or a run's expert.npz) "
+                        "instead of fresh weights; its hidden layers are the run's")
     t.add_argument("--hard-iterations", type=_iterations, metavar="N",
                    help="the hard bot's search per decision in training games "
                         f"(default: {d['hard_iterations']})")
@@ -129,6 +146,21 @@ def add_parser(sub: Any) -> None:
                    help="weight of the game's result in the value targets, the rest the "
                         "bots' evaluation of the position (default: "
                         f"{d['result_weight']:g}; 1: results only)")
+    t.add_argument("--search-weight", type=_share, metavar="W",
+                   help="weight of the search's value at the root in the value targets "
+                        f"(default: {d['search_weight']:g}; the rest after --result-weight "
+                        "is the bots' evaluation)")
+    t.add_argument("--pool", metavar="DIR",
+                   help="a games pool shared by runs: this run adds its games to it and "
+                        "its learner also reads the pool's most recent games of other runs "
+                        "(created if missing)")
+    t.add_argument("--pool-games", type=_count0, metavar="N",
+                   help="how many of the pool's most recent games the learner reads "
+                        f"(default: {d['pool_games']})")
+    t.add_argument("--batch-games", type=_count, metavar="K",
+                   help="self-play games each worker plays together, their positions "
+                        "evaluated in one batched network pass (default: "
+                        f"{d['batch_games']})")
     t.add_argument("--mix", metavar="KIND:W,...",
                    help="the opponents of the best network in self-play games, in turn "
                         f"by weight: self, snapshot, hard, greedy (default: {d['mix']})")
@@ -164,6 +196,11 @@ def _module() -> Any:
 
 
 def _train(args: argparse.Namespace, out: Console) -> int:
+    # one thread of linear algebra a process: the workers are one process a core, and
+    # the batched network passes are too small to gain from threads (measured slower
+    # on a loaded machine); inherited by the worker processes (set before numpy loads)
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
     T = _module()
     _check_backend_options(args)
     given = [name for name in SETTING_OPTIONS if getattr(args, name) is not None]
@@ -180,6 +217,8 @@ def _train(args: argparse.Namespace, out: Console) -> int:
         values = {**DEFAULTS, **{k: getattr(args, k) for k in SETTING_OPTIONS
                                  if k != "exploits" and getattr(args, k) is not None}}
         values["generations"] = DEFAULTS["generations"]
+        if args.warm_start_from is not None and args.hidden is None:
+            values["hidden"] = T.start_net(args.warm_start_from).hidden  # the file's
         settings = T.Settings(
             **{k: v for k, v in values.items()},
             ruleset=args.ruleset, exploits=args.exploits or "none", options=_options(args))
@@ -219,7 +258,8 @@ def _summary(state: dict[str, Any], where: str) -> Group:
     s = state["settings"]
     cpu = state.get("cpu_seconds", {})
     head = (f"endeavor train · {where} · generation {state['generation']} · "
-            f"{state['games']} games, {state['samples']} samples · players "
+            f"{state['games']} games, {state['samples']} samples, "
+            f"{state.get('evaluations', 0)} network evaluations · players "
             f"{','.join(map(str, s['players']))} · {s['ruleset']} · hidden "
             f"{','.join(map(str, s['hidden']))} · {sum(cpu.values()) / 3600:.2f} CPU hours "
             f"({', '.join(f'{k} {v / 3600:.2f}' for k, v in sorted(cpu.items()))}) · "
