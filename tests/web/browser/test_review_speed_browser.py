@@ -1,6 +1,7 @@
 """A finished 4-player game's review with the server's default settings: ``endeavor
-serve`` with no review option (its default budget and policy, on whatever build the
-server runs), the game imported finished, the Review tab followed in the browser. The
+serve`` with no review option (its default budget and policy), its engine workers on the
+compiled build (the ``compiled_engine`` mark: ``make test`` runs it once that build is
+there), the game imported finished, the Review tab followed in the browser. The
 review must be done within :data:`LIMIT` seconds, the tab showing its progress with an
 estimate of the time left while it runs, and naming the bot it judges against (the
 strongest, ``hard`` today) before and after."""
@@ -23,15 +24,19 @@ RECORD: dict[str, Any] = json.loads(FIXTURE.read_text())
 #: the decisions of the game the review looks at (those with more than one legal action)
 DECISIONS = 226
 #: the test's time for the review (seconds of the wall clock): about 25 CPU-seconds on
-#: the compiled build and 60 on the pure one, at the lowered priority of the reviewer
-#: thread, with room for a busy machine
-LIMIT = 240
+#: the compiled build, at the lowered priority of the reviewer, with room for a busy
+#: machine
+LIMIT = 180
+
+pytestmark = pytest.mark.compiled_engine
 
 
 @pytest.fixture(scope="module")
-def default_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def default_server(tmp_path_factory: pytest.TempPathFactory,
+                   compiled_python: str) -> Iterator[Server]:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
-    srv = Server(tmp_path_factory.mktemp("review-speed-server"))
+    srv = Server(tmp_path_factory.mktemp("review-speed-server"),
+                 ("--engine-python", compiled_python))
     try:
         yield srv
     finally:
@@ -55,6 +60,8 @@ def test_a_4_player_review_with_the_default_settings_in_time(
     page.wait_for_function("() => /^ · (about \\d+ minutes?|less than a minute) left$/.test("
                            "document.querySelector('[data-testid=review-eta]')?.textContent"
                            " || '')", timeout=60_000)
+    status = srv.get("/api/status")
+    assert status["engine"]["build"] == "compiled", status
     running = srv.get(f"/api/games/{gid}/review")
     assert running["bot"] == "hard" and running["policy"] == "contested"
     assert running["iterations"] == 200  # the server's default budget
