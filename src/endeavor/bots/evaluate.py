@@ -58,24 +58,24 @@ if TYPE_CHECKING:
     from ..rules.base import Rules
     from ..state import Player, State
 
-_TRACK_GLORY = D.TRACK_GLORY
-_TRACK_LEVEL = D.TRACK_LEVEL
-_CARD_GLORY = tuple(c.glory for c in D.CARDS)
-_CARD_ICONS = tuple(sum(c.icons) for c in D.CARDS)
-_CARD_SLAVE = tuple(c.deck == D.SLAVERY_DECK for c in D.CARDS)
-_B_GLORY = tuple(b.glory for b in D.BUILDINGS)
-_B_DRAWS = tuple(b.draw_symbols for b in D.BUILDINGS)
-_B_TOWN_HALL = D.B_TOWN_HALL
+_TRACK_GLORY: Final = D.TRACK_GLORY
+_TRACK_LEVEL: Final = D.TRACK_LEVEL
+_CARD_GLORY: Final = tuple(c.glory for c in D.CARDS)
+_CARD_ICONS: Final = tuple(sum(c.icons) for c in D.CARDS)
+_CARD_SLAVE: Final = tuple(c.deck == D.SLAVERY_DECK for c in D.CARDS)
+_B_GLORY: Final = tuple(b.glory for b in D.BUILDINGS)
+_B_DRAWS: Final = tuple(b.draw_symbols for b in D.BUILDINGS)
+_B_TOWN_HALL: Final = D.B_TOWN_HALL
 #: actions an activation of each building type is worth (a "+" pair is more than one;
 #: Payment only frees a worker; Attack costs casualties); 0: not activatable
-_B_ACTIONS = tuple(
+_B_ACTIONS: Final = tuple(
     0.0 if not b.activatable else
     (1.7 if b.mode == D.BOTH else 1.15 if b.mode == D.CHOICE else
      0.6 if b.kind1 == D.PAYMENT else 0.8 if b.kind1 == D.ATTACK else 1.0)
     for b in D.BUILDINGS)
-_B_ACTIVE = tuple(b.activatable for b in D.BUILDINGS)
+_B_ACTIVE: Final = tuple(b.activatable for b in D.BUILDINGS)
 #: discs each action kind places (Ship, Occupy, Attack with its casualty, Payment, Draw)
-_KIND_DISCS = {D.SHIP: 1.0, D.OCCUPY: 1.0, D.ATTACK: 2.0, D.PAYMENT: 0.0, D.DRAW: 0.0}
+_KIND_DISCS: Final = {D.SHIP: 1.0, D.OCCUPY: 1.0, D.ATTACK: 2.0, D.PAYMENT: 0.0, D.DRAW: 0.0}
 
 
 def _source(mode: int, kind1: int, kind2: int, worker: float,
@@ -99,15 +99,21 @@ def _source(mode: int, kind1: int, kind2: int, worker: float,
 
 
 #: per building type, then per action token (type - 4): its :func:`_source`
-_B_SOURCE = tuple(_source(b.mode, b.kind1, b.kind2, 1.0, _B_ACTIONS[i])
+_B_SOURCE: Final = tuple(_source(b.mode, b.kind1, b.kind2, 1.0, _B_ACTIONS[i])
                   if b.activatable else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
                   for i, b in enumerate(D.BUILDINGS))
-_T_SOURCE = tuple(_source(m, k1, k2, 0.0,
+_T_SOURCE: Final = tuple(_source(m, k1, k2, 0.0,
                           1.15 if m == D.CHOICE else 0.6 if k1 == D.PAYMENT else
                           0.8 if k1 == D.ATTACK else 1.0)
                   for m, k1, k2 in D.TOKEN_ACTIONS)
-_B_LEVEL = tuple(b.level for b in D.BUILDINGS)
-_ABOLITION = D.ABOLITION_CARD
+#: every distinct source, the most action per disc first (as sorting the sources'
+#: tuples in reverse orders them), and each building type's and token's place in it:
+#: the sources of a turn are sorted by these ranks, a sort of small ints
+_SOURCES: Final = tuple(sorted(set(_B_SOURCE) | set(_T_SOURCE), reverse=True))
+_B_RANK: Final = tuple(_SOURCES.index(x) for x in _B_SOURCE)
+_T_RANK: Final = tuple(_SOURCES.index(x) for x in _T_SOURCE)
+_B_LEVEL: Final = tuple(b.level for b in D.BUILDINGS)
+_ABOLITION: Final = D.ABOLITION_CARD
 
 
 #: the names of the evaluation's weights (the attributes of :class:`Weights`)
@@ -169,9 +175,9 @@ class Weights:
 #: the weights of the Age of Sail games (tuned in 4-player games, both sides, with and
 #: without Exploits) and of the 2009 game (tuned in its own 4-player games: a cheaper
 #: Build Level, a Harbor worth less, more for the actions of the current round)
-DEFAULT = Weights()
-CLASSIC = Weights(build=0.5, harbor=0.1, now=3.0, now_last=0.8)
-_BY_RULESET = {"age_of_sail": DEFAULT, "classic": CLASSIC}
+DEFAULT: Final = Weights()
+CLASSIC: Final = Weights(build=0.5, harbor=0.1, now=3.0, now_last=0.8)
+_BY_RULESET: Final = {"age_of_sail": DEFAULT, "classic": CLASSIC}
 
 
 def weights_for(state: State) -> Weights:
@@ -179,7 +185,7 @@ def weights_for(state: State) -> Weights:
     return _BY_RULESET.get(state.rules.name, DEFAULT)
 
 
-_MAXT = 128  # track scores beyond this are looked up the slow way (never in practice)
+_MAXT: Final = 128  # track scores beyond this are looked up the slow way (never in practice)
 
 
 class _Tables:
@@ -187,10 +193,15 @@ class _Tables:
     per track score its glory, the glory it may still climb to, its level and its level
     between steps."""
 
-    __slots__ = ("cities", "links", "tracks", "cap", "glory", "gap", "level", "level_f")
+    __slots__ = ("cities", "links", "tracks", "cap", "glory", "gap", "level", "level_f",
+                 "weights", "rounds", "max_cards")
 
     def __init__(self, rules: Rules) -> None:
         info = rules.board
+        #: the ruleset's default weights
+        self.weights = _BY_RULESET.get(rules.name, DEFAULT)
+        self.rounds: int = rules.rounds
+        self.max_cards: int = rules.max_cards
         self.cities = tuple((x, D.SITES[x].glory) for x in info.sites if D.SITES[x].glory)
         self.links = tuple(info.board.links)
         self.tracks = tuple((r, info.trk_off[r], info.trk_len[r])
@@ -205,13 +216,23 @@ class _Tables:
                              for t in range(_MAXT))
 
 
-_TABLES: dict[int, tuple[Rules, _Tables]] = {}
+_TABLES: Final[dict[int, tuple[Rules, _Tables]]] = {}
+#: the last rules object asked for and its tables (a search asks for one again and again)
+_LAST: Final[list[tuple[Rules, _Tables]]] = []
 
 
 def _tables(rules: Rules) -> _Tables:
+    if _LAST:
+        last = _LAST[0]
+        if last[0] is rules:
+            return last[1]
     got = _TABLES.get(id(rules))
     if got is None or got[0] is not rules:
         got = _TABLES[id(rules)] = (rules, _Tables(rules))
+    if _LAST:
+        _LAST[0] = got
+    else:
+        _LAST.append(got)
     return got[1]
 
 
@@ -233,13 +254,13 @@ def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
     for x, gl in tab.cities:
         o = owner[x]
         if 0 <= o < n:
-            g[o] += gl
+            g[o] = g[o] + gl  # (not +=: compiled, that is a generic add)
     lmark = s.link_marks
     li = 0
     for x, y in tab.links:
         o = owner[x]
         if 0 <= o < n and owner[y] == o and not lmark[li] & 1:
-            g[o] += 1
+            g[o] = g[o] + 1
         li += 1
     return g
 
@@ -284,7 +305,7 @@ def glory_now(state: State) -> list[int]:
     for p in range(n):
         pl = players[p]
         a = pl.attr
-        if max(a) >= _MAXT:
+        if a[0] >= _MAXT or a[1] >= _MAXT or a[2] >= _MAXT or a[3] >= _MAXT:
             a = _clip(a)
         g[p] += _mat_glory(pl, tg, a)
     if s.ex:
@@ -325,18 +346,18 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     (default: the ruleset's, :func:`weights_for`). On a finished game it is exactly the
     final scores."""
     s = state
-    if w is None:
-        w = _BY_RULESET.get(s.rules.name, DEFAULT)
     n = s.n
     rules = s.rules
     tab = _tables(rules)
+    if w is None:
+        w = tab.weights
     ph = s.phase
     if ph == PH_END:
         return [float(x) for x in glory_now(s)]
     g = _board_glory(s, tab, n)
     if s.ex:
         _module_glory(s, g, n)
-    total = rules.rounds
+    total = tab.rounds
     rnd = s.round
     if rnd == 0:  # setup: all of round 1 to come
         later = total - 1
@@ -361,7 +382,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     build = w.build * rc * (1.0 - w.build_decay + w.build_decay * rc / total)
     icon = w.card_icon
     slavery = 0.0 if s.abolished else w.slavery
-    max_cards = rules.max_cards
+    max_cards = tab.max_cards
     tg = tab.glory
     gap = tab.gap
     lvl = tab.level
@@ -371,7 +392,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     for p in range(n):
         pl = s.players[p]
         a = pl.attr
-        if max(a) >= _MAXT:
+        if a[0] >= _MAXT or a[1] >= _MAXT or a[2] >= _MAXT or a[3] >= _MAXT:
             a = _clip(a)
         a0_, a1, a2, a3 = a
         v = float(g[p] + _mat_glory(pl, tg, a))
@@ -424,18 +445,20 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 # worker and the discs their actions place) and the action tokens, the
                 # most action per disc first; Harbor discs too few for the next source
                 # are left to the rounds to come
-                srcs = []
+                srcs = []  # the sources' ranks (see _SOURCES)
                 i = 0
                 for b in pl.buildings:
                     if _B_ACTIVE[b] and not occ >> i & 1:
-                        srcs.append(_B_SOURCE[b])
+                        srcs.append(_B_RANK[b])
                     i += 1
                 for k in range(4):
+                    rank = _T_RANK[k]
                     for _ in range(blue[k]):
-                        srcs.append(_T_SOURCE[k])
-                srcs.sort(reverse=True)
+                        srcs.append(rank)
+                srcs.sort()
                 gain = 0.0
-                for _, full, cost, part, pcost, worker in srcs:
+                for rank in srcs:
+                    _, full, cost, part, pcost, worker = _SOURCES[rank]
                     if cost <= harbor:
                         gain += full
                         harbor -= cost
@@ -505,13 +528,13 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             for r in range(base + 1, base + 7):
                 here = pres[r]
                 if here:
-                    pr += here if here < pc else pc
+                    pr += float(here) if here < pc else pc
             v += pres_w * pr
         est[p] = v
     if not last:
         wg = w.gov
         for who, share in _governor_leaders(s, tab):
-            est[who] += wg * (0.35 + 0.65 * share)
+            est[who] = est[who] + wg * (0.35 + 0.65 * share)
         if s.ex:
             ws = w.shield * min(1.0, time_left / 2.0)
             for _, e in rules.exploits:
@@ -519,7 +542,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 for p in range(n):
                     at = p * REGION_STRIDE
                     if pres[at + r1] and pres[at + r2] and (later or not passed >> p & 1):
-                        est[p] += ws
+                        est[p] = est[p] + ws
     return est
 
 
@@ -532,8 +555,8 @@ def _win_shares(totals: list[float]) -> list[float]:
 #: :func:`values` temperature (glory): ``T_END + T_SPAN * left ** 2``, ``left`` the share
 #: of the game still to play; fitted to who won greedy self-play games from the
 #: estimates along the way (maximum likelihood per round)
-T_END = 4.0
-T_SPAN = 12.0
+T_END: Final = 4.0
+T_SPAN: Final = 12.0
 
 
 def time_left(state: State) -> float:
@@ -663,8 +686,57 @@ def search_values(state: State, w: Weights | None = None,
     if state.phase == PH_END:
         glory = [float(x) for x in glory_now(state)]
         return blend(_win_shares(glory), glory, center, weight)
-    est = evaluate(state, w)
-    return blend(_win_estimates(state, est), est, center, weight)
+    return _search_estimates(state, evaluate(state, w), center, weight)
+
+
+def _search_estimates(state: State, est: list[float], center: list[float] | None,
+                      weight: list[float] | None) -> list[float]:
+    """``blend(_win_estimates(state, est), est, center, weight)`` in one pass, with the
+    same arithmetic in the same order (so exactly the same numbers) and fewer lists:
+    every search scores each child position with it."""
+    n = len(est)
+    left = time_left(state)
+    temp = T_END + T_SPAN * left * left
+    best = est[0]  # max(est), without the generic call
+    for q in range(1, n):
+        if est[q] > best:
+            best = est[q]
+    wins = [0.0] * n
+    z = 0.0  # sum(), as it adds floats (in order, from 0)
+    for q in range(n):
+        x: float = math.exp((est[q] - best) / temp)
+        wins[q] = x
+        z += x
+    for q in range(n):
+        wins[q] = wins[q] / z
+    out = [0.0] * n
+    if n < 2:
+        first = second = 0.0
+        k = -1
+    else:
+        first = best
+        k = est.index(first)
+        second = -math.inf
+        for q in range(n):
+            if q != k and est[q] > second:
+                second = est[q]
+    scale = MARGIN_SCALE
+    for q in range(n):
+        if k < 0:
+            m = 0.0
+        else:
+            m = est[q] - (second if q == k else first)
+        if center is not None:
+            m -= center[q]
+        if m > scale:
+            m = scale
+        elif m < -scale:
+            m = -scale
+        kw = MARGIN_WEIGHT if weight is None else weight[q]
+        out[q] = (1.0 - kw) * wins[q] + 0.5 * kw * (1.0 + m / scale)
+    out.extend(wins)
+    out.extend(est)
+    return out
 
 
 __all__ = ["CLASSIC", "DEFAULT", "MARGIN_SCALE", "MARGIN_WEIGHT", "MARGIN_WEIGHT_SETTLED", "T_END",
