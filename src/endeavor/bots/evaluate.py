@@ -247,15 +247,38 @@ def _clip(a: list[int]) -> list[int]:
     return [t if t < _MAXT else _MAXT - 1 for t in a]
 
 
+#: the last board scored and its glory per seat, the last tracks and their Governor
+#: leaders: a search scores position after position that differ by one action, most of
+#: which change neither (each is one tuple, replaced whole, so threads never see half of
+#: one)
+_BOARD_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int]]]] = []
+_LEADER_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int],
+                               list[tuple[int, float]]]]] = []
+
+
 def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
-    """Cities and links per seat."""
-    g = [0] * n
+    """Cities and links per seat (a new list)."""
     owner = s.site_owner
+    lmark = s.link_marks
+    if _BOARD_MEMO:
+        memo = _BOARD_MEMO[0]
+        if memo[0] is tab and memo[1] == n and memo[2] == owner and memo[3] == lmark:
+            return memo[4].copy()
+    g = _board_glory_of(owner, lmark, tab, n)
+    memo = (tab, n, owner.copy(), lmark.copy(), g.copy())
+    if _BOARD_MEMO:
+        _BOARD_MEMO[0] = memo
+    else:
+        _BOARD_MEMO.append(memo)
+    return g
+
+
+def _board_glory_of(owner: list[int], lmark: list[int], tab: _Tables, n: int) -> list[int]:
+    g = [0] * n
     for x, gl in tab.cities:
         o = owner[x]
         if 0 <= o < n:
             g[o] = g[o] + gl  # (not +=: compiled, that is a generic add)
-    lmark = s.link_marks
     li = 0
     for x, y in tab.links:
         o = owner[x]
@@ -314,12 +337,29 @@ def glory_now(state: State) -> list[int]:
 
 
 def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
-    """(seat, share of the track filled) of each closed region's Governor leader."""
-    out = []
+    """(seat, share of the track filled) of each closed region's Governor leader (a
+    list not to be changed)."""
     trk = s.track_owner
     filled = s.filled
     gov = s.region_governors
     n = s.n
+    if _LEADER_MEMO:
+        memo = _LEADER_MEMO[0]
+        if memo[0] is tab and memo[1] == n and memo[3] == filled and memo[2] == trk \
+                and memo[4] == gov:
+            return memo[5]
+    out = _leaders_of(trk, filled, gov, n, tab)
+    memo = (tab, n, trk.copy(), filled.copy(), gov.copy(), out)
+    if _LEADER_MEMO:
+        _LEADER_MEMO[0] = memo
+    else:
+        _LEADER_MEMO.append(memo)
+    return out
+
+
+def _leaders_of(trk: list[int], filled: list[int], gov: list[int], n: int,
+                tab: _Tables) -> list[tuple[int, float]]:
+    out = []
     for r, off, length in tab.tracks:
         k = filled[r]
         if k == 0 or k == length or gov[r] < 0:
