@@ -52,3 +52,23 @@ def test_the_fingerprint_can_fail(found: list[dict]) -> None:
     rated = bot.analyse(state, top=1000)
     assert [[r.action.code, r.visits] for r in rated] != \
         [row[:2] for row in stored[1]["steps"][0]["rated"]]
+
+
+def test_evaluations_do_not_depend_on_what_was_scored_before() -> None:
+    """The evaluation reuses parts of the last positions it scored (the board, the
+    Governor leaders, each seat's estimate): siblings scored in any order, and between
+    positions of other games, get the same values."""
+    from endeavor.bots.evaluate import search_values
+    from search_fingerprint import position
+    positions = []
+    for config, plies, _ in CASES:
+        parent = position(config, plies)
+        for code in parent.legal_codes():
+            child = parent.copy()
+            child.apply_code(code)
+            positions.append(child)
+    forward = [search_values(s) for s in positions]
+    backward = [search_values(s) for s in reversed(positions)][::-1]
+    assert forward == backward
+    mixed = [search_values(s) for s in positions[::3] + positions[1::3] + positions[2::3]]
+    assert sorted(map(tuple, mixed)) == sorted(map(tuple, forward))

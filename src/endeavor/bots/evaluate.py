@@ -124,7 +124,8 @@ WEIGHT_NAMES: Final = ("action", "now", "now_last", "smooth", "build", "harbor",
 
 class Weights:
     """The evaluation's weights, in glory. ``Weights(**changes)`` copies the defaults
-    with some changed (for tuning)."""
+    with some changed (for tuning). Not to be changed once made: :func:`evaluate`
+    reuses its estimates by weights object."""
 
     __slots__ = ("action", "now", "now_last", "smooth", "build", "harbor", "gov", "pres",
                  "pres_cap", "card_icon", "slavery", "discs_per_action", "shield", "build_decay")
@@ -380,6 +381,61 @@ def _leaders_of(trk: list[int], filled: list[int], gov: list[int], n: int,
     return out
 
 
+class _SeatMemo:
+    """One seat's estimate in :func:`evaluate` with everything it was made from: the
+    tables and weights, the player count, phase and round, whether the seat has passed,
+    Abolition, its board glory, its mat (what the estimate reads of it) and its
+    presence in the regions."""
+
+    __slots__ = ("tab", "w", "n", "ph", "rnd", "passed", "abolished", "gp", "supply",
+                 "harbor", "taken", "gov", "attr", "blue", "buildings", "cards", "aside",
+                 "pres", "value")
+
+    def __init__(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
+                 abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
+                 value: float) -> None:
+        self.tab = tab
+        self.w = w
+        self.n = n
+        self.ph = ph
+        self.rnd = rnd
+        self.passed = passed
+        self.abolished = abolished
+        self.gp = gp
+        self.supply = pl.supply
+        self.harbor = pl.harbor
+        self.taken = pl.taken_circles
+        self.gov = pl.gov
+        self.attr = pl.attr.copy()
+        self.blue = pl.blue.copy()
+        self.buildings = pl.buildings.copy()
+        self.cards = pl.cards.copy()
+        self.aside = pl.aside.copy()
+        self.pres = pres[base + 1:base + 7]
+        self.value = value
+
+    def matches(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
+                abolished: bool, gp: int, pl: Player, pres: list[int], base: int) -> bool:
+        if not (self.tab is tab and self.w is w and self.n == n and self.ph == ph
+                and self.rnd == rnd and self.passed == passed
+                and self.abolished == abolished and self.gp == gp
+                and self.supply == pl.supply and self.harbor == pl.harbor
+                and self.taken == pl.taken_circles and self.gov == pl.gov
+                and self.attr == pl.attr and self.blue == pl.blue
+                and self.buildings == pl.buildings and self.cards == pl.cards
+                and self.aside == pl.aside):
+            return False
+        mine = self.pres
+        for r in range(6):
+            if mine[r] != pres[base + 1 + r]:
+                return False
+        return True
+
+
+#: per seat, the last estimate :func:`evaluate` made (replaced whole, never changed)
+_SEAT_MEMO: Final[list[_SeatMemo | None]] = []
+
+
 def evaluate(state: State, w: Weights | None = None) -> list[float]:
     """Estimated final glory per seat (index = seat): the glory now plus the expected
     value of the position by the end (see the module docstring), with the weights ``w``
@@ -429,13 +485,27 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     lvl_f = tab.level_f
     pres = s.region_presence
     est = [0.0] * n
+    abolished = s.abolished
+    seen = _SEAT_MEMO
+    while len(seen) < n:
+        seen.append(None)
     for p in range(n):
         pl = s.players[p]
+        gp = g[p]
+        base = p * REGION_STRIDE
+        # a seat whose mat, board glory, presence and game clock are those of the last
+        # position scored has the same estimate (siblings in a search differ mostly in
+        # the mover's seat)
+        memo = seen[p]
+        if memo is not None and memo.matches(tab, w, n, ph, rnd, passed >> p & 1, abolished,
+                                             gp, pl, pres, base):
+            est[p] = memo.value
+            continue
         a = pl.attr
         if a[0] >= _MAXT or a[1] >= _MAXT or a[2] >= _MAXT or a[3] >= _MAXT:
             a = _clip(a)
         a0_, a1, a2, a3 = a
-        v = float(g[p] + _mat_glory(pl, tg, a))
+        v = float(gp + _mat_glory(pl, tg, a))
         # a player who has passed in the last round has no time left: no track to climb,
         # no presence to use
         over = not later and passed >> p & 1
@@ -563,7 +633,6 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 v -= slavery * slaves
         # presence in the regions
         if pres_w and not over:
-            base = p * REGION_STRIDE
             pr = 0.0
             for r in range(base + 1, base + 7):
                 here = pres[r]
@@ -571,6 +640,8 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                     pr += float(here) if here < pc else pc
             v += pres_w * pr
         est[p] = v
+        seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres,
+                            base, v)
     if not last:
         wg = w.gov
         for who, share in _governor_leaders(s, tab):
