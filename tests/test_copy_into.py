@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from endeavor import GameConfig, State, new_game
+from endeavor.state import Player
 
 CONFIGS = [
     GameConfig(players=4, seed=1),
@@ -39,22 +40,33 @@ def same(a: State, b: State) -> None:
     assert a.history() == b.history()
 
 
+def _fields(x: Any) -> list[Any]:
+    """The values of ``x``'s public data attributes (a compiled class has no
+    ``__slots__`` to read: its attributes are found with ``dir``)."""
+    out = []
+    for name in dir(x):
+        if not name.startswith("_"):
+            value = getattr(x, name)
+            if not callable(value):
+                out.append(value)
+    return out
+
+
 def _lists(x: Any, out: list[Any]) -> None:
     """Every list inside ``x`` (lists of lists, players' mats), itself included."""
     if isinstance(x, list):
         out.append(x)
         for y in x:
             _lists(y, out)
-    elif hasattr(x, "__slots__") and type(x).__name__ == "Player":
-        for name in type(x).__slots__:
-            _lists(getattr(x, name), out)
+    elif isinstance(x, Player):
+        for value in _fields(x):
+            _lists(value, out)
 
 
 def _public_lists(s: State) -> list[Any]:
     out: list[Any] = []
-    for name in State.__slots__:
-        if not name.startswith("_"):
-            _lists(getattr(s, name), out)
+    for value in _fields(s):
+        _lists(value, out)
     return out
 
 
@@ -68,7 +80,9 @@ def test_copy_into_makes_an_equal_independent_state(config: GameConfig) -> None:
         before = s.to_json()
         s.copy_into(scratch)
         same(s, scratch)
-        mine = {id(x) for x in _public_lists(s)}
+        ours = _public_lists(s)
+        assert len(ours) > 40  # the board, the decks, the players' mats...
+        mine = {id(x) for x in ours}
         shared = [x for x in _public_lists(scratch) if id(x) in mine]
         assert not shared
         # play on the scratch state: the original stays, and the scratch plays on
