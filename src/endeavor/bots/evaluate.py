@@ -48,7 +48,7 @@ class.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
 from ..data import REGION_STRIDE
@@ -248,10 +248,11 @@ def _clip(a: list[int]) -> list[int]:
     return [t if t < _MAXT else _MAXT - 1 for t in a]
 
 
-#: the last board scored and its glory per seat, the last tracks and their Governor
-#: leaders: a search scores position after position that differ by one action, most of
-#: which change neither (each is one tuple, replaced whole, so threads never see half of
-#: one)
+#: the last two boards scored and their glory per seat, the last two sets of tracks and
+#: their Governor leaders, the latest first: a search scores position after position
+#: that differ by one action, most of which change neither (a sibling that changes them
+#: is followed by one like their parent: hence two). Each entry is one tuple, replaced
+#: whole, so threads never see half of one.
 _BOARD_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int]]]] = []
 _LEADER_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int],
                                list[tuple[int, float]]]]] = []
@@ -261,17 +262,24 @@ def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
     """Cities and links per seat (a new list)."""
     owner = s.site_owner
     lmark = s.link_marks
-    if _BOARD_MEMO:
-        memo = _BOARD_MEMO[0]
+    for memo in _BOARD_MEMO:
         if memo[0] is tab and memo[1] == n and memo[2] == owner and memo[3] == lmark:
             return memo[4].copy()
     g = _board_glory_of(owner, lmark, tab, n)
-    memo = (tab, n, owner.copy(), lmark.copy(), g.copy())
-    if _BOARD_MEMO:
-        _BOARD_MEMO[0] = memo
-    else:
-        _BOARD_MEMO.append(memo)
+    _remember(_BOARD_MEMO, (tab, n, owner.copy(), lmark.copy(), g.copy()))
     return g
+
+
+def _remember(memos: list[Any], memo: Any) -> None:
+    """Put ``memo`` first in ``memos``, keeping the one that was first as the second."""
+    if not memos:
+        memos.append(memo)
+        return
+    if len(memos) < 2:
+        memos.append(memos[0])
+    else:
+        memos[1] = memos[0]
+    memos[0] = memo
 
 
 def _board_glory_of(owner: list[int], lmark: list[int], tab: _Tables, n: int) -> list[int]:
@@ -344,17 +352,12 @@ def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
     filled = s.filled
     gov = s.region_governors
     n = s.n
-    if _LEADER_MEMO:
-        memo = _LEADER_MEMO[0]
+    for memo in _LEADER_MEMO:
         if memo[0] is tab and memo[1] == n and memo[3] == filled and memo[2] == trk \
                 and memo[4] == gov:
             return memo[5]
     out = _leaders_of(trk, filled, gov, n, tab)
-    memo = (tab, n, trk.copy(), filled.copy(), gov.copy(), out)
-    if _LEADER_MEMO:
-        _LEADER_MEMO[0] = memo
-    else:
-        _LEADER_MEMO.append(memo)
+    _remember(_LEADER_MEMO, (tab, n, trk.copy(), filled.copy(), gov.copy(), out))
     return out
 
 
