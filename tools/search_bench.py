@@ -24,8 +24,9 @@ The builds:
   ``--no-build`` leaves it out instead;
 * OpenSpiel: with ``--python`` (it must have ``pyspiel``; the compiled venv has not).
 
-Endeavor's positions are the same for every build: 4-player Age of Sail games (seeded)
-after 20 to 140 decisions of random play (passing rarely); OpenSpiel's are the game's
+Endeavor's positions are the same for every build: those with a choice (4) among 7
+seeded 4-player Age of Sail games after 20 to 140 decisions of random play (passing
+rarely); OpenSpiel's are the game's
 positions after a few random moves. The table also gives each game's mean branching
 (legal actions at decisions with a choice, over random play).
 
@@ -52,7 +53,7 @@ POSITIONS = ((11, 20), (12, 50), (13, 80), (14, 110), (15, 140), (16, 35), (17, 
 
 
 # ---------------------------------------------------------------------- the workers
-def _endeavor_worker(iterations: int) -> dict[str, Any]:
+def endeavor_worker(iterations: int) -> dict[str, Any]:
     """``hard``'s search on :data:`POSITIONS`: iterations per CPU second."""
     import endeavor
     from endeavor import GameConfig, new_game
@@ -114,7 +115,7 @@ def _openspiel_positions(game: Any, count: int, seed: int) -> tuple[list[Any], f
     return states, statistics.mean(branching)
 
 
-def _openspiel_worker(kind: str, game_name: str, simulations: int) -> dict[str, Any]:
+def openspiel_worker(kind: str, game_name: str, simulations: int) -> dict[str, Any]:
     """OpenSpiel's MCTS (``cpp`` or ``python``) with one random rollout per leaf."""
     import numpy as np
     import pyspiel
@@ -244,9 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         kind = args.worker[0]
         if kind == "endeavor":
-            got = _endeavor_worker(int(args.worker[1]))
+            got = endeavor_worker(int(args.worker[1]))
         else:
-            got = _openspiel_worker(kind, args.worker[1], int(args.worker[2]))
+            got = openspiel_worker(kind, args.worker[1], int(args.worker[2]))
         print(json.dumps(got))
         return 0
 
