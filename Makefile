@@ -19,7 +19,15 @@ WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILED_STAMP := $(CVENV)/.installed-compiled
 BUILD_FILES := pyproject.toml setup.py build_backend/endeavor_build.py
-ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*')
+# the engine's sources, and the engine workers' package (src/endeavor/web/compute: the
+# server sends its bots and reviews to the compiled build only when that build has the
+# same engine sources as the server)
+ENGINE_SRC := $(shell find src/endeavor -name '*.py' -not -path 'src/endeavor/web/*') \
+	$(wildcard src/endeavor/web/compute/*.py)
+# the compiled build that `make serve` starts in the background: its log and, while it
+# runs, its process id (the server reads both to say where its build stands)
+COMPILED_LOG := $(CVENV).log
+COMPILED_PID := $(CVENV).pid
 ARGS ?=
 # the web tests' PostgreSQL URL, written once by web-services for both web goals
 PG_URL_FILE := .venv/.test-pg-url
@@ -29,8 +37,8 @@ SERVE_DB ?= sqlite:///endeavor.db
 # lock changes
 NPM_STAMP := node_modules/.installed
 
-.PHONY: serve loadtest play play-compiled test test-pure test-web test-web-api \
-	test-web-browser web-services test-js test-compiled compiled lint typecheck bench \
+.PHONY: serve compiled-background loadtest play play-compiled test test-pure test-web test-web-api \
+	test-web-browser test-web-compiled web-services test-js test-compiled compiled lint typecheck bench \
 	bench-compiled install dev clean golden services perf-gate docs
 
 $(BIN)/python:
@@ -54,10 +62,11 @@ $(CBIN)/python:
 	$(CBIN)/pip install -q --upgrade pip
 
 # the compiled engine, rebuilt when a source file changes (from scratch: setuptools'
-# build/ could otherwise keep a module that is no longer compiled); ENDEAVOR_MYPYC=1
+# build/ could otherwise keep a module that is no longer compiled; without its stamp
+# meanwhile, so a server leaves it alone until it is whole again); ENDEAVOR_MYPYC=1
 # makes the build fail instead of falling back to pure Python
 $(COMPILED_STAMP): $(BUILD_FILES) $(ENGINE_SRC) | $(CBIN)/python
-	rm -rf build
+	rm -rf build $(COMPILED_STAMP)
 	$(CBIN)/pip uninstall -q -y endeavor 2>/dev/null || true
 	ENDEAVOR_MYPYC=1 $(CBIN)/pip install -q '.[test,rl]'
 	touch $(COMPILED_STAMP)
@@ -68,9 +77,30 @@ dev: $(DEV_STAMP)
 
 compiled: $(COMPILED_STAMP)
 
-# the browser app on http://127.0.0.1:8000 (this machine only), games in ./endeavor.db
+# the browser app on http://127.0.0.1:8000 (this machine only), games in ./endeavor.db.
+# It starts at once on the pure-Python build of .venv; the compiled engine is built
+# meanwhile in the background (compiled-background), and the server's search bots and
+# post-game reviews move to it by themselves once it is there (docs/web.md, "The
+# compiled engine"). ARGS="--engine-python pure" keeps them on pure Python.
 serve: $(WEB_STAMP)
+	@$(MAKE) --no-print-directory compiled-background
 	$(BIN)/endeavor serve --db $(SERVE_DB) $(ARGS)
+
+# `make compiled` in the background, at a lower priority, logged to $(COMPILED_LOG) (its
+# last line: "exit status N"), unless it is up to date or already running; its failure
+# (no C compiler, no network) is only said in the log: the server stays on pure Python
+compiled-background:
+	@if [ -f $(COMPILED_PID) ] && kill -0 "$$(cat $(COMPILED_PID))" 2>/dev/null; then \
+		echo "the compiled engine is being built in the background (log: $(COMPILED_LOG))"; \
+	elif ! $(MAKE) --no-print-directory -q compiled 2>/dev/null; then \
+		echo "building the compiled engine in the background (log: $(COMPILED_LOG)); bots and"; \
+		echo "reviews run on pure Python until it is built, then on it, without a restart"; \
+		( echo "make compiled, started $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"; \
+		  nice -n 10 $(MAKE) --no-print-directory compiled; status=$$?; \
+		  rm -f $(COMPILED_PID); echo "exit status $$status" ) \
+			> $(COMPILED_LOG) 2>&1 < /dev/null & \
+		echo $$! > $(COMPILED_PID); \
+	fi
 
 # the web app's load test, a tool of this checkout (tools/loadtest): it starts its own
 # server unless ARGS has --url, e.g. make loadtest ARGS="--games 200 --think 0"
@@ -105,16 +135,17 @@ docs: $(DEV_STAMP)
 # random-play sweeps, which the compiled lane plays whole); the compiled build, its suite
 # and then the performance gate (PERF_GATE_AFTER: never beside the build); the browser's
 # tests; the other web tests (tests/web: adapters, not the engine, so once, on the pure
-# build). ruff and the import contracts (lint), mypy, the documentation site (docs) and
-# the browser modules' checker and unit tests (test-js, seconds) take whichever lane is
-# free first. -O prints each step when it ends.
+# build), and once the compiled build is there the few of the server's engine workers on
+# it (test-web-compiled). ruff and the import contracts (lint), mypy, the documentation
+# site (docs) and the browser modules' checker and unit tests (test-js, seconds) take
+# whichever lane is free first. -O prints each step when it ends.
 test:
 	@echo "make test: building and testing the compiled engine beside ruff, the import"
 	@echo "contracts, mypy, the documentation site, the pure-Python suite, the web app's and"
-	@echo "the browser modules' (tsc, node --test), then the performance gate; each step"
-	@echo "prints its output when it ends"
+	@echo "the browser modules' (tsc, node --test), then the performance gate and the web"
+	@echo "tests of the compiled engine; each step prints its output when it ends"
 	$(MAKE) --no-print-directory -j4 -O test-pure test-compiled test-web-browser test-web-api \
-		lint typecheck docs test-js perf-gate PERF_GATE_AFTER=test-compiled
+		lint typecheck docs test-js test-web-compiled perf-gate PERF_GATE_AFTER=test-compiled
 
 test-pure: $(DEV_STAMP)
 	@if find src -name '*.so' -o -name '*.pyd' | grep .; then \
@@ -143,13 +174,22 @@ test-web-api: web-services
 	@pg=$$(cat $(PG_URL_FILE)); \
 	echo "== pytest tests/web (the browser's apart), pure Python, PostgreSQL: $${pg:-none}"; \
 	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web \
-		--ignore=tests/web/browser
+		--ignore=tests/web/browser -m "not compiled_engine"
 
 test-web-browser: web-services
 	@echo "== pytest tests/web/browser, pure Python, Chromium"
-	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web/browser
+	ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web/browser -m "not compiled_engine"
 
-test-web: test-web-api test-web-browser
+# the web tests of the compiled engine behind the server (marked compiled_engine): the
+# server on the pure build of $(VENV), its bots' and reviews' engine workers on the
+# compiled build of $(CVENV), so they wait for that build (elsewhere they skip without it)
+test-web-compiled: web-services $(COMPILED_STAMP)
+	@pg=$$(cat $(PG_URL_FILE)); \
+	echo "== pytest tests/web -m compiled_engine: the server pure, its engine workers compiled"; \
+	ENDEAVOR_TEST_PG="$$pg" ENDEAVOR_TEST_ENGINE_PYTHON="$(CURDIR)/$(CBIN)/python" \
+		ENDEAVOR_EXPECT_BUILD=pure $(BIN)/pytest tests/web -m compiled_engine
+
+test-web: test-web-api test-web-browser test-web-compiled
 
 # the browser app's modules (src/endeavor/web/static, served as they are: no build):
 # TypeScript's checker reads them with their JSDoc types (tsconfig.json), then Node's
@@ -191,5 +231,5 @@ golden: $(DEV_STAMP)
 	ENDEAVOR_REGEN_GOLDEN=1 $(BIN)/pytest tests/test_golden.py
 
 clean:
-	rm -rf $(VENV) $(CVENV) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache \
+	rm -rf $(VENV) $(CVENV) $(COMPILED_LOG) $(COMPILED_PID) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache \
 		node_modules

@@ -338,7 +338,7 @@ def test_gymnasium_registered_on_import_and_check_env() -> None:
     env = gymnasium.make("endeavor/Endeavor-v0", players=4, opponents="greedy", seat=0)
     assert isinstance(env.unwrapped, EndeavorEnv)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the observation Box is unbounded
+        warnings.simplefilter("ignore")  # (the checker's note on render modes without a spec)
         check_env(env.unwrapped)
         check_env(gymnasium.make("endeavor/Endeavor-v0", players=2, seat=1,
                                  opponents="random",

@@ -35,6 +35,9 @@ Dirichlet(``alpha``) noise into the root's priors (self-play exploration, from t
 bot's own ``random.Random(seed)``). ``reuse`` keeps the subtree of the position reached
 between decisions of one game.
 
+A bot pickles and deep-copies whole (settings, network, generator, last statistics and
+the tree kept for reuse), so that the copy chooses exactly as the original would have.
+
 The network needs numpy (``pip install 'endeavor[expert]'``); the weights are the file
 shipped with the package (:data:`WEIGHTS`) unless ``weights=`` names another file (or
 passes a :class:`~endeavor.bots.net.Net`).
@@ -60,7 +63,7 @@ from .base import Rated, exact_rated
 from .endgame import BUDGET
 from .evaluate import search_values
 from .evaluate import values as _values
-from .mcts import Stats, exact_answer, frame_holds, margin_frame, reached
+from .mcts import Stats, exact_answer, frame_holds, margin_frame, pack_kept, reached, unpack_kept
 from .net import Net, NetError
 
 #: the shipped weights: this file in the package ``endeavor.bots``
@@ -140,6 +143,8 @@ class _Node:
 
 #: the child marker of a finished game (its values are exact and never change)
 _END = _Node(-1)
+#: what a pickled tree keeps of each node, besides its children (:func:`~.mcts.pack_tree`)
+_NODE_FIELDS = ("player", "codes", "prior", "value", "cn", "cw", "n")
 
 
 def _number(name: str, value: object, least: float, strict: bool) -> float:
@@ -217,6 +222,16 @@ class ExpertBot:
         self.last = Stats()
         self._encoders: list[ObservationEncoder] = []
         self._kept: tuple[State, list[int], _Node, list[float], list[float]] | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled and deep-copied whole: the settings, the network, the generator's
+        state, the last statistics and the tree kept for reuse (flat,
+        :func:`~.mcts.pack_tree`), so that the copy chooses exactly as the original would
+        have. The encoders are made again (an observation does not depend on the ones
+        encoded before it)."""
+        return (_unpickle, (self.seed, {k: getattr(self, k) for k in OPTIONS if k != "weights"},
+                            self.net, self.rng.getstate(), self.last,
+                            pack_kept(self._kept, _END, _NODE_FIELDS)))
 
     # ------------------------------------------------------------------ public
     def choose(self, state: State) -> Action:
@@ -438,6 +453,16 @@ class ExpertBot:
         if kid is None:
             return None
         return cast(_Node, kid), center, weight
+
+
+def _unpickle(seed: int, options: dict[str, Any], net: Net, rng: Any, last: Stats,
+              kept: tuple[Any, ...] | None) -> ExpertBot:
+    """An :class:`ExpertBot` as :meth:`ExpertBot.__reduce__` pickled it."""
+    bot = ExpertBot(seed, weights=net, **options)
+    bot.rng.setstate(rng)
+    bot.last = last
+    bot._kept = unpack_kept(kept, _END, _Node, _NODE_FIELDS)
+    return bot
 
 
 def make_expert(seed: int = 0, **options: Any) -> ExpertBot:

@@ -44,6 +44,9 @@ The budget is ``seconds=`` (default 1 s) or ``iterations=``. With an iteration b
 the search depends only on the position and the bot's own ``random.Random(seed)`` (used
 by the rollouts): the same seed, budget and position give the same choice on any
 machine.
+
+A bot pickles and deep-copies whole (settings, generator, last :class:`Stats` and the
+tree kept for reuse), so that the copy chooses exactly as the original would have.
 """
 
 from __future__ import annotations
@@ -110,6 +113,8 @@ class _Node:
 
 #: the child marker of a finished game (its values are exact and never change)
 _END = _Node(-1)
+#: what a pickled tree keeps of each node, besides its children (:func:`pack_tree`)
+_NODE_FIELDS: Final = ("player", "codes", "cn", "cw", "n")
 
 
 class Stats:
@@ -131,6 +136,10 @@ class Stats:
         #: whether the choice was exact (:mod:`.endgame`; ``evaluations``: the positions
         #: it looked at)
         self.exact = exact
+
+    def __reduce__(self) -> tuple[Any, tuple[int, float, int, int, int, int, bool]]:
+        return (Stats, (self.iterations, self.seconds, self.depth, self.nodes,
+                        self.evaluations, self.reused, self.exact))
 
     @property
     def per_second(self) -> float:
@@ -225,6 +234,14 @@ class MCTSBot:
         #: its tree
         self._center: list[float] = []
         self._weight: list[float] = []
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled and deep-copied whole: the settings, the generator's state, the last
+        :class:`Stats` and the tree kept for reuse (flat, :func:`pack_tree`), so that the
+        copy chooses exactly as the original would have."""
+        return (_unpickle, (self.seed, {k: getattr(self, k) for k in OPTIONS},
+                            self.rng.getstate(), self.last,
+                            pack_kept(self._kept, _END, _NODE_FIELDS)))
 
     # ------------------------------------------------------------------ public
     @property
@@ -587,6 +604,70 @@ def reached(old: State, old_codes: list[int], node: Any, state: State, end: Any)
     if node.codes is None or s.to_json() != state.to_json():
         return None
     return node
+
+
+def pack_kept(kept: tuple[Any, ...] | None, end: Any, fields: tuple[str, ...]
+              ) -> tuple[Any, ...] | None:
+    """A search bot's kept tree (``(root position, its history codes, root node, center,
+    weight)``, or None) for pickling: the tree as rows (:func:`pack_tree`)."""
+    if kept is None:
+        return None
+    return (kept[0], kept[1], pack_tree(kept[2], end, fields), kept[3], kept[4])
+
+
+def unpack_kept(packed: tuple[Any, ...] | None, end: Any, make: Any,
+                fields: tuple[str, ...]) -> Any:
+    """:func:`pack_kept` undone (``make(player)`` makes a node)."""
+    if packed is None:
+        return None
+    return (packed[0], packed[1], unpack_tree(packed[2], end, make, fields), packed[3],
+            packed[4])
+
+
+def pack_tree(root: Any, end: Any, fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """A search tree as rows, the root first: each node's ``fields`` (the first is its
+    player), then its children as row numbers (-1: None, not reached; -2: ``end``, a
+    finished game). Flat, so that pickling or copying a deep tree does not recurse
+    through it, and so that ``end`` comes back as the module's own marker, which the
+    search tells by identity. Shared by :mod:`.mcts` and :mod:`.expert`."""
+    rows: list[tuple[Any, ...]] = []
+    todo = [root]
+    i = 0
+    while i < len(todo):
+        node = todo[i]
+        i += 1
+        kids: list[int] = []
+        for kid in node.kids:
+            if kid is None:
+                kids.append(-1)
+            elif kid is end:
+                kids.append(-2)
+            else:
+                kids.append(len(todo))
+                todo.append(kid)
+        rows.append((*[getattr(node, f) for f in fields], kids))
+    return rows
+
+
+def unpack_tree(rows: list[tuple[Any, ...]], end: Any, make: Any,
+                fields: tuple[str, ...]) -> Any:
+    """The tree of :func:`pack_tree`'s rows (``make(player)`` makes a node); its root."""
+    nodes = [make(row[0]) for row in rows]
+    for node, row in zip(nodes, rows, strict=True):
+        for k, f in enumerate(fields):
+            setattr(node, f, row[k])
+        node.kids = [None if j == -1 else end if j == -2 else nodes[j] for j in row[-1]]
+    return nodes[0]
+
+
+def _unpickle(seed: int, options: dict[str, Any], rng: Any, last: Stats,
+              kept: tuple[Any, ...] | None) -> MCTSBot:
+    """An :class:`MCTSBot` as :meth:`MCTSBot.__reduce__` pickled it."""
+    bot = MCTSBot(seed, **options)
+    bot.rng.setstate(rng)
+    bot.last = last
+    bot._kept = unpack_kept(kept, _END, _Node, _NODE_FIELDS)
+    return bot
 
 
 def make_mcts(seed: int = 0, **options: Any) -> MCTSBot:

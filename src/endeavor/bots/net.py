@@ -92,6 +92,10 @@ class Net:
         self._wv = self.params["Wv"]
         self._bv = self.params["bv"]
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Array], dict[str, Any]]]:
+        """Pickled (and deep-copied) as its arrays and header."""
+        return (Net, (self.params, self.header))
+
     # ------------------------------------------------------------------ building
     @classmethod
     def new(cls, hidden: Sequence[int] = DEFAULT_HIDDEN, seed: int = 0,

@@ -81,6 +81,14 @@ def add_parser(sub: Any) -> None:
                         "iterations of the hard bot's search per decision, run in the "
                         f"background, one game at a time on one core (default: "
                         f"{DEFAULT_REVIEW_ITERATIONS}; 0: no reviews)")
+    s.add_argument("--engine-python", metavar="PATH", default=None,
+                   help="the interpreter whose engine computes the search bots' moves and "
+                        "the reviews, in worker processes: 'auto' (default, or "
+                        "$ENDEAVOR_ENGINE_PYTHON): the compiled build of this checkout "
+                        "(.venv-mypyc, which make serve builds in the background) as "
+                        "soon as it is built, this server's own build until then; the "
+                        "path of a compiled install's python (it must have the same "
+                        "engine sources); 'pure': this server's own build only")
     s.set_defaults(run=_serve)
 
 

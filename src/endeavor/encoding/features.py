@@ -9,7 +9,13 @@ row-major block of ``rows x width`` floats of one of three kinds:
 
 * ``onehot``: each row is all zeros (nothing) or has a single 1 (its value);
 * ``bits``: each row is a set of flags;
-* ``count``: each float is a non-negative integer divided by the field's ``scale``.
+* ``count``: each float is a non-negative integer divided by the field's ``scale``, at
+  most the field's ``most`` (per item: what the game's components allow, or
+  :data:`MAX_COUNT`, the largest count a float shows).
+
+Every float lies between 0 and its field's bound (:meth:`Field.highs`: 1 for ``onehot``
+and ``bits``, ``most / scale`` for ``count``), which the environments declare as their
+observation space.
 
 Every seat is seen from the observer: relative seat ``k`` is the seat ``k`` places after
 the observer in seat order (0: the observer), rows and columns of seats 5 - n... stay
@@ -83,13 +89,18 @@ PHASE_LABELS: Final[tuple[object, ...]] = ("setup", "construction", "growth", "s
                                            "actions", "discard", "game_over")
 
 
+#: the largest count a count float shows (larger ones are shown as this)
+MAX_COUNT: Final = 255
+
+
 class Field:
     """One block of the vector: ``rows x width`` floats from ``offset`` (in floats)."""
 
-    __slots__ = ("name", "kind", "rows", "labels", "scale", "doc", "offset", "size")
+    __slots__ = ("name", "kind", "rows", "labels", "scale", "doc", "offset", "size", "most")
 
     def __init__(self, name: str, kind: str, rows: tuple[object, ...],
-                 labels: tuple[object, ...], scale: int, doc: str, offset: int) -> None:
+                 labels: tuple[object, ...], scale: int, doc: str, offset: int,
+                 most: int | tuple[int, ...] = MAX_COUNT) -> None:
         self.name = name
         self.kind = kind
         #: row labels (``()``: a single row)
@@ -101,10 +112,25 @@ class Field:
         self.doc = doc
         self.offset = offset
         self.size = max(1, len(rows)) * len(labels)
+        #: a count field: the largest count of each item (one for all, or one per label;
+        #: never above :data:`MAX_COUNT`, the largest a float shows)
+        self.most: tuple[int, ...] = tuple(
+            min(m, MAX_COUNT) for m in (most if isinstance(most, tuple)
+                                        else (most,) * len(labels)))
+        assert len(self.most) == len(labels), name
 
     @property
     def width(self) -> int:
         return len(self.labels)
+
+    def highs(self) -> list[float]:
+        """The largest value of each of the field's floats, row after row: 1 for
+        ``onehot`` and ``bits``, ``most / scale`` for ``count`` (as the encoder computes
+        it, so that a float showing the most equals its bound)."""
+        if self.kind != "count":
+            return [1.0] * self.size
+        row = [m / self.scale for m in self.most]
+        return row * max(1, len(self.rows))
 
     def __repr__(self) -> str:
         return f"<Field {self.name} {self.kind} @{self.offset}+{self.size}>"
@@ -114,16 +140,25 @@ _fields: list[Field] = []
 
 
 def _field(name: str, kind: str, labels: tuple[object, ...], doc: str,
-           rows: tuple[object, ...] = (), scale: int = 1) -> int:
+           rows: tuple[object, ...] = (), scale: int = 1,
+           most: int | tuple[int, ...] = MAX_COUNT) -> int:
     """Append a field; returns its offset in floats."""
     off = _fields[-1].offset + _fields[-1].size if _fields else 0
-    _fields.append(Field(name, kind, rows, labels, scale, doc, off))
+    _fields.append(Field(name, kind, rows, labels, scale, doc, off, most))
     return off
 
 
 def _rng(n: int) -> tuple[object, ...]:
     return tuple(range(n))
 
+
+#: the components the counts are bounded by (the same in both rulesets: the 2009 game has
+#: fewer discs, 30, and the same tokens; the consistency checks of ``invariants.py`` keep
+#: them): a seat's discs (and a neutral colour's), the Trade tokens of each type, the
+#: copies of each building type (a start building: one per mat), the cards
+DISCS: Final = D.DISCS_PER_PLAYER
+TOKENS: Final = D.TOKEN_COUNTS
+COPIES: Final = tuple(max(1, b.copies) for b in D.BUILDINGS)
 
 _TRACK_ROWS: Final = tuple(f"{D.REGION_CODES[r]}{k + 1}" for r in range(1, D.NREGIONS)
                            for k in range(MAX_TRACK))
@@ -151,7 +186,8 @@ O_TURN: Final = _field("turn.kinds", "bits", ("open", *KIND_LABELS),
                        "a turn is under way; action kinds it carried out so far")
 O_ABOLISHED: Final = _field("turn.abolished", "bits", ("abolished",), "Slavery abolished")
 O_SPENT: Final = _field("turn.spent", "count", TOKEN_LABELS,
-                        "Trade tokens out of the game (spent, discarded), by type", scale=10)
+                        "Trade tokens out of the game (spent, discarded), by type", scale=10,
+                        most=TOKENS)
 O_PENDING: Final = _field("turn.pending", "count", ("pending",),
                           "decisions waiting below the current one", scale=4)
 O_FRAME: Final = _field("decision.frame", "onehot", FRAME_LABELS, "kind of decision pending")
@@ -178,7 +214,7 @@ O_STEP_A: Final = _field("decision.a", "bits", _rng(8),
 O_STEP_B: Final = _field("decision.b", "bits", _rng(8), "module step: its second int, in binary")
 O_TRK_OPEN: Final = _field("tracks.open", "bits", OVERSEAS, "region open (track full)")
 O_TRK_LEN: Final = _field("tracks.length", "count", OVERSEAS,
-                          "shipping track length (spaces)", scale=MAX_TRACK)
+                          "shipping track length (spaces)", scale=MAX_TRACK, most=MAX_TRACK)
 O_TRK_OWNER: Final = _field("tracks.owner", "onehot", OWNER_LABELS,
                             "disc on each track space, farthest from the deck first",
                             rows=_TRACK_ROWS)
@@ -200,11 +236,11 @@ O_LINK_CTL: Final = _field("links.control", "onehot", SEAT_LABELS,
                            "who controls each link", rows=_rng(MAX_LINKS))
 O_SEA: Final = _field("sea", "count", OVERSEAS,
                       "discs in each open sea (classic: beside a full track)", rows=OWNER_LABELS,
-                      scale=5)
+                      scale=5, most=DISCS)
 O_PRES: Final = _field("presence", "count", REGION_LABELS, "presence in each region",
-                       rows=OWNER_LABELS, scale=10)
+                       rows=OWNER_LABELS, scale=10, most=DISCS)
 O_DECK_COUNT: Final = _field("decks.count", "count", D.DECK_CODES, "cards left in each deck",
-                             scale=8)
+                             scale=8, most=NCARDS)
 O_DECK_VALUE: Final = _field("decks.top_value", "onehot", _rng(6),
                              "Draw Value of each deck's top card", rows=D.DECK_CODES)
 O_DECK_ORIGIN: Final = _field("decks.top_deck", "onehot", D.DECK_CODES,
@@ -215,38 +251,40 @@ O_REMOVED: Final = _field("cards.removed", "bits", CARD_LABELS, "cards out of th
 O_GOV_AVAIL: Final = _field("cards.governors", "bits", OVERSEAS,
                             "Governor still beside its deck")
 O_BSUPPLY: Final = _field("buildings.supply", "count", BUILDING_LABELS,
-                          "buildings left in the supply", scale=5)
+                          "buildings left in the supply", scale=5, most=COPIES)
 O_NSUPPLY: Final = _field("fleet.supply", "count", ("supply",),
-                          "the Silent Fleet's discs in its supply", scale=35)
+                          "the Silent Fleet's discs in its supply", scale=35, most=DISCS)
 O_PRESENT: Final = _field("mats.present", "bits", ("present",), "seat in the game",
                           rows=SEAT_LABELS)
 O_SUPPLY: Final = _field("mats.supply", "count", ("supply",), "discs in the supply",
-                         rows=SEAT_LABELS, scale=35)
+                         rows=SEAT_LABELS, scale=35, most=DISCS)
 O_HARBOR: Final = _field("mats.harbor", "count", ("harbor",), "discs in the Harbor",
-                         rows=SEAT_LABELS, scale=10)
+                         rows=SEAT_LABELS, scale=10, most=DISCS)
 O_MARKER: Final = _field("mats.marker", "count", ATTR_LABELS,
                          "status markers (the classic tracks stop at 15)",
                          rows=SEAT_LABELS, scale=15)
 O_LEVEL: Final = _field("mats.level", "count", ATTR_LABELS,
                         "track levels (Build Level, Growth, Salary, Card Limit)",
-                        rows=SEAT_LABELS, scale=5)
+                        rows=SEAT_LABELS, scale=5, most=max(D.TRACK_LEVEL))
 O_BTOK: Final = _field("mats.brown", "count", ATTR_LABELS,
-                       "brown Trade tokens at the track bases", rows=SEAT_LABELS, scale=5)
+                       "brown Trade tokens at the track bases", rows=SEAT_LABELS, scale=5,
+                       most=TOKENS[:4])
 O_MEM: Final = _field("mats.discs_at_base", "count", ATTR_LABELS,
                       "discs at the track bases (Memorial, Spice Trade)",
-                      rows=SEAT_LABELS, scale=5)
+                      rows=SEAT_LABELS, scale=5, most=DISCS)
 O_BLUE: Final = _field("mats.blue", "count", TOKEN_LABELS[4:], "blue Trade tokens in the Harbor",
-                       rows=SEAT_LABELS, scale=2)
+                       rows=SEAT_LABELS, scale=2, most=TOKENS[4:])
 O_BLDS: Final = _field("mats.buildings", "count", BUILDING_LABELS, "buildings in the Seaside",
-                       rows=SEAT_LABELS)
+                       rows=SEAT_LABELS, most=COPIES)
 O_WORKERS: Final = _field("mats.occupied", "count", BUILDING_LABELS,
-                          "of them, with their activation circle taken", rows=SEAT_LABELS)
+                          "of them, with their activation circle taken", rows=SEAT_LABELS,
+                          most=COPIES)
 O_CARDS: Final = _field("mats.cards", "bits", CARD_LABELS, "cards in normal slots",
                         rows=SEAT_LABELS)
 O_GOV: Final = _field("mats.governor", "onehot", OVERSEAS,
                       "the Governor in the free Governor slot", rows=SEAT_LABELS)
 O_ASIDE: Final = _field("mats.aside", "count", ("aside",), "Slavery cards set aside",
-                        rows=SEAT_LABELS, scale=3)
+                        rows=SEAT_LABELS, scale=3, most=NCARDS)
 O_ACTIVE_EX: Final = _field("exploits.active", "bits", MODULE_IDS[:NEXPLOITS],
                             "Exploit in play and active (both regions open)")
 O_SHIELD: Final = _field("exploits.shield", "bits", SEAT_LABELS,
@@ -258,7 +296,7 @@ def _module_fields() -> None:
         block = REGISTRY[str(m)].observation
         if block is not None:
             for f in block.fields:
-                _field(f"{m}.{f.name}", f.kind, f.labels, f.doc, f.rows, f.scale)
+                _field(f"{m}.{f.name}", f.kind, f.labels, f.doc, f.rows, f.scale, f.most)
 
 
 _module_fields()
@@ -268,9 +306,6 @@ FIELD: Final = {f.name: f for f in FIELDS}
 SIZE: Final = FIELDS[-1].offset + FIELDS[-1].size
 
 # --------------------------------------------------------------------------- writing
-#: the largest count a count float shows (larger ones are shown as this)
-MAX_COUNT: Final = 255
-
 _CARD_VALUE: Final = tuple(c.value for c in D.CARDS)
 _CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
 _LEVEL: Final = D.TRACK_LEVEL

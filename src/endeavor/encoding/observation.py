@@ -31,6 +31,23 @@ OBSERVATION_VERSION = 1
 SIZE = F.SIZE
 
 
+#: every observation's bounds (:func:`observation_bounds`)
+_LOW = np.zeros(SIZE, np.float32)
+_HIGH = np.array([h for f in F.FIELDS for h in f.highs()], np.float32)
+_LOW.flags.writeable = False
+_HIGH.flags.writeable = False
+
+
+def observation_bounds() -> tuple[Any, Any]:
+    """``(low, high)``: two ``float32`` vectors of :data:`SIZE` between which every
+    observation of every game lies (new arrays). ``low`` is 0 everywhere; ``high`` is 1
+    for a ``onehot`` or ``bits`` float and, for a ``count``, the largest count the game's
+    components allow (a seat's discs, the Trade tokens of a type, the copies of a
+    building, the cards; or the largest a float shows, 255) divided by the field's
+    scale: :meth:`~endeavor.encoding.features.Field.highs`."""
+    return _LOW.copy(), _HIGH.copy()
+
+
 def observation_size(config: GameConfig) -> int:
     """The length of every observation vector of games with this config (the same for
     every seat and every position of such a game; in this version, for every config)."""
@@ -51,6 +68,12 @@ class ObservationEncoder:
     @property
     def player(self) -> int:
         return self.core.player
+
+    def __reduce__(self) -> tuple[type[ObservationEncoder], tuple[int]]:
+        """Pickled (and copied) as its seat: the copy starts afresh (its first
+        observation is encoded whole; an observation does not depend on the ones before
+        it)."""
+        return (ObservationEncoder, (self.player,))
 
     def encode(self, state: State, out: Any = None, copy: bool = True) -> Any:
         """The observation of ``state``: a new vector, or ``out`` filled, or with
@@ -125,15 +148,21 @@ def describe(vector: Any, config: GameConfig | None = None) -> dict[str, Any]:
 
 
 def layout_table() -> str:
-    """The layout as a Markdown table (docs/rl.md shows it; a test keeps them equal)."""
-    lines = ["| offset | length | field | kind | rows x values | scale | meaning |",
-             "|---:|---:|---|---|---|---:|---|"]
+    """The layout as a Markdown table (docs/rl.md shows it; a test keeps them equal):
+    ``at most`` is a count's largest whole number (per item when they differ), its
+    bound in the observation space divided by the scale."""
+    lines = ["| offset | length | field | kind | rows x values | scale | at most | meaning |",
+             "|---:|---:|---|---|---|---:|---:|---|"]
     for f in F.FIELDS:
         rows = f"{len(f.rows)} x " if f.rows else ""
         labels = _labels(f.labels)
         scale = f"/{f.scale}" if f.kind == "count" else ""
+        most = ""
+        if f.kind == "count":
+            most = (str(f.most[0]) if len(set(f.most)) == 1
+                    else ", ".join(str(m) for m in f.most))
         lines.append(f"| {f.offset} | {f.size} | `{f.name}` | {f.kind} | {rows}{labels} "
-                     f"| {scale} | {f.doc} |")
+                     f"| {scale} | {most} | {f.doc} |")
     return "\n".join(lines) + "\n"
 
 
@@ -144,4 +173,4 @@ def _labels(labels: tuple[object, ...]) -> str:
 
 
 __all__ = ["OBSERVATION_VERSION", "ObservationEncoder", "SIZE", "describe", "encode",
-           "layout_table", "observation_size"]
+           "layout_table", "observation_bounds", "observation_size"]

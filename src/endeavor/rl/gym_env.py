@@ -33,7 +33,7 @@ from ..actions import BY_CODE
 from ..bots import Bot, make, resolve_bots
 from ..encoding.actions import CODES, NUM_ACTIONS
 from ..encoding.actions import mask as legal_mask
-from ..encoding.observation import observation_size
+from ..encoding.observation import observation_bounds, observation_size
 from ..events import Event
 from ..scoring import final_scores
 from ..state import State, new_game
@@ -112,8 +112,9 @@ class EndeavorEnv(ScreenLog, gymnasium.Env[np.ndarray, np.int64]):
         self._reward = reward_function(reward)
         self.max_decisions = positive_or_none("max_decisions", max_decisions)
         self.illegal_penalty = float(illegal_penalty)
-        self.observation_space = spaces.Box(-np.inf, np.inf, (observation_size(self.config),),
-                                            np.float32)
+        low, high = observation_bounds()
+        assert low.shape == (observation_size(self.config),)
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: State | None = None
         self.bots: dict[int, Bot] = {}

@@ -37,7 +37,7 @@ except ImportError as _error:  # pragma: no cover - the rl extra installs both
 from ..actions import BY_CODE
 from ..encoding.actions import CODES, NUM_ACTIONS
 from ..encoding.actions import mask as legal_mask
-from ..encoding.observation import observation_size
+from ..encoding.observation import observation_bounds, observation_size
 from ..errors import IllegalActionError
 from ..events import Event
 from ..scoring import final_scores
@@ -178,15 +178,16 @@ class raw_env(ScreenLog, AECEnv):  # type: ignore[misc]  # PettingZoo has no typ
         self.possible_agents: list[str] = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        size = observation_size(self.config)
+        low, high = observation_bounds()
+        assert low.shape == (observation_size(self.config),)
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         #: the global state (:meth:`state`): the game has no hidden information, so it is
         #: seat 0's observation
-        self.state_space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
+        self.state_space = spaces.Box(low, high, dtype=np.float32)
         self.game: State | None = None
         self.decisions = 0
         self._encode = Observers()

@@ -75,8 +75,9 @@ class ObsField(NamedTuple):
     ``offset`` (in floats, from the block's start). ``kind`` is ``"onehot"`` (each row all
     zeros or a single 1), ``"bits"`` (each row a set of flags) or ``"count"`` (each float
     a whole number divided by ``scale``); ``rows`` are the row labels (``()``: a single
-    row), ``labels`` the values, flags or items of a row. The vector names it
-    ``"<module id>.<name>"``."""
+    row), ``labels`` the values, flags or items of a row; ``most``: the largest whole
+    number a count shows (one for all items, or one per label; the observation space's
+    bound is ``most / scale``). The vector names it ``"<module id>.<name>"``."""
 
     name: str
     kind: str
@@ -85,6 +86,7 @@ class ObsField(NamedTuple):
     rows: tuple[object, ...]
     scale: int
     offset: int
+    most: int | tuple[int, ...] = OBS_MAX_COUNT
 
 
 class ObsBlock:
@@ -97,11 +99,12 @@ class ObsBlock:
         self.size = 0
 
     def field(self, name: str, kind: str, labels: tuple[object, ...], doc: str,
-              rows: tuple[object, ...] = (), scale: int = 1) -> int:
+              rows: tuple[object, ...] = (), scale: int = 1,
+              most: int | tuple[int, ...] = OBS_MAX_COUNT) -> int:
         """Append a field (see :class:`ObsField`); returns its offset in the block."""
         assert kind in ("onehot", "bits", "count"), kind
         off = self.size
-        self.fields.append(ObsField(name, kind, labels, doc, rows, scale, off))
+        self.fields.append(ObsField(name, kind, labels, doc, rows, scale, off, most))
         self.size += max(1, len(rows)) * len(labels)
         return off
 

@@ -100,12 +100,15 @@ O_OCC: Final = OBS.field("occupied", "bits", api.REGION_CODES,
 O_TOKEN: Final = OBS.field("token_turn", "bits", ("token",),
                            "the turn was started with a blue token")
 O_OUT: Final = OBS.field("out", "count", ("tokens", "cards"),
-                         "Trade tokens and cards the fleet sent out of the game", scale=10)
+                         "Trade tokens and cards the fleet sent out of the game", scale=10,
+                         most=(95, api.NCARDS))  # the 95 Trade tokens, the cards
 O_SHORT: Final = OBS.field("shortage", "count", tuple(b.code for b in api.BUILDINGS),
-                           "buildings discarded by the building shortage")
+                           "buildings discarded by the building shortage",
+                           most=tuple(max(1, b.copies) for b in api.BUILDINGS))
 O_CITIES: Final = OBS.field("cities", "count", api.REGION_CODES,
                             "cities held per region as of the last action (limited "
-                            "occupation)", rows=api.OBS_SEAT_LABELS, scale=5)
+                            "occupation)", rows=api.OBS_SEAT_LABELS, scale=5,
+                            most=api.NSITES)
 
 
 

@@ -32,6 +32,7 @@ from .bots import BotRunner
 from .chat import Chat
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
 from .clocks import ClockKeeper
+from .compute import ENGINE_PYTHON_VAR, Engines
 from .jobs import SENDER_VAR
 from .lastseen import SeenRecorder
 from .links import Links
@@ -88,7 +89,7 @@ def create_app(db_url: str | None = None, *,
                notify: NotifySettings | None = None,
                send_notifications: bool = True,
                review: ReviewSettings | None = None,
-               run_reviews: bool = True) -> FastAPI:
+               run_reviews: bool = True, engine_python: str | None = None) -> FastAPI:
     """The web app on the database at ``db_url`` (default ``$ENDEAVOR_DB``, else
     ``sqlite:///endeavor.db``), migrated to the latest schema before this returns.
 
@@ -104,11 +105,14 @@ def create_app(db_url: str | None = None, *,
     (:mod:`endeavor.web.jobs`, which ``endeavor serve`` runs); ``review`` the post-game
     reviews' settings (default: none, ``iterations=0``: no review is queued) and
     ``run_reviews`` False leaves running them to another process (the background
-    process of ``endeavor serve``; True: a thread of this app runs them, one at a time).
+    process of ``endeavor serve``; True: a thread of this app runs them, one at a time);
+    ``engine_python`` where the search bots' moves and the reviews are computed
+    (:class:`endeavor.web.compute.Engines`: ``auto``, ``pure`` or an interpreter's path;
+    None: in this process, with no engine workers).
     Raises :class:`endeavor.web.db.DatabaseError` for an unusable database."""
     web = _parts(db_url, bot_budgets, quick_budget, max_body, poll_seconds, bot_threads,
                  max(1, int(threads)), links or Links(), clock_seconds, notify,
-                 send_notifications, review, run_reviews)
+                 send_notifications, review, run_reviews, engine_python)
     app = FastAPI(title="Endeavor", version=endeavor.__version__, lifespan=_lifespan,
                   description=_DESCRIPTION, responses=_PROBLEMS)  # type: ignore[arg-type]
     app.state.web = web
@@ -135,7 +139,8 @@ def _parts(db_url: str | None, bot_budgets: Mapping[str, Mapping[str, Any]] | No
            quick_budget: float | None, max_body: int, poll_seconds: float,
            bot_threads: int, threads: int, links: Links, clock_seconds: float,
            notify: NotifySettings | None, send_notifications: bool,
-           review: ReviewSettings | None, run_reviews: bool) -> AppState:
+           review: ReviewSettings | None, run_reviews: bool,
+           engine_python: str | None) -> AppState:
     """The app's parts (see :func:`create_app`), the database migrated."""
     engine = db.make_engine(db_url, pool_size=threads + bot_threads + 3)
     db.upgrade(engine)
@@ -144,7 +149,9 @@ def _parts(db_url: str | None, bot_budgets: Mapping[str, Mapping[str, Any]] | No
     store = Store(engine, review_iterations=review_settings.iterations)
     # the seats' last-seen times are written with the heartbeat, every few seconds
     seen = SeenRecorder(engine, write_lock=store.write_lock, deferred=True)
-    runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads}
+    runner_kw: dict[str, Any] = {"budgets": bot_budgets, "threads": bot_threads,
+                                 "engines": (Engines(engine_python)
+                                             if engine_python is not None else None)}
     if quick_budget is not None:
         runner_kw["quick_budget"] = quick_budget
     runner = BotRunner(store, **runner_kw)
@@ -158,7 +165,9 @@ def _parts(db_url: str | None, bot_budgets: Mapping[str, Mapping[str, Any]] | No
     return AppState(
         store=store, engine=engine, runner=runner, chat=chat, announcer=announcer,
         clocks=ClockKeeper(store, runner, clock_seconds), notifier=notifier,
-        reviewer=(Reviewer(store, review_settings)
+        reviewer=(Reviewer(store, review_settings, engines=(
+                      Engines(engine_python, nice=review_settings.nice)
+                      if engine_python is not None else None))
                   if run_reviews and review_settings.enabled else None),
         review=review_settings, seen=seen, links=links, threads=threads,
         max_body=max_body, send_notifications=send_notifications,
@@ -184,6 +193,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         if web.reviewer is not None:
             await run_in_threadpool(web.reviewer.stop)
+            if web.reviewer.engines is not None:
+                web.reviewer.engines.close()
         await web.announcer.close()
         await run_in_threadpool(web.clocks.stop)
         await run_in_threadpool(web.heartbeat.stop)
@@ -225,6 +236,7 @@ def app_from_env() -> FastAPI:
                      notify=NotifySettings.from_env(),
                      send_notifications=os.environ.get(SENDER_VAR) != "background",
                      review=ReviewSettings.from_env(),
-                     run_reviews=os.environ.get(reviews.RUNNER_VAR) != "background")
+                     run_reviews=os.environ.get(reviews.RUNNER_VAR) != "background",
+                     engine_python=os.environ.get(ENGINE_PYTHON_VAR, "auto"))
     tune_gc()
     return app

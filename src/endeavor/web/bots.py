@@ -11,7 +11,9 @@ committed first) is dropped and the bot looks again at the fresh position.
 
 Bot seeds derive from the game id and the seq the bot moves at, so a bot's choice
 depends only on the position and the game; the game is reproducible from its log in any
-case. A bot that raises is logged and the game is left waiting (restart resumes it):
+case. The search bots' moves are computed by an engine worker, on the compiled engine
+when one can be had (:mod:`endeavor.web.compute`), or else here, with the same result.
+A bot that raises is logged and the game is left waiting (restart resumes it):
 no bot failure reaches a client or stops the server. A bot move the database cannot take
 right now (a full disk, a lost PostgreSQL server: ``dbhealth.unavailable_reason``) is
 logged in one line and tried again :data:`RETRY_SECONDS` later, until it is recorded.
@@ -30,6 +32,7 @@ from typing import Any, Final, overload
 from endeavor.bots import make
 
 from . import dbhealth
+from .compute import Engines
 from .store import Conflict, NotFound, Snapshot, Store, StoreError
 
 log = logging.getLogger("endeavor.web")
@@ -56,12 +59,14 @@ class BotRunner:
 
     ``budgets`` overrides a bot's budget by name (e.g. ``{"hard": {"iterations": 200}}``,
     used by tests to keep search bots quick and deterministic). ``threads`` background
-    threads play search bots, one game at a time each."""
+    threads play search bots, one game at a time each. ``engines``: where the search
+    bots' moves are computed (None: in this process)."""
 
     def __init__(self, store: Store, budgets: Mapping[str, Mapping[str, Any]] | None = None,
                  quick_budget: float = QUICK_BUDGET_SECONDS, threads: int = 2,
-                 retry_seconds: float = RETRY_SECONDS) -> None:
+                 retry_seconds: float = RETRY_SECONDS, engines: Engines | None = None) -> None:
         self.store = store
+        self.engines = engines
         self.retry_seconds = retry_seconds
         #: the games (None: resume_all) to look at again when ``_retry_timer`` fires
         self._retries: set[str | None] = set()
@@ -143,6 +148,8 @@ class BotRunner:
             timer.cancel()
         if pool is not None:
             pool.shutdown(wait=wait, cancel_futures=True)
+        if self.engines is not None:
+            self.engines.close()
 
     def thinking(self, game_id: str) -> bool:
         """Whether a background job is playing ``game_id``'s bots now."""
@@ -270,10 +277,17 @@ class BotRunner:
         return True
 
     def choose(self, snap: Snapshot, name: str) -> str | None:
-        """The bot's action at ``snap`` (None, logged, if the bot failed)."""
+        """The bot's action at ``snap`` (None, logged, if the bot failed): a search
+        bot's from an engine worker when there is one (the same action: the seed is the
+        game's and the seq's), else computed here."""
         try:
-            bot = make(name, seed=bot_seed(snap.meta.id, snap.seq),
-                       **self.budgets.get(name, {}))
+            seed = bot_seed(snap.meta.id, snap.seq)
+            budget = self.budgets.get(name, {})
+            if self.engines is not None and name not in QUICK_BOTS:
+                action = self.engines.choose(snap.state.record(), name, seed, budget)
+                if action is not None:
+                    return action
+            bot = make(name, seed=seed, **budget)
             return str(bot.choose(snap.state))
         except Exception:
             log.exception("bot %s failed in game %s at seq %d", name, snap.meta.id,

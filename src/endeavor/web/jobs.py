@@ -19,7 +19,9 @@ It also runs the post-game reviews (:class:`endeavor.web.reviews.Reviewer`): the
 of the ``reviews`` table that the entry ending a game wrote, one game at a time, in a
 thread of lower priority, with the same kind of lease (a review left by a process that
 died is taken over, and resumed, when its lease runs out). A review is seconds to
-minutes of one core: here it takes none of a web worker's (nor its GIL).
+minutes of one core: here it takes none of a web worker's (nor its GIL). The review
+itself is computed by an engine worker on the compiled engine when there is one
+(:mod:`endeavor.web.compute`), by this process otherwise.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from . import db
+from .compute import Engines
 from .links import Links
 from .notify import Notifier, NotifySettings
 from .reviews import Reviewer, ReviewSettings
@@ -64,7 +67,9 @@ def main(url: str | None = None) -> None:
         settings = replace(NotifySettings.from_env(), poll_seconds=POLL_SECONDS)
         notifier = Notifier(store, Links.from_env(), settings)
         review_settings = ReviewSettings.from_env()
-        reviewer = Reviewer(store, review_settings) if review_settings.enabled else None
+        engines = Engines.from_env(nice=review_settings.nice)
+        reviewer = (Reviewer(store, review_settings, engines=engines)
+                    if review_settings.enabled else None)
         notifier.start()
         if reviewer is not None:
             reviewer.start()
@@ -73,6 +78,7 @@ def main(url: str | None = None) -> None:
         finally:
             if reviewer is not None:
                 reviewer.stop()
+            engines.close()
             notifier.stop()
     finally:
         engine.dispose()

@@ -24,7 +24,7 @@ from rich.console import Console
 
 from endeavor.errors import UsageError
 
-from . import db, dbhealth, jobs, links, notify, reviews, seating
+from . import compute, db, dbhealth, jobs, links, notify, reviews, seating
 from .store import BadRequest
 
 FACTORY = "endeavor.web.app:app_from_env"
@@ -197,6 +197,35 @@ def _review_env(args: argparse.Namespace) -> int:
     return iterations
 
 
+def engine_env(args: argparse.Namespace) -> str:
+    """Hand ``--engine-python`` (else ``$ENDEAVOR_ENGINE_PYTHON``, else ``auto``) to the
+    workers and the background process; a line saying where the engine work runs. A
+    path that is not an executable file is a :class:`UsageError`."""
+    value = (getattr(args, "engine_python", None)
+             or os.environ.get(compute.ENGINE_PYTHON_VAR, "") or compute.AUTO).strip()
+    if value not in (compute.AUTO, compute.PURE):
+        if not (os.path.isfile(value) and os.access(value, os.X_OK)):
+            raise UsageError(f"--engine-python {value}: not an executable file (give "
+                             "the python of a compiled install, 'auto' or 'pure')")
+        value = os.path.abspath(value)
+    os.environ[compute.ENGINE_PYTHON_VAR] = value
+    if value == compute.PURE:
+        return "engine: this server's own build (--engine-python pure)"
+    engines = compute.Engines(value, check_seconds=0)
+    try:
+        status, python = engines.status(), engines.python
+    finally:
+        engines.close()
+    if python is not None:
+        return f"engine: {status.text}; engine workers: {python}"
+    checkout = compute.checkout_root()
+    if value != compute.AUTO or checkout is None or status.compiled_build == "here":
+        return f"engine: {status.text}" + (f" ({value}: {status.compiled_build})"
+                                           if value != compute.AUTO else "")
+    return (f"engine: {status.text}; search bots and reviews move to the compiled build "
+            f"({checkout / compute.CHECKOUT_VENV}) once it is built")
+
+
 def serve(args: argparse.Namespace, out: Console) -> int:
     """Run the web app until interrupted: ``args.host``, ``args.port``, ``args.db`` (None:
     ``$ENDEAVOR_DB`` or ``sqlite:///endeavor.db``), ``args.workers``, ``args.log_level``.
@@ -219,6 +248,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
     os.environ[db.ENV_VAR] = url  # the workers' factory reads it
     warnings = notify_env(args)
     review_budget = _review_env(args)
+    engine_line = engine_env(args)
     workers = max(1, int(args.workers))
     out.print(f"Endeavor: open {_browser_url(args.host, args.port)} in a browser "
               f"(Ctrl-C stops the server)")
@@ -226,6 +256,7 @@ def serve(args: argparse.Namespace, out: Console) -> int:
               + (f"; {workers} worker processes" if workers > 1 else "")
               + (f"; post-game reviews at {review_budget} iterations a decision"
                  if review_budget else "; no post-game reviews"))
+    out.print(engine_line, markup=False, highlight=False)
     for warning in warnings:
         out.print(f"warning: {warning}", markup=False, highlight=False)
     if os.environ.get(links.PUBLIC_URL_VAR) or proxies:

@@ -22,6 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from endeavor.analysis.review import ReviewedDecision, record_digest, review
 from endeavor.errors import EndeavorError
 
+from ..compute import Engines
 from ..store import NotFound, Store, utcnow
 from .queue import (
     _CLAIM,
@@ -65,11 +66,15 @@ class Reviewer:
     """Runs the queued reviews of ``store``'s database (see the module's doc), one at a
     time, in a thread of its own: :meth:`start`, :meth:`stop`, :meth:`wake` (a store
     listener: look at the table soon). :meth:`claim` and :meth:`run` do one review by
-    hand (tests; ``hook(done, total)`` is called after each decision's progress)."""
+    hand (tests; ``hook(done, total)`` is called after each decision's progress).
+    ``engines``: where the reviews are computed (:mod:`endeavor.web.compute`: an engine
+    worker, on the compiled engine when there is one; None: in this process)."""
 
     def __init__(self, store: Store, settings: ReviewSettings | None = None,
-                 hook: Callable[[int, int], None] | None = None) -> None:
+                 hook: Callable[[int, int], None] | None = None,
+                 engines: Engines | None = None) -> None:
         self.store = store
+        self.engines = engines
         self.settings = settings or ReviewSettings()
         self.hook = hook
         self._wakeup = threading.Event()
@@ -218,9 +223,7 @@ class Reviewer:
         run = _Progress(self, job, digest, known)
         try:
             with self._heartbeat(job, run.lost):
-                result = review(record, iterations=job.iterations, workers=1,
-                                progress=run.progress, known=known,
-                                on_decision=run.on_decision)
+                result = self._review(record, job, run, known)
                 moves = moves_of(record, result.decisions)
             total = len(result.decisions)
             if not self._write(_DONE, job, b_total=total, b_result=result.to_json(),
@@ -246,6 +249,20 @@ class Reviewer:
         log.info("reviews: game %s reviewed (%d decisions, %d iterations each)",
                  job.game_id, total, job.iterations)
         return "done"
+
+    def _review(self, record: dict[str, Any], job: Job, run: _Progress,
+                known: tuple[ReviewedDecision, ...]) -> Any:
+        """Review ``record``: in an engine worker when there is one, else (or when it
+        fails: from the decisions it got to) in this thread."""
+        options: dict[str, Any] = {"iterations": job.iterations, "workers": 1}
+        if self.engines is not None:
+            result = self.engines.review(record, options, known, {
+                "progress": run.progress, "on_decision": run.on_decision})
+            if result is not None:
+                return result
+            known = tuple(run.saved)
+        return review(record, progress=run.progress, known=known,
+                      on_decision=run.on_decision, **options)
 
     def _fail(self, job: Job, e: Exception) -> str:
         words = " ".join(str(e).split()) or type(e).__name__

@@ -11,6 +11,7 @@ strict: a number is a JSON number, a yes/no a JSON ``true``/``false`` (``"paused
 from __future__ import annotations
 
 from .meta import (
+    EngineView,
     ExploitMeta,
     Guide,
     GuideBuilding,
@@ -22,6 +23,7 @@ from .meta import (
     ReviewMoves,
     ReviewView,
     RulesetMeta,
+    Status,
 )
 from .rematch import (
     RematchCreated,
@@ -70,7 +72,7 @@ from .views import (
 )
 
 __all__ = ["ActionRequest", "BotRequest", "ClockRequest", "ClockSpec", "CreateGame",
-           "Created", "CreatedSeat", "EventView", "ExploitMeta", "GameResult",
+           "Created", "CreatedSeat", "EngineView", "EventView", "ExploitMeta", "GameResult",
            "GameView", "Guide", "GuideBuilding", "GuideLevel", "GuideRuleset",
            "GuideTrack", "HostPanel", "HostSeatView", "ImportGame", "Lobby",
            "LobbyGame", "LobbySeat", "MAX_SEATS", "Meta", "MyGame", "MyGameView",
@@ -78,5 +80,5 @@ __all__ = ["ActionRequest", "BotRequest", "ClockRequest", "ClockSpec", "CreateGa
            "NotifyTestRequest", "NotifyTestResult", "NotifyView", "PresenceRequest",
            "PresenceView", "Problem", "RematchCreated", "RematchJoined",
            "RematchRequest", "RematchView", "ResultScore", "ReviewMoves", "ReviewView",
-           "RulesetMeta", "ScoreView", "SeatRequest", "SeatView", "SeqMessage",
+           "RulesetMeta", "ScoreView", "SeatRequest", "SeatView", "SeqMessage", "Status",
            "UndoRequest"]

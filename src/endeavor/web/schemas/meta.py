@@ -97,6 +97,26 @@ class Meta(BaseModel):
                                                                  "e-mail")
 
 
+class EngineView(BaseModel):
+    """Which build of the engine computes the search bots' moves and the reviews."""
+
+    build: Literal["compiled", "pure"] = Field(description="the build doing the engine "
+                                                           "work now")
+    compiled_build: Literal["ready", "here", "building", "failed", "stale", "missing",
+                            "off"] = Field(
+        description="the compiled build: its worker processes in use (ready), this server "
+                    "process itself (here), being built, its build failed, a build of "
+                    "other sources (stale), none (missing), not wanted (off)")
+    text: str = Field(description="the same in words, as the page shows it")
+
+
+class Status(BaseModel):
+    """``GET /api/status``: the server's version and engine build."""
+
+    version: str
+    engine: EngineView
+
+
 class ReviewMoves(BaseModel):
     played: str = Field(description="the move played, in words")
     best: str = Field(description="the strongest bot's move, in words")
