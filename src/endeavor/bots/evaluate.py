@@ -48,7 +48,7 @@ class.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
 from ..data import REGION_STRIDE
@@ -58,24 +58,24 @@ if TYPE_CHECKING:
     from ..rules.base import Rules
     from ..state import Player, State
 
-_TRACK_GLORY = D.TRACK_GLORY
-_TRACK_LEVEL = D.TRACK_LEVEL
-_CARD_GLORY = tuple(c.glory for c in D.CARDS)
-_CARD_ICONS = tuple(sum(c.icons) for c in D.CARDS)
-_CARD_SLAVE = tuple(c.deck == D.SLAVERY_DECK for c in D.CARDS)
-_B_GLORY = tuple(b.glory for b in D.BUILDINGS)
-_B_DRAWS = tuple(b.draw_symbols for b in D.BUILDINGS)
-_B_TOWN_HALL = D.B_TOWN_HALL
+_TRACK_GLORY: Final = D.TRACK_GLORY
+_TRACK_LEVEL: Final = D.TRACK_LEVEL
+_CARD_GLORY: Final = tuple(c.glory for c in D.CARDS)
+_CARD_ICONS: Final = tuple(sum(c.icons) for c in D.CARDS)
+_CARD_SLAVE: Final = tuple(c.deck == D.SLAVERY_DECK for c in D.CARDS)
+_B_GLORY: Final = tuple(b.glory for b in D.BUILDINGS)
+_B_DRAWS: Final = tuple(b.draw_symbols for b in D.BUILDINGS)
+_B_TOWN_HALL: Final = D.B_TOWN_HALL
 #: actions an activation of each building type is worth (a "+" pair is more than one;
 #: Payment only frees a worker; Attack costs casualties); 0: not activatable
-_B_ACTIONS = tuple(
+_B_ACTIONS: Final = tuple(
     0.0 if not b.activatable else
     (1.7 if b.mode == D.BOTH else 1.15 if b.mode == D.CHOICE else
      0.6 if b.kind1 == D.PAYMENT else 0.8 if b.kind1 == D.ATTACK else 1.0)
     for b in D.BUILDINGS)
-_B_ACTIVE = tuple(b.activatable for b in D.BUILDINGS)
+_B_ACTIVE: Final = tuple(b.activatable for b in D.BUILDINGS)
 #: discs each action kind places (Ship, Occupy, Attack with its casualty, Payment, Draw)
-_KIND_DISCS = {D.SHIP: 1.0, D.OCCUPY: 1.0, D.ATTACK: 2.0, D.PAYMENT: 0.0, D.DRAW: 0.0}
+_KIND_DISCS: Final = {D.SHIP: 1.0, D.OCCUPY: 1.0, D.ATTACK: 2.0, D.PAYMENT: 0.0, D.DRAW: 0.0}
 
 
 def _source(mode: int, kind1: int, kind2: int, worker: float,
@@ -99,15 +99,21 @@ def _source(mode: int, kind1: int, kind2: int, worker: float,
 
 
 #: per building type, then per action token (type - 4): its :func:`_source`
-_B_SOURCE = tuple(_source(b.mode, b.kind1, b.kind2, 1.0, _B_ACTIONS[i])
+_B_SOURCE: Final = tuple(_source(b.mode, b.kind1, b.kind2, 1.0, _B_ACTIONS[i])
                   if b.activatable else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
                   for i, b in enumerate(D.BUILDINGS))
-_T_SOURCE = tuple(_source(m, k1, k2, 0.0,
+_T_SOURCE: Final = tuple(_source(m, k1, k2, 0.0,
                           1.15 if m == D.CHOICE else 0.6 if k1 == D.PAYMENT else
                           0.8 if k1 == D.ATTACK else 1.0)
                   for m, k1, k2 in D.TOKEN_ACTIONS)
-_B_LEVEL = tuple(b.level for b in D.BUILDINGS)
-_ABOLITION = D.ABOLITION_CARD
+#: every distinct source, the most action per disc first (as sorting the sources'
+#: tuples in reverse orders them), and each building type's and token's place in it:
+#: the sources of a turn are sorted by these ranks, a sort of small ints
+_SOURCES: Final = tuple(sorted(set(_B_SOURCE) | set(_T_SOURCE), reverse=True))
+_B_RANK: Final = tuple(_SOURCES.index(x) for x in _B_SOURCE)
+_T_RANK: Final = tuple(_SOURCES.index(x) for x in _T_SOURCE)
+_B_LEVEL: Final = tuple(b.level for b in D.BUILDINGS)
+_ABOLITION: Final = D.ABOLITION_CARD
 
 
 #: the names of the evaluation's weights (the attributes of :class:`Weights`)
@@ -118,7 +124,8 @@ WEIGHT_NAMES: Final = ("action", "now", "now_last", "smooth", "build", "harbor",
 
 class Weights:
     """The evaluation's weights, in glory. ``Weights(**changes)`` copies the defaults
-    with some changed (for tuning)."""
+    with some changed (for tuning). Not to be changed once made: :func:`evaluate`
+    reuses its estimates by weights object."""
 
     __slots__ = ("action", "now", "now_last", "smooth", "build", "harbor", "gov", "pres",
                  "pres_cap", "card_icon", "slavery", "discs_per_action", "shield", "build_decay")
@@ -169,9 +176,9 @@ class Weights:
 #: the weights of the Age of Sail games (tuned in 4-player games, both sides, with and
 #: without Exploits) and of the 2009 game (tuned in its own 4-player games: a cheaper
 #: Build Level, a Harbor worth less, more for the actions of the current round)
-DEFAULT = Weights()
-CLASSIC = Weights(build=0.5, harbor=0.1, now=3.0, now_last=0.8)
-_BY_RULESET = {"age_of_sail": DEFAULT, "classic": CLASSIC}
+DEFAULT: Final = Weights()
+CLASSIC: Final = Weights(build=0.5, harbor=0.1, now=3.0, now_last=0.8)
+_BY_RULESET: Final = {"age_of_sail": DEFAULT, "classic": CLASSIC}
 
 
 def weights_for(state: State) -> Weights:
@@ -179,7 +186,7 @@ def weights_for(state: State) -> Weights:
     return _BY_RULESET.get(state.rules.name, DEFAULT)
 
 
-_MAXT = 128  # track scores beyond this are looked up the slow way (never in practice)
+_MAXT: Final = 128  # track scores beyond this are looked up the slow way (never in practice)
 
 
 class _Tables:
@@ -187,10 +194,15 @@ class _Tables:
     per track score its glory, the glory it may still climb to, its level and its level
     between steps."""
 
-    __slots__ = ("cities", "links", "tracks", "cap", "glory", "gap", "level", "level_f")
+    __slots__ = ("cities", "links", "tracks", "cap", "glory", "gap", "level", "level_f",
+                 "weights", "rounds", "max_cards")
 
     def __init__(self, rules: Rules) -> None:
         info = rules.board
+        #: the ruleset's default weights
+        self.weights = _BY_RULESET.get(rules.name, DEFAULT)
+        self.rounds: int = rules.rounds
+        self.max_cards: int = rules.max_cards
         self.cities = tuple((x, D.SITES[x].glory) for x in info.sites if D.SITES[x].glory)
         self.links = tuple(info.board.links)
         self.tracks = tuple((r, info.trk_off[r], info.trk_len[r])
@@ -205,13 +217,23 @@ class _Tables:
                              for t in range(_MAXT))
 
 
-_TABLES: dict[int, tuple[Rules, _Tables]] = {}
+_TABLES: Final[dict[int, tuple[Rules, _Tables]]] = {}
+#: the last rules object asked for and its tables (a search asks for one again and again)
+_LAST: Final[list[tuple[Rules, _Tables]]] = []
 
 
 def _tables(rules: Rules) -> _Tables:
+    if _LAST:
+        last = _LAST[0]
+        if last[0] is rules:
+            return last[1]
     got = _TABLES.get(id(rules))
     if got is None or got[0] is not rules:
         got = _TABLES[id(rules)] = (rules, _Tables(rules))
+    if _LAST:
+        _LAST[0] = got
+    else:
+        _LAST.append(got)
     return got[1]
 
 
@@ -226,20 +248,51 @@ def _clip(a: list[int]) -> list[int]:
     return [t if t < _MAXT else _MAXT - 1 for t in a]
 
 
+#: the last two boards scored and their glory per seat, the last two sets of tracks and
+#: their Governor leaders, the latest first: a search scores position after position
+#: that differ by one action, most of which change neither (a sibling that changes them
+#: is followed by one like their parent: hence two). Each entry is one tuple, replaced
+#: whole, so threads never see half of one.
+_BOARD_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int]]]] = []
+_LEADER_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int],
+                               list[tuple[int, float]]]]] = []
+
+
 def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
-    """Cities and links per seat."""
-    g = [0] * n
+    """Cities and links per seat (a new list)."""
     owner = s.site_owner
+    lmark = s.link_marks
+    for memo in _BOARD_MEMO:
+        if memo[0] is tab and memo[1] == n and memo[2] == owner and memo[3] == lmark:
+            return memo[4].copy()
+    g = _board_glory_of(owner, lmark, tab, n)
+    _remember(_BOARD_MEMO, (tab, n, owner.copy(), lmark.copy(), g.copy()))
+    return g
+
+
+def _remember(memos: list[Any], memo: Any) -> None:
+    """Put ``memo`` first in ``memos``, keeping the one that was first as the second."""
+    if not memos:
+        memos.append(memo)
+        return
+    if len(memos) < 2:
+        memos.append(memos[0])
+    else:
+        memos[1] = memos[0]
+    memos[0] = memo
+
+
+def _board_glory_of(owner: list[int], lmark: list[int], tab: _Tables, n: int) -> list[int]:
+    g = [0] * n
     for x, gl in tab.cities:
         o = owner[x]
         if 0 <= o < n:
-            g[o] += gl
-    lmark = s.link_marks
+            g[o] = g[o] + gl  # (not +=: compiled, that is a generic add)
     li = 0
     for x, y in tab.links:
         o = owner[x]
         if 0 <= o < n and owner[y] == o and not lmark[li] & 1:
-            g[o] += 1
+            g[o] = g[o] + 1
         li += 1
     return g
 
@@ -284,7 +337,7 @@ def glory_now(state: State) -> list[int]:
     for p in range(n):
         pl = players[p]
         a = pl.attr
-        if max(a) >= _MAXT:
+        if a[0] >= _MAXT or a[1] >= _MAXT or a[2] >= _MAXT or a[3] >= _MAXT:
             a = _clip(a)
         g[p] += _mat_glory(pl, tg, a)
     if s.ex:
@@ -293,12 +346,24 @@ def glory_now(state: State) -> list[int]:
 
 
 def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
-    """(seat, share of the track filled) of each closed region's Governor leader."""
-    out = []
+    """(seat, share of the track filled) of each closed region's Governor leader (a
+    list not to be changed)."""
     trk = s.track_owner
     filled = s.filled
     gov = s.region_governors
     n = s.n
+    for memo in _LEADER_MEMO:
+        if memo[0] is tab and memo[1] == n and memo[3] == filled and memo[2] == trk \
+                and memo[4] == gov:
+            return memo[5]
+    out = _leaders_of(trk, filled, gov, n, tab)
+    _remember(_LEADER_MEMO, (tab, n, trk.copy(), filled.copy(), gov.copy(), out))
+    return out
+
+
+def _leaders_of(trk: list[int], filled: list[int], gov: list[int], n: int,
+                tab: _Tables) -> list[tuple[int, float]]:
+    out = []
     for r, off, length in tab.tracks:
         k = filled[r]
         if k == 0 or k == length or gov[r] < 0:
@@ -319,24 +384,79 @@ def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
     return out
 
 
+class _SeatMemo:
+    """One seat's estimate in :func:`evaluate` with everything it was made from: the
+    tables and weights, the player count, phase and round, whether the seat has passed,
+    Abolition, its board glory, its mat (what the estimate reads of it) and its
+    presence in the regions."""
+
+    __slots__ = ("tab", "w", "n", "ph", "rnd", "passed", "abolished", "gp", "supply",
+                 "harbor", "taken", "gov", "attr", "blue", "buildings", "cards", "aside",
+                 "pres", "value")
+
+    def __init__(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
+                 abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
+                 value: float) -> None:
+        self.tab = tab
+        self.w = w
+        self.n = n
+        self.ph = ph
+        self.rnd = rnd
+        self.passed = passed
+        self.abolished = abolished
+        self.gp = gp
+        self.supply = pl.supply
+        self.harbor = pl.harbor
+        self.taken = pl.taken_circles
+        self.gov = pl.gov
+        self.attr = pl.attr.copy()
+        self.blue = pl.blue.copy()
+        self.buildings = pl.buildings.copy()
+        self.cards = pl.cards.copy()
+        self.aside = pl.aside.copy()
+        self.pres = pres[base + 1:base + 7]
+        self.value = value
+
+    def matches(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
+                abolished: bool, gp: int, pl: Player, pres: list[int], base: int) -> bool:
+        if not (self.tab is tab and self.w is w and self.n == n and self.ph == ph
+                and self.rnd == rnd and self.passed == passed
+                and self.abolished == abolished and self.gp == gp
+                and self.supply == pl.supply and self.harbor == pl.harbor
+                and self.taken == pl.taken_circles and self.gov == pl.gov
+                and self.attr == pl.attr and self.blue == pl.blue
+                and self.buildings == pl.buildings and self.cards == pl.cards
+                and self.aside == pl.aside):
+            return False
+        mine = self.pres
+        for r in range(6):
+            if mine[r] != pres[base + 1 + r]:
+                return False
+        return True
+
+
+#: per seat, the last estimate :func:`evaluate` made (replaced whole, never changed)
+_SEAT_MEMO: Final[list[_SeatMemo | None]] = []
+
+
 def evaluate(state: State, w: Weights | None = None) -> list[float]:
     """Estimated final glory per seat (index = seat): the glory now plus the expected
     value of the position by the end (see the module docstring), with the weights ``w``
     (default: the ruleset's, :func:`weights_for`). On a finished game it is exactly the
     final scores."""
     s = state
-    if w is None:
-        w = _BY_RULESET.get(s.rules.name, DEFAULT)
     n = s.n
     rules = s.rules
     tab = _tables(rules)
+    if w is None:
+        w = tab.weights
     ph = s.phase
     if ph == PH_END:
         return [float(x) for x in glory_now(s)]
     g = _board_glory(s, tab, n)
     if s.ex:
         _module_glory(s, g, n)
-    total = rules.rounds
+    total = tab.rounds
     rnd = s.round
     if rnd == 0:  # setup: all of round 1 to come
         later = total - 1
@@ -361,20 +481,34 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     build = w.build * rc * (1.0 - w.build_decay + w.build_decay * rc / total)
     icon = w.card_icon
     slavery = 0.0 if s.abolished else w.slavery
-    max_cards = rules.max_cards
+    max_cards = tab.max_cards
     tg = tab.glory
     gap = tab.gap
     lvl = tab.level
     lvl_f = tab.level_f
     pres = s.region_presence
     est = [0.0] * n
+    abolished = s.abolished
+    seen = _SEAT_MEMO
+    while len(seen) < n:
+        seen.append(None)
     for p in range(n):
         pl = s.players[p]
+        gp = g[p]
+        base = p * REGION_STRIDE
+        # a seat whose mat, board glory, presence and game clock are those of the last
+        # position scored has the same estimate (siblings in a search differ mostly in
+        # the mover's seat)
+        memo = seen[p]
+        if memo is not None and memo.matches(tab, w, n, ph, rnd, passed >> p & 1, abolished,
+                                             gp, pl, pres, base):
+            est[p] = memo.value
+            continue
         a = pl.attr
-        if max(a) >= _MAXT:
+        if a[0] >= _MAXT or a[1] >= _MAXT or a[2] >= _MAXT or a[3] >= _MAXT:
             a = _clip(a)
         a0_, a1, a2, a3 = a
-        v = float(g[p] + _mat_glory(pl, tg, a))
+        v = float(gp + _mat_glory(pl, tg, a))
         # a player who has passed in the last round has no time left: no track to climb,
         # no presence to use
         over = not later and passed >> p & 1
@@ -424,18 +558,20 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 # worker and the discs their actions place) and the action tokens, the
                 # most action per disc first; Harbor discs too few for the next source
                 # are left to the rounds to come
-                srcs = []
+                srcs = []  # the sources' ranks (see _SOURCES)
                 i = 0
                 for b in pl.buildings:
                     if _B_ACTIVE[b] and not occ >> i & 1:
-                        srcs.append(_B_SOURCE[b])
+                        srcs.append(_B_RANK[b])
                     i += 1
                 for k in range(4):
+                    rank = _T_RANK[k]
                     for _ in range(blue[k]):
-                        srcs.append(_T_SOURCE[k])
-                srcs.sort(reverse=True)
+                        srcs.append(rank)
+                srcs.sort()
                 gain = 0.0
-                for _, full, cost, part, pcost, worker in srcs:
+                for rank in srcs:
+                    _, full, cost, part, pcost, worker = _SOURCES[rank]
                     if cost <= harbor:
                         gain += full
                         harbor -= cost
@@ -500,18 +636,19 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 v -= slavery * slaves
         # presence in the regions
         if pres_w and not over:
-            base = p * REGION_STRIDE
             pr = 0.0
             for r in range(base + 1, base + 7):
                 here = pres[r]
                 if here:
-                    pr += here if here < pc else pc
+                    pr += float(here) if here < pc else pc
             v += pres_w * pr
         est[p] = v
+        seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres,
+                            base, v)
     if not last:
         wg = w.gov
         for who, share in _governor_leaders(s, tab):
-            est[who] += wg * (0.35 + 0.65 * share)
+            est[who] = est[who] + wg * (0.35 + 0.65 * share)
         if s.ex:
             ws = w.shield * min(1.0, time_left / 2.0)
             for _, e in rules.exploits:
@@ -519,7 +656,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                 for p in range(n):
                     at = p * REGION_STRIDE
                     if pres[at + r1] and pres[at + r2] and (later or not passed >> p & 1):
-                        est[p] += ws
+                        est[p] = est[p] + ws
     return est
 
 
@@ -532,8 +669,8 @@ def _win_shares(totals: list[float]) -> list[float]:
 #: :func:`values` temperature (glory): ``T_END + T_SPAN * left ** 2``, ``left`` the share
 #: of the game still to play; fitted to who won greedy self-play games from the
 #: estimates along the way (maximum likelihood per round)
-T_END = 4.0
-T_SPAN = 12.0
+T_END: Final = 4.0
+T_SPAN: Final = 12.0
 
 
 def time_left(state: State) -> float:
@@ -663,8 +800,57 @@ def search_values(state: State, w: Weights | None = None,
     if state.phase == PH_END:
         glory = [float(x) for x in glory_now(state)]
         return blend(_win_shares(glory), glory, center, weight)
-    est = evaluate(state, w)
-    return blend(_win_estimates(state, est), est, center, weight)
+    return _search_estimates(state, evaluate(state, w), center, weight)
+
+
+def _search_estimates(state: State, est: list[float], center: list[float] | None,
+                      weight: list[float] | None) -> list[float]:
+    """``blend(_win_estimates(state, est), est, center, weight)`` in one pass, with the
+    same arithmetic in the same order (so exactly the same numbers) and fewer lists:
+    every search scores each child position with it."""
+    n = len(est)
+    left = time_left(state)
+    temp = T_END + T_SPAN * left * left
+    best = est[0]  # max(est), without the generic call
+    for q in range(1, n):
+        if est[q] > best:
+            best = est[q]
+    wins = [0.0] * n
+    z = 0.0  # sum(), as it adds floats (in order, from 0)
+    for q in range(n):
+        x: float = math.exp((est[q] - best) / temp)
+        wins[q] = x
+        z += x
+    for q in range(n):
+        wins[q] = wins[q] / z
+    out = [0.0] * n
+    if n < 2:
+        first = second = 0.0
+        k = -1
+    else:
+        first = best
+        k = est.index(first)
+        second = -math.inf
+        for q in range(n):
+            if q != k and est[q] > second:
+                second = est[q]
+    scale = MARGIN_SCALE
+    for q in range(n):
+        if k < 0:
+            m = 0.0
+        else:
+            m = est[q] - (second if q == k else first)
+        if center is not None:
+            m -= center[q]
+        if m > scale:
+            m = scale
+        elif m < -scale:
+            m = -scale
+        kw = MARGIN_WEIGHT if weight is None else weight[q]
+        out[q] = (1.0 - kw) * wins[q] + 0.5 * kw * (1.0 + m / scale)
+    out.extend(wins)
+    out.extend(est)
+    return out
 
 
 __all__ = ["CLASSIC", "DEFAULT", "MARGIN_SCALE", "MARGIN_WEIGHT", "MARGIN_WEIGHT_SETTLED", "T_END",

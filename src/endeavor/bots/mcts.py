@@ -51,6 +51,7 @@ tree kept for reuse), so that the copy chooses exactly as the original would hav
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -319,10 +320,11 @@ class MCTSBot:
         order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], -rows[i][1], i))
         return [rows[i] for i in order]
 
-    def _expand(self, node: _Node, s: State, depth: int, wide: int
-                ) -> tuple[list[float], State]:
+    def _expand(self, node: _Node, s: State, depth: int, wide: int, spare: list[State]
+                ) -> tuple[list[float], State | None]:
         """Score every child of ``node`` (at position ``s``), order them best first for
-        the player to move, and return the best child's values and position.
+        the player to move, and return the best child's values and (with rollouts, else
+        None) position.
 
         A child where the same player decides again within the turn (a building's
         target, the second action of a "+" building: not a new turn, where passing
@@ -331,47 +333,77 @@ class MCTSBot:
         they have scored fewer than :data:`FOLLOW_EVALS` positions, and scored by their
         best follow-up, so that ``act fortress`` is worth its best
         Occupy from its first visit rather than the position with a disc spent and
-        nothing yet gained."""
+        nothing yet gained.
+
+        The children are played out on scratch states from ``spare`` (copied into with
+        :meth:`~endeavor.state.State.copy_into`, not allocated for each child); only the
+        positions still needed afterwards (the follow-ups, and every child when
+        rollouts need the best one) keep a state of their own, which goes back to
+        ``spare`` when it is no longer needed."""
         p = node.player
+        keep_all = self.rollout > 0
         rows = []
+        states: list[State | None] = []
+        over: list[bool] = []
+        follow: list[int] = []
         i = 0
+        c = spare.pop() if spare else None
         for code in s.legal_codes():
-            c = s.copy()
+            if c is None:
+                c = s.copy()
+            else:
+                s.copy_into(c)
             c.apply_code(code)
             _follow_forced(c)
             v = search_values(c, None, self._center, self._weight)
-            rows.append((-v[p], i, code, v, c))
+            rows.append((-v[p], i, code, v))
+            done = c.is_over
+            over.append(done)
+            if depth and not done and c.current_player == p \
+                    and c.legal_codes()[-1] != _PASS:
+                follow.append(i)
+                states.append(c)
+                c = spare.pop() if spare else None
+            elif keep_all:
+                states.append(c)
+                c = spare.pop() if spare else None
+            else:
+                states.append(None)
             i += 1
+        if c is not None:
+            spare.append(c)
         self._evals += i
         self._nodes += 1
         kids: dict[int, _Node] = {}
-        if depth:
-            follow = []
-            for r in rows:
-                c = r[4]
-                if c.current_player == p and not c.is_over:
-                    codes = c.legal_codes()
-                    if codes[-1] != _PASS:
-                        follow.append(r)
-            if follow:
-                follow.sort(key=lambda r: (r[0], r[1]))
-                spent = self._evals
-                for j in range(min(wide, len(follow))):
-                    if self._evals - spent >= FOLLOW_EVALS:
-                        break
-                    r = follow[j]
-                    kid = _Node(p)
-                    v, best = self._expand(kid, r[4], depth - 1, 3)
-                    k = r[1]
-                    kids[k] = kid
-                    rows[k] = (-v[p], k, r[2], v, best)
-        rows.sort(key=lambda r: (r[0], r[1]))
+        bests: dict[int, State | None] = {}
+        if follow:
+            follow.sort(key=lambda k: (rows[k][0], k))
+            spent = self._evals
+            for j in range(min(wide, len(follow))):
+                if self._evals - spent >= FOLLOW_EVALS:
+                    break
+                k = follow[j]
+                kid = _Node(p)
+                v, best = self._expand(kid, cast(State, states[k]), depth - 1, 3, spare)
+                kids[k] = kid
+                bests[k] = best
+                rows[k] = (-v[p], k, rows[k][2], v)
+        rows.sort()  # by the score, then the legal order (i is unique: no further)
         node.codes = [r[2] for r in rows]
-        node.cw = [r[3][:] for r in rows]
+        # each child's values become its value sums, added to by every later visit;
+        # the best child's are also returned to be added along the path: a copy of them
+        cw = [r[3] for r in rows]
+        cw[0] = cw[0][:]
+        node.cw = cw
         node.cn = [1] * i
-        node.kids = [kids.get(r[1]) or (_END if r[4].is_over else None) for r in rows]
+        node.kids = [kids.get(r[1]) or (_END if over[r[1]] else None) for r in rows]
         node.n = i
-        return rows[0][3], rows[0][4]
+        first = rows[0][1]
+        best_state = bests[first] if first in bests else states[first]
+        if not keep_all:
+            for k in follow:
+                spare.append(cast(State, states[k]))
+        return rows[0][3], best_state
 
     def _rollout(self, s: State) -> list[float]:
         """``rollout`` random decisions (rarely passing) from ``s``, then its values."""
@@ -419,64 +451,75 @@ class MCTSBot:
         follow = self.follow
         deepest = 0
         done = 0
-        while True:
-            if budget is not None:
-                if done >= budget:
-                    break
-            elif done and clock() >= deadline:
-                break
-            done += 1
-            s = state.copy()
-            node = root
-            path: list[tuple[_Node, int]] = []
+        s = state.copy()  # the position of each iteration's path, copied into
+        spare: list[State] = []  # scratch positions for the expansions (see _expand)
+        # the tree and its scratch positions hold no reference cycles: the collector
+        # would only walk them again and again (a tenth of the time), so it rests during
+        # the search
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
             while True:
-                codes = node.codes
-                if codes is None:
-                    v, best = self._expand(node, s, follow, 12)
-                    if rollout and not best.is_over:
-                        v = self._rollout(best)
-                        self._evals += 1
+                if budget is not None:
+                    if done >= budget:
+                        break
+                elif done and clock() >= deadline:
                     break
-                # UCT for the player to move, over the first children (widening)
-                k = len(codes)
-                n = node.n
-                if widen:
-                    lim = int(widen * n ** alpha)
-                    if lim < k:
-                        k = lim if lim > 2 else 2
-                p = node.player
-                cn = node.cn
-                cw = node.cw
-                cl = c * sqrt(log(n))
-                best_i = 0
-                best_score = -1.0
-                for i in range(k):
-                    m = cn[i]
-                    score = cw[i][p] / m + cl / sqrt(m)
-                    if score > best_score:
-                        best_score = score
-                        best_i = i
-                path.append((node, best_i))
-                kid = node.kids[best_i]
-                if kid is _END:
-                    m = cn[best_i]
-                    v = [x / m for x in cw[best_i]]
-                    break
-                s.apply_code(codes[best_i])
-                _follow_forced(s)
-                if kid is None:  # the game goes on there (a finished one is _END)
-                    who = s.current_player
-                    assert who is not None
-                    kid = node.kids[best_i] = _Node(who)
-                node = kid
-            for nd, i in path:
-                nd.n += 1
-                nd.cn[i] += 1
-                w = nd.cw[i]
-                for q in range(nseats):
-                    w[q] += v[q]
-            if len(path) > deepest:
-                deepest = len(path)
+                done += 1
+                state.copy_into(s)
+                node = root
+                path: list[tuple[_Node, int]] = []
+                while True:
+                    codes = node.codes
+                    if codes is None:
+                        v, best = self._expand(node, s, follow, 12, spare)
+                        if rollout and best is not None and not best.is_over:
+                            v = self._rollout(best)
+                            self._evals += 1
+                        break
+                    # UCT for the player to move, over the first children (widening)
+                    k = len(codes)
+                    n = node.n
+                    if widen:
+                        lim = int(widen * n ** alpha)
+                        if lim < k:
+                            k = lim if lim > 2 else 2
+                    p = node.player
+                    cn = node.cn
+                    cw = node.cw
+                    cl = c * sqrt(log(n))
+                    best_i = 0
+                    best_score = -1.0
+                    for i in range(k):
+                        m = cn[i]
+                        score = cw[i][p] / m + cl / sqrt(m)
+                        if score > best_score:
+                            best_score = score
+                            best_i = i
+                    path.append((node, best_i))
+                    kid = node.kids[best_i]
+                    if kid is _END:
+                        m = cn[best_i]
+                        v = [x / m for x in cw[best_i]]
+                        break
+                    s.apply_code(codes[best_i])
+                    _follow_forced(s)
+                    if kid is None:  # the game goes on there (a finished one is _END)
+                        who = s.current_player
+                        assert who is not None
+                        kid = node.kids[best_i] = _Node(who)
+                    node = kid
+                for nd, i in path:
+                    nd.n += 1
+                    nd.cn[i] += 1
+                    w = nd.cw[i]
+                    for q in range(nseats):
+                        w[q] += v[q]
+                if len(path) > deepest:
+                    deepest = len(path)
+        finally:
+            if collecting:
+                gc.enable()
         self.last = Stats(done, clock() - start, deepest, self._nodes, self._evals, reused)
         if self.reuse:
             self._kept = (state.copy(), [a.code for a in state.history()], root, center,
