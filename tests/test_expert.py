@@ -497,8 +497,9 @@ def test_review_takes_the_expert_bot_where_it_can_play() -> None:
     data = json.loads(result.to_json())
     assert data["bot"] == "expert" and "the expert bot" in data["method"]
     assert Review.from_json(result.to_json()) == result
-    assert "bot" not in json.loads(review(record, seats=[1], iterations=5,
-                                          steps=[2]).to_json())
+    # a review by the default bot names it too (the strongest: hard today)
+    assert json.loads(review(record, seats=[1], iterations=5,
+                             steps=[2]).to_json())["bot"] == "hard"
 
 
 def test_play_asks_the_hint_bot_named(monkeypatch: pytest.MonkeyPatch,
