@@ -219,8 +219,8 @@ def start_ray(workers: int, address: str | None, error: ErrorClass = EndeavorErr
     try:
         if address:
             ray.init(address=address, **options)
-        else:
-            ray.init(num_cpus=workers, **options)
+        else:  # a new instance of its own, even beside a cluster started on this machine
+            ray.init(address="local", num_cpus=workers, **options)
     except Exception as e:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise error(f"could not start {where}: {type(e).__name__}: "
