@@ -227,7 +227,9 @@ def test_a_pool_game_the_rules_cannot_replay_is_left_out(tiny: Path) -> None:
 def test_a_run_on_a_local_ray_cluster_of_two_nodes(tmp_path: Path) -> None:
     """A head node and a worker node (two raylets, one CPU each: what two machines
     would be), the run's driver connected by address as on a real cluster: the games
-    are the same as on local worker processes, and both nodes played some."""
+    are the same as on local worker processes, with the two nodes in the cluster and
+    each game's worker recorded. (Which node plays which game is Ray's choice: on the
+    compiled build one node may finish all four before the other takes one.)"""
     pytest.importorskip("ray", reason="ray is not installed (pip install 'endeavor[ray]')")
     cluster_utils = pytest.importorskip("ray.cluster_utils")
     settings = _settings(games=4, warm_start_games=0, generations=1, batch_games=1,
@@ -241,6 +243,7 @@ def test_a_run_on_a_local_ray_cluster_of_two_nodes(tmp_path: Path) -> None:
         pytest.skip(f"a local Ray cluster cannot start here: {type(e).__name__}: {e}")
     try:
         cluster.wait_for_nodes()
+        alive = len(cluster.list_all_nodes())
         state = T.train(tmp_path / "ray", _settings(games=4, warm_start_games=0,
                                                     generations=1, batch_games=1,
                                                     players=(2, 3)),
@@ -257,7 +260,8 @@ def test_a_run_on_a_local_ray_cluster_of_two_nodes(tmp_path: Path) -> None:
         return [g["record"] for g in sorted(games, key=lambda g: g["index"])]
 
     assert by_index(there) == by_index(here)
-    assert len({g["worker"] for g in there}) == 2  # both nodes played
+    assert alive == 2
+    assert all(g["worker"] for g in there) and len(there) == 4
 
 
 def test_the_command_takes_the_files_layers_and_a_pool(tiny: Path, tmp_path: Path,
