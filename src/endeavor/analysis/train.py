@@ -114,9 +114,9 @@ from ..bots import Bot, make
 from ..bots.endgame import BUDGET as EXACT_BUDGET
 from ..bots.evaluate import search_values
 from ..bots.evaluate import values as heuristic_values
+from ..bots.expert import END, ExpertBot, Node, load_net
 from ..bots.expert import MIX as EXPERT_MIX
-from ..bots.expert import ExpertBot, load_net
-from ..bots.mcts import exact_answer, frame_holds, margin_frame
+from ..bots.mcts import exact_answer, follow_forced, frame_holds, margin_frame
 from ..bots.net import DEFAULT_HIDDEN, Net, NetError
 from ..config import GameConfig
 from ..encoding.actions import ACTION_SPACE_VERSION, CODES, NUM_ACTIONS
@@ -363,25 +363,6 @@ def forward_batch(net: Net, idx: Sequence[npt.NDArray[np.intp]],
             [vals[k][:players[k]] for k in range(b)])
 
 
-class _Node:
-    """A node of a self-play search tree (as :class:`~endeavor.bots.expert.ExpertBot`'s):
-    who decides, and once expanded the legal codes, priors, the blended value vector
-    (absolute seats), per child the visits, per-seat value sums and the child."""
-
-    __slots__ = ("player", "codes", "prior", "value", "cn", "cw", "kids", "n")
-
-    def __init__(self, player: int) -> None:
-        self.player = player
-        self.codes: list[int] | None = None
-        self.prior: list[float] = []
-        self.value: list[float] = []
-        self.cn: list[int] = []
-        self.cw: list[list[float]] = []
-        self.kids: list[_Node | None] = []
-        self.n = 0
-
-
-_END = _Node(-1)
 #: where a game was played (host and process), kept in its line
 WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
@@ -395,21 +376,14 @@ class _ExactHolder:
         self._kept: Any = None
 
 
-def _follow_forced(s: State) -> None:
-    codes = s.legal_codes()
-    while len(codes) == 1:
-        s.apply_code(codes[0])
-        codes = s.legal_codes()
-
-
 class _Leaf:
     """A position waiting for the network: the game, the node to expand, its state
     (a copy), the path to back the value up along, the network's inputs."""
 
     __slots__ = ("game", "node", "state", "path", "idx", "val", "legal", "players")
 
-    def __init__(self, game: _Game, node: _Node, state: State,
-                 path: list[tuple[_Node, int]]) -> None:
+    def __init__(self, game: _Game, node: Node, state: State,
+                 path: list[tuple[Node, int]]) -> None:
         self.game = game
         self.node = node
         self.state = state
@@ -460,11 +434,11 @@ class _Game:
         self.encoders: list[ObservationEncoder] = []
         self.exact = _ExactHolder()
         #: the kept tree of each network, walked along the moves played
-        self.trees: dict[str, tuple[_Node, list[float], list[float]]] = {}
+        self.trees: dict[str, tuple[Node, list[float], list[float]]] = {}
         self.evaluations = 0
         # the search in progress
         self.key = ""
-        self.root = _Node(0)
+        self.root = Node(0)
         self.root_prior: list[float] = []
         self.budget = 0
         self.done = 0
@@ -488,7 +462,7 @@ class _Game:
                     kid = node.kids[node.codes.index(code)]
                 except ValueError:
                     kid = None
-            if kid is None or kid is _END or kid.codes is None:
+            if kid is None or kid is END or kid.codes is None:
                 del self.trees[key]
             else:
                 self.trees[key] = (kid, center, weight)
@@ -546,7 +520,7 @@ class _Game:
         if kept is not None and frame_holds(center, kept[1]) and kept[0].player == p:
             self.root, self.center, self.weight = kept
         else:
-            self.root = _Node(p)
+            self.root = Node(p)
             self.center, self.weight = center, weight
         self.root_prior = []
         if self.root.codes is not None:
@@ -576,7 +550,7 @@ class _Game:
                 self.done += 1
                 s = self.state.copy()
                 node = root
-                path: list[tuple[_Node, int]] = []
+                path: list[tuple[Node, int]] = []
                 v: list[float]
                 while True:
                     codes = node.codes
@@ -598,20 +572,20 @@ class _Game:
                             best_i = i
                     path.append((node, best_i))
                     kid = node.kids[best_i]
-                    if kid is _END:
+                    if kid is END:
                         m = cn[best_i]
                         v = [x / m for x in cw[best_i]]
                         break
                     s.apply_code(codes[best_i])
-                    _follow_forced(s)
+                    follow_forced(s)
                     if kid is None:
                         if s.is_over:
-                            node.kids[best_i] = _END
+                            node.kids[best_i] = END
                             v = self.blend(heuristic_values(s), s)
                             break
                         who = s.current_player
                         assert who is not None
-                        kid = node.kids[best_i] = _Node(who)
+                        kid = node.kids[best_i] = Node(who)
                     node = kid
                 _backup(path, v, nseats)
             return None
@@ -700,7 +674,7 @@ class _Game:
                 "worker": WORKER}
 
 
-def _backup(path: list[tuple[_Node, int]], v: list[float], nseats: int) -> None:
+def _backup(path: list[tuple[Node, int]], v: list[float], nseats: int) -> None:
     for nd, i in path:
         nd.n += 1
         nd.cn[i] += 1

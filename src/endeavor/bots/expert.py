@@ -63,7 +63,16 @@ from .base import Rated, exact_rated
 from .endgame import BUDGET
 from .evaluate import search_values
 from .evaluate import values as _values
-from .mcts import Stats, exact_answer, frame_holds, margin_frame, pack_kept, reached, unpack_kept
+from .mcts import (
+    Stats,
+    exact_answer,
+    follow_forced,
+    frame_holds,
+    margin_frame,
+    pack_kept,
+    reached,
+    unpack_kept,
+)
 from .net import Net, NetError
 
 #: the shipped weights: this file in the package ``endeavor.bots``
@@ -114,19 +123,12 @@ def load_net(path: str | os.PathLike[str] | None = None) -> Net:
     return net
 
 
-def _follow_forced(s: State) -> None:
-    """Apply the only legal action while there is exactly one."""
-    codes = s.legal_codes()
-    while len(codes) == 1:
-        s.apply_code(codes[0])
-        codes = s.legal_codes()
-
-
-class _Node:
+class Node:
     """A position in the tree, after any forced decisions: who decides there and, once
     expanded, the network's value vector (absolute seats), its legal codes (the engine's
     order), their priors, and per child the visits, the per-seat value sums and the
-    child node (None until reached, :data:`_END` for a finished game)."""
+    child node (None until reached, :data:`END` for a finished game). The training's
+    self-play (:mod:`endeavor.analysis.train`) builds the same trees, a leaf at a time."""
 
     __slots__ = ("player", "codes", "prior", "value", "cn", "cw", "kids", "n")
 
@@ -137,12 +139,12 @@ class _Node:
         self.value: list[float] = []
         self.cn: list[int] = []
         self.cw: list[list[float]] = []
-        self.kids: list[_Node | None] = []
+        self.kids: list[Node | None] = []
         self.n = 0
 
 
 #: the child marker of a finished game (its values are exact and never change)
-_END = _Node(-1)
+END = Node(-1)
 #: what a pickled tree keeps of each node, besides its children (:func:`~.mcts.pack_tree`)
 _NODE_FIELDS = ("player", "codes", "prior", "value", "cn", "cw", "n")
 
@@ -221,7 +223,7 @@ class ExpertBot:
         self.iterations = iterations if isinstance(iterations, int) else None
         self.last = Stats()
         self._encoders: list[ObservationEncoder] = []
-        self._kept: tuple[State, list[int], _Node, list[float], list[float]] | None = None
+        self._kept: tuple[State, list[int], Node, list[float], list[float]] | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled and deep-copied whole: the settings, the network, the generator's
@@ -231,7 +233,7 @@ class ExpertBot:
         encoded before it)."""
         return (_unpickle, (self.seed, {k: getattr(self, k) for k in OPTIONS if k != "weights"},
                             self.net, self.rng.getstate(), self.last,
-                            pack_kept(self._kept, _END, _NODE_FIELDS)))
+                            pack_kept(self._kept, END, _NODE_FIELDS)))
 
     # ------------------------------------------------------------------ public
     def choose(self, state: State) -> Action:
@@ -285,7 +287,7 @@ class ExpertBot:
         return exact_answer(self, state)
 
     # ------------------------------------------------------------------ search
-    def _ranked(self, root: _Node) -> list[tuple[int, float, int, float]]:
+    def _ranked(self, root: Node) -> list[tuple[int, float, int, float]]:
         """(code, value for the mover, visits, prior) of the root's children, most
         visited first; ties: the higher value, then the higher prior, then the order."""
         assert root.codes is not None
@@ -326,7 +328,7 @@ class ExpertBot:
         hand = search_values(s, None, self._center, self._weight)
         return [(1.0 - k) * net[q] + k * hand[q] for q in range(n)]
 
-    def _expand(self, node: _Node, s: State) -> list[float]:
+    def _expand(self, node: Node, s: State) -> list[float]:
         codes, priors, values = self._evaluate(s)
         values = self._blend(values, s)
         n = s.n
@@ -346,7 +348,7 @@ class ExpertBot:
         e = self.noise
         return [(1.0 - e) * p + e * x / z for p, x in zip(prior, g, strict=True)]
 
-    def _search(self, state: State) -> _Node:
+    def _search(self, state: State) -> Node:
         nseats = state.n
         c = self.c
         fpu = self.fpu
@@ -368,7 +370,7 @@ class ExpertBot:
         if root is None:
             mover = state.current_player
             assert mover is not None
-            root = _Node(mover)
+            root = Node(mover)
             self._expand(root, state.copy())
             evals += 1
             nodes += 1
@@ -387,7 +389,7 @@ class ExpertBot:
             done += 1
             s = state.copy()
             node = root
-            path: list[tuple[_Node, int]] = []
+            path: list[tuple[Node, int]] = []
             while True:
                 codes = node.codes
                 if codes is None:
@@ -412,20 +414,20 @@ class ExpertBot:
                         best_i = i
                 path.append((node, best_i))
                 kid = node.kids[best_i]
-                if kid is _END:
+                if kid is END:
                     m = cn[best_i]
                     v = [x / m for x in cw[best_i]]
                     break
                 s.apply_code(codes[best_i])
-                _follow_forced(s)
+                follow_forced(s)
                 if kid is None:
                     if s.is_over:
-                        node.kids[best_i] = _END
+                        node.kids[best_i] = END
                         v = self._blend(_values(s), s)  # the real result
                         break
                     who = s.current_player
                     assert who is not None
-                    kid = node.kids[best_i] = _Node(who)
+                    kid = node.kids[best_i] = Node(who)
                 node = kid
             for nd, i in path:
                 nd.n += 1
@@ -441,7 +443,7 @@ class ExpertBot:
                           weight)
         return root
 
-    def _reused(self, state: State) -> tuple[_Node, list[float], list[float]] | None:
+    def _reused(self, state: State) -> tuple[Node, list[float], list[float]] | None:
         """The subtree of the last search at ``state`` (:func:`~.mcts.reached`), with
         the margins and weights of its values' hand-made share, else None."""
         kept = self._kept
@@ -449,10 +451,10 @@ class ExpertBot:
         if kept is None:
             return None
         old, old_codes, node, center, weight = kept
-        kid = reached(old, old_codes, node, state, _END)
+        kid = reached(old, old_codes, node, state, END)
         if kid is None:
             return None
-        return cast(_Node, kid), center, weight
+        return cast(Node, kid), center, weight
 
 
 def _unpickle(seed: int, options: dict[str, Any], net: Net, rng: Any, last: Stats,
@@ -461,7 +463,7 @@ def _unpickle(seed: int, options: dict[str, Any], net: Net, rng: Any, last: Stat
     bot = ExpertBot(seed, weights=net, **options)
     bot.rng.setstate(rng)
     bot.last = last
-    bot._kept = unpack_kept(kept, _END, _Node, _NODE_FIELDS)
+    bot._kept = unpack_kept(kept, END, Node, _NODE_FIELDS)
     return bot
 
 

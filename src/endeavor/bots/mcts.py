@@ -86,7 +86,7 @@ def _positive(name: str, value: object, integral: bool) -> None:
         raise ValueError(f"{name} must be a positive finite number, not {value!r}")
 
 
-def _follow_forced(s: State) -> None:
+def follow_forced(s: State) -> None:
     """Apply the only legal action while there is exactly one."""
     codes = s.legal_codes()
     while len(codes) == 1:
@@ -354,7 +354,7 @@ class MCTSBot:
             else:
                 s.copy_into(c)
             c.apply_code(code)
-            _follow_forced(c)
+            follow_forced(c)
             v = search_values(c, None, self._center, self._weight)
             rows.append((-v[p], i, code, v))
             done = c.is_over
@@ -503,7 +503,7 @@ class MCTSBot:
                         v = [x / m for x in cw[best_i]]
                         break
                     s.apply_code(codes[best_i])
-                    _follow_forced(s)
+                    follow_forced(s)
                     if kid is None:  # the game goes on there (a finished one is _END)
                         who = s.current_player
                         assert who is not None
