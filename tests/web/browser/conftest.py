@@ -209,3 +209,21 @@ def shot() -> Any:
             pg.screenshot(path=str(Path(target) / f"{name}.png"), full_page=full_page)
 
     return save
+
+
+def sticking_out(page: Any, width: int) -> list[str]:
+    """The deepest elements whose right edge passes ``width`` (the screen's: a phone's
+    window grows to fit what sticks out) as tag, class, test id, right edge and text, to
+    say what made a page wider than the screen."""
+    return list(page.evaluate("""(innerWidth) => {
+      const out = [];
+      for (const el of document.querySelectorAll("body *")) {
+        const r = el.getBoundingClientRect();
+        if (r.right <= innerWidth + 1 || r.width === 0) continue;
+        const inner = [...el.children].some((c) => c.getBoundingClientRect().right > innerWidth + 1);
+        if (inner) continue;
+        out.push(`${el.tagName.toLowerCase()}.${el.className} [${el.dataset.testid || ""}] `
+          + `right ${Math.round(r.right)}: ${(el.textContent || "").trim().slice(0, 80)}`);
+      }
+      return out.slice(0, 12);
+    }""", width))

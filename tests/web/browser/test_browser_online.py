@@ -8,7 +8,7 @@ import random
 import re
 from typing import Any
 
-from conftest import Server
+from conftest import Server, sticking_out
 from test_browser import click_something, open_game, seq, wait_seq_change
 
 YOUR_MOVE = "▶ Your move"
@@ -460,4 +460,4 @@ def test_phone_width_panels(server: Server, new_page: Any) -> None:
     phone.click("[data-testid=notify-panel-close]")
     phone.goto(server.url + "/")
     phone.wait_for_selector("[data-testid=mine-row]")
-    assert phone.evaluate(width)
+    assert phone.evaluate(width), sticking_out(phone, 390)

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from conftest import Server
+from conftest import Server, sticking_out
 from test_browser import seq, wait_seq_change
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
@@ -370,6 +370,31 @@ def test_board_pans_and_zooms_on_a_phone(server: Server, new_page: Any) -> None:
 
 
 @pytest.mark.parametrize("size", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
+def test_the_longest_names_fit_the_lobby_on_a_phone(private_server: Server, new_page: Any,
+                                                    size: dict[str, Any]) -> None:
+    """Names of the most characters a name may have, in wide letters, in every line of
+    the lobby that shows them: "Your games" (you: the name, its status) and the list of
+    games (the name to move, the winner of a finished game)."""
+    server = private_server
+    wide = ["W" * 24, "M" * 24]
+    running = server.request("POST", "/api/games", {
+        "config": {"players": 2, "seed": 5}, "seats": ["human", "human"], "names": wide,
+        "title": "Names as long as names go"})
+    page = new_page(**size)
+    width = size["viewport"]["width"]
+    page.goto(server.url + running["seats"][0]["url"])
+    page.wait_for_selector("[data-testid=board]")
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=mine-row]")
+    page.wait_for_selector("[data-testid=game-row]")
+    page.wait_for_timeout(200)
+    assert "W" * 24 in page.inner_text("[data-testid=mine-row]")
+    assert any(name in page.inner_text("[data-testid=game-row]") for name in wide)
+    sizes = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert sizes[0] <= sizes[1] == width, (sizes, sticking_out(page, width))
+
+
+@pytest.mark.parametrize("size", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
 def test_lobby_and_new_game_fit_a_phone(server: Server, new_page: Any,
                                        size: dict[str, Any]) -> None:
     server.create(["human", "bot:random"], players=2, seed=1,
@@ -381,4 +406,4 @@ def test_lobby_and_new_game_fit_a_phone(server: Server, new_page: Any,
         page.wait_for_selector(ready)
         page.wait_for_timeout(200)
         wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
-        assert wide[0] <= wide[1] == width, (path, wide)
+        assert wide[0] <= wide[1] == width, (path, wide, sticking_out(page, width))
