@@ -5,6 +5,7 @@ constructed end-game position where one action wins, others tie and passing lose
 from __future__ import annotations
 
 import math
+import pickle
 import time
 from typing import Any
 
@@ -116,6 +117,20 @@ def test_seconds_budget_is_respected_roughly() -> None:
     assert bot.last.per_second == pytest.approx(bot.last_iterations / bot.last_seconds)
 
 
+def test_a_budget_in_processor_seconds_counts_this_process_only() -> None:
+    """``clock="cpu"``: the budget is processor time, which sleeping does not spend; the
+    search stops once it has used its seconds of it (whatever the wall clock says)."""
+    state = _midgame(2, seed=3)
+    bot = make("hard", seed=3, seconds=0.1, clock="cpu")
+    start = time.process_time()
+    bot.choose(state)
+    used = time.process_time() - start
+    assert bot.clock == "cpu" and 0.1 <= used < 0.6 and bot.last_iterations > 5
+    assert bot.last_seconds >= 0.1 * 0.5  # the wall clock: at least the share it had
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy.clock == "cpu" and copy.seconds == 0.1
+
+
 def test_forced_move_returns_at_once() -> None:
     state = new_game(GameConfig(players=4, seed=4))
     bot = RandomBot(4, pass_weight=0.1)
@@ -202,6 +217,8 @@ def test_finds_the_winning_action_and_avoids_the_losing_one() -> None:
     ({"exact": 1.5}, "exact must be"),
     ({"follow": -1}, "follow must be"),
     ({"follow": True}, "follow must be"),
+    ({"clock": "gpu"}, "clock must be one of wall, cpu"),
+    ({"clock": None}, "clock must be"),
 ])
 def test_bad_budget_is_a_clear_value_error(budget: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import time
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -218,6 +219,13 @@ def test_a_time_budget_stops_in_time(tiny: Net) -> None:
     assert 0.2 <= bot.last.seconds < 1.0 and bot.last.iterations > 10
 
 
+def test_a_budget_in_processor_seconds(tiny: Net) -> None:
+    bot = ExpertBot(0, seconds=0.2, clock="cpu", weights=tiny)
+    start = time.process_time()
+    bot.choose(_position())
+    assert 0.2 <= time.process_time() - start < 1.0 and bot.last.iterations > 10
+
+
 @pytest.mark.parametrize(("options", "words"), [
     ({"seconds": 1, "iterations": 5}, "not both"),
     ({"iterations": 0}, "iterations"),
@@ -232,6 +240,7 @@ def test_a_time_budget_stops_in_time(tiny: Net) -> None:
     ({"exact": -1}, "exact must be a whole number"),
     ({"exact": True}, "exact"),
     ({"depth": 3}, "unknown expert option"),
+    ({"clock": "sundial"}, "clock must be one of"),
 ])
 def test_bad_options_are_value_errors(tiny: Net, options: dict[str, Any],
                                       words: str) -> None:

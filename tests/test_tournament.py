@@ -41,14 +41,16 @@ def _comparable(result: T.TournamentResult) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- budgets
 @pytest.mark.parametrize("text, budget", [
     ("0.5s", {"seconds": 0.5}), ("2S", {"seconds": 2.0}), ("800", {"iterations": 800}),
-    ("800it", {"iterations": 800}), (" 12 ", {"iterations": 12})])
+    ("800it", {"iterations": 800}), (" 12 ", {"iterations": 12}),
+    ("0.5s-cpu", {"seconds": 0.5, "clock": "cpu"}), ("1S-CPU", {"seconds": 1.0, "clock": "cpu"})])
 def test_parse_budget(text: str, budget: dict[str, Any]) -> None:
     assert T.parse_budget(text) == budget
     assert T.parse_budget(T.budget_text(budget)) == budget
 
 
 @pytest.mark.parametrize("text", ["", "s", "0s", "-1s", "nans", "infs", "1e9s", "0", "-5",
-                                  "1.5", "800x", "it", "2000000000"])
+                                  "1.5", "800x", "it", "2000000000", "s-cpu", "0s-cpu",
+                                  "800-cpu", "1s-cpux", "1s-gpu", "-cpu"])
 def test_bad_budget(text: str) -> None:
     with pytest.raises(TournamentError, match="budget"):
         T.parse_budget(text)

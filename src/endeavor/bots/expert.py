@@ -64,7 +64,9 @@ from .endgame import BUDGET
 from .evaluate import search_values
 from .evaluate import values as _values
 from .mcts import (
+    CLOCKS,
     Stats,
+    clock_of,
     exact_answer,
     follow_forced,
     frame_holds,
@@ -84,7 +86,7 @@ DEFAULT_SECONDS = 1.0
 MIX = 0.5
 #: the keyword options of :class:`ExpertBot`
 OPTIONS = ("seconds", "iterations", "c", "fpu", "noise", "alpha", "reuse", "weights", "mix",
-           "exact")
+           "exact", "clock")
 
 _INDEX: dict[int, int] = {c: i for i, c in enumerate(CODES)}
 #: networks already read, by (path, modification time, size): the last few
@@ -161,7 +163,8 @@ class ExpertBot:
     """PUCT max-n tree search on a policy/value network (see the module docstring).
 
     ``seconds`` or ``iterations``: the budget per decision (not both; default
-    ``seconds=1.0``). ``c`` (> 0): the exploration constant (values are win shares in
+    ``seconds=1.0``); ``clock``: what the seconds count (``wall`` or ``cpu`` time, as
+    :data:`~.mcts.CLOCKS`). ``c`` (> 0): the exploration constant (values are win shares in
     [0, 1]). ``fpu`` (>= 0): how much less than the node's own value an unvisited child
     is worth to the player deciding. ``noise`` in [0, 1): the share of Dirichlet
     (``alpha`` > 0) noise in the root's priors (0: none, deterministic). ``reuse``:
@@ -182,7 +185,9 @@ class ExpertBot:
                  fpu: float | object = 0.1, noise: float | object = 0.0,
                  alpha: float | object = 0.3, reuse: bool | object = True,
                  weights: str | os.PathLike[str] | Net | None | object = None,
-                 mix: float | object = MIX, exact: int | object = BUDGET) -> None:
+                 mix: float | object = MIX, exact: int | object = BUDGET,
+                 clock: str | object = "wall") -> None:
+        self.clock = clock_of(clock)
         if seconds is not None and iterations is not None:
             raise ValueError("give the expert budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -363,7 +368,8 @@ class ExpertBot:
         self._center = center
         self._weight = weight
         reused = root.n if root is not None else 0
-        clock = time.perf_counter
+        clock = CLOCKS[self.clock]
+        wall = time.perf_counter()
         start = clock()
         evals = 0
         nodes = 0
@@ -437,7 +443,7 @@ class ExpertBot:
                     w[q] += v[q]
             if len(path) > deepest:
                 deepest = len(path)
-        self.last = Stats(done, clock() - start, deepest, nodes, evals, reused)
+        self.last = Stats(done, time.perf_counter() - wall, deepest, nodes, evals, reused)
         if self.reuse:
             self._kept = (state.copy(), [a.code for a in state.history()], root, center,
                           weight)

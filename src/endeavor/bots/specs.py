@@ -30,10 +30,21 @@ class BotSpecError(EndeavorError, ValueError):
 
 # --------------------------------------------------------------------------- budgets
 def parse_budget(text: str) -> Budget:
-    """``"0.5s"`` -> ``{"seconds": 0.5}``; ``"800"`` or ``"800it"`` ->
-    ``{"iterations": 800}``. Raises :class:`BotSpecError` for anything else."""
+    """``"0.5s"`` -> ``{"seconds": 0.5}``; ``"0.5s-cpu"`` -> ``{"seconds": 0.5,
+    "clock": "cpu"}`` (seconds of processor time, which other work on the machine does
+    not take away); ``"800"`` or ``"800it"`` -> ``{"iterations": 800}``. Raises
+    :class:`BotSpecError` for anything else."""
     t = text.strip().lower()
-    hint = "give seconds like 0.5s or iterations like 800 (or 800it)"
+    hint = "give seconds like 0.5s (0.5s-cpu: of processor time) or iterations like 800 " \
+           "(or 800it)"
+    if t.endswith("-cpu"):
+        seconds = t[:-4]
+        if seconds.endswith("s"):
+            try:
+                return {**parse_budget(seconds), "clock": "cpu"}
+            except BotSpecError as e:
+                raise BotSpecError(str(e).replace(repr(seconds), repr(text), 1)) from None
+        raise BotSpecError(f"bad budget {text!r}: {hint}")
     if t.endswith("s"):
         try:
             seconds = float(t[:-1])
@@ -56,9 +67,12 @@ def parse_budget(text: str) -> Budget:
 def budget_text(budget: Mapping[str, Any]) -> str:
     """A budget in the notation :func:`parse_budget` reads (``""`` for none)."""
     parts = []
+    cpu = budget.get("clock") == "cpu" and "seconds" in budget
     for key, value in sorted(budget.items()):
+        if key == "clock" and cpu:
+            continue
         if key == "seconds":
-            parts.append(f"{value:g}s")
+            parts.append(f"{value:g}s" + ("-cpu" if cpu else ""))
         elif key == "iterations":
             parts.append(f"{value}it")
         else:
