@@ -267,6 +267,58 @@ def test_json_output_and_its_records_replay(tmp_path: Path,
     assert "Final position" in shown
 
 
+def test_a_stopped_tournament_resumes_and_grows(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """--out is written after every game; --resume keeps the games a stopped run saved
+    and plays the others, the same games a run without a stop plays; more games extend
+    it; other settings are refused, before any game."""
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    argv = ["tournament", "--bots", "mcts:3,greedy", "--seed", "2", "--workers", "1",
+            "--quiet"]
+    assert main([*argv, "--games", "4", "--out", str(whole)]) == 0
+    data = json.loads(whole.read_text())
+    played_before = [g["index"] for g in data["games"]]
+    data["games"] = data["games"][:1]  # as a run stopped after its first game left it
+    part.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main([*argv, "--games", "4", "--workers", "2", "--resume", str(part)]) == 0
+    stdout, stderr = capsys.readouterr()
+    assert "1 of 4 games were played already" in stderr and "Saved the table and 4" in stdout
+    ours = json.loads(part.read_text())["games"]  # saved to the --resume file again
+
+    def same(g: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in g.items() if k != "think_seconds"}
+    assert played_before == [0, 1, 2, 3]
+    assert [same(g) for g in ours] == [same(g) for g in json.loads(whole.read_text())["games"]]
+    grown = tmp_path / "grown.json"
+    assert main([*argv, "--games", "6", "--resume", str(part), "--out", str(grown)]) == 0
+    assert [g["index"] for g in json.loads(grown.read_text())["games"]] == list(range(6))
+    assert [same(g) for g in json.loads(grown.read_text())["games"][:4]] == [same(g) for g in ours]
+    capsys.readouterr()
+    for other, message in ((["--seed", "3"], "other settings (seed 2 there, 3 here"),
+                           (["--budget", "5"], "other settings"),
+                           (["--games", "2"], "its game 2 is not a game of this tournament")):
+        before = part.read_text()
+        assert main([*argv[:-1], "--games", "4", *other, "--resume", str(part)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1 and part.read_text() == before
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "there is no such file"), ("{", "not JSON"), ("[1]", "not a tournament file"),
+    ('{"format": "x"}', "not an endeavor-tournament file"),
+    ('{"format": "endeavor-tournament"}', "a damaged tournament file")])
+def test_resume_of_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                              content: str | None, message: str) -> None:
+    path = tmp_path / "r.json"
+    if content is not None:
+        path.write_text(content)
+    assert main(["tournament", "--bots", "random,random", "--games", "2",
+                 "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"endeavor: error: --resume {path}: ") and message in err
+
+
 def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "random", "--players", "3", "--games", "4",
                  "--seed", "1", "--workers", "1", "--ruleset", "classic"]) == 0
@@ -333,7 +385,7 @@ def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:
     text = " ".join(capsys.readouterr().out.split())
     for option in ("--bots", "--games", "--seed", "--players", "--ruleset", "--board",
                    "--exploits", "--phase-order", "--silent-fleet", "--budget", "--workers",
-                   "--backend", "--address", "--out", "--plot", "--quiet"):
+                   "--resume", "--backend", "--address", "--out", "--plot", "--quiet"):
         assert option in text
     assert "Wilson" in text and "Bradley-Terry" in text
 

@@ -56,7 +56,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..bots import make
 from ..bots import specs as _specs
@@ -416,8 +416,12 @@ class TournamentResult:
                 "games": [g.to_dict(records) for g in self.games]}
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`to_dict` to ``path`` (overwriting it)."""
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        """Write :meth:`to_dict` to ``path`` (replacing it whole: a reader never sees
+        half a file)."""
+        target = Path(path)
+        part = target.with_name(target.name + ".part")
+        part.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        os.replace(part, target)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> TournamentResult:
@@ -449,7 +453,9 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
                    address: str | None = None,
                    on_start: Callable[[int], None] | None = None,
                    on_game: Callable[[GameResult], None] | None = None,
-                   factory: BotFactory = make) -> TournamentResult:
+                   factory: BotFactory = make,
+                   resume: TournamentResult | None = None,
+                   save: str | os.PathLike[str] | None = None) -> TournamentResult:
     """Play a tournament and return its result.
 
     ``bots``: one spec per seat (a list, or comma-separated text), or one spec for
@@ -465,9 +471,13 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
     start, ``on_game(result)`` after each game, in the order games finish.
     ``factory(name, seed=..., **budget)`` builds the bots (default
     :func:`endeavor.bots.make`; bring your own bots with a module-level function, which
-    worker processes import by name). Raises :class:`TournamentError` (or
-    :class:`~endeavor.errors.ConfigError`) for bad settings, before any game is played,
-    and if a bot fails.
+    worker processes import by name). ``resume``: a tournament of the same settings
+    stopped part way (what :meth:`TournamentResult.write_json` saved as it went): its
+    games are kept and only the others are played (``on_start`` gets the number still
+    to play; more games than it had extend it). ``save``: a file the result so far is
+    written to after every game (what ``resume`` takes). Raises :class:`TournamentError` (or
+    :class:`~endeavor.errors.ConfigError`) for bad settings, or a ``resume`` of other
+    settings, before any game is played, and if a bot fails.
     """
     specs_text = [b for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     specs_text = [s.strip() for s in specs_text]
@@ -509,16 +519,23 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
         "budget": budget_text(_specs.as_budget(budget)), "backend": backend,
         "workers": workers, "address": address}
     results: list[GameResult] = []
+    if resume is not None:
+        results = _resumed(resume, settings, specs)
+        done = {g.index for g in results}
+        specs = [spec for spec in specs if spec["index"] not in done]
 
     def handle(outcome: dict[str, Any] | str) -> None:
         if isinstance(outcome, str):
             raise TournamentError(outcome)
         game = GameResult.from_dict(outcome)
         results.append(game)
+        if save is not None:
+            TournamentResult(settings, _distinct(entrants), sorted(results, key=lambda g: g.index),
+                             time.perf_counter() - start).write_json(save)
         if on_game is not None:
             on_game(game)
 
-    start = time.perf_counter()
+    start = time.perf_counter() - (resume.elapsed if resume is not None else 0.0)
     if on_start is not None:
         on_start(len(specs))
     parallel.run(play_spec, specs, handle, shared=(factory,), backend=backend,
@@ -526,6 +543,36 @@ def run_tournament(bots: Sequence[str] | str, games: int, seed: int = 0, *,
     results.sort(key=lambda g: g.index)
     return TournamentResult(settings, _distinct(entrants), results,
                             time.perf_counter() - start)
+
+
+#: settings that may change when a tournament is resumed: where it runs, and how many
+#: games (more games extend it: the first games of a longer tournament are the same)
+_MAY_DIFFER: Final = ("workers", "backend", "address", "games", "games_requested", "blocks",
+                      "seeds")
+
+
+def _resumed(resume: TournamentResult, settings: Mapping[str, Any],
+             specs: Sequence[Mapping[str, Any]]) -> list[GameResult]:
+    """The games of ``resume`` once checked against this tournament's ``settings`` and
+    game ``specs``: the same settings (but where it runs and how many games), and each
+    game the one this tournament would play at its index (seating, deal and bot seeds)."""
+    differ = sorted(k for k in set(settings) | set(resume.settings)
+                    if k not in _MAY_DIFFER and settings.get(k) != resume.settings.get(k))
+    if differ:
+        shown = ", ".join(f"{k} {resume.settings.get(k)!r} there, {settings.get(k)!r} here"
+                          for k in differ[:3])
+        raise TournamentError(f"cannot resume a tournament of other settings ({shown})")
+    by_index = {spec["index"]: spec for spec in specs}
+    games: dict[int, GameResult] = {}
+    for g in resume.games:
+        spec = by_index.get(g.index)
+        if spec is None or g.index in games or (
+                list(g.seating), g.seed, list(g.bot_seeds)) != (
+                list(spec["seating"]), spec["config"]["seed"], list(spec["bot_seeds"])):
+            raise TournamentError(f"cannot resume: its game {g.index} is not a game of this "
+                                  "tournament (fewer games? a damaged file?) or comes twice")
+        games[g.index] = g
+    return [games[i] for i in sorted(games)]
 
 
 # --------------------------------------------------------------------------- plot

@@ -168,12 +168,13 @@ class MCTSBot:
 
     ``seconds`` or ``iterations`` sets the budget per decision (not both; default
     ``seconds=1.0``); ``clock`` says what the seconds count (:data:`CLOCKS`: ``wall``
-    time, the default, or this process's ``cpu`` time). ``c`` is the UCT exploration constant (values in [0, 1]: win
-    shares with a glory-margin term); ``widen`` and ``alpha`` the progressive widening
-    (a node visited ``n`` times considers its first ``max(2, widen * n ** alpha)``
-    children; ``widen=0`` considers them all); ``rollout`` the random decisions played
-    from the best new child before scoring it (0, the default: score that child
-    directly), ``pass_weight`` how often those keep "pass" among their choices.
+    time, the default, or this process's ``cpu`` time). ``c`` is the UCT exploration
+    constant (values in [0, 1]: win shares with a glory-margin term); ``widen`` and
+    ``alpha`` the progressive widening (a node visited ``n`` times considers its first
+    ``max(2, widen * n ** alpha)`` children; ``widen=0`` considers them all);
+    ``rollout`` the random decisions played from the best new child before scoring it
+    (0, the default: score that child directly), ``pass_weight`` how often those keep
+    "pass" among their choices.
     ``reuse`` keeps the tree between decisions: when the next position follows from the
     last one searched (the same game, later), the search starts from the subtree it
     already has there.

@@ -19,7 +19,7 @@ from .base import Bot
 MAX_BUDGET_SECONDS = 3_600.0
 MAX_BUDGET_ITERATIONS = 1_000_000_000
 
-Budget = dict[str, float | int]
+Budget = dict[str, float | int | str]
 #: how bots are built: ``factory(name, seed=..., **budget)``, like :func:`endeavor.bots.make`
 BotFactory = Callable[..., Bot]
 
@@ -38,12 +38,12 @@ def parse_budget(text: str) -> Budget:
     hint = "give seconds like 0.5s (0.5s-cpu: of processor time) or iterations like 800 " \
            "(or 800it)"
     if t.endswith("-cpu"):
-        seconds = t[:-4]
-        if seconds.endswith("s"):
+        time_text = t[:-4]
+        if time_text.endswith("s"):
             try:
-                return {**parse_budget(seconds), "clock": "cpu"}
+                return {**parse_budget(time_text), "clock": "cpu"}
             except BotSpecError as e:
-                raise BotSpecError(str(e).replace(repr(seconds), repr(text), 1)) from None
+                raise BotSpecError(str(e).replace(repr(time_text), repr(text), 1)) from None
         raise BotSpecError(f"bad budget {text!r}: {hint}")
     if t.endswith("s"):
         try:

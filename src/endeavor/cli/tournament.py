@@ -90,8 +90,14 @@ def add_parser(sub: Any) -> None:
     _add_backend_options(t, "the games", "plays")
     t.add_argument("--out", metavar="FILE",
                    help="write the settings, the table, the pairwise results and every game "
-                        "(index, seed, seating, scores, ranks, decisions, record) as JSON; "
-                        "a game's 'record' is what 'endeavor replay' reads")
+                        "(index, seed, seating, scores, ranks, decisions, record) as JSON, "
+                        "after every game (so a stopped tournament can --resume); a game's "
+                        "'record' is what 'endeavor replay' reads")
+    t.add_argument("--resume", metavar="FILE",
+                   help="go on with a tournament stopped part way: FILE is what its --out "
+                        "saved (it is saved after every game); the same settings are "
+                        "needed, the workers may differ. Its games are kept, the others "
+                        "played, and the whole saved to --out (default: FILE again)")
     t.add_argument("--plot", metavar="FILE.png",
                    help="draw the win shares with their intervals and the score "
                         "distributions per bot (needs pip install 'endeavor[plot]'; the "
@@ -105,6 +111,9 @@ def _tournament(args: argparse.Namespace, out: Console) -> int:
 
     from ..analysis import tournament as T
     _check_backend_options(args)
+    resume = _read_resume(args.resume, T) if args.resume is not None else None
+    if resume is not None and args.out is None:
+        args.out = args.resume
     if args.out is not None:
         _check_output(args.out, "--out")
     if args.plot is not None:
@@ -119,14 +128,22 @@ def _tournament(args: argparse.Namespace, out: Console) -> int:
                         disable=args.quiet or not err.is_terminal)
     task = progress.add_task("games", total=None)
 
+    played = len(resume.games) if resume is not None else 0
+
     def on_start(total: int) -> None:
+        total += played
+        if played:
+            err.print(f"endeavor: {played} of {total} games were played already "
+                      f"({args.resume}); playing the other {total - played}",
+                      markup=False, highlight=False, soft_wrap=True)
         if total != args.games:
             n = args.players if args.players is not None else len(bots)
             err.print(f"endeavor: playing {total} games rather than {args.games}: whole "
                       f"blocks of {n}, so that every bot sits in every seat equally often",
                       markup=False, highlight=False, soft_wrap=True)
-        progress.update(task, total=total)
+        progress.update(task, total=total, completed=played)
         progress.start()
+
 
     try:
         result = T.run_tournament(
@@ -134,7 +151,7 @@ def _tournament(args: argparse.Namespace, out: Console) -> int:
             board=args.board, exploits=args.exploits, options=_options(args),
             budget=args.budget, workers=args.workers, backend=args.backend,
             address=args.address, on_start=on_start,
-            on_game=lambda _: progress.advance(task))
+            on_game=lambda _: progress.advance(task), resume=resume, save=args.out)
     finally:
         progress.stop()
     out.print(_tournament_summary(result, args))
@@ -145,6 +162,31 @@ def _tournament(args: argparse.Namespace, out: Console) -> int:
         T.plot(result, args.plot)
         out.print(f"Saved the plot to {args.plot}")
     return EXIT_OK
+
+
+def _read_resume(path: str, T: Any) -> Any:
+    """The tournament saved in ``path`` (for ``--resume``), or a :class:`UsageError`
+    saying why it cannot be read."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).expanduser().read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"--resume {path}: there is no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"--resume {path}: {e}") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--resume {path}: not JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"--resume {path}: not a tournament file (what --out writes)")
+    try:
+        return T.TournamentResult.from_dict(data)
+    except T.TournamentError as e:
+        raise UsageError(f"--resume {path}: {e}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise UsageError(f"--resume {path}: a damaged tournament file "
+                         f"({type(e).__name__}: {e})") from None
 
 
 def _duration(seconds: float) -> str:

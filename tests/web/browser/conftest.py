@@ -220,7 +220,8 @@ def sticking_out(page: Any, width: int) -> list[str]:
       for (const el of document.querySelectorAll("body *")) {
         const r = el.getBoundingClientRect();
         if (r.right <= innerWidth + 1 || r.width === 0) continue;
-        const inner = [...el.children].some((c) => c.getBoundingClientRect().right > innerWidth + 1);
+        const right = (c) => c.getBoundingClientRect().right > innerWidth + 1;
+        const inner = [...el.children].some(right);
         if (inner) continue;
         out.push(`${el.tagName.toLowerCase()}.${el.className} [${el.dataset.testid || ""}] `
           + `right ${Math.round(r.right)}: ${(el.textContent || "").trim().slice(0, 80)}`);
