@@ -10,6 +10,20 @@ import pytest
 
 from endeavor import GameConfig, State, new_game
 from endeavor.bots import make
+from endeavor.data import SITE_INDEX
+from endeavor.rules.module import M_FORT, M_MISSIONARY, M_PIRATE
+from endeavor.testing import (
+    apply_ability,
+    check,
+    clear_site_token,
+    exploit,
+    fresh,
+    mark_site,
+    open_region,
+    place,
+    set_module_data,
+    to_pile,
+)
 from endeavor.web import view
 
 CONFIGS: list[GameConfig] = [
@@ -192,3 +206,66 @@ def test_cached_cards_and_buildings_are_fresh_copies() -> None:
         for b in mat["buildings"]:
             b["does"] = "nothing"
     assert json.dumps(view.position(state)) == first
+
+
+def _site(pos: dict[str, Any], code: str) -> dict[str, Any]:
+    return next(site for r in pos["regions"] for site in r["cities"] + r["routes"]
+                if site["code"] == code)
+
+
+def test_sites_carry_the_exploits_pieces_and_what_an_attack_takes() -> None:
+    # a held city costs its attacker 2 Harbor discs (R9), a fortified one 3; a city with
+    # a Missionary (P35) or the Pirate (P30) can't be attacked at all (P93)
+    state = fresh(3, exploits=("spanish_main", "jesuit_missionaries", "republic_of_pirates"))
+    for code in ("NA1", "NA2", "SA1"):
+        place(state, 0, code)
+    mark_site(state, "NA2", M_FORT)
+    fort = state.module_data[exploit(state, "spanish_main")]
+    set_module_data(state, "spanish_main", [fort[0] - 1] + fort[1:])
+    i = exploit(state, "jesuit_missionaries")
+    d = state.module_data[i]
+    set_module_data(state, "jesuit_missionaries", [d[0] - 2, SITE_INDEX["SA1"], SITE_INDEX["SA1"]])
+    mark_site(state, "SA1", M_MISSIONARY)
+    r = exploit(state, "republic_of_pirates")
+    set_module_data(state, "republic_of_pirates", [SITE_INDEX["CA1"]] + state.module_data[r][1:])
+    mark_site(state, "CA1", M_PIRATE)
+    clear_site_token(state, "CA1")
+    check(state)
+    pos = view.position(state)
+    plain, fort, missioned, pirate = (_site(pos, c) for c in ("NA1", "NA2", "SA1", "CA1"))
+    assert (plain["fortified"], plain["missionaries"], plain["pirate"]) == (False, 0, False)
+    assert plain["attack_discs"] == [None, 2, 2]
+    assert fort["fortified"] and fort["attack_discs"] == [None, 3, 3]
+    assert missioned["missionaries"] == 2 and missioned["attack_discs"] is None
+    assert pirate["pirate"] and pirate["owner"] is None and pirate["attack_discs"] is None
+    assert _site(pos, "EU1")["attack_discs"] is None  # nobody holds it
+    json.dumps(pos)
+
+
+def test_blockades_and_the_attack_they_leave_free() -> None:
+    # Imperialism: every link to India / the Far East carries a Blockade (P23); an
+    # attacker holding a city linked without one suffers no casualty (P24)
+    state = fresh(3, exploits=("imperialism",))
+    pos = view.position(state)
+    blockaded = {link["id"] for link in pos["links"] if link["blockade"]}
+    assert len(blockaded) == 9 and "link:IN3-FE2" in blockaded
+    assert all(link["token"] for link in pos["links"] if link["blockade"] and link["circular"])
+    open_region(state, "FE", 0, 1)
+    open_region(state, "IN", 0, 1)
+    place(state, 0, "IN3")
+    place(state, 1, "FE2")
+    assert _site(view.position(state), "FE2")["attack_discs"] == [2, None, 2]
+    apply_ability(state, 1, "blockade IN3-FE2")
+    pos = view.position(state)
+    link = next(link for link in pos["links"] if link["id"] == "link:IN3-FE2")
+    assert not link["blockade"] and link["token"] is None
+    assert _site(pos, "FE2")["attack_discs"] == [1, None, 2]
+
+
+@pytest.mark.parametrize("bonus", [True, False])
+def test_a_pile_cards_disc_follows_the_discard_pile_rule(bonus: bool) -> None:
+    # R16: a value-1 region card drawn from the pile brings its disc only under the
+    # published rule (the draft's reading, discard_pile_bonus=False, gives none)
+    state = fresh(3, discard_pile_bonus=bonus)
+    to_pile(state, "SA/1")
+    assert [c["bonus_disc"] for c in view.position(state)["pile"]] == [bonus]

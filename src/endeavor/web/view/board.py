@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ... import data as D
+from ...rules.module import L_BLOCKADE
 from ...rules.words import word_player as player_name
 from ...scoring import final_scores
 from ...state import State
@@ -27,11 +28,16 @@ from .pieces import (
     _site,
     _token,
     card_json,
+    missionary_counts,
 )
 
 
-def _region(state: State, r: int, held: list[list[int]] | None = None) -> JSON:
-    """A region (``held``: each player's :meth:`State.held_cards`, if known)."""
+def _region(state: State, r: int, held: list[list[int]] | None = None,
+            missionaries: dict[int, int] | None = None) -> JSON:
+    """A region (``held``: each player's :meth:`State.held_cards`, ``missionaries``: the
+    Missionaries in each city, if known)."""
+    if missionaries is None:
+        missionaries = missionary_counts(state)
     info = state.info
     code = D.REGION_CODES[r]
     board = _per_board(state)
@@ -41,8 +47,8 @@ def _region(state: State, r: int, held: list[list[int]] | None = None) -> JSON:
             s for s in info.sites if D.SITES[s].region == r and D.SITES[s].city])
     out: JSON = {
         "id": code, "name": D.REGION_NAMES[r], "open": state.is_open(r),
-        "cities": [_site(state, s) for s in cities],
-        "routes": [_site(state, s) for s in info.routes_in[r]],
+        "cities": [_site(state, s, missionaries) for s in cities],
+        "routes": [_site(state, s, missionaries) for s in info.routes_in[r]],
         "presence": [state.presence(p, r) for p in range(state.owners)],
         "governor": _governor(state, r, held),
     }
@@ -84,14 +90,17 @@ def _links(state: State) -> list[JSON]:
             for li, (x, y) in enumerate(board.links)])
     owners = state.site_owner
     tokens = state.link_token
+    marks = state.link_marks
     out = []
     for li, (x, y, lid, a, b, circular) in enumerate(static):
         # only the seat holding both ends can control a link
         p = owners[x]
         controller = p if 0 <= p < state.n and owners[y] == p and \
             state.controls_link(p, li) else None
+        # a Blockade (Imperialism) covers the link's token: nobody may take or control it
         out.append({"id": lid, "a": a, "b": b, "circular": circular,
-                    "token": _token(state, tokens[li]), "controller": controller})
+                    "token": _token(state, tokens[li]), "controller": controller,
+                    "blockade": bool(marks[li] & L_BLOCKADE)})
     return out
 
 
@@ -210,10 +219,13 @@ def position(state: State) -> JSON:
     scores = final_scores(state)
     exploits, variants = _modules(state)
     held = [state.held_cards(p) for p in range(state.n)]
+    missionaries = missionary_counts(state)
     pile = []
     for c in state.pile:
         entry = card_json(state, c)
         entry["id"] = f"pile:{entry['code']}"
+        # R16: from the pile a value-1 card brings its disc only under the published rule
+        entry["bonus_disc"] = entry["bonus_disc"] and state.rules.discard_pile_bonus
         pile.append(entry)
     neutral = [{"owner": state.n + k, "name": "Silent Fleet", "short": "SF",
                 "supply": state.neutral_supply[k]} for k in range(state.rules.neutrals)]
@@ -224,7 +236,7 @@ def position(state: State) -> JSON:
         "crown": state.crown, "current_player": state.current_player,
         "over": state.is_over,
         "attributes": list(_attribute_names(state)),
-        "regions": [_region(state, r, held) for r in range(D.NREGIONS)],
+        "regions": [_region(state, r, held, missionaries) for r in range(D.NREGIONS)],
         "links": _links(state),
         "pile": pile,
         "supply": _supply(state),

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ... import data as D
+from ...exploits.jesuit_missionaries import JesuitMissionaries
+from ...rules.module import M_FORTIFIED, M_MISSIONARY, M_NO_ATTACK, M_PIRATE
 from ...rules.words import icons_label
 from ...state import State
 
@@ -190,7 +192,31 @@ def _find_next_glory(cap: int, score: int) -> int | None:
 
 
 # =========================================================================== the board
-def _site(state: State, s: int) -> JSON:
+def missionary_counts(state: State) -> dict[int, int]:
+    """Site -> how many Missionaries (Jesuit Missionaries) are in that city (P35)."""
+    out: dict[int, int] = {}
+    for i, m in enumerate(state.modules):
+        if isinstance(m, JesuitMissionaries):
+            for x in m.placed(state, i):
+                out[x] = out.get(x, 0) + 1
+    return out
+
+
+def _attack_discs(state: State, s: int, owner: int, mark: int) -> list[int | None] | None:
+    """Per seat, the Harbor discs an Attack on site ``s`` takes (its casualties, 2 on a
+    fortified city and fewer under Imperialism, plus the disc that takes the place; None
+    for the holder); None when nobody holds it or it may never be Attacked (a Missionary,
+    the Pirate)."""
+    if owner < 0 or mark & M_NO_ATTACK:
+        return None
+    if not mark and not state.rules.h_attack_cost:  # the usual 1 casualty + 1 disc
+        return [None if p == owner else 2 for p in range(state.n)]
+    return [None if p == owner else 1 + state.attack_cost(p, s) for p in range(state.n)]
+
+
+def _site(state: State, s: int, missionaries: dict[int, int] | None = None) -> JSON:
+    """A city or trade route: who holds it, its token, the Exploits' pieces on it
+    (a Fortification, Missionaries, the Pirate) and what an Attack on it takes."""
     static = _SITE_STATIC.get(s)
     if static is None:
         site = D.SITES[s]
@@ -198,9 +224,15 @@ def _site(state: State, s: int) -> JSON:
         static = _SITE_STATIC.setdefault(s, (f"{kind}:{site.code}", site.code, site.name,
                                              kind, site.glory, site.code in D.TILE_SITES))
     owner = state.site_owner[s]
+    mark = state.site_marks[s]
+    if missionaries is None:
+        missionaries = missionary_counts(state) if mark & M_MISSIONARY else {}
     return {"id": static[0], "code": static[1], "name": static[2], "kind": static[3],
             "glory": static[4], "tile": static[5], "owner": owner if owner >= 0 else None,
-            "token": _token(state, state.site_token[s])}
+            "token": _token(state, state.site_token[s]),
+            "fortified": bool(mark & M_FORTIFIED), "missionaries": missionaries.get(s, 0),
+            "pirate": bool(mark & M_PIRATE),
+            "attack_discs": _attack_discs(state, s, owner, mark)}
 
 
 #: site -> what its JSON always holds (id, code, name, kind, glory, tile)
