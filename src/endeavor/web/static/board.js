@@ -152,18 +152,28 @@ function overlaps(a, b, pad = 0) {
 }
 
 // ------------------------------------------------------------------ cards
+/** What the discard pile's Draws count: the discs on Europe's cities and trade routes (R14). */
+export const PILE_COUNT = "your discs in Europe (on its cities and trade routes)";
+
 /**
- * What a card is and gives, in words (a list of sentences).
+ * What a card is and gives, in words (a list of sentences); `pile`: it lies in the
+ * discard pile, where a Draw counts the discs in Europe (R14, R16, P93).
  * @param {Omit<Card, "code" | "deck_name"> & { deck_name?: string }} card
+ * @param {{ pile?: boolean }} [where]
  */
-export function cardWords(card) {
+export function cardWords(card, { pile = false } = {}) {
   const lines = [];
   if (card.governor) lines.push("A Governor card: it counts as an Asset card, and the free Governor slot of a mat holds one without counting toward the card limit.");
   else if (card.value !== null && card.value !== undefined) {
-    lines.push(`Draw value ${card.value}: you may draw it with a Draw action when you have at least ${card.value} disc${card.value === 1 ? "" : "s"} in ${card.deck === "EU" || card.deck === "SL" ? "Europe" : `the ${card.deck_name} region`}.`);
+    const n = `${card.value} disc${card.value === 1 ? "" : "s"}`;
+    const regional = card.deck !== "EU" && card.deck !== "SL";
+    lines.push(pile
+      ? `Draw value ${card.value}: from the discard pile a Draw action may take it when you have at least ${n} in Europe (on its cities and trade routes)${regional ? `, whatever you have in the ${card.deck_name} region` : ""}.`
+      : `Draw value ${card.value}: you may draw it with a Draw action when you have at least ${n} in ${regional ? `the ${card.deck_name} region` : "Europe"}.`);
   }
   lines.push(`Gives ${card.gives}.`);
   if (card.bonus_disc) lines.push("When you draw it you also take 1 disc from your supply to your Harbor.");
+  else if (pile && card.value === 1 && !["EU", "SL"].includes(card.deck)) lines.push("Drawn from the discard pile it brings no disc from your supply (this game's rules).");
   if (card.slavery) lines.push("A Slavery card: when Slavery is abolished it is set aside (its symbols lost) and costs 1 glory at the end.");
   if (card.abolition) lines.push("Abolition of Slavery: whoever draws it makes every player set aside their Slavery cards.");
   return lines;
@@ -174,9 +184,9 @@ export function cardWords(card) {
  * @param {Card} card
  * @param {number} x
  * @param {number} y
- * @param {{ w?: number, h?: number, count?: number | null, id?: string | null, label?: string | null }} [options]
+ * @param {{ w?: number, h?: number, count?: number | null, id?: string | null, label?: string | null, pile?: boolean }} [options]
  */
-export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id = null, label = null } = {}) {
+export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id = null, label = null, pile = false } = {}) {
   const colour = DECK_COLOURS[card.deck] || "#777";
   const g = s("g", { class: "card", "data-target": id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}` },
     s("rect", { x, y, width: w, height: h, rx: 5, fill: "#fffdf6", stroke: colour, "stroke-width": 2, class: "card-face hl" }),
@@ -196,7 +206,7 @@ export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id =
     g.append(s("circle", { cx: x + w - 4, cy: y + h - 4, r: 10, class: "count-badge" }),
       s("text", { x: x + w - 4, y: y + h - 0.5, "text-anchor": "middle", class: "count-text" }, count));
   }
-  tip(g, () => ({ title: `${card.code}${card.governor ? " · Governor" : ""} (${card.deck_name})`, lines: cardWords(card) }));
+  tip(g, () => ({ title: `${card.code}${card.governor ? " · Governor" : ""} (${card.deck_name}${pile ? ", in the discard pile" : ""})`, lines: cardWords(card, { pile }) }));
   return g;
 }
 
@@ -273,12 +283,47 @@ function governorSvg(region, x, y, players) {
 }
 
 // ------------------------------------------------------------------ sites
+/** @param {number} n */
+const discs = (n) => `${n} disc${n === 1 ? "" : "s"}`;
+
 /**
+ * What an Attack on a held site takes, in words: the Harbor discs per attacker (the
+ * casualties plus the disc that takes the place), or why it can never be attacked
+ * (R9, P24, P30, P35, P93).
+ * @param {Pick<Site, "owner" | "fortified" | "missionaries" | "pirate" | "attack_discs">} site
+ * @param {Region} region
+ * @param {number} players
+ * @returns {string | null}
+ */
+export function attackWords(site, region, players) {
+  if (site.missionaries) return "A city with a Missionary may never be Attacked (Jesuit Missionaries).";
+  if (site.pirate) return "Nobody may Occupy or Attack it while the Pirate is here.";
+  if (site.owner === null) return null;
+  const closed = region.id !== "EU" && !region.open ? " once the region is open" : "";
+  /** @type {[number, number][]} each attacker's seat and Harbor discs */
+  const others = [];
+  (site.attack_discs || []).forEach((n, p) => { if (n !== null && n !== undefined) others.push([p, n]); });
+  const first = others.length ? others[0][1] : 2;
+  const casualties = (/** @type {number} */ n) => (n - 1 === 0 ? "no casualty" : `${n - 1} lost to your supply`);
+  let cost;
+  if (others.every(([, n]) => n === first)) {
+    cost = `Attacking it${closed} takes ${discs(first)} from your Harbor: ${casualties(first)}, one that takes the place`;
+  } else {
+    cost = `Attacking it${closed} takes from the Harbor (the casualties and one disc that takes the place): ${
+      others.map(([p, n]) => `${ownerName(p, players)} ${discs(n)}`).join(", ")}`;
+  }
+  const why = site.fortified ? " (it is fortified)"
+    : others.some(([, n]) => n < 2) ? " (Imperialism: no casualty for an attacker who controls a city joined to it by a link with no Blockade)" : "";
+  return `${cost}${why}; you need presence in the region.`;
+}
+
+/**
+ * What a site is, who holds it and what taking it costs (a list of sentences).
  * @param {Site} site
  * @param {Region} region
  * @param {number} players
  */
-function siteWords(site, region, players) {
+export function siteWords(site, region, players) {
   const lines = [];
   const where = region.id === "EU" ? "Europe (always open)" : `${region.name}${region.open ? " (open)" : " (closed until its shipping track fills)"}`;
   if (site.kind === "city") {
@@ -286,16 +331,71 @@ function siteWords(site, region, players) {
   } else {
     lines.push(`A trade route in ${where}: Ship a disc here (once the region is open) to take its token; it counts for the links it joins, not for glory of its own.`);
   }
-  if (site.owner !== null) {
-    lines.push(`Held by ${ownerName(site.owner, players)}.`);
-    lines.push("Attacking it costs you 2 discs from your Harbor: one lost to your supply, one that takes the place; you need presence in the region.");
-  } else if (site.token) {
+  if (site.fortified) lines.push(fortWords);
+  if (site.missionaries) lines.push(missionaryWords(site.missionaries));
+  if (site.pirate) lines.push(pirateWords);
+  if (site.owner !== null) lines.push(`Held by ${ownerName(site.owner, players)}.`);
+  else if (site.token && !site.pirate) {
     lines.push(`Free. Its token: ${tokenWords(site.token)}, taken by the first disc here.`);
-    lines.push(site.kind === "city" ? "Occupy it with a disc from your Harbor (you need presence in the region)." : "");
-  } else lines.push("Free, its token already taken.");
-  if (site.owner === null) lines.push("Once someone holds it, attacking it costs 2 discs from your Harbor (one lost, one that takes the place).");
+    if (site.kind === "city") lines.push("Occupy it with a disc from your Harbor (you need presence in the region).");
+  } else if (!site.pirate) lines.push("Free, its token already taken.");
+  const attack = attackWords(site, region, players);
+  if (attack) lines.push(attack);
+  else lines.push("Once someone holds it, attacking it takes 2 discs from your Harbor (one lost, one that takes the place).");
   if (site.tile) lines.push("An Exploit tile covers this site.");
   return lines;
+}
+
+const fortWords = "Fortified: a Fortification token lies under the holder's disc. An Attack here costs 2 casualties instead of 1, and the Fortification goes back to its Exploit tile.";
+const pirateWords = "The Pirate is here (The Republic of Pirates): it sent the city's disc back to its owner's supply and discarded its token. The city counts as unoccupied until the Pirate moves on.";
+/** @param {number} n */
+function missionaryWords(n) {
+  return `${n === 1 ? "A Missionary is" : `${n} Missionaries are`} here (Jesuit Missionaries): the city may never be Attacked while one stays; its holder scores 1 glory for it with a Shield on that Exploit.`;
+}
+
+/**
+ * The Exploits' pieces on a city, drawn above it like the tokens on the printed board: a
+ * Fortification (a stone tower, upper left), Missionaries (a cross, upper right, with
+ * their number past one) and the Pirate (a black flag with a skull, on the city itself:
+ * it counts as unoccupied). Each has its own tip card.
+ * @param {Site} site
+ * @param {number} x
+ * @param {number} y
+ */
+function piecesSvg(site, x, y) {
+  const out = [];
+  const r = SITE_R;
+  if (site.fortified) {
+    const fx = x - r - 2;
+    const fy = y - r + 3;
+    // a tower with three merlons, 22 wide and 22 high
+    const d = `M${fx - 11},${fy + 11} V${fy - 6} h5 v-5 h3.5 v5 h5 v-5 h3.5 v5 h5 V${fy + 11} Z`;
+    out.push(tip(s("g", { class: "piece fortification", "aria-label": "Fortification" },
+      s("path", { d, class: "fort-shape" }),
+      s("path", { d: `M${fx - 3},${fy + 11} v-6 a3,3 0 0 1 6,0 v6`, class: "fort-door" })),
+    { title: "Fortification", lines: [fortWords] }));
+  }
+  if (site.missionaries) {
+    const mx = x + r + 1;
+    const my = y - r + 3;
+    const g = s("g", { class: "piece missionary", "aria-label": `Missionar${site.missionaries === 1 ? "y" : "ies"}` },
+      s("circle", { cx: mx, cy: my, r: 9.5, class: "missionary-shape" }),
+      s("path", { d: `M${mx},${my - 6.5} V${my + 6.5} M${mx - 4.5},${my - 2} H${mx + 4.5}`, class: "missionary-cross" }));
+    if (site.missionaries > 1) {
+      g.append(s("text", { x: mx + 8, y: my - 6, class: "piece-count" }, `×${site.missionaries}`));
+    }
+    out.push(tip(g, { title: site.missionaries === 1 ? "Missionary" : `${site.missionaries} Missionaries`, lines: [missionaryWords(site.missionaries)] }));
+  }
+  if (site.pirate) {
+    // a black flag on a pole over the city, a white skull and crossbones on it
+    const g = s("g", { class: "piece pirate", "aria-label": "the Pirate" },
+      s("path", { d: `M${x - 9},${y + 11} V${y - 12}`, class: "pirate-pole" }),
+      s("path", { d: `M${x - 9},${y - 12} h19 l-3,7.5 l3,7.5 h-19 Z`, class: "pirate-flag" }),
+      s("circle", { cx: x + 0.5, cy: y - 7.5, r: 3, class: "pirate-skull" }),
+      s("path", { d: `M${x - 3.5},${y - 4} L${x + 4.5},${y + 1} M${x + 4.5},${y - 4} L${x - 3.5},${y + 1}`, class: "pirate-bones" }));
+    out.push(tip(g, { title: "The Pirate", lines: [pirateWords] }));
+  }
+  return out;
 }
 
 /**
@@ -318,7 +418,8 @@ function siteSvg(site, region, players, labels) {
   }, s("circle", { cx: x, cy: y, r: HIT / 2, class: "hit" }), shape);
   if (site.glory === 2) g.append(s("circle", { cx: x, cy: y, r: r + 4, class: "glory2" }));
   if (site.owner !== null) g.append(discSvg(site.owner, players, x, y, 11.5));
-  else if (site.token) g.append(tokenBadge(site.token, x, y, 8));
+  else if (site.token && !site.pirate) g.append(tokenBadge(site.token, x, y, 8));
+  g.append(...piecesSvg(site, x, y));
   const lines = nameLines(site.name);
   const label = s("text", { x, y: y + r + 12, "text-anchor": "middle", class: "site-name" });
   // the space between two lines stays in the text (a test or a screen reader reads whole words)
@@ -440,6 +541,30 @@ function coast(area, seed) {
   return `${d} Z`;
 }
 
+/**
+ * What a region allows now, by its rulebook, and who has presence there (R10, R14, P73).
+ * @param {Region} region
+ * @param {number} players
+ * @param {boolean} classic the 2009 game: no trade routes, no open sea, Draw only in open regions
+ */
+export function regionWords(region, players, classic) {
+  const presence = `Presence: ${region.presence.map((n, p) => `${ownerName(p, players)} ${n}`).join(", ")}.`;
+  let rule;
+  if (region.id === "EU") {
+    rule = classic
+      ? "Europe is open from the start: anyone may Occupy and Attack its cities, and everyone has presence here. It has no shipping track and can never be Shipped to; its two decks count your discs on its cities."
+      : "Europe is open from the start: anyone may Occupy, Attack and Ship to its trade routes, and everyone has presence here. Its two decks and the discard pile count your discs on its cities and trade routes.";
+  } else if (region.open) {
+    rule = classic
+      ? "Open: its cities may be occupied and attacked and its deck drawn from; a Ship here goes beside the full track (presence, no token)."
+      : "Open: its cities may be occupied and attacked, its trade routes and open sea shipped to.";
+  } else {
+    rule = `Closed until its shipping track fills (${region.track?.filled} of ${region.track?.length}); until then ${
+      classic ? "only Ship to the track works here (no Draw: a deck is drawn from only once its region is open)" : "only Ship to the track and Draw work here"}.`;
+  }
+  return [rule, presence];
+}
+
 /** @param {Region} region */
 function regionStatus(region) {
   if (region.id === "EU" || !region.track) return "always open";
@@ -465,13 +590,7 @@ function regionSvg(region, players, labels, cards, classic) {
   `${region.open && !europe ? "✓ " : ""}${regionStatus(region)}`);
   const name = s("text", { x: geo.name.x, y: geo.name.y - (europe ? 0 : 10), "text-anchor": geo.name.anchor, class: "region-name" },
     region.name, status);
-  tip(name, () => ({
-    title: region.name,
-    lines: [region.id === "EU" ? "Europe is open from the start: anyone may Occupy, Attack and Ship to its trade routes, and everyone has presence here."
-      : region.open ? "Open: its cities may be occupied and attacked, its trade routes and open sea shipped to."
-        : `Closed until its shipping track fills (${region.track?.filled} of ${region.track?.length}); until then only Ship to the track and Draw work here.`,
-    `Presence: ${region.presence.map((n, p) => `${ownerName(p, players)} ${n}`).join(", ")}.`],
-  }));
+  tip(name, () => ({ title: region.name, lines: regionWords(region, players, classic) }));
   g.append(name);
   if (region.id === "EU") {
     const spots = geo.decks || [];
@@ -506,6 +625,39 @@ function regionSvg(region, players, labels, cards, classic) {
 
 // ------------------------------------------------------------------ links
 /**
+ * What a link is, who controls it and where its token goes (a list of sentences); a
+ * Blockade's link promises its token to no controller (P23, P25, P93).
+ * @param {Link} link
+ * @param {number} players
+ */
+export function linkWords(link, players) {
+  const kind = `${link.circular ? "A circular link" : "A square link (never has a token)"}: hold both ends to control it; each link you control is 1 glory at the end.`;
+  if (link.blockade) {
+    return [kind,
+      "A Blockade (Imperialism) lies on it: while it stays, the link may not be claimed, controlled or used in any way. Holding both ends does not control it, and nobody takes its token.",
+      `Once Imperialism is active, a player with a Shield on it may claim the Blockade with an Attack action and takes the token beneath it: ${link.token ? `a ${tokenWords(link.token)}` : "none here"}.`];
+  }
+  return [kind, link.controller !== null ? `Controlled by ${ownerName(link.controller, players)}.`
+    : link.token ? `Its token (${tokenWords(link.token)}) goes to the first player to control it.` : "Nobody controls it."];
+}
+
+/**
+ * A Blockade token on a link: a red and white barrier.
+ * @param {number} x
+ * @param {number} y
+ */
+function blockadeSvg(x, y) {
+  const w = 26;
+  const hgt = 14;
+  const g = s("g", { class: "blockade", "aria-label": "Blockade" },
+    s("rect", { x: x - w / 2, y: y - hgt / 2, width: w, height: hgt, rx: 3, class: "blockade-shape hl" }));
+  for (const dx of [-8, 0, 8]) {
+    g.append(s("path", { d: `M${x + dx - 4},${y + hgt / 2 - 1.5} l7,${-hgt + 3}`, class: "blockade-stripe" }));
+  }
+  return g;
+}
+
+/**
  * @param {number[]} a
  * @param {number[]} c
  * @param {number[]} b
@@ -537,7 +689,7 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
     const colour = link.controller !== null ? ownerColour(link.controller, players) : null;
     lines.append(s("path", {
       d: `M${a[0]},${a[1]} Q${c[0]},${c[1]} ${b[0]},${b[1]}`,
-      class: `link ${link.circular ? "circular" : "square"}${colour ? " controlled" : ""}`,
+      class: `link ${link.circular ? "circular" : "square"}${colour ? " controlled" : ""}${link.blockade ? " blockaded" : ""}`,
       stroke: colour,
     }));
     // the token sits on the curve where it covers no name, site or card
@@ -555,18 +707,14 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
     const marker = s("g", { class: `link-marker${link.circular ? "" : " square"}`, "data-target": link.id,
       "aria-label": `Link ${sitesByCode[link.a]?.name || link.a} – ${sitesByCode[link.b]?.name || link.b}` },
       s("circle", { cx: px, cy: py, r: 21, class: "hit" }));
-    if (link.token) marker.append(tokenBadge(link.token, px, py, 8, "link-token"));
+    if (link.blockade) marker.append(blockadeSvg(px, py));
+    else if (link.token) marker.append(tokenBadge(link.token, px, py, 8, "link-token"));
     else if (link.controller !== null) marker.append(discSvg(link.controller, players, px, py, 9));
     else if (link.circular) marker.append(s("circle", { cx: px, cy: py, r: 5, class: "link-dot hl" }));
     else marker.append(s("rect", { x: px - 5, y: py - 5, width: 10, height: 10, class: "link-dot hl" }));
     const na = sitesByCode[link.a]?.name || link.a;
     const nb = sitesByCode[link.b]?.name || link.b;
-    tip(marker, () => ({
-      title: `Link ${na} – ${nb}`,
-      lines: [`${link.circular ? "A circular link" : "A square link (never has a token)"}: hold both ends to control it; each link you control is 1 glory at the end.`,
-        link.controller !== null ? `Controlled by ${ownerName(link.controller, players)}.`
-          : link.token ? `Its token (${tokenWords(link.token)}) goes to the first player to control it.` : "Nobody controls it."],
-    }));
+    tip(marker, () => ({ title: `Link ${na} – ${nb}${link.blockade ? " · Blockade" : ""}`, lines: linkWords(link, players) }));
     markers.append(marker);
   }
   return [lines, markers];
@@ -580,10 +728,15 @@ function pileSvg(state) {
     s("rect", { x, y, width: w, height: h, rx: 14, class: "panel" }),
     s("text", { x: x + 12, y: y + 22, class: "region-name" }, "Discard pile"));
   if (state.ruleset === "classic") {
-    g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, "2009 rules: discarded cards"),
-      s("text", { x: x + 12, y: y + 60, class: "small" }, "go back under their decks."));
+    g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, "2009 rules: discarded cards go"),
+      s("text", { x: x + 12, y: y + 60, class: "small" }, "back into their decks, by value."));
+    tip(g, { title: "No discard pile (2009 rules)", lines: ["A discarded card goes back into the deck printed on it, at the place of its value (lowest on top); a Slavery card is set aside, a Governor leaves the game."] });
     return g;
   }
+  g.append(s("text", { x: x + w - 12, y: y + 22, "text-anchor": "end", class: "small pile-count" }, "Draw: discs in Europe"));
+  tip(g, { title: "Discard pile", lines: [
+    "Cards discarded in the Discard phase lie here face up (a Slavery card is set aside instead, a Governor leaves the game).",
+    `A Draw action may take any card here, not only the last one, when ${PILE_COUNT} reach its Draw value, whatever the card's deck.`] });
   if (!state.pile.length) {
     g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, "empty"));
     return g;
@@ -595,7 +748,7 @@ function pileSvg(state) {
   state.pile.forEach((card, i) => {
     const row = Math.floor(i / perRow);
     const col = i % perRow;
-    g.append(cardSvg(card, x + 12 + col * step, y + 32 + row * (ch + 8), { id: card.id, w: CARD_W, h: ch }));
+    g.append(cardSvg(card, x + 12 + col * step, y + 32 + row * (ch + 8), { id: card.id, w: CARD_W, h: ch, pile: true }));
   });
   return g;
 }
@@ -614,6 +767,22 @@ function exploitRule(tile) {
  */
 function tidy(text) {
   return text.replace(/\b([a-z]+)x(\d+)\b/g, (_, /** @type {string} */ word, /** @type {string} */ n) => `${word[0].toUpperCase()}${word.slice(1)} ×${n}`);
+}
+
+/**
+ * Whether an Exploit is awake, in words: it wakes once both its regions are open (its two
+ * Keys placed), not one (P13).
+ * @param {Pick<ExploitTile, "regions" | "active">} tile
+ * @param {Pick<Region, "id" | "name" | "open">[]} regions the board's regions
+ * @returns {string | null}
+ */
+export function exploitStatus(tile, regions) {
+  if (!tile.regions) return null;
+  const named = tile.regions.map((id) => regions.find((r) => r.id === id) || { id, name: id, open: false });
+  const both = `${named[0].name} and ${named[1].name}`;
+  if (tile.active) return `Active: both its regions, ${both}, are open.`;
+  const open = named.filter((r) => r.open);
+  return `Dormant until both its regions, ${both}, are open${open.length ? ` (only ${open[0].name} is so far)` : " (neither is yet)"}.`;
 }
 
 /** @param {BoardState} state */
@@ -668,7 +837,7 @@ function exploitsSvg(state) {
     t.append(fo);
     tip(t, () => ({
       title: `${tile.name}${tile.number ? ` (Exploit ${tile.number})` : ""}`,
-      lines: [tile.regions ? `Regions ${tile.regions.join(" and ")}: ${active ? "active (one of them is open)" : "dormant until one of them opens"}.` : null,
+      lines: [exploitStatus(tile, state.regions),
         rule, tile.shield ? `Shields: ${tile.shield}` : null,
         tile.shields && tile.shields.length ? `Shields held by ${tile.shields.map((p) => ownerName(p, state.players_count)).join(", ")}.` : null,
         tile.rule && tile.text ? `Now: ${tidy(tile.text)}` : null],

@@ -209,6 +209,14 @@ export interface Site {
   owner: number | null;
   token: Token | null;
   tile?: unknown;
+  /** a Fortification lies under the holder's disc (2 casualties to Attack it) */
+  fortified?: boolean;
+  /** how many Missionaries are in the city (it may never be Attacked) */
+  missionaries?: number;
+  /** the Pirate is in the city (it counts as unoccupied) */
+  pirate?: boolean;
+  /** per seat, the Harbor discs an Attack on it takes (null: the holder); null when nobody holds it or it may never be Attacked */
+  attack_discs?: (number | null)[] | null;
 }
 
 export interface Track {
@@ -246,6 +254,8 @@ export interface Link {
   circular: boolean;
   controller: number | null;
   token: Token | null;
+  /** a Blockade (Imperialism) covers the link and its token */
+  blockade?: boolean;
 }
 
 /** An Exploit tile, or a variant shown beside them. */
