@@ -367,7 +367,7 @@ function piecesSvg(site, x, y) {
   const r = SITE_R;
   if (site.fortified) {
     const fx = x - r - 2;
-    const fy = y - r + 3;
+    const fy = y - r + 8; // under a "2 glory" mark
     // a tower with three merlons, 22 wide and 22 high
     const d = `M${fx - 11},${fy + 11} V${fy - 6} h5 v-5 h3.5 v5 h5 v-5 h3.5 v5 h5 V${fy + 11} Z`;
     out.push(tip(s("g", { class: "piece fortification", "aria-label": "Fortification" },
@@ -377,7 +377,7 @@ function piecesSvg(site, x, y) {
   }
   if (site.missionaries) {
     const mx = x + r + 1;
-    const my = y - r + 3;
+    const my = y - r + 6;
     const g = s("g", { class: "piece missionary", "aria-label": `Missionar${site.missionaries === 1 ? "y" : "ies"}` },
       s("circle", { cx: mx, cy: my, r: 9.5, class: "missionary-shape" }),
       s("path", { d: `M${mx},${my - 6.5} V${my + 6.5} M${mx - 4.5},${my - 2} H${mx + 4.5}`, class: "missionary-cross" }));
