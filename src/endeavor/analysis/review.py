@@ -112,8 +112,10 @@ ACCURATE = ("best", "good")
 WORST = 3
 #: the default search budget, of ``endeavor review`` and of the server's reviews
 #: (``endeavor serve --review-iterations``): iterations of the bot per decision (with
-#: the ``contested`` policy, the most a decision gets before a mistake is confirmed)
-DEFAULT_ITERATIONS = 200
+#: the ``contested`` policy, the most a decision gets before a mistake is confirmed). 300:
+#: the least whose labels agree with a deep review's on 90 % of the decisions of games of
+#: every player count (docs/performance.md, "Labels stay right")
+DEFAULT_ITERATIONS = 300
 MAX_ITERATIONS = 1_000_000_000
 #: decimals the values are rounded to (before the labels are given)
 DECIMALS = 4
