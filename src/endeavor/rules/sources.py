@@ -43,6 +43,7 @@ from ..frames import (
     SRC_TOKEN,
 )
 from .kinds import VERB_KIND
+from .words import region_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -424,12 +425,12 @@ def exploit_reason(s: State, f: Frame, action: Action) -> str:
     e = s.ex[i]
     if e.is_exploit and not s.exploit_active(i):
         r1, r2 = e.regions
-        return (f"{e.name} is dormant until {D.REGION_NAMES[r1]} and "
-                f"{D.REGION_NAMES[r2]} are both open")
+        return (f"{e.name} is dormant until {region_words(r1)} and "
+                f"{region_words(r2)} are both open")
     if e.is_exploit and f[0] == F_EFFECT and not s.has_shield(f[1], i):
         r1, r2 = e.regions
         return (f"you hold no Shield on {e.name}: it needs presence in both "
-                f"{D.REGION_NAMES[r1]} and {D.REGION_NAMES[r2]} (P13)")
+                f"{region_words(r1)} and {region_words(r2)} (P13)")
     return (f"{e.name} does not offer it now (it answers another action type, or it "
             f"could not do anything, R8)")
 
@@ -489,7 +490,7 @@ class Effect(DecisionType):
         if region >= 0 and ek in (D.SHIP, D.OCCUPY, D.ATTACK):
             r = arg if verb in (A.V_SHIP, A.V_SEA) else D.SITES[arg].region
             if r != region:
-                return f"the second action must be in {D.REGION_NAMES[region]}"
+                return f"the second action must be in {region_words(region)}"
         return s.rules.kinds[ek].why_not(s, p, action.code, s.players[p].harbor)
 
     def kind_of(self, s: State, f: Frame) -> str:
@@ -509,7 +510,7 @@ class Effect(DecisionType):
         if mode == SECOND:
             where = ""
             if region >= 0:
-                where = f" in {D.REGION_NAMES[region]}"
+                where = f" in {region_words(region)}"
             elif deck >= 0:
                 where = " from the same deck"
             what = D.KIND_NAMES[k1] + (f" or {D.KIND_NAMES[k2]}" if k2 >= 0 else "")
