@@ -191,9 +191,27 @@ def source_words(mode: int, k1: int, k2: int) -> str:
     return D.KIND_NAMES[k1] + sep + D.KIND_NAMES[k2]
 
 
-def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int) -> str:
-    reasons = [s.rules.kinds[k].unavailable(s, p, harbor) for k in (k1, k2) if k >= 0]
+def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int,
+                   activation: bool = False) -> str:
+    """Why a source of kinds ``k1`` / ``k2`` can do nothing with ``harbor`` discs left;
+    ``activation``: a building, whose activation took one more disc (then a kind that
+    more discs would allow says how many it needs besides that one)."""
+    reasons = [_kind_reason(s, p, k, harbor, activation) for k in (k1, k2) if k >= 0]
     return "; ".join(dict.fromkeys(reasons))
+
+
+def _kind_reason(s: State, p: int, kind: int, harbor: int, activation: bool) -> str:
+    """Why no action of ``kind`` is possible, in words (see :func:`_source_reason`)."""
+    k = s.rules.kinds[kind]
+    if not activation:
+        return k.unavailable(s, p, harbor)
+    more = next((h for h in range(harbor + 1, harbor + 4) if kind_possible(s, p, kind, h)),
+                -1)
+    if more < 0:  # not for want of discs
+        return k.unavailable(s, p, harbor + 3)
+    need = "a Harbor disc" if more == 1 else f"{more} Harbor discs"
+    return (f"{k.name} needs {need} besides the one that activates the building, and you "
+            f"have {harbor + 1}")
 
 
 
@@ -320,7 +338,7 @@ class ActionChoice(DecisionType):
                 return "you have no disc in your Harbor"
             _, k1, k2 = _B_SPEC[arg]
             return (f"none of its actions can be carried out now (R8): "
-                    f"{_source_reason(s, f[1], k1, k2, pl.harbor - 1)}")
+                    f"{_source_reason(s, f[1], k1, k2, pl.harbor - 1, True)}")
         if verb == A.V_USE and not pl.blue[arg - 4]:
             return f"you hold no {D.TOKEN_NAMES[arg]} token"
         _, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
@@ -355,7 +373,7 @@ class ActionChoice(DecisionType):
                 out.append(f"{name} (needs a disc in your Harbor to activate)")
             else:
                 _, k1, k2 = _B_SPEC[b]
-                out.append(f"{name} ({_source_reason(s, p, k1, k2, pl.harbor - 1)})")
+                out.append(f"{name} ({_source_reason(s, p, k1, k2, pl.harbor - 1, True)})")
         for t in range(4):
             if pl.blue[t] and _C(A.V_USE, t + 4) not in legal:
                 _, k1, k2 = D.TOKEN_ACTIONS[t]
