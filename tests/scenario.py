@@ -78,10 +78,10 @@ def decision_kind(s: State) -> str | None:
 
 def payments_left(s: State) -> int:
     """How many workers the pending Salary decision still asks to pay (its prompt says
-    so: "Salary: pay 2 workers back ...")."""
+    so: "Salary: pay 2 workers back ...", "Salary: pay 1 more worker back ...")."""
     d = s.decision()
     assert d is not None and d.kind == "salary", d
-    m = re.match(r"Salary: pay (\d+) workers? ", d.prompt)
+    m = re.match(r"Salary: pay (\d+) (?:more )?workers? ", d.prompt)
     assert m, d.prompt
     return int(m.group(1))
 

@@ -356,6 +356,31 @@ def test_play_menu_numbers_follow_the_screen(monkeypatch: pytest.MonkeyPatch) ->
     assert session.state.history()[k].text == shown[5]
 
 
+def test_play_menu_shows_the_score_preview_of_the_last_discards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # round 7, everyone passed: the Governor-slot choice's effect on the final score, the
+    # words the web app shows beside each option
+    s = T.fresh(2, seed=3)
+    T.set_round(s, 7)
+    T.set_crown(s, 0)
+    T.stock(s, 0, D.INFLUENCE, 4)
+    for code in ("SA/2", "NA/1", "IN/G"):
+        T.give_card(s, 0, code)
+    T.slot_governor(s, 0, "IN/G")
+    T.give_card(s, 0, "SA/1")
+    T.at_actions(s, 0)
+    s.apply("pass")
+    s.apply("pass")
+    decision = s.decision()
+    assert decision is not None and decision.kind == "governor_slot"
+    _, out, _ = _session(s, [], monkeypatch)
+    shown = " ".join(" ".join(line.split()) for line in _screens(out)[0])
+    assert ("slot none Leave the Governor slot empty: +3 glory at the end; your Governors "
+            "count against the card limit [Governor slot +3: +3 glory; then you must "
+            "discard again (at best \u00b10 glory): +3 glory in all]") in shown
+    assert "outside the card limit [no line of your score changes: \u00b10 glory]" in shown
+
+
 def test_play_end_of_input_leaves_politely(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     prompts = _feed(monkeypatch, [])

@@ -8,7 +8,16 @@ import random
 
 import pytest
 
-from endeavor import GameConfig, RecordError, State, UndoError, final_scores, new_game, replay
+from endeavor import (
+    GameConfig,
+    IllegalActionError,
+    RecordError,
+    State,
+    UndoError,
+    final_scores,
+    new_game,
+    replay,
+)
 from endeavor import data as D
 from endeavor import testing as T
 from endeavor.decision import Decision
@@ -309,6 +318,28 @@ def test_unavailable_sources_are_explained_in_words() -> None:
     assert "act barracks" not in [a.text for a in d.actions]
     assert "Barracks (Attack needs 2 Harbor discs" in d.prompt
     assert "(R" not in d.prompt  # words, not ruling ids
+
+
+def test_unavailable_building_counts_the_disc_that_activates_it() -> None:
+    # one Harbor disc: the Shipyard's activation would take it and leave none to ship
+    s = T.fresh(4)
+    T.ready_to_act(s, 0, 1, "shipyard")
+    d = s.decision()
+    assert d is not None and "act shipyard" not in [a.text for a in d.actions]
+    assert "you have 1)" in d.prompt
+    assert ("Shipyard (Ship needs a Harbor disc besides the one that activates the "
+            "building, and you have 1)") in d.prompt
+    assert "Ship needs a disc in the Harbor" not in d.prompt
+    with pytest.raises(IllegalActionError, match="besides the one that activates"):
+        s.apply("act shipyard")
+    # two discs and an opponent to attack: the Barracks needs three
+    T.give_building(s, 0, "barracks")
+    T.place(s, 1, "EU1")
+    T.ready_to_act(s, 0, 2, "barracks")
+    d = s.decision()
+    assert d is not None and "act barracks" not in [a.text for a in d.actions]
+    assert ("Barracks (Attack needs 2 Harbor discs besides the one that activates the "
+            "building, and you have 2)") in d.prompt
 
 
 def test_effect_prompt_names_the_source() -> None:

@@ -179,6 +179,29 @@ def test_salary_rest_paid_automatically_once_payments_cover_workers() -> None:
     check(s)
 
 
+def test_salary_prompt_after_a_pick_says_how_many_more() -> None:  # R7
+    s = fresh()
+    p = s.current_player
+    give_building(s, p, "market", staffed=True)
+    give_building(s, p, "shipyard", staffed=True)
+    give_building(s, p, "guild-hall", staffed=True)
+    _tokens(s, p, D.T_WEALTH, 4)  # Salary Level 3, 4 workers
+    _build_all(s)
+    d = s.decision()
+    assert d is not None and d.prompt.startswith(
+        "Salary: pay 3 workers back to your Harbor (4 working, Salary Level 3)")
+    s.apply("pay market")
+    d = s.decision()
+    assert d is not None and d.prompt == (
+        "Salary: pay 2 more workers back to your Harbor (1 of your Salary Level 3 paid; "
+        "3 still working); the others stay on their buildings")
+    s.apply("pay guild-hall")
+    d = s.decision()
+    assert d is not None and d.prompt.startswith(
+        "Salary: pay 1 more worker back to your Harbor (2 of your Salary Level 3 paid; "
+        "2 still working)")
+
+
 @pytest.mark.parametrize("code", ["exchange", "museum", "parliament"])
 def test_no_payment_buildings_are_paid_in_the_salary_phase(code: str) -> None:  # R15
     # RB fr: their workers can only be paid in the Salary phase

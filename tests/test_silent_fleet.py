@@ -441,6 +441,10 @@ def test_limited_occupation() -> None:  # R22, P88
     at_actions(s, 0, passed=0b10)
     s.apply("act colonial-house")
     s.apply("occupy CA1")  # the Caribbean: only there
+    d = s.decision()
+    assert d is not None and d.prompt.startswith(
+        "The Silent Fleet reacts to your Occupy: choose the city its disc occupies in the "
+        "Caribbean")
     assert {t.split()[-1][:2] for t in texts(s)} == {"CA"}
     check(s)
 
@@ -453,7 +457,7 @@ def test_limited_occupation_without_a_free_city_there() -> None:  # P88
     events = s.apply("occupy CA1")
     assert _fleet_events(events) == [
         "The Silent Fleet reacts to your Occupy but there is no city it may occupy in "
-        "Caribbean (limited occupation, P88): nothing happens (P84)"]
+        "the Caribbean (limited occupation, P88): nothing happens (P84)"]
 
 
 def test_limited_occupation_after_an_occupy_ability() -> None:  # P88

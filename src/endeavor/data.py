@@ -62,6 +62,10 @@ FAR_EAST: Final = 6
 REGION_CODES: Final = ("EU", "AF", "SA", "CA", "NA", "IN", "FE")
 REGION_NAMES: Final = ("Europe", "Africa", "South America", "Caribbean", "North America",
                        "India", "Far East")
+#: the regions' names where one stands alone in a sentence ("opens the Caribbean"); the
+#: bare names serve before a noun ("the Caribbean track")
+REGION_NOUNS: Final = ("Europe", "Africa", "South America", "the Caribbean", "North America",
+                       "India", "the Far East")
 NREGIONS: Final = 7
 #: the stride of the lists per player and region (``State.region_presence``, ``own``, ``sea``...):
 #: player ``p``'s entry for region ``r`` is at ``p * REGION_STRIDE + r`` (a literal, so

@@ -35,6 +35,7 @@ from .frames import EFFECT_FLAGS, F_EFFECT, FL_MASK, PH_ACTIONS, PH_DISCARD, PH_
 from .rules.base import RULESETS, rules_for
 from .rules.module import REGISTRY
 from .rules.turns import TURN_OPEN
+from .rules.words import region_words
 from .state import Player, State, new_game
 
 RECORD_FORMAT: Final = "endeavor-record"
@@ -533,10 +534,10 @@ def _position_problems(s: State) -> list[str]:
     for r in range(1, 7):
         opened = s.filled[r] == s.info.trk_len[r]
         if opened == (s.region_governors[r] >= 0):
-            out.append(f"{D.REGION_NAMES[r]} is {'open' if opened else 'closed'} but its "
+            out.append(f"{region_words(r, True)} is {'open' if opened else 'closed'} but its "
                        f"Governor is {'still available' if opened else 'gone'}")
         elif not opened and s.region_governors[r] != rules.governors[r]:
-            out.append(f"the Governor of {D.REGION_NAMES[r]} is not {D.REGION_NAMES[r]}'s")
+            out.append(f"the Governor of {region_words(r)} is not {region_words(r)}'s")
     if s.region_governors[0] >= 0:
         out.append("Europe has no Governor")
     if s.abolished:

@@ -77,6 +77,7 @@ from .rules.attack import cost as _attack_cost
 from .rules.base import BoardInfo, Rules, rules_for
 from .rules.construction import build_options as _build_options
 from .rules.module import RuleModule, exploit_ids
+from .rules.words import region_words
 
 _LEVEL: Final = D.TRACK_LEVEL
 #: the interned action of each code (the catalogue grows in place as Exploits register)
@@ -726,8 +727,8 @@ class State:
             if after & bit and not before & bit:
                 holders = [_who(p) for p in range(self.n) if after >> (i * 8 + 1 + p) & 1]
                 r1, r2 = e.regions
-                self.emit("exploit", None, f"{e.name} is active: {D.REGION_NAMES[r1]} and "
-                          f"{D.REGION_NAMES[r2]} are open; Shields: "
+                self.emit("exploit", None, f"{e.name} is active: {region_words(r1, True)} and "
+                          f"{region_words(r2)} are open; Shields: "
                           f"{', '.join(holders) or 'nobody yet'}")
                 continue
             for p in range(self.n):

@@ -34,8 +34,9 @@ _REST = re.compile(rf"; then you must discard again \(at best {_SIGNED} glory\):
 _TRACK = re.compile(r"^(\w+) (\d+) \u2192 (\d+) \(" + _SIGNED + r"\)$")
 _LEAVES = re.compile(r"^leaves (\d+) discs? in your Harbor: not enough for (\w+) \+ (\w+) "
                      r"\((\d+) discs\)$")
-_LEAVES_MOST = re.compile(r"^leaves at most (\d+) discs? in your Harbor: not enough for "
-                          r"your (.+?)'s? (\w+) \+ (\w+) \((\d+) discs with its activation\)$")
+_LEAVES_MOST = re.compile(r"^(?:leaves|may leave) at most (\d+) discs? in your Harbor: not "
+                          r"enough for your (.+?)'s? (\w+) \+ (\w+) \((\d+) discs with its "
+                          r"activation\)$")
 
 
 def effects_of(s: State) -> dict[str, str | None]:
@@ -129,6 +130,9 @@ def check_harbor_options(state: State, options: list[dict[str, Any]]) -> None:
         unstaffed = [state.rules.buildings[b].name for i, b in enumerate(pl.buildings)
                      if not pl.taken_circles >> i & 1]
         assert m.group(2) in unstaffed, o
+        # certain, unless an Exploit ability (a Shield's) may take no disc or give some back
+        shield = any(state.has_shield(p, i) for i in range(len(state.ex)))
+        assert effect.startswith("may leave") == shield, o
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: f"{c.ruleset}-{c.players}p-{c.seed}")
@@ -264,6 +268,19 @@ def test_scenario_harbor_docks() -> None:
     d = view.decision_view(s, [0])
     assert d is not None
     assert not any("effect" in o for o in d["options"])
+
+
+def test_scenario_harbor_docks_with_a_shield_says_may() -> None:
+    # a Shield on The Spice Trade: its abilities may take a disc from the open sea instead
+    # of the Harbor, so the discs an activation leaves are not certain
+    s = T.fresh(2, seed=3, exploits=("spice_trade",))
+    T.open_region(s, "AF", 0)
+    T.open_region(s, "IN", 0)
+    T.ready_to_act(s, 0, 3, "docks")
+    assert s.has_shield(0, s.exploit_index("spice_trade"))
+    assert effects_of(s)["act colonial-house"] == (
+        "may leave at most 1 disc in your Harbor: not enough for your Docks' Ship + Occupy "
+        "(3 discs with its activation)")
 
 
 def test_search_past_its_budget_says_no_best(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,6 +28,7 @@ from ..events import Event
 from ..state import State
 from ..terminal import render
 from ..terminal import screen as S
+from ..web.effects import option_effects
 from .common import EXIT_OK, _history_log, _screen_size, final_lines
 
 #: the bots asked for a hint, strongest first (the strongest measured,
@@ -341,8 +342,9 @@ class PlaySession:
         limit = max(S.COLLAPSE_AT, height // 2)
         prefixes: list[str] = []
         redraw = True
+        effects = option_effects(state, decision)  # as the web app shows them
         while True:
-            menu = S.build_menu(decision, prefixes[-1] if prefixes else "", limit)
+            menu = S.build_menu(decision, prefixes[-1] if prefixes else "", limit, effects)
             if redraw or (self.terminal and self.messages):
                 self._draw(decision, menu)
                 redraw = False

@@ -19,7 +19,7 @@ from ..frames import F_CASUALTY, PH_ACTIONS
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import links_words, owner_words, plural, site_words
+from .words import links_words, owner_words, plural, region_words, site_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -140,9 +140,9 @@ class Attack(ActionKind):
         if owner == p:
             return f"{where} is yours"
         if not s.is_open(r):
-            return f"{D.REGION_NAMES[r]} is not open"
+            return f"{region_words(r, True)} is not open"
         if r and not s.region_presence[p * REGION_STRIDE + r]:
-            return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
+            return f"you have no presence in {region_words(r)} (R12)"
         if s.site_marks[x] & M_NO_ATTACK:
             return f"a Missionary protects {where}: it may never be Attacked"
         need = 1 + cost(s, p, x)

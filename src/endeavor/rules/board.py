@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 from .. import data as D
 from ..data import REGION_STRIDE
 from .module import L_BLOCKADE
-from .words import icons_words, owner_words, word_player
+from .words import icons_words, owner_words, region_words, word_player
 
 if TYPE_CHECKING:
     from ..state import Player, State
@@ -185,7 +185,7 @@ def governor_winner(s: State, r: int) -> int:
 
 
 def _region_words(r: int) -> str:
-    return f"{D.REGION_NAMES[r]} opens: its track is full"
+    return f"{region_words(r, True)} opens: its track is full"
 
 
 def _governor_words(w: int, r: int, g: int, token_names: tuple[str, ...]) -> str:

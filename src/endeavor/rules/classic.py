@@ -68,7 +68,7 @@ from .payment import Payment
 from .salary import Salary, payment_codes, workers
 from .ship import Ship
 from .sources import ActionChoice, Effect
-from .words import card_words, token_words
+from .words import card_words, region_words, token_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -153,7 +153,7 @@ class ClassicShip(Ship):
             return f"Ship beside the full {name} track (presence, no token)"
         t = s.track_token[s.info.trk_off[r] + k]
         gain = f": gain {token_words(t, NAMES)}" if t >= 0 else ""
-        opens = f"; fills the track and opens {name}" if k + 1 == length else ""
+        opens = f"; fills the track and opens {region_words(r)}" if k + 1 == length else ""
         return f"Ship to the {name} track, space {k + 1} of {length}{gain}{opens}"
 
 
@@ -191,7 +191,7 @@ class ClassicDraw(Draw):
             return ("the 2009 game has no discard pile: a discarded card goes back into "
                     "its deck (P76)")
         if arg not in (_EU, _SL) and s.decks[arg] and not s.is_open(arg):
-            return f"{D.REGION_NAMES[arg]} is not open: Draw needs an open region (R14)"
+            return f"{region_words(arg, True)} is not open: Draw needs an open region (R14)"
         return super().why_not(s, p, c, harbor)
 
     def unavailable(self, s: State, p: int, harbor: int) -> str:

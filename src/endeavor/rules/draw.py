@@ -11,7 +11,7 @@ from .. import data as D
 from ..data import REGION_STRIDE
 from .abolition import abolish
 from .kinds import ActionKind
-from .words import card_words, left_after, word_player
+from .words import card_words, left_after, region_words, word_player
 
 if TYPE_CHECKING:
     from ..state import State
@@ -147,7 +147,7 @@ class Draw(ActionKind):
         if not dk:
             return f"the {D.DECK_NAMES[arg]} deck is empty"
         r = 0 if arg == _SL else arg
-        return (f"your presence in {D.REGION_NAMES[r]} is {presence(s, p, arg)}, below "
+        return (f"your presence in {region_words(r)} is {presence(s, p, arg)}, below "
                 f"the Draw Value {_CARD_VALUE[dk[-1]]} of the top card (R14)")
 
     def unavailable(self, s: State, p: int, harbor: int) -> str:

@@ -13,7 +13,7 @@ from ..frames import FL_NO_PRESENCE
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
-from .words import links_words, site_words, token_words
+from .words import links_words, region_words, site_words, token_words
 
 if TYPE_CHECKING:
     from ..state import State
@@ -80,13 +80,13 @@ class Occupy(ActionKind):
             return "you need 1 disc in your Harbor"
         r = SITE_REGION[x]
         if not s.is_open(r):
-            return f"{D.REGION_NAMES[r]} is not open"
+            return f"{region_words(r, True)} is not open"
         if s.site_owner[x] >= 0:
             return f"{site_words(x)} is already occupied"
         if s.site_marks[x] & M_PIRATE:
             return f"the Pirate holds {site_words(x)}: it can't be Occupied"
         if r and not s.region_presence[p * REGION_STRIDE + r]:
-            return f"you have no presence in {D.REGION_NAMES[r]} (R12)"
+            return f"you have no presence in {region_words(r)} (R12)"
         return "not allowed now"
 
     def unavailable(self, s: State, p: int, harbor: int) -> str:

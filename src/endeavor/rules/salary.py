@@ -144,9 +144,14 @@ class Salary(DecisionType):
     def prompt(self, s: State, f: Frame) -> str:
         p = f[1]
         count = workers(s, p).bit_count()
-        return (f"Salary: pay {plural(f[SALARY_LEFT], 'worker')} back to your "
-                f"Harbor ({count} working, Salary Level {s.players[p].level(D.WEALTH)}); "
-                "the others stay on their buildings")
+        level = s.players[p].level(D.WEALTH)
+        left = f[SALARY_LEFT]
+        if left < level:  # some paid already: the words count what is left to pay
+            return (f"Salary: pay {left} more {'worker' if left == 1 else 'workers'} back "
+                    f"to your Harbor ({level - left} of your Salary Level {level} paid; "
+                    f"{count} still working); the others stay on their buildings")
+        return (f"Salary: pay {plural(left, 'worker')} back to your Harbor ({count} "
+                f"working, Salary Level {level}); the others stay on their buildings")
 
     def option(self, s: State, f: Frame, action: Action) -> str:
         return f"Pay the worker on your {D.BUILDINGS[action.arg].name}: it returns to " \

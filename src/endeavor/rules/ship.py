@@ -11,7 +11,7 @@ from .. import actions as A
 from .. import data as D
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
-from .words import site_words, token_words
+from .words import region_words, site_words, token_words
 
 if TYPE_CHECKING:
     from ..state import State
@@ -84,7 +84,7 @@ class Ship(ActionKind):
         if verb == A.V_ROUTE and arg not in s.info.site_set:
             return f"{D.SITES[arg].code} is not on board side {s.info.side}"
         if not s.is_open(r):
-            return f"{name} is not open: ship to its track (R10)"
+            return f"{region_words(r, True)} is not open: ship to its track (R10)"
         if verb == A.V_ROUTE and s.site_owner[arg] >= 0:
             return f"{site_words(arg)} is already occupied"
         return "not allowed now"
@@ -118,10 +118,10 @@ def _describe(c: int, key: int) -> str:
     if verb == _V_SHIP:
         k = key >> 8 & 0xFF
         length = key >> 16 & 0xFF
-        opens = f"; fills the track and opens {_REGION_NAMES[arg]}" \
+        opens = f"; fills the track and opens {region_words(arg)}" \
             if k + 1 == length else ""
         return (f"Ship to the {_REGION_NAMES[arg]} track, space {k + 1} of "
                 f"{length}{gain}{opens}")
     if verb == _V_ROUTE:
         return f"Ship to the trade route {site_words(arg)}{gain}"
-    return f"Ship to the open sea of {_REGION_NAMES[arg]} (presence there, no token)"
+    return f"Ship to the open sea of {region_words(arg)} (presence there, no token)"

@@ -43,6 +43,7 @@ from ..frames import (
     SRC_TOKEN,
 )
 from .kinds import VERB_KIND
+from .words import region_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -190,9 +191,27 @@ def source_words(mode: int, k1: int, k2: int) -> str:
     return D.KIND_NAMES[k1] + sep + D.KIND_NAMES[k2]
 
 
-def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int) -> str:
-    reasons = [s.rules.kinds[k].unavailable(s, p, harbor) for k in (k1, k2) if k >= 0]
+def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int,
+                   activation: bool = False) -> str:
+    """Why a source of kinds ``k1`` / ``k2`` can do nothing with ``harbor`` discs left;
+    ``activation``: a building, whose activation took one more disc (then a kind that
+    more discs would allow says how many it needs besides that one)."""
+    reasons = [_kind_reason(s, p, k, harbor, activation) for k in (k1, k2) if k >= 0]
     return "; ".join(dict.fromkeys(reasons))
+
+
+def _kind_reason(s: State, p: int, kind: int, harbor: int, activation: bool) -> str:
+    """Why no action of ``kind`` is possible, in words (see :func:`_source_reason`)."""
+    k = s.rules.kinds[kind]
+    if not activation:
+        return k.unavailable(s, p, harbor)
+    more = next((h for h in range(harbor + 1, harbor + 4) if kind_possible(s, p, kind, h)),
+                -1)
+    if more < 0:  # not for want of discs
+        return k.unavailable(s, p, harbor + 3)
+    need = "a Harbor disc" if more == 1 else f"{more} Harbor discs"
+    return (f"{k.name} needs {need} besides the one that activates the building, and you "
+            f"have {harbor + 1}")
 
 
 
@@ -319,7 +338,7 @@ class ActionChoice(DecisionType):
                 return "you have no disc in your Harbor"
             _, k1, k2 = _B_SPEC[arg]
             return (f"none of its actions can be carried out now (R8): "
-                    f"{_source_reason(s, f[1], k1, k2, pl.harbor - 1)}")
+                    f"{_source_reason(s, f[1], k1, k2, pl.harbor - 1, True)}")
         if verb == A.V_USE and not pl.blue[arg - 4]:
             return f"you hold no {D.TOKEN_NAMES[arg]} token"
         _, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
@@ -354,7 +373,7 @@ class ActionChoice(DecisionType):
                 out.append(f"{name} (needs a disc in your Harbor to activate)")
             else:
                 _, k1, k2 = _B_SPEC[b]
-                out.append(f"{name} ({_source_reason(s, p, k1, k2, pl.harbor - 1)})")
+                out.append(f"{name} ({_source_reason(s, p, k1, k2, pl.harbor - 1, True)})")
         for t in range(4):
             if pl.blue[t] and _C(A.V_USE, t + 4) not in legal:
                 _, k1, k2 = D.TOKEN_ACTIONS[t]
@@ -424,12 +443,12 @@ def exploit_reason(s: State, f: Frame, action: Action) -> str:
     e = s.ex[i]
     if e.is_exploit and not s.exploit_active(i):
         r1, r2 = e.regions
-        return (f"{e.name} is dormant until {D.REGION_NAMES[r1]} and "
-                f"{D.REGION_NAMES[r2]} are both open")
+        return (f"{e.name} is dormant until {region_words(r1)} and "
+                f"{region_words(r2)} are both open")
     if e.is_exploit and f[0] == F_EFFECT and not s.has_shield(f[1], i):
         r1, r2 = e.regions
         return (f"you hold no Shield on {e.name}: it needs presence in both "
-                f"{D.REGION_NAMES[r1]} and {D.REGION_NAMES[r2]} (P13)")
+                f"{region_words(r1)} and {region_words(r2)} (P13)")
     return (f"{e.name} does not offer it now (it answers another action type, or it "
             f"could not do anything, R8)")
 
@@ -489,7 +508,7 @@ class Effect(DecisionType):
         if region >= 0 and ek in (D.SHIP, D.OCCUPY, D.ATTACK):
             r = arg if verb in (A.V_SHIP, A.V_SEA) else D.SITES[arg].region
             if r != region:
-                return f"the second action must be in {D.REGION_NAMES[region]}"
+                return f"the second action must be in {region_words(region)}"
         return s.rules.kinds[ek].why_not(s, p, action.code, s.players[p].harbor)
 
     def kind_of(self, s: State, f: Frame) -> str:
@@ -509,7 +528,7 @@ class Effect(DecisionType):
         if mode == SECOND:
             where = ""
             if region >= 0:
-                where = f" in {D.REGION_NAMES[region]}"
+                where = f" in {region_words(region)}"
             elif deck >= 0:
                 where = " from the same deck"
             what = D.KIND_NAMES[k1] + (f" or {D.KIND_NAMES[k2]}" if k2 >= 0 else "")

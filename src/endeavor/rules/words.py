@@ -83,6 +83,17 @@ def card_words(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
     return words
 
 
+#: region_words at a sentence's start, by region
+_REGION_STARTS: Final = tuple(n[0].upper() + n[1:] for n in D.REGION_NOUNS)
+
+
+def region_words(r: int, start: bool = False) -> str:
+    """A region standing alone in a sentence: ``"Africa"``, ``"the Caribbean"``
+    (``"The Caribbean"`` with ``start``); before a noun the bare name serves
+    (``D.REGION_NAMES``: ``"the Caribbean track"``)."""
+    return _REGION_STARTS[r] if start else D.REGION_NOUNS[r]
+
+
 #: site_words of every site
 _SITE_WORDS: Final = tuple(f"{site.code} ({site.name})" for site in D.SITES)
 

@@ -17,7 +17,8 @@ its first line. For a 100-column, 40-line terminal it holds, top to bottom:
 * the decision's prompt and the menu, grouped by kind and numbered left to right, top to
   bottom; an entry's words wrap into spare lines rather than being cut, a collapsed
   entry lists its targets first, and a sub-menu shows its entries without the prefix
-  they share (shown above them).
+  they share (shown above them); an option's effect its words do not say (the score
+  change of a last discard, as the web app shows it) follows its words in brackets.
 
 :func:`compose` fits these into ``width`` × ``height``: when room is short it first
 drops older log lines, then shortens sections in a fixed order (links, supply, Exploits,
@@ -341,10 +342,14 @@ def _group_label(notation: str) -> str:
     return _VERB_GROUPS.get(first, first)
 
 
-def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT) -> Menu:
+def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT,
+               effects: Mapping[str, str] | None = None) -> Menu:
     """The menu of ``decision`` (its options, in their order, grouped by kind: the first
     word of the notation), or of the sub-menu of the options starting with ``prefix``.
-    Long menus collapse options sharing a notation prefix into a sub-menu entry."""
+    Long menus collapse options sharing a notation prefix into a sub-menu entry.
+    ``effects``: what an option changes that its words do not say, by notation (the
+    web's ``effect``: the score change of the last discards, the Harbor discs an
+    activation leaves), shown after its words in brackets."""
     options = decision.options
     depth = 0
     if prefix:
@@ -385,8 +390,11 @@ def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT) -
                 if common and len(text) > len(common) + 1:
                     text = text[len(common):].lstrip(" :,")
                 notation = part.action.text
-                entries.append(Entry(number, notation, _site_named(text, notation),
-                                     part.action, label=_unprefixed(notation, prefix)))
+                text = _site_named(text, notation)
+                if effects and notation in effects:
+                    text += f" [{effects[notation]}]"
+                entries.append(Entry(number, notation, text, part.action,
+                                     label=_unprefixed(notation, prefix)))
             number += 1
         menu.groups.append((label, entries))
     return menu

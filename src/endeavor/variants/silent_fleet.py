@@ -92,7 +92,7 @@ def _bits(mask: int) -> list[int]:
 
 
 def _regions_words(mask: int) -> str:
-    return " or ".join(api.REGION_NAMES[r] for r in _bits(mask))
+    return " or ".join(api.region_words(r) for r in _bits(mask))
 #: its block of the RL observation (``observe``)
 OBS: Final = api.ObsBlock()
 O_OCC: Final = OBS.field("occupied", "bits", api.REGION_CODES,
@@ -442,7 +442,7 @@ class SilentFleet(api.RuleModule):
         if t >= 0:
             text += f": the {api.TOKEN_NAMES[t]} token there leaves the game"
         if k + 1 == n:
-            text += f"; fills the track and opens {region}"
+            text += f"; fills the track and opens {api.region_words(r)}"
             if s.region_governors[r] >= 0:
                 track = s.track(r)
                 track[k] = self.owner(s, i)

@@ -21,15 +21,21 @@ Two kinds of decision get one, and only they (the others cost nothing):
   now do both (P91)::
 
       leaves 1 disc in your Harbor: not enough for Ship + Occupy (2 discs)
+      leaves at most 1 disc in your Harbor: not enough for your Docks' Ship + Occupy (3
+      discs with its activation)
+
+  The second says "may leave" when the player holds a Shield: an Exploit ability may
+  then take no disc or give discs back.
 
 Only the engine's public API is used: :meth:`State.copy`, :meth:`State.apply_code`,
-:meth:`State.legal_codes`, ``state.marker``, ``state.has_passed``, the mats and the
-ruleset's tables, and the score pad's lines of one player, ``state.rules.score_lines``
-(what :func:`endeavor.scoring.final_scores` adds up, without scoring the others). The
+:meth:`State.legal_codes`, ``state.marker``, ``state.has_passed``, ``state.has_shield``,
+the mats and the ruleset's tables, and the score pad's lines of one player,
+``state.rules.score_lines`` (what :func:`endeavor.scoring.final_scores` adds up, without
+scoring the others). The
 discards that must follow are searched (each hand once, at most
 :data:`SEARCH_BUDGET` positions): a few milliseconds, a few tens for a big hand, once
-per player and game. Not checked: an Exploit ability that needs no disc or gives one
-back (the Harbor words count normal actions only).
+per player and game. The Harbor words count normal actions only: an Exploit ability
+that needs no disc or gives one back is not counted, only announced by "may".
 """
 
 from __future__ import annotations
@@ -213,6 +219,9 @@ def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
             owner = "'" if bd.name.endswith("s") else "'s"
             pairs.append((i, 1 + both, f"your {bd.name}{owner} {D.KIND_NAMES[bd.kind1]} + "
                           f"{D.KIND_NAMES[bd.kind2]}"))
+    # an Exploit ability (only a Shield holder's) may take no disc or give discs back:
+    # then the most a source leaves is not certain
+    ability = any(state.has_shield(p, i) for i in range(len(state.ex)))
     out: dict[str, str] = {}
     for o in d.options:
         a = o.action
@@ -238,6 +247,7 @@ def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
         short = [(need, words) for i, need, words in pairs if i != used and most < need]
         if short:
             need, words = short[0]
-            out[str(a)] = (f"leaves at most {plural(most, 'disc')} in your Harbor: not enough "
-                           f"for {words} ({plural(need, 'disc')} with its activation)")
+            out[str(a)] = (f"{'may leave' if ability else 'leaves'} at most "
+                           f"{plural(most, 'disc')} in your Harbor: not enough for {words} "
+                           f"({plural(need, 'disc')} with its activation)")
     return out

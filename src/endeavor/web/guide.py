@@ -238,13 +238,10 @@ EXPLOITS: Final[dict[str, ExploitText]] = {
 }
 
 
-_THE: Final = {"Caribbean": "the Caribbean", "Far East": "the Far East"}
-
-
 def shield_text(exploit_id: str) -> str:
     """How this Exploit's Shields are earned and what they do."""
     m = REGISTRY[exploit_id]
-    a, b = (_THE.get(D.REGION_NAMES[r], D.REGION_NAMES[r]) for r in m.regions)
+    a, b = (D.REGION_NOUNS[r] for r in m.regions)
     words = (f"Earned when {a} and {b} are both open, by every player with presence in "
              f"both; lost with all presence in either, regained with it (P13). Only Shield "
              f"holders use the abilities and score the tile.")

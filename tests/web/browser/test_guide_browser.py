@@ -117,6 +117,26 @@ def test_how_to_play_shows_every_section(server: Server, page: Any, shot: Any) -
     shot(page, "howto-exploits-desktop")
 
 
+def test_how_to_play_agrees_with_the_form_and_the_rulebooks(server: Server, page: Any) -> None:
+    # the form: no Exploits unless asked for, "3 at random" or a choice
+    page.goto(server.url + "/new")
+    page.wait_for_selector("[data-testid=new-game-form]")
+    assert page.input_value("[data-testid=exploits]") == "none"
+    choices = page.locator("[data-testid=exploits] option").all_inner_texts()
+    assert "3 at random" in choices
+    page.goto(server.url + "/rules#exploits")
+    page.wait_for_selector("[data-testid=howto]")
+    wait_tab(page, "exploits")
+    intro = page.inner_text("[data-testid=exploits-intro]")
+    assert "by default" not in intro
+    assert "plays none unless you choose \u201c3 at random\u201d or tick one to three" in intro
+    # both rulebooks: the Crown (the 2009 First Player Marker) passes to the left each round
+    for tab, rid in (("age-of-sail", "age_of_sail"), ("classic", "classic")):
+        show_tab(page, tab)
+        crown = page.inner_text(f"[data-testid=crown-{rid}]")
+        assert "the Crown passes to the left" in crown, tab
+
+
 def test_how_to_play_fits_a_phone(server: Server, new_page: Any, shot: Any) -> None:
     phone = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
     for tab in TABS:

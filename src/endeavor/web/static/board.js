@@ -721,6 +721,19 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
 }
 
 // ------------------------------------------------------------------ pile and Exploits
+/**
+ * The 2009 rules have no discard pile: where a discarded card goes (the 2009 rulebook's
+ * Pass / Discard: back to its own stack, kept in increasing value order from the top
+ * down; Slavery cards set aside, Governors out of the game), a line each in the panel.
+ */
+export const CLASSIC_DISCARD_LINES = [
+  "2009 rules: a discarded card goes back",
+  "into its own deck by value, the lowest",
+  "on top. A Slavery card is set aside",
+  "(−1 glory at the end); a Governor",
+  "leaves the game.",
+];
+
 /** @param {BoardState} state */
 function pileSvg(state) {
   const [x, y, w, h] = PILE_AREA;
@@ -728,8 +741,8 @@ function pileSvg(state) {
     s("rect", { x, y, width: w, height: h, rx: 14, class: "panel" }),
     s("text", { x: x + 12, y: y + 22, class: "region-name" }, "Discard pile"));
   if (state.ruleset === "classic") {
-    g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, "2009 rules: discarded cards go"),
-      s("text", { x: x + 12, y: y + 60, class: "small" }, "back into their decks, by value."));
+    g.append(...CLASSIC_DISCARD_LINES.map((line, i) =>
+      s("text", { x: x + 12, y: y + 46 + 14 * i, class: "small" }, line)));
     tip(g, { title: "No discard pile (2009 rules)", lines: ["A discarded card goes back into the deck printed on it, at the place of its value (lowest on top); a Slavery card is set aside, a Governor leaves the game."] });
     return g;
   }

@@ -15,6 +15,18 @@ const TABS = [
   ["exploits", "Exploits"],
 ];
 
+/**
+ * Who goes first: the Crown holder in every phase, and the Crown passes to the left at
+ * the end of each round (both rulebooks).
+ */
+export const CROWN_WORDS = "At the end of each round the Crown passes to the left, to the next player clockwise, who goes first in the next round.";
+
+/**
+ * How a game gets its Exploits: the new-game form's choices (none by default, three at
+ * random, or one to three chosen).
+ */
+export const EXPLOITS_INTRO = "Age of Sail only: a game may use up to three Exploit tiles. The new-game form plays none unless you choose “3 at random” or tick one to three of them (R4). Each tells a story of the age and belongs to two regions; its Key sits on each region's Governor, and it wakes once both regions are open.";
+
 /** @typedef {import("./types.js").Child} Child */
 /**
  * GET /api/guide: the numbers of each ruleset and the Exploits' rules, from the engine's data.
@@ -180,6 +192,7 @@ function rulesetSection(rs, tracks) {
     h("h3", {}, "A round"),
     p(`${rs.rounds} rounds; each has these phases, the Crown holder first and then clockwise. Optionally each player can do the first three phases in a row before the next player (R6).`),
     ol(w.phases),
+    h("p", { "data-testid": `crown-${rs.id}` }, CROWN_WORDS),
     h("h3", {}, "The status tracks"),
     p(`${ind} sets your Build Level, ${cul} your Growth (discs gained each round), ${wea} your Salary (workers paid each round) and ${inf} your Card Limit:`),
     trackTable(rs, tracks),
@@ -234,7 +247,7 @@ function silentFleetSection() {
 /** @param {Guide} guide */
 function exploitsSection(guide) {
   return [
-    p("Age of Sail only: a game may use up to three Exploit tiles (three at random by default, or chosen in the new-game form; R4). Each tells a story of the age and belongs to two regions; its Key sits on each region's Governor, and it wakes once both regions are open."),
+    h("p", { "data-testid": "exploits-intro" }, EXPLOITS_INTRO),
     h("h3", {}, "Shields"),
     h("p", { "data-testid": "howto-shields" }, guide.shields),
     p("An ability replaces the usual action of the kind it names, from a building or a blue token, and keeps only the conditions the tile states (R24). Trade tokens an ability spends must be real tokens on your mat. Exploits are scored first at the end."),

@@ -38,9 +38,9 @@ const CLOCKS = [
 ];
 const UNITS = [[1, "seconds"], [60, "minutes"], [3600, "hours"], [86400, "days"]];
 
-/** @type {Record<string, string>} */
-const OPTION_WORDS = {
-  limited_occupation: "Limited occupation (the fleet occupies only where it has presence)",
+/** @type {Record<string, string>} the Silent Fleet's optional rules (and a house rule), in words */
+export const OPTION_WORDS = {
+  limited_occupation: "Limited occupation (the fleet occupies only in the region you just occupied)",
   no_token_reaction: "No token reaction (the fleet ignores Trade-token actions)",
   building_shortage: "Building shortage (a building leaves the supply each round)",
   discard_pile_bonus: "Discard-pile bonus (value-1 cards from the pile give a disc)",
