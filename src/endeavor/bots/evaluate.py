@@ -248,14 +248,11 @@ def _clip(a: list[int]) -> list[int]:
     return [t if t < _MAXT else _MAXT - 1 for t in a]
 
 
-#: the last two boards scored and their glory per seat, the last two sets of tracks and
-#: their Governor leaders, the latest first: a search scores position after position
-#: that differ by one action, most of which change neither (a sibling that changes them
-#: is followed by one like their parent: hence two). Each entry is one tuple, replaced
-#: whole, so threads never see half of one.
+#: the last two boards scored and their glory per seat, the latest first: a search
+#: scores position after position that differ by one action, most of which leave the
+#: board as it was (a sibling that changes it is followed by one like their parent:
+#: hence two). Each entry is one tuple, replaced whole, so threads never see half of one.
 _BOARD_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int]]]] = []
-_LEADER_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int],
-                               list[tuple[int, float]]]]] = []
 
 
 def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
@@ -345,43 +342,35 @@ def glory_now(state: State) -> list[int]:
     return g
 
 
-def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
-    """(seat, share of the track filled) of each closed region's Governor leader (a
-    list not to be changed)."""
+def _add_governors(est: list[float], s: State, tab: _Tables, wg: float) -> None:
+    """Adds to each seat's estimate ``est`` the Governors of the closed regions it
+    leads: ``wg * (0.35 + 0.65 * share)``, ``share`` the part of the region's track
+    filled. Counted afresh for every position (a few dozen spaces, counts packed in one
+    int: cheaper than comparing the tracks with those of the last positions scored)."""
     trk = s.track_owner
     filled = s.filled
     gov = s.region_governors
     n = s.n
-    for memo in _LEADER_MEMO:
-        if memo[0] is tab and memo[1] == n and memo[3] == filled and memo[2] == trk \
-                and memo[4] == gov:
-            return memo[5]
-    out = _leaders_of(trk, filled, gov, n, tab)
-    _remember(_LEADER_MEMO, (tab, n, trk.copy(), filled.copy(), gov.copy(), out))
-    return out
-
-
-def _leaders_of(trk: list[int], filled: list[int], gov: list[int], n: int,
-                tab: _Tables) -> list[tuple[int, float]]:
-    out = []
     for r, off, length in tab.tracks:
         k = filled[r]
         if k == 0 or k == length or gov[r] < 0:
             continue
-        counts = [0] * (n + 1)
+        counts = 0  # 8 bits per owner (a track is far shorter than 256 spaces)
         best = 0
         who = -1
         for j in range(off, off + k):  # spaces filled from the far end toward the deck
             q = trk[j]
             if q >= n:
                 q = n
-            c = counts[q] = counts[q] + 1
+            shift = 8 * q if q >= 0 else 8 * n
+            c = (counts >> shift & 255) + 1
+            counts += 1 << shift
             if c >= best:  # ties go to the disc closest to the deck: the later one
                 best = c
                 who = q
         if who < n:
-            out.append((who, k / length))
-    return out
+            share = k / length
+            est[who] = est[who] + wg * (0.35 + 0.65 * share)
 
 
 class _SeatMemo:
@@ -646,9 +635,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
         seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres,
                             base, v)
     if not last:
-        wg = w.gov
-        for who, share in _governor_leaders(s, tab):
-            est[who] = est[who] + wg * (0.35 + 0.65 * share)
+        _add_governors(est, s, tab, w.gov)
         if s.ex:
             ws = w.shield * min(1.0, time_left / 2.0)
             for _, e in rules.exploits:
@@ -815,15 +802,16 @@ def _search_estimates(state: State, est: list[float], center: list[float] | None
     for q in range(1, n):
         if est[q] > best:
             best = est[q]
-    wins = [0.0] * n
+    # one list of 3 n: the search values, then the win shares, then ``est``
+    out = [0.0] * (3 * n)
     z = 0.0  # sum(), as it adds floats (in order, from 0)
     for q in range(n):
         x: float = math.exp((est[q] - best) / temp)
-        wins[q] = x
+        out[n + q] = x
         z += x
     for q in range(n):
-        wins[q] = wins[q] / z
-    out = [0.0] * n
+        out[n + q] = out[n + q] / z
+        out[2 * n + q] = est[q]
     if n < 2:
         first = second = 0.0
         k = -1
@@ -847,9 +835,7 @@ def _search_estimates(state: State, est: list[float], center: list[float] | None
         elif m < -scale:
             m = -scale
         kw = MARGIN_WEIGHT if weight is None else weight[q]
-        out[q] = (1.0 - kw) * wins[q] + 0.5 * kw * (1.0 + m / scale)
-    out.extend(wins)
-    out.extend(est)
+        out[q] = (1.0 - kw) * out[n + q] + 0.5 * kw * (1.0 + m / scale)
     return out
 
 
