@@ -256,14 +256,14 @@ _BOARD_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int]]]] =
 
 
 def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
-    """Cities and links per seat (a new list)."""
+    """Cities and links per seat (a list not to be changed: the memo's own)."""
     owner = s.site_owner
     lmark = s.link_marks
     for memo in _BOARD_MEMO:
         if memo[0] is tab and memo[1] == n and memo[2] == owner and memo[3] == lmark:
-            return memo[4].copy()
+            return memo[4]
     g = _board_glory_of(owner, lmark, tab, n)
-    _remember(_BOARD_MEMO, (tab, n, owner.copy(), lmark.copy(), g.copy()))
+    _remember(_BOARD_MEMO, (tab, n, owner.copy(), lmark.copy(), g))
     return g
 
 
@@ -328,7 +328,7 @@ def glory_now(state: State) -> list[int]:
     s = state
     n = s.n
     tab = _tables(s.rules)
-    g = _board_glory(s, tab, n)
+    g = _board_glory(s, tab, n).copy()
     tg = tab.glory
     players = s.players
     for p in range(n):
@@ -377,11 +377,13 @@ class _SeatMemo:
     """One seat's estimate in :func:`evaluate` with everything it was made from: the
     tables and weights, the player count, phase and round, whether the seat has passed,
     Abolition, its board glory, its mat (what the estimate reads of it) and its
-    presence in the regions."""
+    presence in the regions. The mat's four track scores and four blue tokens and the
+    six regions' presence are kept as numbers of their own, not lists (nothing to
+    allocate, compared without a list comparison)."""
 
     __slots__ = ("tab", "w", "n", "ph", "rnd", "passed", "abolished", "gp", "supply",
-                 "harbor", "taken", "gov", "attr", "blue", "buildings", "cards", "aside",
-                 "pres", "value")
+                 "harbor", "taken", "gov", "a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
+                 "buildings", "cards", "aside", "p1", "p2", "p3", "p4", "p5", "p6", "value")
 
     def __init__(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
                  abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
@@ -398,12 +400,25 @@ class _SeatMemo:
         self.harbor = pl.harbor
         self.taken = pl.taken_circles
         self.gov = pl.gov
-        self.attr = pl.attr.copy()
-        self.blue = pl.blue.copy()
+        a = pl.attr
+        self.a0 = a[0]
+        self.a1 = a[1]
+        self.a2 = a[2]
+        self.a3 = a[3]
+        b = pl.blue
+        self.b0 = b[0]
+        self.b1 = b[1]
+        self.b2 = b[2]
+        self.b3 = b[3]
         self.buildings = pl.buildings.copy()
         self.cards = pl.cards.copy()
         self.aside = pl.aside.copy()
-        self.pres = pres[base + 1:base + 7]
+        self.p1 = pres[base + 1]
+        self.p2 = pres[base + 2]
+        self.p3 = pres[base + 3]
+        self.p4 = pres[base + 4]
+        self.p5 = pres[base + 5]
+        self.p6 = pres[base + 6]
         self.value = value
 
     def matches(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
@@ -412,16 +427,18 @@ class _SeatMemo:
                 and self.rnd == rnd and self.passed == passed
                 and self.abolished == abolished and self.gp == gp
                 and self.supply == pl.supply and self.harbor == pl.harbor
-                and self.taken == pl.taken_circles and self.gov == pl.gov
-                and self.attr == pl.attr and self.blue == pl.blue
-                and self.buildings == pl.buildings and self.cards == pl.cards
-                and self.aside == pl.aside):
+                and self.taken == pl.taken_circles and self.gov == pl.gov):
             return False
-        mine = self.pres
-        for r in range(6):
-            if mine[r] != pres[base + 1 + r]:
-                return False
-        return True
+        a = pl.attr
+        b = pl.blue
+        return (self.a0 == a[0] and self.a1 == a[1] and self.a2 == a[2]
+                and self.a3 == a[3] and self.b0 == b[0] and self.b1 == b[1]
+                and self.b2 == b[2] and self.b3 == b[3]
+                and self.p1 == pres[base + 1] and self.p2 == pres[base + 2]
+                and self.p3 == pres[base + 3] and self.p4 == pres[base + 4]
+                and self.p5 == pres[base + 5] and self.p6 == pres[base + 6]
+                and self.buildings == pl.buildings and self.cards == pl.cards
+                and self.aside == pl.aside)
 
 
 #: per seat, the last estimate :func:`evaluate` made (replaced whole, never changed)
@@ -444,6 +461,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
         return [float(x) for x in glory_now(s)]
     g = _board_glory(s, tab, n)
     if s.ex:
+        g = g.copy()
         _module_glory(s, g, n)
     total = tab.rounds
     rnd = s.round
@@ -481,8 +499,9 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     seen = _SEAT_MEMO
     while len(seen) < n:
         seen.append(None)
+    players = s.players
     for p in range(n):
-        pl = s.players[p]
+        pl = players[p]
         gp = g[p]
         base = p * REGION_STRIDE
         # a seat whose mat, board glory, presence and game clock are those of the last
