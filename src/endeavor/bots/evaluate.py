@@ -48,6 +48,7 @@ class.
 from __future__ import annotations
 
 import math
+import threading
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
@@ -379,7 +380,8 @@ class _SeatMemo:
     Abolition, its board glory, its mat (what the estimate reads of it) and its
     presence in the regions. The mat's four track scores and four blue tokens and the
     six regions' presence are kept as numbers of their own, not lists (nothing to
-    allocate, compared without a list comparison)."""
+    allocate, compared without a list comparison). Rewritten in place (:meth:`set`)
+    by the thread that owns it."""
 
     __slots__ = ("tab", "w", "n", "ph", "rnd", "passed", "abolished", "gp", "supply",
                  "harbor", "taken", "gov", "a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
@@ -388,6 +390,9 @@ class _SeatMemo:
     def __init__(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
                  abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
                  value: float) -> None:
+        self.buildings = pl.buildings.copy()
+        self.cards = pl.cards.copy()
+        self.aside = pl.aside.copy()
         self.tab = tab
         self.w = w
         self.n = n
@@ -410,9 +415,44 @@ class _SeatMemo:
         self.b1 = b[1]
         self.b2 = b[2]
         self.b3 = b[3]
-        self.buildings = pl.buildings.copy()
-        self.cards = pl.cards.copy()
-        self.aside = pl.aside.copy()
+        self.p1 = pres[base + 1]
+        self.p2 = pres[base + 2]
+        self.p3 = pres[base + 3]
+        self.p4 = pres[base + 4]
+        self.p5 = pres[base + 5]
+        self.p6 = pres[base + 6]
+        self.value = value
+
+    def set(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
+            abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
+            value: float) -> None:
+        """Make this the memo of another estimate (as a new one would be), reusing its
+        lists."""
+        self.buildings[:] = pl.buildings
+        self.cards[:] = pl.cards
+        self.aside[:] = pl.aside
+        self.tab = tab
+        self.w = w
+        self.n = n
+        self.ph = ph
+        self.rnd = rnd
+        self.passed = passed
+        self.abolished = abolished
+        self.gp = gp
+        self.supply = pl.supply
+        self.harbor = pl.harbor
+        self.taken = pl.taken_circles
+        self.gov = pl.gov
+        a = pl.attr
+        self.a0 = a[0]
+        self.a1 = a[1]
+        self.a2 = a[2]
+        self.a3 = a[3]
+        b = pl.blue
+        self.b0 = b[0]
+        self.b1 = b[1]
+        self.b2 = b[2]
+        self.b3 = b[3]
         self.p1 = pres[base + 1]
         self.p2 = pres[base + 2]
         self.p3 = pres[base + 3]
@@ -441,8 +481,21 @@ class _SeatMemo:
                 and self.aside == pl.aside)
 
 
-#: per seat, the last estimate :func:`evaluate` made (replaced whole, never changed)
-_SEAT_MEMO: Final[list[_SeatMemo | None]] = []
+#: per thread, per seat, the last estimate :func:`evaluate` made there (each thread
+#: rewrites its own memos in place: no other thread sees them)
+_LOCAL: Final = threading.local()
+
+
+def _seat_memos(n: int) -> list[_SeatMemo | None]:
+    """This thread's seat memos (at least ``n``; None: nothing yet)."""
+    try:
+        seen: list[_SeatMemo | None] = _LOCAL.seats
+    except AttributeError:
+        seen = []
+        _LOCAL.seats = seen
+    while len(seen) < n:
+        seen.append(None)
+    return seen
 
 
 def evaluate(state: State, w: Weights | None = None) -> list[float]:
@@ -496,9 +549,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     pres = s.region_presence
     est = [0.0] * n
     abolished = s.abolished
-    seen = _SEAT_MEMO
-    while len(seen) < n:
-        seen.append(None)
+    seen = _seat_memos(n)
     players = s.players
     for p in range(n):
         pl = players[p]
@@ -651,8 +702,11 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                     pr += float(here) if here < pc else pc
             v += pres_w * pr
         est[p] = v
-        seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres,
-                            base, v)
+        if memo is None:
+            seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl,
+                                pres, base, v)
+        else:
+            memo.set(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres, base, v)
     if not last:
         _add_governors(est, s, tab, w.gov)
         if s.ex:
@@ -817,30 +871,32 @@ def _search_estimates(state: State, est: list[float], center: list[float] | None
     n = len(est)
     left = time_left(state)
     temp = T_END + T_SPAN * left * left
-    best = est[0]  # max(est), without the generic call
+    # max(est), its first seat and the best of the others, in one pass, without the
+    # generic calls
+    best = est[0]
+    k = 0
+    second = -math.inf
     for q in range(1, n):
-        if est[q] > best:
-            best = est[q]
-    # one list of 3 n: the search values, then the win shares, then ``est``
-    out = [0.0] * (3 * n)
-    z = 0.0  # sum(), as it adds floats (in order, from 0)
-    for q in range(n):
-        x: float = math.exp((est[q] - best) / temp)
-        out[n + q] = x
-        z += x
-    for q in range(n):
-        out[n + q] = out[n + q] / z
-        out[2 * n + q] = est[q]
+        e = est[q]
+        if e > best:
+            second = best
+            best = e
+            k = q
+        elif e > second:
+            second = e
+    first = best
     if n < 2:
         first = second = 0.0
         k = -1
-    else:
-        first = best
-        k = est.index(first)
-        second = -math.inf
-        for q in range(n):
-            if q != k and est[q] > second:
-                second = est[q]
+    z = 0.0  # sum(), as it adds floats (in order, from 0)
+    for q in range(n):
+        z += math.exp((est[q] - best) / temp)
+    # one list of 3 n: the search values, then the win shares (each exp computed again
+    # rather than kept: cheaper than a float object), then ``est``
+    out = [0.0] * (2 * n)
+    for q in range(n):
+        out[n + q] = math.exp((est[q] - best) / temp) / z
+    out.extend(est)
     scale = MARGIN_SCALE
     for q in range(n):
         if k < 0:
