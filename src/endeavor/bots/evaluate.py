@@ -346,8 +346,8 @@ def glory_now(state: State) -> list[int]:
 def _add_governors(est: list[float], s: State, tab: _Tables, wg: float) -> None:
     """Adds to each seat's estimate ``est`` the Governors of the closed regions it
     leads: ``wg * (0.35 + 0.65 * share)``, ``share`` the part of the region's track
-    filled. Counted afresh for every position (a few dozen spaces, counts packed in one
-    int: cheaper than comparing the tracks with those of the last positions scored)."""
+    filled. Counted afresh for every position (a few dozen spaces: cheaper than
+    comparing the tracks with those of the last positions scored)."""
     trk = s.track_owner
     filled = s.filled
     gov = s.region_governors
@@ -356,22 +356,62 @@ def _add_governors(est: list[float], s: State, tab: _Tables, wg: float) -> None:
         k = filled[r]
         if k == 0 or k == length or gov[r] < 0:
             continue
-        counts = 0  # 8 bits per owner (a track is far shorter than 256 spaces)
-        best = 0
-        who = -1
-        for j in range(off, off + k):  # spaces filled from the far end toward the deck
-            q = trk[j]
-            if q >= n:
-                q = n
-            shift = 8 * q if q >= 0 else 8 * n
-            c = (counts >> shift & 255) + 1
-            counts += 1 << shift
-            if c >= best:  # ties go to the disc closest to the deck: the later one
-                best = c
-                who = q
+        who = _leader(trk, off, k, n) if n <= 5 else _leader_of_many(trk, off, k, n)
         if who < n:
             share = k / length
             est[who] = est[who] + wg * (0.35 + 0.65 * share)
+
+
+def _leader(trk: list[int], off: int, k: int, n: int) -> int:
+    """The owner with the most of the ``k`` discs from ``trk[off]`` on (a neutral one:
+    ``n``), ties to the one whose count reached the most last (the disc closest to the
+    deck), for at most 5 seats: the counts in six plain variables, no list."""
+    c0 = c1 = c2 = c3 = c4 = c5 = 0
+    best = 0
+    who = -1
+    for j in range(off, off + k):  # spaces filled from the far end toward the deck
+        q = trk[j]
+        if q >= n:
+            q = n
+        slot = q if q >= 0 else n
+        if slot == 0:
+            c0 += 1
+            c = c0
+        elif slot == 1:
+            c1 += 1
+            c = c1
+        elif slot == 2:
+            c2 += 1
+            c = c2
+        elif slot == 3:
+            c3 += 1
+            c = c3
+        elif slot == 4:
+            c4 += 1
+            c = c4
+        else:
+            c5 += 1
+            c = c5
+        if c >= best:  # ties go to the disc closest to the deck: the later one
+            best = c
+            who = q
+    return who
+
+
+def _leader_of_many(trk: list[int], off: int, k: int, n: int) -> int:
+    """:func:`_leader` for any number of seats."""
+    counts = [0] * (n + 1)
+    best = 0
+    who = -1
+    for j in range(off, off + k):
+        q = trk[j]
+        if q >= n:
+            q = n
+        c = counts[q] = counts[q] + 1
+        if c >= best:
+            best = c
+            who = q
+    return who
 
 
 class _SeatMemo:
@@ -427,10 +467,13 @@ class _SeatMemo:
             abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
             value: float) -> None:
         """Make this the memo of another estimate (as a new one would be), reusing its
-        lists."""
-        self.buildings[:] = pl.buildings
-        self.cards[:] = pl.cards
-        self.aside[:] = pl.aside
+        lists (each written only where it differs: cheaper than rewriting it)."""
+        if self.buildings != pl.buildings:
+            self.buildings[:] = pl.buildings
+        if self.cards != pl.cards:
+            self.cards[:] = pl.cards
+        if self.aside != pl.aside:
+            self.aside[:] = pl.aside
         self.tab = tab
         self.w = w
         self.n = n
@@ -869,7 +912,14 @@ def _search_estimates(state: State, est: list[float], center: list[float] | None
     same arithmetic in the same order (so exactly the same numbers) and fewer lists:
     every search scores each child position with it."""
     n = len(est)
-    left = time_left(state)
+    # time_left(state), inlined: the state is not over here
+    total = state.rules.rounds
+    if state.round == 0:
+        left = 1.0
+    else:
+        ph = state.phase
+        part = 1.0 if ph < PH_ACTIONS else 0.5 if ph == PH_ACTIONS else 0.1
+        left = (total - state.round + part) / total
     temp = T_END + T_SPAN * left * left
     # max(est), its first seat and the best of the others, in one pass, without the
     # generic calls
