@@ -223,6 +223,40 @@ def test_search_values_add_a_glory_margin_term_to_the_win_shares() -> None:
         assert all(0.0 <= x <= 1.0 for x in sv[:3])
 
 
+def test_search_values_are_the_blend_of_values_and_estimates_exactly() -> None:
+    """The search values a search scores with are exactly :func:`blend` of the win
+    shares and the estimates, with a centre and weights, also where seats tie (the
+    start of a game, two-player games)."""
+    for cfg in (CONFIGS[0], CONFIGS[3], CONFIGS[4], CONFIGS[9]):
+        for state in _positions(cfg, 6, 9):
+            n = state.n
+            center = [0.5 * q - 1.0 for q in range(n)]
+            weight = [0.3 + 0.1 * q for q in range(n)]
+            want = blend(values(state), evaluate(state), center, weight)
+            assert search_values(state, None, center, weight) == want
+            assert search_values(state) == blend(values(state), evaluate(state))
+
+
+def test_evaluations_in_threads_are_those_of_one_thread() -> None:
+    """The evaluation reuses what it made of the last positions it scored: threads that
+    score positions side by side, each in its own order, get what one thread alone
+    gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    positions = [s for cfg in (CONFIGS[0], CONFIGS[4], CONFIGS[11])
+                 for s in _positions(cfg, 7, 4)]
+    alone = [search_values(s) for s in positions]
+    orders = [list(range(len(positions))), list(range(len(positions)))[::-1],
+              list(range(0, len(positions), 2)) + list(range(1, len(positions), 2))]
+
+    def score(order: list[int]) -> list[tuple[int, list[float]]]:
+        return [(i, search_values(positions[i])) for _ in range(3) for i in order]
+
+    with ThreadPoolExecutor(3) as pool:
+        for got in pool.map(score, orders):
+            assert all(v == alone[i] for i, v in got)
+
+
 def test_the_estimate_grows_with_the_engine() -> None:
     """Early in the game the estimate is well above the glory held; it closes in on it
     as the game runs out."""

@@ -156,15 +156,23 @@ class Player:
         reusing its lists: see :meth:`State.copy_into`."""
         other.supply = self.supply
         other.harbor = self.harbor
-        _sync(other.attr, self.attr)
-        _sync(other.brown_tokens, self.brown_tokens)
-        _sync(other.base_discs, self.base_discs)
-        _sync(other.blue, self.blue)
-        _sync(other.buildings, self.buildings)
+        # _sync inlined: a mat's lists are short, the call would be a good part of it
+        if other.attr != self.attr:
+            other.attr[:] = self.attr
+        if other.brown_tokens != self.brown_tokens:
+            other.brown_tokens[:] = self.brown_tokens
+        if other.base_discs != self.base_discs:
+            other.base_discs[:] = self.base_discs
+        if other.blue != self.blue:
+            other.blue[:] = self.blue
+        if other.buildings != self.buildings:
+            other.buildings[:] = self.buildings
         other.taken_circles = self.taken_circles
-        _sync(other.cards, self.cards)
+        if other.cards != self.cards:
+            other.cards[:] = self.cards
         other.gov = self.gov
-        _sync(other.aside, self.aside)
+        if other.aside != self.aside:
+            other.aside[:] = self.aside
 
     def level(self, attribute: AttributeId) -> int:
         """Build Level / Salary Level / Card Limit of a track."""
@@ -330,8 +338,9 @@ class State:
         decks = self.decks
         into = other.decks
         if len(into) == len(decks):
-            for i in range(len(decks)):
-                _sync(into[i], decks[i])
+            if into != decks:  # one comparison for all (mostly equal), then each deck
+                for i in range(len(decks)):
+                    _sync(into[i], decks[i])
         else:
             other.decks = [*map(list.copy, decks)]
         _sync(other.pile, self.pile)

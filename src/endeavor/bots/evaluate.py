@@ -48,6 +48,7 @@ class.
 from __future__ import annotations
 
 import math
+import threading
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
@@ -248,25 +249,22 @@ def _clip(a: list[int]) -> list[int]:
     return [t if t < _MAXT else _MAXT - 1 for t in a]
 
 
-#: the last two boards scored and their glory per seat, the last two sets of tracks and
-#: their Governor leaders, the latest first: a search scores position after position
-#: that differ by one action, most of which change neither (a sibling that changes them
-#: is followed by one like their parent: hence two). Each entry is one tuple, replaced
-#: whole, so threads never see half of one.
+#: the last two boards scored and their glory per seat, the latest first: a search
+#: scores position after position that differ by one action, most of which leave the
+#: board as it was (a sibling that changes it is followed by one like their parent:
+#: hence two). Each entry is one tuple, replaced whole, so threads never see half of one.
 _BOARD_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int]]]] = []
-_LEADER_MEMO: Final[list[tuple[_Tables, int, list[int], list[int], list[int],
-                               list[tuple[int, float]]]]] = []
 
 
 def _board_glory(s: State, tab: _Tables, n: int) -> list[int]:
-    """Cities and links per seat (a new list)."""
+    """Cities and links per seat (a list not to be changed: the memo's own)."""
     owner = s.site_owner
     lmark = s.link_marks
     for memo in _BOARD_MEMO:
         if memo[0] is tab and memo[1] == n and memo[2] == owner and memo[3] == lmark:
-            return memo[4].copy()
+            return memo[4]
     g = _board_glory_of(owner, lmark, tab, n)
-    _remember(_BOARD_MEMO, (tab, n, owner.copy(), lmark.copy(), g.copy()))
+    _remember(_BOARD_MEMO, (tab, n, owner.copy(), lmark.copy(), g))
     return g
 
 
@@ -331,7 +329,7 @@ def glory_now(state: State) -> list[int]:
     s = state
     n = s.n
     tab = _tables(s.rules)
-    g = _board_glory(s, tab, n)
+    g = _board_glory(s, tab, n).copy()
     tg = tab.glory
     players = s.players
     for p in range(n):
@@ -345,58 +343,96 @@ def glory_now(state: State) -> list[int]:
     return g
 
 
-def _governor_leaders(s: State, tab: _Tables) -> list[tuple[int, float]]:
-    """(seat, share of the track filled) of each closed region's Governor leader (a
-    list not to be changed)."""
+def _add_governors(est: list[float], s: State, tab: _Tables, wg: float) -> None:
+    """Adds to each seat's estimate ``est`` the Governors of the closed regions it
+    leads: ``wg * (0.35 + 0.65 * share)``, ``share`` the part of the region's track
+    filled. Counted afresh for every position (a few dozen spaces: cheaper than
+    comparing the tracks with those of the last positions scored)."""
     trk = s.track_owner
     filled = s.filled
     gov = s.region_governors
     n = s.n
-    for memo in _LEADER_MEMO:
-        if memo[0] is tab and memo[1] == n and memo[3] == filled and memo[2] == trk \
-                and memo[4] == gov:
-            return memo[5]
-    out = _leaders_of(trk, filled, gov, n, tab)
-    _remember(_LEADER_MEMO, (tab, n, trk.copy(), filled.copy(), gov.copy(), out))
-    return out
-
-
-def _leaders_of(trk: list[int], filled: list[int], gov: list[int], n: int,
-                tab: _Tables) -> list[tuple[int, float]]:
-    out = []
     for r, off, length in tab.tracks:
         k = filled[r]
         if k == 0 or k == length or gov[r] < 0:
             continue
-        counts = [0] * (n + 1)
-        best = 0
-        who = -1
-        for j in range(off, off + k):  # spaces filled from the far end toward the deck
-            q = trk[j]
-            if q >= n:
-                q = n
-            c = counts[q] = counts[q] + 1
-            if c >= best:  # ties go to the disc closest to the deck: the later one
-                best = c
-                who = q
+        who = _leader(trk, off, k, n) if n <= 5 else _leader_of_many(trk, off, k, n)
         if who < n:
-            out.append((who, k / length))
-    return out
+            share = k / length
+            est[who] = est[who] + wg * (0.35 + 0.65 * share)
+
+
+def _leader(trk: list[int], off: int, k: int, n: int) -> int:
+    """The owner with the most of the ``k`` discs from ``trk[off]`` on (a neutral one:
+    ``n``), ties to the one whose count reached the most last (the disc closest to the
+    deck), for at most 5 seats: the counts in six plain variables, no list."""
+    c0 = c1 = c2 = c3 = c4 = c5 = 0
+    best = 0
+    who = -1
+    for j in range(off, off + k):  # spaces filled from the far end toward the deck
+        q = trk[j]
+        if q >= n:
+            q = n
+        slot = q if q >= 0 else n
+        if slot == 0:
+            c0 += 1
+            c = c0
+        elif slot == 1:
+            c1 += 1
+            c = c1
+        elif slot == 2:
+            c2 += 1
+            c = c2
+        elif slot == 3:
+            c3 += 1
+            c = c3
+        elif slot == 4:
+            c4 += 1
+            c = c4
+        else:
+            c5 += 1
+            c = c5
+        if c >= best:  # ties go to the disc closest to the deck: the later one
+            best = c
+            who = q
+    return who
+
+
+def _leader_of_many(trk: list[int], off: int, k: int, n: int) -> int:
+    """:func:`_leader` for any number of seats."""
+    counts = [0] * (n + 1)
+    best = 0
+    who = -1
+    for j in range(off, off + k):
+        q = trk[j]
+        if q >= n:
+            q = n
+        c = counts[q] = counts[q] + 1
+        if c >= best:
+            best = c
+            who = q
+    return who
 
 
 class _SeatMemo:
     """One seat's estimate in :func:`evaluate` with everything it was made from: the
     tables and weights, the player count, phase and round, whether the seat has passed,
     Abolition, its board glory, its mat (what the estimate reads of it) and its
-    presence in the regions."""
+    presence in the regions. The mat's four track scores and four blue tokens and the
+    six regions' presence are kept as numbers of their own, not lists (nothing to
+    allocate, compared without a list comparison). Rewritten in place (:meth:`set`)
+    by the thread that owns it."""
 
     __slots__ = ("tab", "w", "n", "ph", "rnd", "passed", "abolished", "gp", "supply",
-                 "harbor", "taken", "gov", "attr", "blue", "buildings", "cards", "aside",
-                 "pres", "value")
+                 "harbor", "taken", "gov", "a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
+                 "buildings", "cards", "aside", "p1", "p2", "p3", "p4", "p5", "p6", "value")
 
     def __init__(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
                  abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
                  value: float) -> None:
+        self.buildings = pl.buildings.copy()
+        self.cards = pl.cards.copy()
+        self.aside = pl.aside.copy()
         self.tab = tab
         self.w = w
         self.n = n
@@ -409,12 +445,63 @@ class _SeatMemo:
         self.harbor = pl.harbor
         self.taken = pl.taken_circles
         self.gov = pl.gov
-        self.attr = pl.attr.copy()
-        self.blue = pl.blue.copy()
-        self.buildings = pl.buildings.copy()
-        self.cards = pl.cards.copy()
-        self.aside = pl.aside.copy()
-        self.pres = pres[base + 1:base + 7]
+        a = pl.attr
+        self.a0 = a[0]
+        self.a1 = a[1]
+        self.a2 = a[2]
+        self.a3 = a[3]
+        b = pl.blue
+        self.b0 = b[0]
+        self.b1 = b[1]
+        self.b2 = b[2]
+        self.b3 = b[3]
+        self.p1 = pres[base + 1]
+        self.p2 = pres[base + 2]
+        self.p3 = pres[base + 3]
+        self.p4 = pres[base + 4]
+        self.p5 = pres[base + 5]
+        self.p6 = pres[base + 6]
+        self.value = value
+
+    def set(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
+            abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
+            value: float) -> None:
+        """Make this the memo of another estimate (as a new one would be), reusing its
+        lists (each written only where it differs: cheaper than rewriting it)."""
+        if self.buildings != pl.buildings:
+            self.buildings[:] = pl.buildings
+        if self.cards != pl.cards:
+            self.cards[:] = pl.cards
+        if self.aside != pl.aside:
+            self.aside[:] = pl.aside
+        self.tab = tab
+        self.w = w
+        self.n = n
+        self.ph = ph
+        self.rnd = rnd
+        self.passed = passed
+        self.abolished = abolished
+        self.gp = gp
+        self.supply = pl.supply
+        self.harbor = pl.harbor
+        self.taken = pl.taken_circles
+        self.gov = pl.gov
+        a = pl.attr
+        self.a0 = a[0]
+        self.a1 = a[1]
+        self.a2 = a[2]
+        self.a3 = a[3]
+        b = pl.blue
+        self.b0 = b[0]
+        self.b1 = b[1]
+        self.b2 = b[2]
+        self.b3 = b[3]
+        self.p1 = pres[base + 1]
+        self.p2 = pres[base + 2]
+        self.p3 = pres[base + 3]
+        self.p4 = pres[base + 4]
+        self.p5 = pres[base + 5]
+        self.p6 = pres[base + 6]
         self.value = value
 
     def matches(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
@@ -423,20 +510,35 @@ class _SeatMemo:
                 and self.rnd == rnd and self.passed == passed
                 and self.abolished == abolished and self.gp == gp
                 and self.supply == pl.supply and self.harbor == pl.harbor
-                and self.taken == pl.taken_circles and self.gov == pl.gov
-                and self.attr == pl.attr and self.blue == pl.blue
-                and self.buildings == pl.buildings and self.cards == pl.cards
-                and self.aside == pl.aside):
+                and self.taken == pl.taken_circles and self.gov == pl.gov):
             return False
-        mine = self.pres
-        for r in range(6):
-            if mine[r] != pres[base + 1 + r]:
-                return False
-        return True
+        a = pl.attr
+        b = pl.blue
+        return (self.a0 == a[0] and self.a1 == a[1] and self.a2 == a[2]
+                and self.a3 == a[3] and self.b0 == b[0] and self.b1 == b[1]
+                and self.b2 == b[2] and self.b3 == b[3]
+                and self.p1 == pres[base + 1] and self.p2 == pres[base + 2]
+                and self.p3 == pres[base + 3] and self.p4 == pres[base + 4]
+                and self.p5 == pres[base + 5] and self.p6 == pres[base + 6]
+                and self.buildings == pl.buildings and self.cards == pl.cards
+                and self.aside == pl.aside)
 
 
-#: per seat, the last estimate :func:`evaluate` made (replaced whole, never changed)
-_SEAT_MEMO: Final[list[_SeatMemo | None]] = []
+#: per thread, per seat, the last estimate :func:`evaluate` made there (each thread
+#: rewrites its own memos in place: no other thread sees them)
+_LOCAL: Final = threading.local()
+
+
+def _seat_memos(n: int) -> list[_SeatMemo | None]:
+    """This thread's seat memos (at least ``n``; None: nothing yet)."""
+    try:
+        seen: list[_SeatMemo | None] = _LOCAL.seats
+    except AttributeError:
+        seen = []
+        _LOCAL.seats = seen
+    while len(seen) < n:
+        seen.append(None)
+    return seen
 
 
 def evaluate(state: State, w: Weights | None = None) -> list[float]:
@@ -455,6 +557,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
         return [float(x) for x in glory_now(s)]
     g = _board_glory(s, tab, n)
     if s.ex:
+        g = g.copy()
         _module_glory(s, g, n)
     total = tab.rounds
     rnd = s.round
@@ -489,11 +592,10 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
     pres = s.region_presence
     est = [0.0] * n
     abolished = s.abolished
-    seen = _SEAT_MEMO
-    while len(seen) < n:
-        seen.append(None)
+    seen = _seat_memos(n)
+    players = s.players
     for p in range(n):
-        pl = s.players[p]
+        pl = players[p]
         gp = g[p]
         base = p * REGION_STRIDE
         # a seat whose mat, board glory, presence and game clock are those of the last
@@ -643,12 +745,13 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
                     pr += float(here) if here < pc else pc
             v += pres_w * pr
         est[p] = v
-        seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres,
-                            base, v)
+        if memo is None:
+            seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl,
+                                pres, base, v)
+        else:
+            memo.set(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres, base, v)
     if not last:
-        wg = w.gov
-        for who, share in _governor_leaders(s, tab):
-            est[who] = est[who] + wg * (0.35 + 0.65 * share)
+        _add_governors(est, s, tab, w.gov)
         if s.ex:
             ws = w.shield * min(1.0, time_left / 2.0)
             for _, e in rules.exploits:
@@ -809,31 +912,41 @@ def _search_estimates(state: State, est: list[float], center: list[float] | None
     same arithmetic in the same order (so exactly the same numbers) and fewer lists:
     every search scores each child position with it."""
     n = len(est)
-    left = time_left(state)
+    # time_left(state), inlined: the state is not over here
+    total = state.rules.rounds
+    if state.round == 0:
+        left = 1.0
+    else:
+        ph = state.phase
+        part = 1.0 if ph < PH_ACTIONS else 0.5 if ph == PH_ACTIONS else 0.1
+        left = (total - state.round + part) / total
     temp = T_END + T_SPAN * left * left
-    best = est[0]  # max(est), without the generic call
+    # max(est), its first seat and the best of the others, in one pass, without the
+    # generic calls
+    best = est[0]
+    k = 0
+    second = -math.inf
     for q in range(1, n):
-        if est[q] > best:
-            best = est[q]
-    wins = [0.0] * n
-    z = 0.0  # sum(), as it adds floats (in order, from 0)
-    for q in range(n):
-        x: float = math.exp((est[q] - best) / temp)
-        wins[q] = x
-        z += x
-    for q in range(n):
-        wins[q] = wins[q] / z
-    out = [0.0] * n
+        e = est[q]
+        if e > best:
+            second = best
+            best = e
+            k = q
+        elif e > second:
+            second = e
+    first = best
     if n < 2:
         first = second = 0.0
         k = -1
-    else:
-        first = best
-        k = est.index(first)
-        second = -math.inf
-        for q in range(n):
-            if q != k and est[q] > second:
-                second = est[q]
+    z = 0.0  # sum(), as it adds floats (in order, from 0)
+    for q in range(n):
+        z += math.exp((est[q] - best) / temp)
+    # one list of 3 n: the search values, then the win shares (each exp computed again
+    # rather than kept: cheaper than a float object), then ``est``
+    out = [0.0] * (2 * n)
+    for q in range(n):
+        out[n + q] = math.exp((est[q] - best) / temp) / z
+    out.extend(est)
     scale = MARGIN_SCALE
     for q in range(n):
         if k < 0:
@@ -847,9 +960,7 @@ def _search_estimates(state: State, est: list[float], center: list[float] | None
         elif m < -scale:
             m = -scale
         kw = MARGIN_WEIGHT if weight is None else weight[q]
-        out[q] = (1.0 - kw) * wins[q] + 0.5 * kw * (1.0 + m / scale)
-    out.extend(wins)
-    out.extend(est)
+        out[q] = (1.0 - kw) * out[n + q] + 0.5 * kw * (1.0 + m / scale)
     return out
 
 

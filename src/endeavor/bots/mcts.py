@@ -350,10 +350,11 @@ class MCTSBot:
         nothing yet gained.
 
         The children are played out on scratch states from ``spare`` (copied into with
-        :meth:`~endeavor.state.State.copy_into`, not allocated for each child); only the
+        :meth:`~endeavor.state.State.copy_into`, not allocated for each child), the last
+        child on ``s`` itself (which the caller no longer needs as it was); only the
         positions still needed afterwards (the follow-ups, and every child when
         rollouts need the best one) keep a state of their own, which goes back to
-        ``spare`` when it is no longer needed."""
+        ``spare`` when it is no longer needed (``s`` never does: it is the caller's)."""
         p = node.player
         keep_all = self.rollout > 0
         rows = []
@@ -361,9 +362,15 @@ class MCTSBot:
         over: list[bool] = []
         follow: list[int] = []
         i = 0
+        codes = s.legal_codes()
+        last = len(codes) - 1
         c = spare.pop() if spare else None
-        for code in s.legal_codes():
-            if c is None:
+        for code in codes:
+            if i == last:  # the last child is played out on ``s`` itself, not a copy
+                if c is not None:
+                    spare.append(c)
+                c = s
+            elif c is None:
                 c = s.copy()
             else:
                 s.copy_into(c)
@@ -377,14 +384,14 @@ class MCTSBot:
                     and c.legal_codes()[-1] != _PASS:
                 follow.append(i)
                 states.append(c)
-                c = spare.pop() if spare else None
+                c = None if i == last else spare.pop() if spare else None
             elif keep_all:
                 states.append(c)
-                c = spare.pop() if spare else None
+                c = None if i == last else spare.pop() if spare else None
             else:
                 states.append(None)
             i += 1
-        if c is not None:
+        if c is not None and c is not s:
             spare.append(c)
         self._evals += i
         self._nodes += 1
@@ -416,7 +423,8 @@ class MCTSBot:
         best_state = bests[first] if first in bests else states[first]
         if not keep_all:
             for k in follow:
-                spare.append(cast(State, states[k]))
+                if states[k] is not s:  # ``s`` is the caller's, not a spare
+                    spare.append(cast(State, states[k]))
         return rows[0][3], best_state
 
     def _rollout(self, s: State) -> list[float]:
