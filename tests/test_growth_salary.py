@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from endeavor import IllegalActionError
+from endeavor import IllegalActionError, State
 from endeavor import data as D
 from scenario import (
     check,
@@ -160,14 +160,22 @@ def test_salary_offers_each_building_type_once() -> None:
     assert _staffed(s, p) == ["colonial-house", "market", "market"]
 
 
-def test_salary_rest_paid_automatically_once_payments_cover_workers() -> None:
+def _three_to_pay_of_four() -> tuple[State, int]:
+    """A Salary decision of 3 payments (Salary Level 3) for 4 working discs (the
+    Colonial House's, a Market's, a Shipyard's and a Guild Hall's), and its player."""
     s = fresh()
     p = s.current_player
+    assert p is not None
     give_building(s, p, "market", staffed=True)
     give_building(s, p, "shipyard", staffed=True)
     give_building(s, p, "guild-hall", staffed=True)
     _tokens(s, p, D.T_WEALTH, 4)  # Salary Level 3, 4 workers
     _build_all(s)
+    return s, p
+
+
+def test_salary_rest_paid_automatically_once_payments_cover_workers() -> None:
+    s, p = _three_to_pay_of_four()
     assert deciding(s) == ("salary", p) and payments_left(s) == 3
     s.apply("pay market")
     # 2 payments left, 3 workers: still a choice
@@ -180,13 +188,7 @@ def test_salary_rest_paid_automatically_once_payments_cover_workers() -> None:
 
 
 def test_salary_prompt_after_a_pick_says_how_many_more() -> None:  # R7
-    s = fresh()
-    p = s.current_player
-    give_building(s, p, "market", staffed=True)
-    give_building(s, p, "shipyard", staffed=True)
-    give_building(s, p, "guild-hall", staffed=True)
-    _tokens(s, p, D.T_WEALTH, 4)  # Salary Level 3, 4 workers
-    _build_all(s)
+    s, p = _three_to_pay_of_four()
     d = s.decision()
     assert d is not None and d.prompt.startswith(
         "Salary: pay 3 workers back to your Harbor (4 working, Salary Level 3)")

@@ -433,35 +433,7 @@ class _SeatMemo:
         self.buildings = pl.buildings.copy()
         self.cards = pl.cards.copy()
         self.aside = pl.aside.copy()
-        self.tab = tab
-        self.w = w
-        self.n = n
-        self.ph = ph
-        self.rnd = rnd
-        self.passed = passed
-        self.abolished = abolished
-        self.gp = gp
-        self.supply = pl.supply
-        self.harbor = pl.harbor
-        self.taken = pl.taken_circles
-        self.gov = pl.gov
-        a = pl.attr
-        self.a0 = a[0]
-        self.a1 = a[1]
-        self.a2 = a[2]
-        self.a3 = a[3]
-        b = pl.blue
-        self.b0 = b[0]
-        self.b1 = b[1]
-        self.b2 = b[2]
-        self.b3 = b[3]
-        self.p1 = pres[base + 1]
-        self.p2 = pres[base + 2]
-        self.p3 = pres[base + 3]
-        self.p4 = pres[base + 4]
-        self.p5 = pres[base + 5]
-        self.p6 = pres[base + 6]
-        self.value = value
+        self._take(tab, w, n, ph, rnd, passed, abolished, gp, pl, pres, base, value)
 
     def set(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
             abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
@@ -474,6 +446,12 @@ class _SeatMemo:
             self.cards[:] = pl.cards
         if self.aside != pl.aside:
             self.aside[:] = pl.aside
+        self._take(tab, w, n, ph, rnd, passed, abolished, gp, pl, pres, base, value)
+
+    def _take(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
+              abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
+              value: float) -> None:
+        """The numbers of the memo (all but its lists), as :meth:`set` takes them."""
         self.tab = tab
         self.w = w
         self.n = n

@@ -228,3 +228,13 @@ def sticking_out(page: Any, width: int) -> list[str]:
       }
       return out.slice(0, 12);
     }""", width))
+
+
+def open_imported(server: Server, page: Any, record: dict[str, Any]) -> None:
+    """Import ``record`` with a person in seat 0 and random bots in the others, and open
+    seat 0's page until its board and its options show."""
+    seats = ["human"] + ["bot:random"] * (record["config"]["players"] - 1)
+    created = server.request("POST", "/api/games/import", {"record": record, "seats": seats})
+    page.goto(server.url + created["seats"][0]["url"])
+    page.wait_for_selector("[data-testid=board]")
+    page.wait_for_selector("[data-testid=option]")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Server
+from conftest import Server, open_imported
 
 from endeavor import GameConfig, State, new_game
 from endeavor.bots import make
@@ -57,12 +57,7 @@ def record_until(config: GameConfig, done: Any) -> dict[str, Any]:
 
 
 def open_game(server: Server, page: Any, config: GameConfig, done: Any) -> None:
-    record = record_until(config, done)
-    seats = ["human"] + ["bot:random"] * (config.players - 1)
-    created = server.request("POST", "/api/games/import", {"record": record, "seats": seats})
-    page.goto(server.url + created["seats"][0]["url"])
-    page.wait_for_selector("[data-testid=board]")
-    page.wait_for_selector("[data-testid=option]")
+    open_imported(server, page, record_until(config, done))
 
 
 def bring_into_view(page: Any, selector: str) -> None:

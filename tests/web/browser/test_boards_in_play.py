@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Server
+from conftest import Server, open_imported
 
 from endeavor import GameConfig, new_game
 from endeavor.bots import make
@@ -50,12 +50,7 @@ def record_in_round(config: GameConfig, rnd: int) -> dict[str, Any]:
 
 def open_game(server: Server, page: Any, board: str) -> None:
     config, rnd = BOARDS[board]
-    record = record_in_round(config, rnd)
-    seats = ["human"] + ["bot:random"] * (config.players - 1)
-    created = server.request("POST", "/api/games/import", {"record": record, "seats": seats})
-    page.goto(server.url + created["seats"][0]["url"])
-    page.wait_for_selector("[data-testid=board]")
-    page.wait_for_selector("[data-testid=option]")
+    open_imported(server, page, record_in_round(config, rnd))
     assert page.get_attribute("[data-testid=board]", "data-board") == board
 
 
