@@ -144,7 +144,6 @@ def _tournament(args: argparse.Namespace, out: Console) -> int:
         progress.update(task, total=total, completed=played)
         progress.start()
 
-
     try:
         result = T.run_tournament(
             bots, args.games, args.seed, players=args.players, ruleset=args.ruleset,
