@@ -13,7 +13,7 @@ import pytest
 
 from endeavor import GameConfig, final_scores, new_game
 from endeavor import testing as T
-from endeavor.bots import KINDS, MCTSBot, RandomBot, make
+from endeavor.bots import KINDS, MCTSBot, RandomBot, make, mcts
 from endeavor.config import EXPLOIT_IDS
 from endeavor.state import State
 
@@ -108,7 +108,7 @@ def test_choose_and_analyse_leave_the_state_untouched() -> None:
 
 def test_seconds_budget_is_respected_roughly() -> None:
     state = _midgame(4, seed=2)
-    bot = make("mcts", seed=2, seconds=0.1)
+    bot = make("mcts", seed=2, seconds=0.1, settle=False)
     start = time.perf_counter()
     bot.choose(state)
     elapsed = time.perf_counter() - start
@@ -121,14 +121,50 @@ def test_a_budget_in_processor_seconds_counts_this_process_only() -> None:
     """``clock="cpu"``: the budget is processor time, which sleeping does not spend; the
     search stops once it has used its seconds of it (whatever the wall clock says)."""
     state = _midgame(2, seed=3)
-    bot = make("hard", seed=3, seconds=0.1, clock="cpu")
+    bot = make("hard", seed=3, seconds=0.1, clock="cpu", settle=False)
     start = time.process_time()
     bot.choose(state)
     used = time.process_time() - start
     assert bot.clock == "cpu" and 0.1 <= used < 0.6 and bot.last_iterations > 5
     assert bot.last_seconds >= 0.1 * 0.5  # the wall clock: at least the share it had
     copy = pickle.loads(pickle.dumps(bot))
-    assert copy.clock == "cpu" and copy.seconds == 0.1
+    assert copy.clock == "cpu" and copy.seconds == 0.1 and copy.settle is False
+
+
+class _Root:
+    def __init__(self, cn: list[int] | None) -> None:
+        self.cn = cn
+
+
+@pytest.mark.parametrize(("visits", "more", "answer"), [
+    ([10, 3, 2], 6, True),     # 3 + 6 < 10: the first stays first
+    ([10, 3, 2], 7, False),    # 3 + 7 ties it: the tie could go either way
+    ([4, 9, 9], 0.5, False),   # two children share the lead
+    ([0, 12, 0], 11.5, True),  # the others never visited
+    (None, 0, False),          # not expanded yet
+])
+def test_a_choice_is_settled_when_no_child_can_catch_up(
+        visits: list[int] | None, more: float, answer: bool) -> None:
+    assert mcts.settled(_Root(visits), more) is answer
+
+
+@pytest.mark.parametrize("name", ["hard", "mcts"])
+def test_a_settled_search_stops_early_with_the_same_choice(name: str, ticking_clock: str
+                                                           ) -> None:
+    """Under a time budget the search stops once the most visited child cannot be caught
+    up in the time left: it plays what the whole budget would have, with fewer
+    iterations, and never more."""
+    shorter = 0
+    for seed in range(4):
+        state = _midgame(2 + seed % 3, seed=20 + seed)
+        full = make(name, seed=seed, seconds=3.0, clock=ticking_clock, settle=False,
+                    reuse=False)
+        quick = make(name, seed=seed, seconds=3.0, clock=ticking_clock, reuse=False)
+        assert quick.settle is True
+        assert quick.choose(state) == full.choose(state)
+        assert quick.last_iterations <= full.last_iterations
+        shorter += quick.last_iterations < full.last_iterations
+    assert shorter >= 1
 
 
 def test_forced_move_returns_at_once() -> None:
@@ -219,6 +255,7 @@ def test_finds_the_winning_action_and_avoids_the_losing_one() -> None:
     ({"follow": True}, "follow must be"),
     ({"clock": "gpu"}, "clock must be one of wall, cpu"),
     ({"clock": None}, "clock must be"),
+    ({"settle": 1}, "settle must be True or False"),
 ])
 def test_bad_budget_is_a_clear_value_error(budget: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):

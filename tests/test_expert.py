@@ -214,20 +214,36 @@ def test_analyse_ranks_by_visits_with_values_in_0_1(tiny: Net) -> None:
 
 
 def test_a_time_budget_stops_in_time(tiny: Net) -> None:
-    bot = ExpertBot(0, seconds=0.2, weights=tiny)
+    bot = ExpertBot(0, seconds=0.2, weights=tiny, settle=False)
     bot.choose(_position())
     assert 0.2 <= bot.last.seconds < 1.0 and bot.last.iterations > 10
 
 
 def test_a_budget_in_processor_seconds(tiny: Net) -> None:
-    bot = ExpertBot(0, seconds=0.2, clock="cpu", weights=tiny)
+    bot = ExpertBot(0, seconds=0.2, clock="cpu", weights=tiny, settle=False)
     start = time.process_time()
     bot.choose(_position())
     assert 0.2 <= time.process_time() - start < 1.0 and bot.last.iterations > 10
 
 
+def test_a_settled_search_stops_early_with_the_same_choice(ticking_clock: str) -> None:
+    """The shipped network under a time budget: once no other child can catch up with
+    the most visited one in the time left, the search stops with the move the whole
+    budget would have played."""
+    shorter = 0
+    for seed in range(3):
+        state = _position(players=2 + seed, seed=seed, steps=20 + 7 * seed)
+        full = ExpertBot(seed, seconds=2.0, clock=ticking_clock, settle=False, reuse=False)
+        quick = ExpertBot(seed, seconds=2.0, clock=ticking_clock, reuse=False)
+        assert quick.choose(state) == full.choose(state)
+        assert quick.last.iterations <= full.last.iterations
+        shorter += quick.last.iterations < full.last.iterations
+    assert shorter >= 1
+
+
 @pytest.mark.parametrize(("options", "words"), [
     ({"seconds": 1, "iterations": 5}, "not both"),
+    ({"settle": "no"}, "settle must be True or False"),
     ({"iterations": 0}, "iterations"),
     ({"iterations": 2.5}, "iterations"),
     ({"seconds": -1}, "seconds"),

@@ -73,6 +73,8 @@ from .mcts import (
     margin_frame,
     pack_kept,
     reached,
+    settled,
+    settled_option,
     unpack_kept,
 )
 from .net import Net, NetError
@@ -86,7 +88,7 @@ DEFAULT_SECONDS = 1.0
 MIX = 0.5
 #: the keyword options of :class:`ExpertBot`
 OPTIONS = ("seconds", "iterations", "c", "fpu", "noise", "alpha", "reuse", "weights", "mix",
-           "exact", "clock")
+           "exact", "clock", "settle")
 
 _INDEX: dict[int, int] = {c: i for i, c in enumerate(CODES)}
 #: networks already read, by (path, modification time, size): the last few
@@ -164,7 +166,8 @@ class ExpertBot:
 
     ``seconds`` or ``iterations``: the budget per decision (not both; default
     ``seconds=1.0``); ``clock``: what the seconds count (``wall`` or ``cpu`` time, as
-    :data:`~.mcts.CLOCKS`). ``c`` (> 0): the exploration constant (values are win shares in
+    :data:`~.mcts.CLOCKS`); ``settle``: stop a search under a time budget once its
+    choice can no longer change (:func:`~.mcts.settled`). ``c`` (> 0): the exploration constant (values are win shares in
     [0, 1]). ``fpu`` (>= 0): how much less than the node's own value an unvisited child
     is worth to the player deciding. ``noise`` in [0, 1): the share of Dirichlet
     (``alpha`` > 0) noise in the root's priors (0: none, deterministic). ``reuse``:
@@ -186,8 +189,9 @@ class ExpertBot:
                  alpha: float | object = 0.3, reuse: bool | object = True,
                  weights: str | os.PathLike[str] | Net | None | object = None,
                  mix: float | object = MIX, exact: int | object = BUDGET,
-                 clock: str | object = "wall") -> None:
+                 clock: str | object = "wall", settle: bool | object = True) -> None:
         self.clock = clock_of(clock)
+        self.settle = settled_option(settle)
         if seconds is not None and iterations is not None:
             raise ValueError("give the expert budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -390,8 +394,11 @@ class ExpertBot:
             if budget is not None:
                 if done >= budget:
                     break
-            elif done and clock() >= deadline:
-                break
+            else:
+                now = clock()
+                if done and (now >= deadline or (self.settle and done & 15 == 0 and settled(
+                        root, done / (now - start + 1e-9) * (deadline - now)))):
+                    break
             done += 1
             s = state.copy()
             node = root

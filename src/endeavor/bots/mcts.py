@@ -74,7 +74,7 @@ FOLLOW_EVALS: Final = 160
 DEFAULT_SECONDS = 1.0
 #: the keyword options of :class:`MCTSBot`
 OPTIONS = ("seconds", "iterations", "c", "widen", "alpha", "rollout", "pass_weight",
-           "reuse", "exact", "follow", "clock")
+           "reuse", "exact", "follow", "clock", "settle")
 #: what a budget of ``seconds`` counts: ``wall`` (the default) seconds of the wall clock,
 #: ``cpu`` seconds of this process's processor time, which other work on the machine
 #: does not eat into (fair matches on a busy machine)
@@ -86,6 +86,13 @@ def clock_of(clock: object) -> str:
     if not isinstance(clock, str) or clock not in CLOCKS:
         raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
     return clock
+
+
+def settled_option(settle: object) -> bool:
+    """``settle`` checked: True or False (raises ``ValueError`` otherwise)."""
+    if not isinstance(settle, bool):
+        raise ValueError(f"settle must be True or False, not {settle!r}")
+    return settle
 
 
 def _positive(name: str, value: object, integral: bool) -> None:
@@ -168,7 +175,9 @@ class MCTSBot:
 
     ``seconds`` or ``iterations`` sets the budget per decision (not both; default
     ``seconds=1.0``); ``clock`` says what the seconds count (:data:`CLOCKS`: ``wall``
-    time, the default, or this process's ``cpu`` time). ``c`` is the UCT exploration
+    time, the default, or this process's ``cpu`` time); with ``settle`` (the default) a
+    search under a time budget stops as soon as its choice can no longer change
+    (:func:`settled`). ``c`` is the UCT exploration
     constant (values in [0, 1]: win shares with a glory-margin term); ``widen`` and
     ``alpha`` the progressive widening (a node visited ``n`` times considers its first
     ``max(2, widen * n ** alpha)`` children; ``widen=0`` considers them all);
@@ -201,8 +210,10 @@ class MCTSBot:
                  widen: float | object = 0.0, alpha: float | object = 0.5,
                  rollout: int | object = 0, pass_weight: float | object = 0.1,
                  reuse: bool | object = True, exact: int | object = BUDGET,
-                 follow: int | object = 1, clock: str | object = "wall") -> None:
+                 follow: int | object = 1, clock: str | object = "wall",
+                 settle: bool | object = True) -> None:
         self.clock = clock_of(clock)
+        self.settle = settled_option(settle)
         if seconds is not None and iterations is not None:
             raise ValueError("give the mcts budget as seconds= or iterations=, not both")
         if iterations is not None:
@@ -467,10 +478,12 @@ class MCTSBot:
         budget = self.iterations
         clock = CLOCKS[self.clock]
         wall = time.perf_counter()
-        deadline = clock() + (self.seconds or 0.0)
+        start = clock()
+        deadline = start + (self.seconds or 0.0)
         self._nodes = 0
         self._evals = 0
         follow = self.follow
+        settle = self.settle
         deepest = 0
         done = 0
         s = state.copy()  # the position of each iteration's path, copied into
@@ -485,8 +498,11 @@ class MCTSBot:
                 if budget is not None:
                     if done >= budget:
                         break
-                elif done and clock() >= deadline:
-                    break
+                else:
+                    now = clock()
+                    if done and (now >= deadline or (settle and done & 31 == 0 and settled(
+                            root, done / (now - start + 1e-9) * (deadline - now)))):
+                        break
                 done += 1
                 state.copy_into(s)
                 node = root
@@ -561,6 +577,24 @@ class MCTSBot:
         if kid is None:
             return None
         return cast(_Node, kid), center, weight
+
+
+def settled(root: Any, more: float) -> bool:
+    """Whether the most visited of ``root``'s children stays the most visited however
+    the ``more`` iterations a time budget has left fall: a search under a time budget
+    stops there, since the move it would play can no longer change (the choice is the
+    most visited child, :meth:`MCTSBot._ranked`)."""
+    cn = root.cn
+    if cn is None:
+        return False
+    first = second = 0
+    for m in cn:
+        if m > first:
+            second = first
+            first = m
+        elif m > second:
+            second = m
+    return first - second > more
 
 
 def margin_frame(state: State) -> tuple[list[float], list[float]]:
