@@ -166,15 +166,15 @@ class ExpertBot:
 
     ``seconds`` or ``iterations``: the budget per decision (not both; default
     ``seconds=1.0``); ``clock``: what the seconds count (``wall`` or ``cpu`` time, as
-    :data:`~.mcts.CLOCKS`); ``settle``: stop a search under a time budget once its
-    choice can no longer change (:func:`~.mcts.settled`). ``c`` (> 0): the exploration constant (values are win shares in
-    [0, 1]). ``fpu`` (>= 0): how much less than the node's own value an unvisited child
-    is worth to the player deciding. ``noise`` in [0, 1): the share of Dirichlet
-    (``alpha`` > 0) noise in the root's priors (0: none, deterministic). ``reuse``:
-    keep the tree between decisions of one game. ``weights``: a weights file or a
-    :class:`~endeavor.bots.net.Net` (default: the shipped weights). ``mix`` in [0, 1]:
-    the hand-made search values' share in a leaf's value. ``exact`` (>= 0): the budget
-    in positions of the exact end game (0: off).
+    :data:`~.mcts.CLOCKS`); ``settle``: stop a search under a time budget once its choice
+    can no longer change (:func:`~.mcts.settled`). ``c`` (> 0): the exploration constant
+    (values are win shares in [0, 1]). ``fpu`` (>= 0): how much less than the node's own
+    value an unvisited child is worth to the player deciding. ``noise`` in [0, 1): the share
+    of Dirichlet (``alpha`` > 0) noise in the root's priors (0: none, deterministic).
+    ``reuse``: keep the tree between decisions of one game. ``weights``: a weights file or a
+    :class:`~endeavor.bots.net.Net` (default: the shipped weights). ``mix`` in [0, 1]: the
+    hand-made search values' share in a leaf's value. ``exact`` (>= 0): the budget in
+    positions of the exact end game (0: off).
 
     ``choose`` never modifies the state it is given; ``last`` holds the
     :class:`~endeavor.bots.mcts.Stats` of the last search (``evaluations``: network

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from conftest import Server
 
 #: board -> the new game's config (side B is the 4-player loose / 5-player board)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Server, open_imported
 
+from conftest import Server, open_imported
 from endeavor import GameConfig, State, new_game
 from endeavor.bots import make
 from endeavor.records import make_record

@@ -8,8 +8,9 @@ import random
 import re
 from typing import Any
 
-from conftest import Server, sticking_out
 from test_browser import click_something, open_game, seq, wait_seq_change
+
+from conftest import Server, sticking_out
 
 YOUR_MOVE = "▶ Your move"
 

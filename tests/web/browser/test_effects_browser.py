@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import Server
-
 from endeavor import GameConfig, new_game
 from endeavor.bots import make
 from endeavor.records import make_record

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import Server
-
 from endeavor.exploits import EXPLOIT_IDS
 from endeavor.rules import RULESETS
 from endeavor.web import guide

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Server, _free_port
 
+from conftest import Server, _free_port
 from endeavor import GameConfig, new_game
 from endeavor.bots import make
 from endeavor.records import make_record

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from conftest import Server
 
 #: a frame like the phone layout's (360 px wide) with a drawn board of the app's size

@@ -12,8 +12,9 @@ import time
 from typing import Any
 
 import pytest
-from conftest import Server, sticking_out
 from test_browser import seq, wait_seq_change
+
+from conftest import Server, sticking_out
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
          "device_scale_factor": 2}

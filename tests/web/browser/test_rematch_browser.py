@@ -13,8 +13,9 @@ import re
 from typing import Any
 from urllib.parse import unquote
 
-from conftest import Server
 from test_browser import open_game
+
+from conftest import Server
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
          "device_scale_factor": 2}

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from conftest import Server
 
 FIXTURE = Path(__file__).parent.parent.parent / "fixtures" / "review_2p.record.json"

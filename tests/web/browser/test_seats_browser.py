@@ -13,10 +13,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 import pytest
-from conftest import Server
 from sqlalchemy import create_engine, select
 from webapi import eventually
 
+from conftest import Server
 from endeavor.web import db
 
 try:
