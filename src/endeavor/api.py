@@ -118,6 +118,9 @@ from .ids import (
     SiteId,
     TokenType,
 )
+from .messages import AND, COMMA, OR, SEMICOLON, Count, Items, Message, Seat, Term, msg
+from .messages import define as define_message
+from .messages import term as define_term
 from .rules import abolition as _abolition
 from .rules import attack as _attack
 from .rules import board as _board
@@ -145,11 +148,14 @@ from .rules.module import (
     register,
 )
 from .rules.words import (
+    card_message,
     card_words,
+    icons_message,
     icons_words,
     links_words,
     owner_words,
     plural,
+    region_term,
     region_words,
     site_words,
     token_words,
@@ -226,12 +232,20 @@ def module_index(s: State, module_id: str) -> ModuleIndex:
     return s.exploit_index(module_id)
 
 
-def emit(s: State, kind: str, player: PlayerId | None, text: str) -> None:
+def emit(s: State, kind: str, player: PlayerId | None, what: str | Message,
+         reader: PlayerId | None = None) -> None:
     """Raise an event for clients (``kind`` a short word, ``player`` the seat concerned
-    or None for the table, ``text`` in words); nothing while no client collects them
-    (bots, replays), so it costs them nothing."""
+    or None for the table, ``what`` a message declared with :func:`define_message`, or
+    words); nothing while no client collects them (bots, replays), so it costs them
+    nothing. ``reader``: the seat an English text in the second person ("your") speaks
+    to. Build the message only when :func:`collecting` says a client listens."""
     if s.ev is not None:
-        s.emit(kind, player, text)
+        s.emit(kind, player, what, reader=reader)
+
+
+def collecting(s: State) -> bool:
+    """Whether a client collects this action's events (see :func:`emit`)."""
+    return s.ev is not None
 
 
 def build_level(s: State, p: PlayerId) -> int:
@@ -495,17 +509,22 @@ def draw_presence(s: State, p: PlayerId, deck: DeckId) -> int:
     return _draw.presence(s, p, deck)
 
 
-def _card_gain_words(p: int, c: int) -> str:
+CARD_GAINED = define_message("event.card", "{seat} gains {card}", you="You gain {card}")
+GOVERNOR_GAINED = define_message("event.card.governor", "{seat} gains {card} from the {deck} deck",
+                                 you="You gain {card} from the {deck} deck")
+
+
+def _card_gained(p: PlayerId, c: CardId) -> Message:
     card = CARDS[c]
-    return (f"{word_player(p)} gains {card_words(c)}"
-            + (" from the " + DECK_NAMES[card.deck] + " deck" if card.governor else ""))
+    return msg(GOVERNOR_GAINED if card.governor else CARD_GAINED, seat=Seat(p),
+               card=card_message(c), deck=Term("deck", DECK_NAMES[card.deck]))
 
 
 def gain_card(s: State, p: PlayerId, c: CardId, bonus: bool = True) -> None:
     """Card ``c`` (already taken from where it was) joins ``p``'s hand: icons, a region
     value-1 card's bonus disc when ``bonus`` (R16), Abolition for Europe 5 (R17)."""
     if s.ev is not None:
-        s.emit_later("card", p, _card_gain_words, p, c)
+        s.emit_later("card", p, _card_gained, p, c)
     _draw.gain_card(s, p, c, bonus)
 
 
@@ -650,6 +669,9 @@ __all__ = [
     "swap_link_token", "swap_site_token", "swap_track_token", "take_circle", "take_discs",
     "take_link_token", "take_site_token", "take_top_card", "targets", "token_words",
     "track_length", "track_offset", "transfer_token", "verb_of", "word_player", "workers",
+    # structured messages (endeavor.messages): declare, build and raise them
+    "AND", "COMMA", "OR", "SEMICOLON", "Count", "Items", "Message", "Seat", "Term", "card_message",
+    "collecting", "define_message", "define_term", "icons_message", "msg", "region_term",
 ]
 
 #: the whole component and action tables, for modules that need more than the names above

@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from .messages import Message
+
 KINDS: Final = ("action", "growth", "salary", "governor", "region", "card", "bonus", "link",
                 "slot", "abolition", "exploit", "shield", "turn", "phase", "round", "game_end")
 
@@ -41,18 +43,28 @@ class Event:
     (a region opening, a new round). ``data`` holds machine-readable details for some
     kinds (``game_end``: ``{"scores": [...]}``).
 
-    ``text`` costs nothing until it is read: rule code raises most events with a function
-    ``make`` and the values ``args`` it needs, captured when the event happened
-    (numbers, ids, strings, a copy of a finished game; never the live state) instead of
-    ``text``; the words are ``make(*args)``, made on first reading (then kept). Likewise
-    ``data``, when the event has a ``make_data``: ``make_data(*args)`` on first reading."""
+    ``message`` is what happened as a structured message (:mod:`endeavor.messages`): an
+    id and its arguments, which :meth:`render` puts into words for a locale, a viewer and
+    the client's seat names; ``text`` is its English words as the engine has always
+    said them (seats as ``P0``..``P4``). An event a rule module raises with words only
+    has no message (None) and renders as its words.
 
-    __slots__ = ("kind", "player", "_text", "_data", "_make", "_args", "_make_data")
+    The message costs nothing until it is read: rule code raises most events with a
+    function ``make`` and the values ``args`` it needs, captured when the event happened
+    (numbers, ids, strings, a copy of a finished game; never the live state); the
+    message (or, from an older rule module, the words) is ``make(*args)``, made on first
+    reading (then kept). Likewise ``data``, when the event has a ``make_data``:
+    ``make_data(*args)`` on first reading."""
+
+    __slots__ = ("kind", "player", "_text", "_data", "_make", "_args", "_make_data",
+                 "_msg", "_reader")
 
     def __init__(self, kind: str, player: int | None, text: str | None,
-                 data: dict[str, Any] | None = None, make: Callable[..., str] | None = None,
+                 data: dict[str, Any] | None = None,
+                 make: Callable[..., str | Message] | None = None,
                  args: tuple[Any, ...] = (),
-                 make_data: Callable[..., dict[str, Any]] | None = None) -> None:
+                 make_data: Callable[..., dict[str, Any]] | None = None,
+                 message: Message | None = None, reader: int | None = None) -> None:
         self.kind = kind
         self.player = player
         self._text = text
@@ -60,20 +72,53 @@ class Event:
         self._make = make
         self._args = args
         self._make_data = make_data
+        self._msg = message
+        #: whom ``text`` speaks to (None: everyone); a few old texts say "your"
+        self._reader = reader
+
+    def _made(self) -> None:
+        make = self._make
+        assert make is not None
+        made = make(*self._args)
+        self._make = None
+        if self._make_data is None:
+            self._args = ()
+        if isinstance(made, Message):
+            self._msg = made
+        else:
+            self._text = made
+
+    @property
+    def message(self) -> Message | None:
+        """What happened as a structured message; None for an event a rule module raised
+        with words only."""
+        if self._msg is None and self._make is not None:
+            self._made()
+        return self._msg
 
     @property
     def text(self) -> str:
-        """The event in words."""
+        """The event in English words (seats as ``P0``..``P4``)."""
         t = self._text
         if t is None:
-            make = self._make
-            if make is None:
-                raise TypeError("an Event needs its text or a function making it")
-            t = self._text = make(*self._args)
-            self._make = None
-            if self._make_data is None:
-                self._args = ()
+            if self._make is not None:
+                self._made()
+                t = self._text
+            if t is None:
+                m = self._msg
+                if m is None:
+                    raise TypeError("an Event needs its text or a function making it, "
+                                    "or a message")
+                t = self._text = m.render(viewer=self._reader)
         return t
+
+    def render(self, locale: str = "en", viewer: int | None = None,
+               seats: Callable[[int], str] | None = None) -> str:
+        """The event in words for ``locale``, read by seat ``viewer`` (None: everyone),
+        seats named by ``seats`` (see :func:`endeavor.messages.render`); an event
+        without a message: its ``text``."""
+        m = self.message
+        return self.text if m is None else m.render(locale, viewer, seats)
 
     @property
     def data(self) -> dict[str, Any] | None:
@@ -99,12 +144,16 @@ class Event:
     def __hash__(self) -> int:
         return hash((self.kind, self.player, self.text))
 
-    def __reduce__(self) -> tuple[Any, tuple[str, int | None, str, dict[str, Any] | None]]:
-        return (Event, (self.kind, self.player, self.text, self.data))
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (Event, (self.kind, self.player, self.text, self.data, None, (), None,
+                        self.message, self._reader))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
+        """JSON-ready form: kind, player, text (English), the message (``{"id", "args"}``,
+        when the event has one) and data (when there is some)."""
         d: dict[str, Any] = {"kind": self.kind, "player": self.player, "text": self.text}
+        if self.message is not None:
+            d["message"] = self.message.to_dict()
         if self.data is not None:
             d["data"] = self.data
         return d

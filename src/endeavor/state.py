@@ -71,13 +71,14 @@ from .ids import (
     SiteId,
     TokenType,
 )
+from .messages import COMMA, Items, Message, Seat, Term, define, msg
 from .rules import base as RB
 from .rules import board, discard, draw, turns
 from .rules.attack import cost as _attack_cost
 from .rules.base import BoardInfo, Rules, rules_for
 from .rules.construction import build_options as _build_options
 from .rules.module import RuleModule, exploit_ids
-from .rules.words import region_words
+from .rules.words import region_term
 
 _LEVEL: Final = D.TRACK_LEVEL
 #: the interned action of each code (the catalogue grows in place as Exploits register)
@@ -85,13 +86,23 @@ _BY_CODE: Final[dict[int, Action]] = A.BY_CODE
 _ACTION_OF: Final = _BY_CODE.__getitem__
 #: this module compiled with mypyc: a few hot spots take the form fastest there
 _COMPILED: Final = not __file__.endswith(".py")
-#: the start of an action event's words, by seat: "P2: "
-_SEAT_PREFIX: Final = tuple(f"P{p}: " for p in range(16))
+
+#: an action's event: the seat, then the option's words
+ACTION = define("event.action", "{seat}: {option}")
 
 
-def _seat_words(p: int, words: str) -> str:
-    """An action event's words: the seat, then the option's words."""
-    return _SEAT_PREFIX[p] + words
+def _action_message(p: int, option: str | Message) -> Message:
+    return msg(ACTION, seat=Seat(p), option=option)
+EXPLOIT_ACTIVE = define("event.exploit", "{exploit} is active: {first} and {second} are open; "
+                        "Shields: {holders}")
+NOBODY_YET = define("event.exploit.nobody", "nobody yet")
+SHIELD_GAINED = define("event.shield.gain", "{seat} gains a Shield on {exploit} (presence in "
+                       "both its regions, P13)",
+                       you="You gain a Shield on {exploit} (presence in both its regions, P13)")
+SHIELD_LOST = define("event.shield.loss", "{seat} loses the Shield on {exploit} (no presence "
+                     "left in one of its regions, P13)",
+                     you="You lose the Shield on {exploit} (no presence left in one of its "
+                     "regions, P13)")
 
 
 def _has(codes: list[int], c: int) -> bool:
@@ -598,7 +609,7 @@ class State:
         # the action's own words describe the position before it (what it costs, what it
         # gains, what is left): made now, while that position exists
         p = f[1]
-        events = [Event("action", p, None, None, _seat_words, (p, t.option(self, f, action)))]
+        events = [Event("action", p, None, None, _action_message, (p, t.option(self, f, action)))]
         exploits = self.rules.exploits
         shields = 0
         filled = self.filled
@@ -697,18 +708,25 @@ class State:
             setattr(self, name, getattr(s, name))
 
     # ------------------------------------------------------------------ events
-    def emit(self, kind: str, player: PlayerId | None, text: str,
-             data: dict[str, Any] | None = None) -> None:
+    def emit(self, kind: str, player: PlayerId | None, what: str | Message,
+             data: dict[str, Any] | None = None, reader: PlayerId | None = None) -> None:
         """Record an event while :meth:`apply` collects them (rule code checks
-        ``state.ev is not None`` first, so bots pay nothing)."""
+        ``state.ev is not None`` first, so bots pay nothing): ``what`` happened is a
+        structured message (:mod:`endeavor.messages`) or, from an older rule module,
+        words; ``reader`` is whom its English ``text`` speaks to, for the few that say
+        "your"."""
         if self.ev is not None:
-            self.ev.append(Event(kind, player, text, data))
+            if isinstance(what, Message):
+                self.ev.append(Event(kind, player, None, data, message=what, reader=reader))
+            else:
+                self.ev.append(Event(kind, player, what, data))
 
-    def emit_later(self, kind: str, player: PlayerId | None, make: Callable[..., str],
-                   *args: Any) -> None:
-        """Record an event whose words are ``make(*args)``, made only when a client
-        reads them (:class:`~endeavor.events.Event`); ``args`` are values captured now (numbers,
-        ids, strings), never the live state. Nothing while no client collects events."""
+    def emit_later(self, kind: str, player: PlayerId | None,
+                   make: Callable[..., str | Message], *args: Any) -> None:
+        """Record an event whose message (or words) is ``make(*args)``, made only when a
+        client reads it (:class:`~endeavor.events.Event`); ``args`` are values captured
+        now (numbers, ids, strings), never the live state. Nothing while no client
+        collects events."""
         if self.ev is not None:
             self.ev.append(Event(kind, player, None, None, make, args))
 
@@ -734,20 +752,20 @@ class State:
         for i, e in self.rules.exploits:
             bit = 1 << (i * 8)
             if after & bit and not before & bit:
-                holders = [_who(p) for p in range(self.n) if after >> (i * 8 + 1 + p) & 1]
+                holders = tuple(Seat(p) for p in range(self.n) if after >> (i * 8 + 1 + p) & 1)
                 r1, r2 = e.regions
-                self.emit("exploit", None, f"{e.name} is active: {region_words(r1, True)} and "
-                          f"{region_words(r2)} are open; Shields: "
-                          f"{', '.join(holders) or 'nobody yet'}")
+                self.emit("exploit", None, msg(
+                    EXPLOIT_ACTIVE, exploit=Term("exploit", e.name), first=region_term(r1, True),
+                    second=region_term(r2), holders=Items(holders, COMMA, NOBODY_YET)))
                 continue
             for p in range(self.n):
                 b = 1 << (i * 8 + 1 + p)
                 if after & b and not before & b:
-                    self.emit("shield", p, f"{_who(p)} gains a Shield on {e.name} "
-                              "(presence in both its regions, P13)")
+                    self.emit("shield", p, msg(SHIELD_GAINED, seat=Seat(p),
+                                               exploit=Term("exploit", e.name)))
                 elif before & b and not after & b:
-                    self.emit("shield", p, f"{_who(p)} loses the Shield on {e.name} "
-                              "(no presence left in one of its regions, P13)")
+                    self.emit("shield", p, msg(SHIELD_LOST, seat=Seat(p),
+                                               exploit=Term("exploit", e.name)))
 
     # ------------------------------------------------------------------ errors
     def _why_illegal(self, action: Action, codes: list[int]) -> str:
@@ -845,10 +863,6 @@ def _state_from_json(text: str) -> State:
     """Unpickle a :class:`State` (its :meth:`State.to_json`, written by this program:
     unpickling is for trusted data only, as with any pickle)."""
     return State.from_json(text, trusted=True)
-
-
-def _who(p: int) -> str:
-    return f"P{p}"
 
 
 def new_game(config: GameConfig | None = None) -> State:

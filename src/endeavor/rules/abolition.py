@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
-from .words import word_player
+from ..messages import SEMICOLON, Count, Items, Message, Seat, define, msg
 
 if TYPE_CHECKING:
     from ..state import State
@@ -16,11 +16,21 @@ _CARD_DECK: Final = tuple(c.deck for c in D.CARDS)
 _CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 
 
-def _abolition_words(lost: tuple[tuple[int, int], ...], left: int) -> str:
-    detail = "; ".join(f"{word_player(p)} sets aside {D.CARDS[c].code}" for p, c in lost)
-    detail = detail + " (-1 glory each at the end)" if lost else "no Slavery card was held"
-    return (f"Slavery is abolished: {detail}; the Slavery deck "
-            f"({left} card{'s' if left != 1 else ''}) leaves the game (R17)")
+ABOLISHED = define("event.abolition",
+                   "Slavery is abolished: {lost} (-1 glory each at the end); the Slavery deck "
+                   "({cards}) leaves the game (R17)")
+ABOLISHED_NONE = define("event.abolition.none",
+                        "Slavery is abolished: no Slavery card was held; the Slavery deck "
+                        "({cards}) leaves the game (R17)")
+ASIDE = define("event.abolition.aside", "{seat} sets aside {card}")
+
+
+def _abolition_message(lost: list[tuple[int, int]], left: int) -> Message:
+    cards = Count(left, "card")
+    if not lost:
+        return msg(ABOLISHED_NONE, cards=cards)
+    return msg(ABOLISHED, cards=cards, lost=Items(tuple(
+        msg(ASIDE, seat=Seat(p), card=D.CARDS[c].code) for p, c in lost), SEMICOLON))
 
 
 def abolish(s: State) -> None:
@@ -47,6 +57,7 @@ def abolish(s: State) -> None:
     left = len(deck)
     s.removed.extend(deck)
     s.decks[D.SLAVERY_DECK] = []
-    s.emit_later("abolition", None, _abolition_words, tuple(lost), left)
+    if s.ev is not None:
+        s.emit("abolition", None, _abolition_message(lost, left))
     for i, e in s.rules.h_abolish:
         e.on_abolish(s, i)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 from ..data import REGION_STRIDE
+from ..messages import Seat, Term, define, msg
 from .module import L_BLOCKADE
-from .words import icons_words, owner_words, region_words, word_player
+from .words import icons_message, owner_words, region_term
 
 if TYPE_CHECKING:
     from ..state import Player, State
@@ -72,9 +73,8 @@ def place(s: State, p: int, x: int) -> None:
     claim_links(s, p, pl, x)
 
 
-def _link_words(p: int, a: int, b: int, token: str) -> str:
-    return (f"{word_player(p)} controls the link {D.SITES[a].code}-{D.SITES[b].code} "
-            f"first and gains its {token} token")
+LINK = define("event.link", "{seat} controls the link {link} first and gains its {token} token",
+              you="You control the link {link} first and gain its {token} token")
 
 
 def claim_links(s: State, p: int, pl: Player, x: int) -> None:
@@ -89,7 +89,9 @@ def claim_links(s: State, p: int, pl: Player, x: int) -> None:
             gain_token(s, pl, t)
             if s.ev is not None:
                 a, b = s.info.board.links[li]
-                s.emit_later("link", p, _link_words, p, a, b, s.rules.token_names[t])
+                s.emit("link", p, msg(LINK, seat=Seat(p),
+                                      link=f"{D.SITES[a].code}-{D.SITES[b].code}",
+                                      token=Term("token", s.rules.token_names[t])))
 
 
 def remove(s: State, x: int) -> int:
@@ -184,21 +186,22 @@ def governor_winner(s: State, r: int) -> int:
     return -1  # pragma: no cover
 
 
-def _region_words(r: int) -> str:
-    return f"{region_words(r, True)} opens: its track is full"
-
-
-def _governor_words(w: int, r: int, g: int, token_names: tuple[str, ...]) -> str:
-    card = D.CARDS[g]
-    return (f"{word_player(w)} wins the {D.REGION_NAMES[r]} Governor "
-            f"({card.code}: {icons_words(card.icons, card.glory, token_names)}"
-            "), most discs on the track (R11)")
+REGION = define("event.region", "{region} opens: its track is full")
+GOVERNOR = define("event.governor",
+                  "{seat} wins the {region} Governor ({card}: {icons}), most discs on the "
+                  "track (R11)",
+                  you="You win the {region} Governor ({card}: {icons}), most discs on the "
+                  "track (R11)")
+GOVERNOR_LEAVES = define("event.governor.neutral",
+                         "{owner} wins the {region} Governor ({card}), most discs on the "
+                         "track (R11): it leaves the game (R21)")
 
 
 def open_region(s: State, r: int) -> None:
     """The track of ``r`` is full: the region opens and its Governor goes to the winner
     (into the free Governor slot if it is empty, P1)."""
-    s.emit_later("region", None, _region_words, r)
+    if s.ev is not None:
+        s.emit("region", None, msg(REGION, region=region_term(r, True)))
     g = s.region_governors[r]
     if g < 0:
         return
@@ -210,9 +213,9 @@ def open_region(s: State, r: int) -> None:
         s.removed.append(g)
         if s.ev is not None:
             who = owner_words(s, w)
-            s.emit("governor", None, f"{who[0].upper()}{who[1:]} wins the "
-                   f"{D.REGION_NAMES[r]} Governor ({D.CARDS[g].code}), most discs on the "
-                   "track (R11): it leaves the game (R21)")
+            s.emit("governor", None, msg(
+                GOVERNOR_LEAVES, owner=Term("module", f"{who[0].upper()}{who[1:]}"),
+                region=Term("region", D.REGION_NAMES[r]), card=D.CARDS[g].code))
         return
     pl = s.players[w]
     if s.rules.governor_to_free_slot(s, w):  # P1 (the 2009 game: P72)
@@ -220,4 +223,8 @@ def open_region(s: State, r: int) -> None:
     else:
         pl.cards.append(g)
     gain_icons(pl, _CARD_ICONS[g], 1)
-    s.emit_later("governor", w, _governor_words, w, r, g, s.rules.token_names)
+    if s.ev is not None:
+        card = D.CARDS[g]
+        s.emit("governor", w, msg(GOVERNOR, seat=Seat(w), region=Term("region", D.REGION_NAMES[r]),
+                                  card=card.code, icons=icons_message(
+                                      card.icons, card.glory, s.rules.token_names)))

@@ -55,6 +55,7 @@ from ..frames import (
     PH_SALARY,
     SRC_SHIFT,
 )
+from ..messages import term
 from . import construction, discard, growth, salary
 from .attack import Attack
 from .base import BoardInfo, Rules, Step, register_ruleset
@@ -87,6 +88,7 @@ NAMES: Final = D.CLASSIC_TOKEN_NAMES
 CAP: Final = D.CLASSIC_TRACK_CAP
 #: the phases as the 2009 rulebook names them (by index, as ``frames.PHASE_NAMES``)
 PHASE_NAMES: Final = ("Setup", "Build", "Growth", "Salary", "Actions", "Discard", "Game over")
+term("phase", *PHASE_NAMES)
 #: the 2009 score pad (RB classic, "Game end and victory"): line letter -> line name, in
 #: the order of ``final_scores(...).lines``
 SCORE_PAD: Final = (("A", "Cities"), ("B", "Connections"), ("C", "Industry"), ("D", "Culture"),

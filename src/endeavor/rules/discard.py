@@ -18,7 +18,11 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_DISCARD, F_GOVSLOT, PH_DISCARD
-from .words import card_words, word_player
+from ..messages import Seat, define, msg
+from .words import card_words
+
+SLOT = define("event.slot", "{seat} puts {card} in the free Governor slot (P1)",
+              you="You put {card} in the free Governor slot (P1)")
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -97,8 +101,7 @@ def begin(s: State, p: int) -> None:
                 pl.cards.remove(c)
                 pl.gov = c
                 if s.ev is not None:
-                    s.emit("slot", p, f"{word_player(p)} puts {D.CARDS[c].code} in the "
-                           "free Governor slot (P1)")
+                    s.emit("slot", p, msg(SLOT, seat=Seat(p), card=D.CARDS[c].code))
                 break
     if over_card_limit(s, p):
         if pl.gov >= 0 and not _GOVERNORS.isdisjoint(pl.cards):

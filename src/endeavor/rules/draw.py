@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Final
 from .. import actions as A
 from .. import data as D
 from ..data import REGION_STRIDE
+from ..messages import Seat, define, msg
 from .abolition import abolish
 from .kinds import ActionKind
-from .words import card_words, left_after, region_words, word_player
+from .words import card_words, left_after, region_words
 
 if TYPE_CHECKING:
     from ..state import State
@@ -53,9 +54,9 @@ def presence(s: State, p: int, deck: int, bonus: int = -1) -> int:
     return s.region_presence[p * REGION_STRIDE + deck] + bonus
 
 
-def _bonus_words(p: int, c: int) -> str:
-    return (f"{word_player(p)} gains 1 disc from the supply for the value-1 card "
-            f"{D.CARDS[c].code} (R16)")
+BONUS = define("event.bonus",
+               "{seat} gains 1 disc from the supply for the value-1 card {card} (R16)",
+               you="You gain 1 disc from the supply for the value-1 card {card} (R16)")
 
 
 def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
@@ -74,7 +75,7 @@ def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
         pl.supply -= 1
         pl.harbor += 1
         if s.ev is not None:
-            s.emit_later("bonus", p, _bonus_words, p, c)
+            s.emit("bonus", p, msg(BONUS, seat=Seat(p), card=D.CARDS[c].code))
     if card.abolition and not s.abolished:
         abolish(s)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import data as D
 from ..events import Event
-from .words import plural, word_player
+from ..messages import Count, Message, Seat, define, msg
 
 if TYPE_CHECKING:
     from ..state import State
@@ -18,8 +18,12 @@ def growth(s: State, p: int) -> int:
     return D.growth_level(s.players[p].attr[D.CULTURE])
 
 
-def _growth_words(p: int, g: int, culture: int) -> str:
-    return f"{word_player(p)} gains {plural(g, 'disc')} from the supply (Growth, Culture {culture})"
+GROWTH = define("event.growth", "{seat} gains {discs} from the supply (Growth, Culture {culture})",
+                you="You gain {discs} from the supply (Growth, Culture {culture})")
+
+
+def _growth_message(p: int, g: int, culture: int) -> Message:
+    return msg(GROWTH, seat=Seat(p), discs=Count(g, "disc"), culture=culture)
 
 
 def grow(s: State, p: int) -> None:
@@ -29,4 +33,4 @@ def grow(s: State, p: int) -> None:
     pl.supply -= g
     pl.harbor += g
     if s.ev is not None:
-        s.ev.append(Event("growth", p, None, None, _growth_words, (p, g, pl.attr[D.CULTURE])))
+        s.ev.append(Event("growth", p, None, None, _growth_message, (p, g, pl.attr[D.CULTURE])))

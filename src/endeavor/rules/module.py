@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from .. import actions as A
 from .. import data as D
+from ..messages import term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -389,6 +390,7 @@ def register(module: RuleModule) -> RuleModule:
     assert all(m.number != module.number for m in REGISTRY.values()), module.number
     A.extend(module.catalogue())
     REGISTRY[module.id] = module
+    term("exploit" if module.is_exploit else "module", module.name)
     return module
 
 

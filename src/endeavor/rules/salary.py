@@ -19,7 +19,8 @@ from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..events import Event
 from ..frames import F_SALARY, PH_SALARY, SALARY_LEFT
-from .words import plural, word_player
+from ..messages import Count, Message, Seat, define, msg
+from .words import plural
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -92,9 +93,12 @@ def done(s: State, p: int) -> None:
         e.salary(s, i, p)
 
 
-def _salary_words(p: int, count: int, level: int) -> str:
-    return (f"{word_player(p)} pays {plural(count, 'worker')} back to the Harbor "
-            f"(Salary Level {level})")
+SALARY = define("event.salary", "{seat} pays {workers} back to the Harbor (Salary Level {level})",
+                you="You pay {workers} back to the Harbor (Salary Level {level})")
+
+
+def _salary_message(p: int, count: int, level: int) -> Message:
+    return msg(SALARY, seat=Seat(p), workers=Count(count, "worker"), level=level)
 
 
 def begin(s: State, p: int) -> None:
@@ -106,7 +110,7 @@ def begin(s: State, p: int) -> None:
     if count <= level:  # R7: everyone can be paid (P2)
         pay_all(s, p)
         if s.ev is not None and count:
-            s.ev.append(Event("salary", p, None, None, _salary_words, (p, count, level)))
+            s.ev.append(Event("salary", p, None, None, _salary_message, (p, count, level)))
         done(s, p)
     else:
         s.stack.append((F_SALARY, p, level))

@@ -24,7 +24,7 @@ from ..frames import (
     PH_SALARY,
     PH_SETUP,
 )
-from .words import word_player
+from ..messages import AND, COMMA, Items, Message, Seat, Term, define, msg
 
 if TYPE_CHECKING:
     from ..state import State
@@ -76,7 +76,8 @@ def advance(s: State) -> None:
         if ph != phase:
             s.phase = ph
             if s.ev is not None:
-                s.ev.append(Event("phase", None, rules.phase_events[ph]))
+                s.ev.append(Event("phase", None, None, None, _phase_message,
+                                  (rules.phase_names[ph],)))
         if ph == PH_ACTIONS:
             if next_turn(s):
                 return
@@ -110,19 +111,34 @@ def next_turn(s: State) -> bool:
     return True
 
 
-def _round_words(r: int, rounds: int, crown: int) -> str:
-    return f"Round {r} of {rounds} begins; {word_player(crown)} holds the Crown"
+PHASE = define("event.phase", "{phase} phase")
+ROUND = define("event.round", "Round {round} of {rounds} begins; {seat} holds the Crown",
+               you="Round {round} of {rounds} begins; you hold the Crown")
+WIN = define("event.game_end.win", "Game over: {seat} wins with {glory} glory ({scores})",
+             you="Game over: you win with {glory} glory ({scores})")
+SHARED = define("event.game_end.shared",
+                "Game over: {seats} share the victory with {glory} glory ({scores})")
+SCORE = define("event.game_end.score", "{seat} {glory}")
 
 
-def _game_end_words(final: State) -> str:
+def _phase_message(name: str) -> Message:
+    return msg(PHASE, phase=Term("phase", name))
+
+
+def _round_message(r: int, rounds: int, crown: int) -> Message:
+    return msg(ROUND, round=r, rounds=rounds, seat=Seat(crown))
+
+
+def _game_end_message(s: State) -> Message:
     from .scoring import final_scores
-    scores = final_scores(final)
+    scores = final_scores(s)
     best = max(x.total for x in scores)
-    winners = [word_player(x.player) for x in scores if x.total == best]
-    others = ", ".join(f"{word_player(x.player)} {x.total}" for x in scores)
-    who = " and ".join(winners)
-    verb = "share the victory" if len(winners) > 1 else "wins"
-    return f"Game over: {who} {verb} with {best} glory ({others})"
+    winners = [Seat(x.player) for x in scores if x.total == best]
+    others = Items(tuple(msg(SCORE, seat=Seat(x.player), glory=x.total) for x in scores),
+                   COMMA)
+    if len(winners) == 1:
+        return msg(WIN, seat=winners[0], glory=best, scores=others)
+    return msg(SHARED, seats=Items(tuple(winners), AND), glory=best, scores=others)
 
 
 def _game_end_data(final: State) -> dict[str, Any]:
@@ -144,14 +160,14 @@ def end_round(s: State) -> None:
     if s.round >= s.rules.rounds:
         s.phase = PH_END
         if s.ev is not None:  # scored when read, from a copy of the finished game
-            s.ev.append(Event("game_end", None, None, None, _game_end_words, (s.copy(),),
+            s.ev.append(Event("game_end", None, None, None, _game_end_message, (s.copy(),),
                               _game_end_data))
         return
     if s.round >= 1:  # the Crown passes left (R5)
         s.crown = (s.crown + 1) % s.n
     s.round += 1
     if s.ev is not None:
-        s.ev.append(Event("round", None, None, None, _round_words,
+        s.ev.append(Event("round", None, None, None, _round_message,
                           (s.round, s.rules.rounds, s.crown)))
     for i, e in s.rules.h_round_start:  # may ask: advance() waits for the answers
         e.on_round_start(s, i)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
+from ..frames import PHASE_NAMES
+from ..messages import COMMA, Count, Items, Message, Term, define, msg, noun, term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -138,3 +140,44 @@ def plural(k: int, word: str) -> str:
     if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
         return f"{k} {word[:-1]}ies"
     return f"{k} {word}s"
+
+
+# ---------------------------------------------------------------------- as messages
+term("token", *D.TOKEN_NAMES, *D.CLASSIC_TOKEN_NAMES)
+term("region", *D.REGION_NAMES)
+term("region_noun", *D.REGION_NOUNS)
+term("region_start", *_REGION_STARTS)
+term("deck", *D.DECK_NAMES)
+term("phase", *PHASE_NAMES)
+term("action", *D.KIND_NAMES)
+term("building", *(b.name for b in D.BUILDINGS))
+noun("disc")
+noun("glory", "glory")
+noun("card")
+noun("worker")
+
+ICON = define("icon", "+{n} {token}")
+NOTHING = define("icons.nothing", "nothing")
+CARD = define("card", "{code} ({icons})")
+
+
+def icons_message(icons: tuple[int, int, int, int], glory: int = 0,
+                  names: tuple[str, ...] = D.TOKEN_NAMES) -> Items:
+    """:func:`icons_words` as a message argument."""
+    parts: list[object] = [msg(ICON, n=icons[k], token=Term("token", names[k]))
+                           for k in range(4) if icons[k]]
+    if glory:
+        parts.append(Count(glory, "glory"))
+    return Items(tuple(parts), COMMA, NOTHING)
+
+
+def card_message(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Message:
+    """:func:`card_words` as a message: ``AF/3 (+2 Wealth, +2 Influence)``."""
+    card = D.CARDS[c]
+    return msg(CARD, code=card.code, icons=icons_message(card.icons, card.glory, names))
+
+
+def region_term(r: int, start: bool = False) -> Term:
+    """:func:`region_words` as a message argument."""
+    return Term("region_start", _REGION_STARTS[r]) if start else \
+        Term("region_noun", D.REGION_NOUNS[r])

@@ -93,6 +93,56 @@ def _bits(mask: int) -> list[int]:
 
 def _regions_words(mask: int) -> str:
     return " or ".join(api.region_words(r) for r in _bits(mask))
+
+
+def _regions_message(mask: int) -> api.Items:
+    return api.Items(tuple(api.region_term(r) for r in _bits(mask)), api.OR)
+
+
+#: the fleet at a sentence's start
+_FLEET: Final = api.Term("module", FLEET)
+_M = api.define_message
+NO_TOKEN_REACTION: Final = _M(
+    "fleet.token_turn", "{fleet} does not react: the turn was played with a blue Action token "
+    "(no token reaction, R22, P89)")
+NOTHING_TO_DO: Final = _M(
+    "fleet.nothing_to_do", "{fleet} could react to {seat}'s {actions}, but none of them gives it "
+    "anything to do: nothing happens (P84)",
+    you="{fleet} could react to your {actions}, but none of them gives it anything to do: "
+    "nothing happens (P84)")
+NO_SHORTAGE: Final = _M(
+    "fleet.shortage.none", "Building shortage: no building of level {level} or lower is left in "
+    "the supply, so {seat} discards nothing (P90)",
+    you="Building shortage: no building of level {level} or lower is left in the supply, so "
+    "you discard nothing (P90)")
+SHORTAGE_DISCARD: Final = _M(
+    "fleet.shortage", "Building shortage: {seat} (without the Crown) discards a {building} "
+    "(level {level}) from the supply; it leaves the game (R22, P90)",
+    you="Building shortage: you (without the Crown) discard a {building} (level {level}) from "
+    "the supply; it leaves the game (R22, P90)")
+IDLE: Final = _M("fleet.idle", "{fleet} does nothing after {action} (R21)")
+NO_TARGET: Final = _M(
+    "fleet.no_target", "{fleet} reacts to {seat}'s {action} but {reason}: nothing happens (P84)",
+    you="{fleet} reacts to your {action} but {reason}: nothing happens (P84)")
+NO_CARD: Final = _M("fleet.no_target.draw", "no deck's top card is within its presence")
+NO_SUPPLY: Final = _M("fleet.no_target.supply", "its supply is empty (P85)")
+NO_SPACE: Final = _M("fleet.no_target.ship", "there is no free track space or trade route")
+NO_CITY_IN: Final = _M("fleet.no_target.occupy_in", "there is no city it may occupy in {regions} "
+                       "(limited occupation, P88)")
+NO_OCCUPATION: Final = _M("fleet.no_target.no_occupation", "{seat} occupied no city of the map "
+                          "(limited occupation, P88)",
+                          you="you occupied no city of the map (limited occupation, P88)")
+NO_CITY: Final = _M("fleet.no_target.occupy", "there is no unoccupied city in Europe or in an "
+                    "open region where it is present")
+SHIPS: Final = _M("fleet.ship", "{fleet} ships to the {region} track, space {space} of {length}"
+                  "{token_out}")
+ROUTE_TO: Final = _M("fleet.route", "{fleet} ships to the trade route {site}{token_out}")
+OCCUPIES: Final = _M("fleet.occupy", "{fleet} occupies {site}{token_out}")
+TOKEN_OUT: Final = _M("fleet.token_out", "; the {token} token there leaves the game")
+DISCARDS: Final = _M("fleet.draw", "{fleet} discards the top card of the {deck} deck, {card}: "
+                     "it leaves the game")
+api.define_term("action_indefinite", *(("an " if k[0] in "AEIOU" else "a ") + k
+                                for k in api.KIND_NAMES))
 #: its block of the RL observation (``observe``)
 OBS: Final = api.ObsBlock()
 O_OCC: Final = OBS.field("occupied", "bits", api.REGION_CODES,
@@ -223,16 +273,18 @@ class SilentFleet(api.RuleModule):
         if not kinds:
             return  # a pass causes nothing (R21)
         if token:
-            api.emit(s, "fleet", None, f"{FLEET} does not react: the turn was played with a "
-                     "blue Action token (no token reaction, R22, P89)")
+            if api.collecting(s):
+                api.emit(s, "fleet", None, api.msg(NO_TOKEN_REACTION, fleet=_FLEET))
             return
         performed = _bits(kinds)
         if len(performed) == 1:
             self._react(s, i, p, performed[0], occ)
         elif not any(self.targets(s, i, k, occ) for k in performed):
-            names = " or ".join(api.KIND_NAMES[k] for k in performed)
-            api.emit(s, "fleet", None, f"{FLEET} could react to your {names}, but none of "
-                     "them gives it anything to do: nothing happens (P84)")
+            if api.collecting(s):
+                names = api.Items(tuple(api.Term("action", api.KIND_NAMES[k])
+                                        for k in performed), api.OR)
+                api.emit(s, "fleet", None, api.msg(NOTHING_TO_DO, fleet=_FLEET,
+                                                   seat=api.Seat(p), actions=names), reader=p)
         else:  # P80: the acting player picks the action that triggers it
             api.push_step(s, i, p, STEP_REACT, kinds, occ)
 
@@ -246,17 +298,19 @@ class SilentFleet(api.RuleModule):
         elif codes:
             self._discard_building(s, i, p, api.arg_of(codes[0]))
         else:
-            api.emit(s, "fleet", p, f"Building shortage: no building of level "
-                     f"{api.build_level(s, p)} or lower is left in the supply, so "
-                     f"{api.word_player(p)} discards nothing (P90)")
+            if api.collecting(s):
+                api.emit(s, "fleet", p, api.msg(NO_SHORTAGE, level=api.build_level(s, p),
+                                                seat=api.Seat(p)))
 
     # ------------------------------------------------------------------ reactions
     def _react(self, s: State, i: int, p: int, kind: int, occ: int) -> None:
         """The reaction to ``kind``: nothing, the only target at once, or a decision."""
         what = api.KIND_NAMES[kind]
         if kind not in STEP_OF:
-            art = "an" if what[0] in "AEIOU" else "a"
-            api.emit(s, "fleet", None, f"{FLEET} does nothing after {art} {what} (R21)")
+            if api.collecting(s):
+                art = "an" if what[0] in "AEIOU" else "a"
+                api.emit(s, "fleet", None, api.msg(IDLE, fleet=_FLEET, action=api.Term(
+                    "action_indefinite", f"{art} {what}")))
             return
         codes = self.targets(s, i, kind, occ)
         if len(codes) > 1:
@@ -264,23 +318,25 @@ class SilentFleet(api.RuleModule):
         elif codes:
             self._do(s, i, codes[0])
         else:
-            api.emit(s, "fleet", None, f"{FLEET} reacts to your {what} but "
-                     f"{self._nothing(s, i, kind, occ)}: nothing happens (P84)")
+            if api.collecting(s):
+                api.emit(s, "fleet", None, api.msg(
+                    NO_TARGET, fleet=_FLEET, seat=api.Seat(p), action=api.Term("action", what),
+                    reason=self._nothing(s, i, p, kind, occ)), reader=p)
 
-    def _nothing(self, s: State, i: int, kind: int, occ: int) -> str:
-        """Why a reaction to ``kind`` has no target, in words."""
+    def _nothing(self, s: State, i: int, p: int, kind: int, occ: int) -> api.Message:
+        """Why a reaction to ``kind`` (``p``'s) has no target."""
         q = self.owner(s, i)
         if kind == api.DRAW:
-            return "no deck's top card is within its presence"
+            return api.msg(NO_CARD)
         if not api.neutral_supply(s, q):
-            return "its supply is empty (P85)"
+            return api.msg(NO_SUPPLY)
         if kind == api.SHIP:
-            return "there is no free track space or trade route"
+            return api.msg(NO_SPACE)
         if self._on(s, "limited_occupation"):
-            where = _regions_words(occ)
-            return (f"there is no city it may occupy in {where} (limited occupation, P88)"
-                    if where else "you occupied no city of the map (limited occupation, P88)")
-        return "there is no unoccupied city in Europe or in an open region where it is present"
+            if occ:
+                return api.msg(NO_CITY_IN, regions=_regions_message(occ))
+            return api.msg(NO_OCCUPATION, seat=api.Seat(p))
+        return api.msg(NO_CITY)
 
     def _do(self, s: State, i: int, c: int) -> None:
         """Carry out reaction code ``c`` (the events first, then what follows: a region
@@ -292,28 +348,31 @@ class SilentFleet(api.RuleModule):
             k = s.filled[arg]
             t = s.track_tokens(arg)[k]
             d[TOKENS_OUT] += int(t >= 0)
-            api.emit(s, "fleet", None, f"{FLEET} ships to the {api.REGION_NAMES[arg]} "
-                     f"track, space {k + 1} of {api.track_length(s, arg)}"
-                     f"{self._token_out(t)}")
+            if api.collecting(s):
+                api.emit(s, "fleet", None, api.msg(
+                    SHIPS, fleet=_FLEET, region=api.Term("region", api.REGION_NAMES[arg]),
+                    space=k + 1, length=api.track_length(s, arg), token_out=self._token_out(t)))
             api.ship_neutral_disc(s, q, arg)
         elif verb in (ROUTE, OCCUPY):
             t = s.site_token[arg]
             d[TOKENS_OUT] += int(t >= 0)
-            how = "ships to the trade route" if verb == ROUTE else "occupies"
-            api.emit(s, "fleet", None, f"{FLEET} {how} {api.site_words(arg)}"
-                     f"{self._token_out(t)}")
+            if api.collecting(s):
+                api.emit(s, "fleet", None, api.msg(
+                    ROUTE_TO if verb == ROUTE else OCCUPIES, fleet=_FLEET,
+                    site=api.site_words(arg), token_out=self._token_out(t)))
             api.place_neutral_disc(s, q, arg)
         else:  # DRAW
             card = s.decks[arg][-1]
             d[CARDS_OUT] += 1
-            api.emit(s, "fleet", None, f"{FLEET} discards the top card of the "
-                     f"{api.DECK_NAMES[arg]} deck, {api.card_words(card)}: it leaves "
-                     "the game")
+            if api.collecting(s):
+                api.emit(s, "fleet", None, api.msg(
+                    DISCARDS, fleet=_FLEET, deck=api.Term("deck", api.DECK_NAMES[arg]),
+                    card=api.card_message(card)))
             api.discard_top_card(s, arg)  # the Europe 5 card abolishes Slavery (R17)
 
     @staticmethod
-    def _token_out(t: int) -> str:
-        return f"; the {api.TOKEN_NAMES[t]} token there leaves the game" if t >= 0 else ""
+    def _token_out(t: int) -> api.Message | str:
+        return api.msg(TOKEN_OUT, token=api.Term("token", api.TOKEN_NAMES[t])) if t >= 0 else ""
 
     # ------------------------------------------------------------------ building shortage
     def _shortage_codes(self, s: State, p: int) -> list[int]:
@@ -324,9 +383,10 @@ class SilentFleet(api.RuleModule):
 
     def _discard_building(self, s: State, i: int, p: int, b: int) -> None:
         bd = api.BUILDINGS[b]
-        api.emit(s, "fleet", p, f"Building shortage: {api.word_player(p)} (without the "
-                 f"Crown) discards a {bd.name} (level {bd.level}) from the supply; it "
-                 "leaves the game (R22, P90)")
+        if api.collecting(s):
+            api.emit(s, "fleet", p, api.msg(SHORTAGE_DISCARD, seat=api.Seat(p),
+                                            building=api.Term("building", bd.name),
+                                            level=bd.level))
         api.discard_building(s, b)
         s.module_data[i][BLD + b] += 1
 
@@ -426,7 +486,9 @@ class SilentFleet(api.RuleModule):
         occ = f[api.EXPLOIT_B] if f is not None and mine else 0
         codes = self.targets(s, i, kind, occ)
         if not codes:
-            return head + f"nothing happens ({self._nothing(s, i, kind, occ)})"
+            p = f[1] if f is not None else -1
+            why = self._nothing(s, i, p, kind, occ).render(viewer=p)
+            return head + f"nothing happens ({why})"
         if len(codes) == 1:
             text = self.describe_action(s, i, codes[0])
             return head + text[0].lower() + text[1:]
