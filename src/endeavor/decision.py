@@ -47,20 +47,23 @@ Frame = tuple[int, ...]
 
 
 class Option:
-    """One legal action of a decision and what it does, in words."""
+    """One legal action of a decision, what it does in words, and ``targets``: the ids of
+    the elements of the table where it is taken (:mod:`endeavor.targets`: a city, a
+    track, a deck, a building, a token, a card...), for a client to highlight and click."""
 
-    __slots__ = ("action", "text")
+    __slots__ = ("action", "text", "targets")
 
-    def __init__(self, action: Action, text: str) -> None:
+    def __init__(self, action: Action, text: str, targets: tuple[str, ...] = ()) -> None:
         self.action = action
         self.text = text
+        self.targets = targets
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Option) and self.action == other.action
-                and self.text == other.text)
+                and self.text == other.text and self.targets == other.targets)
 
-    def __reduce__(self) -> tuple[Any, tuple[Action, str]]:
-        return (Option, (self.action, self.text))
+    def __reduce__(self) -> tuple[Any, tuple[Action, str, tuple[str, ...]]]:
+        return (Option, (self.action, self.text, self.targets))
 
     def __repr__(self) -> str:
         return f"Option({self.action.text!r}, {self.text!r})"

@@ -79,6 +79,7 @@ from .rules.base import BoardInfo, Rules, rules_for
 from .rules.construction import build_options as _build_options
 from .rules.module import RuleModule, exploit_ids
 from .rules.words import region_term
+from .targets import targets
 
 _LEVEL: Final = D.TRACK_LEVEL
 #: the interned action of each code (the catalogue grows in place as Exploits register)
@@ -579,7 +580,9 @@ class State:
             return None
         f = self.stack[-1]
         t = self.rules.decisions[f[0]]
-        options = [Option(a, t.option(self, f, a)) for a in self.legal_actions()]
+        p = f[1]
+        options = [Option(a, t.option(self, f, a), targets(self, a, p))
+                   for a in self.legal_actions()]
         return Decision(f[1], t.kind_of(self, f), t.prompt(self, f), options)
 
     # ------------------------------------------------------------------ apply, undo

@@ -270,6 +270,12 @@ class RuleModule:
         """What this module's legal code ``c`` does now, in words."""
         return f"{self.name}: {A.BY_CODE[c].text}"
 
+    def action_targets(self, s: State, i: int, p: int, c: int) -> list[str] | None:
+        """The ids of the elements where ``p`` takes this module's code ``c``
+        (:mod:`endeavor.targets`; an Exploit's tile is added to them); None: the
+        elements its notation names."""
+        return None
+
     # ------------------------------------------------------------------ persistent rules
     def attack_cost(self, s: State, i: int, p: int, site: int, cost: int) -> int:
         """Casualties ``p`` suffers attacking ``site`` (base 1, +1 if fortified). A hook
