@@ -71,7 +71,7 @@ def test_every_event_carries_a_message_that_reads_as_its_text(events: list[Event
         assert e.text in (m.render(), m.render(viewer=m.subject)), (e.text, m)
         assert e.render() == m.render()
     assert {"event.action", "event.round", "event.phase", "event.growth", "event.salary",
-            "fleet.ship"} <= kinds
+            "silent_fleet.ship"} <= kinds
     assert kinds & {"event.game_end.win", "event.game_end.shared"}
 
 

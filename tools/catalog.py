@@ -2,13 +2,19 @@
 
 - ``python tools/catalog.py update``: writes ``endeavor.pot`` from the messages, terms
   and counted nouns the engine declares (:mod:`endeavor.messages`), merges it into each
-  locale's ``.po`` (new entries empty and marked fuzzy, changed English texts fuzzy,
-  entries no longer declared dropped), and compiles every ``.po`` into the ``.mo`` the
-  engine reads at run time (with the standard library's :mod:`gettext`).
+  locale's ``.po`` parts (new entries come in untranslated, entries no longer declared
+  are dropped), and compiles the parts into the one ``.mo`` the engine reads at run
+  time (with the standard library's :mod:`gettext`).
 - ``python tools/catalog.py check``: what ``tests/test_messages.py`` checks in
   ``make test``: every entry of the template has a translation in every shipped locale,
-  with the same placeholders as the English, none fuzzy, and the ``.mo`` compiled from
-  the ``.po`` as it is now.
+  with the same placeholders as the English, and the ``.mo`` is compiled from the parts
+  as they are.
+
+A locale's translations live in parts, one ``.po`` file each under
+``src/endeavor/locale/<locale>/parts/``, so that a rule module's words are translated in
+a file of its own: a message whose id starts with a rule module's id (``silent_fleet.``,
+``letters_of_marque.``) goes to ``<module id>.po``, the game's terms and counted nouns to
+``terms.po``, every other message to ``core.po``.
 
 In a catalog, a message's msgctxt is its id (``id/you`` for its second person) and its
 msgid the English text; a term's msgctxt is its kind (``region``, ``token``...) and a
@@ -30,11 +36,17 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "src" / "endeavor" / "locale"
 POT = LOCALE_DIR / "endeavor.pot"
+#: every catalog's creation date: a fixed one, so that an update changes only entries
+CREATED = datetime(2026, 12, 2, tzinfo=timezone.utc)
+
+Entry = tuple[str, "str | tuple[str, str]"]
 
 
 def _load_engine() -> Any:
     """The engine with every rule module imported (each declares its messages)."""
-    sys.path.insert(0, str(ROOT / "src"))
+    src = str(ROOT / "src")
+    if src not in sys.path:
+        sys.path.insert(0, src)
     import endeavor.exploits  # noqa: F401
     import endeavor.rules.classic  # noqa: F401
     import endeavor.variants  # noqa: F401
@@ -42,10 +54,10 @@ def _load_engine() -> Any:
     return messages
 
 
-def entries() -> list[tuple[str, str | tuple[str, str]]]:
+def entries() -> list[Entry]:
     """(msgctxt, msgid) of everything the engine can say, in a stable order."""
     m = _load_engine()
-    out: list[tuple[str, str | tuple[str, str]]] = []
+    out: list[Entry] = []
     for id, t in sorted(m.MESSAGES.items()):
         out.append((id, t.text))
         if t.you is not None:
@@ -58,25 +70,50 @@ def entries() -> list[tuple[str, str | tuple[str, str]]]:
     return out
 
 
+def part_of(ctx: str) -> str:
+    """The part (file name without ``.po``) an entry of context ``ctx`` belongs to."""
+    m = _load_engine()
+    if ctx == "count" or ctx in m.TERMS:
+        return "terms"
+    from endeavor.rules.module import REGISTRY
+    prefix = ctx.split("/")[0].split(".")[0]
+    return prefix if prefix in REGISTRY else "core"
+
+
+def _catalog(locale: str | None) -> Catalog:
+    return Catalog(locale=locale, domain="endeavor", project="endeavor", fuzzy=False,
+                   creation_date=CREATED, revision_date=CREATED)
+
+
 def template() -> Catalog:
-    cat = Catalog(domain="endeavor", project="endeavor", fuzzy=False,
-                  creation_date=datetime(2026, 12, 2, tzinfo=timezone.utc))
+    cat = _catalog(None)
     for ctx, msgid in entries():
         cat.add(msgid, context=ctx)
     return cat
 
 
 def locales() -> list[str]:
-    return sorted(p.name for p in LOCALE_DIR.iterdir() if (p / "LC_MESSAGES").is_dir())
+    return sorted(p.name for p in LOCALE_DIR.iterdir() if (p / "parts").is_dir())
 
 
-def po_path(locale: str) -> Path:
-    return LOCALE_DIR / locale / "LC_MESSAGES" / "endeavor.po"
+def parts_dir(locale: str) -> Path:
+    return LOCALE_DIR / locale / "parts"
+
+
+def mo_path(locale: str) -> Path:
+    return LOCALE_DIR / locale / "LC_MESSAGES" / "endeavor.mo"
 
 
 def read(locale: str) -> Catalog:
-    with po_path(locale).open("rb") as f:
-        return read_po(f, locale=locale)
+    """Every part of ``locale`` as one catalog."""
+    whole = _catalog(locale)
+    for path in sorted(parts_dir(locale).glob("*.po")):
+        with path.open("rb") as f:
+            part = read_po(f, locale=locale)
+        for m in part:
+            if m.id:
+                whole[m.id] = m
+    return whole
 
 
 def mo_bytes(cat: Catalog) -> bytes:
@@ -89,22 +126,31 @@ def update() -> None:
     pot = template()
     LOCALE_DIR.mkdir(parents=True, exist_ok=True)
     with POT.open("wb") as f:
-        write_po(f, pot, width=88, omit_header=False, sort_output=False)
+        write_po(f, pot, width=88, sort_output=False)
     for locale in locales():
-        cat = read(locale)
-        cat.update(pot, no_fuzzy_matching=True, update_creation_date=False)
-        cat.obsolete.clear()
-        cat.fuzzy = False  # the header: the .mo needs its plural forms
-        with po_path(locale).open("wb") as f:
-            write_po(f, cat, width=88, sort_output=False)
-        po_path(locale).with_suffix(".mo").write_bytes(mo_bytes(read(locale)))
-        print(f"{locale}: {len(cat)} entries, {len(problems(locale))} problem(s)")
+        old = read(locale)
+        parts: dict[str, Catalog] = {}
+        for ctx, msgid in entries():
+            key: Any = msgid
+            known = old.get(msgid if isinstance(msgid, str) else msgid[0], context=ctx)
+            part = parts.setdefault(part_of(ctx), _catalog(locale))
+            string: Any = known.string if known is not None and known.id == key else (
+                "" if isinstance(msgid, str) else ("",) * part.num_plurals)
+            part.add(key, string, context=ctx)
+        for path in parts_dir(locale).glob("*.po"):
+            if path.stem not in parts:
+                path.unlink()
+        for name, part in parts.items():
+            with (parts_dir(locale) / f"{name}.po").open("wb") as f:
+                write_po(f, part, width=88, sort_output=False)
+        mo_path(locale).parent.mkdir(parents=True, exist_ok=True)
+        mo_path(locale).write_bytes(mo_bytes(read(locale)))
+        print(f"{locale}: {len(read(locale))} entries in {len(parts)} parts, "
+              f"{len(problems(locale))} problem(s)")
 
 
 def placeholders(text: str) -> frozenset[str]:
-    sys.path.insert(0, str(ROOT / "src"))
-    from endeavor.messages import fields_of
-    return fields_of(text)
+    return _load_engine().fields_of(text)
 
 
 def problems(locale: str) -> list[str]:
@@ -114,7 +160,7 @@ def problems(locale: str) -> list[str]:
     for ctx, msgid in entries():
         key: Any = msgid if isinstance(msgid, str) else msgid[0]
         m = cat.get(key, context=ctx)
-        name = f"{ctx}: {key!r}"
+        name = f"{part_of(ctx)}.po, {ctx}: {key!r}"
         if m is None:
             out.append(f"{name}: no entry")
             continue
@@ -122,15 +168,15 @@ def problems(locale: str) -> list[str]:
         if m.fuzzy or not all(strings):
             out.append(f"{name}: not translated" + (" (fuzzy)" if m.fuzzy else ""))
             continue
-        english = placeholders(key if isinstance(msgid, str) else msgid[0])
+        english = placeholders(key)
         for s in strings:
             if placeholders(s) != english:
                 out.append(f"{name}: placeholders {sorted(placeholders(s))} in {s!r}, "
                            f"not {sorted(english)}")
-    mo = po_path(locale).with_suffix(".mo")
+    mo = mo_path(locale)
     if not mo.is_file() or mo.read_bytes() != mo_bytes(cat):
-        out.append(f"{mo.relative_to(ROOT)} is not compiled from the .po as it is: run "
-                   "python tools/catalog.py update")
+        out.append(f"{mo.relative_to(ROOT)} is not compiled from the parts as they are: "
+                   "run python tools/catalog.py update")
     return out
 
 

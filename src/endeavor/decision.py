@@ -39,6 +39,7 @@ from .frames import (
     SRC_SHIFT,
 )
 from .ids import ActionCode, PlayerId
+from .messages import Message, SeatNames
 
 if TYPE_CHECKING:
     from .state import State
@@ -46,24 +47,56 @@ if TYPE_CHECKING:
 Frame = tuple[int, ...]
 
 
+def said(what: str | Message, locale: str, viewer: int | None, seats: SeatNames | None
+         ) -> str:
+    """Words or a message, in words (see :func:`endeavor.messages.render`)."""
+    return what if isinstance(what, str) else what.render(locale, viewer, seats)
+
+
 class Option:
-    """One legal action of a decision, what it does in words, and ``targets``: the ids of
-    the elements of the table where it is taken (:mod:`endeavor.targets`: a city, a
-    track, a deck, a building, a token, a card...), for a client to highlight and click."""
+    """One legal action of a decision, what it does, and ``targets``: the ids of the
+    elements of the table where it is taken (:mod:`endeavor.targets`: a city, a track, a
+    deck, a building, a token, a card...), for a client to highlight and click.
 
-    __slots__ = ("action", "text", "targets")
+    What it does is a structured message (``message``, :mod:`endeavor.messages`; None
+    where a rule module gives words only), said to the seat deciding: ``text`` is its
+    English words as the engine has always given them, :meth:`render` its words in a
+    locale, for a viewer (the decider reads "your", the others "their"), with the
+    client's seat names. ``player`` is the seat deciding."""
 
-    def __init__(self, action: Action, text: str, targets: tuple[str, ...] = ()) -> None:
+    __slots__ = ("action", "what", "targets", "player")
+
+    def __init__(self, action: Action, what: str | Message, targets: tuple[str, ...] = (),
+                 player: int | None = None) -> None:
         self.action = action
-        self.text = text
+        self.what = what
         self.targets = targets
+        self.player = player
+
+    @property
+    def text(self) -> str:
+        """What the option does, in English, said to the seat deciding."""
+        w = self.what
+        return w if isinstance(w, str) else w.render(viewer=self.player)
+
+    @property
+    def message(self) -> Message | None:
+        """What the option does as a message (None: a rule module's words only)."""
+        w = self.what
+        return w if isinstance(w, Message) else None
+
+    def render(self, locale: str = "en", viewer: int | None = None,
+               seats: SeatNames | None = None) -> str:
+        """What the option does in ``locale``'s words, read by ``viewer``."""
+        return said(self.what, locale, viewer, seats)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Option) and self.action == other.action
                 and self.text == other.text and self.targets == other.targets)
 
-    def __reduce__(self) -> tuple[Any, tuple[Action, str, tuple[str, ...]]]:
-        return (Option, (self.action, self.text, self.targets))
+    def __reduce__(self) -> tuple[Any, tuple[Action, str | Message, tuple[str, ...],
+                                             int | None]]:
+        return (Option, (self.action, self.what, self.targets, self.player))
 
     def __repr__(self) -> str:
         return f"Option({self.action.text!r}, {self.text!r})"
@@ -72,17 +105,37 @@ class Option:
 class Decision:
     """The pending decision: ``player`` decides a decision of ``kind`` (e.g.
     ``"construction"``, ``"action"``, ``"effect"``, ``"discard"``, or a module's own
-    step such as ``"manila_swap"``), asked with ``prompt``; ``options`` lists every legal
-    action with its effect. ``Decision.actions`` is ``[o.action for o in options]``."""
+    step such as ``"manila_swap"``), asked with ``prompt`` (English words, said to the
+    seat deciding; ``message`` the same as a structured message, :meth:`render` in a
+    locale for a viewer); ``options`` lists every legal action with its effect.
+    ``Decision.actions`` is ``[o.action for o in options]``."""
 
-    __slots__ = ("player", "kind", "prompt", "options")
+    __slots__ = ("player", "kind", "asks", "options")
 
-    def __init__(self, player: PlayerId, kind: str, prompt: str,
+    def __init__(self, player: PlayerId, kind: str, prompt: str | Message,
                  options: list[Option]) -> None:
         self.player = player
         self.kind = kind
-        self.prompt = prompt
+        self.asks = prompt
         self.options = options
+
+    @property
+    def prompt(self) -> str:
+        """The question in English, said to the seat deciding."""
+        w = self.asks
+        return w if isinstance(w, str) else w.render(viewer=self.player)
+
+    @property
+    def message(self) -> Message | None:
+        """The question as a message (None: a rule module's words only)."""
+        w = self.asks
+        return w if isinstance(w, Message) else None
+
+    def render(self, locale: str = "en", viewer: int | None = None,
+               seats: SeatNames | None = None) -> str:
+        """The question in ``locale``'s words, read by ``viewer`` (the decider reads the
+        second person, the others the third)."""
+        return said(self.asks, locale, viewer, seats)
 
     @property
     def actions(self) -> list[Action]:
@@ -102,8 +155,8 @@ class Decision:
                 and self.kind == other.kind and self.prompt == other.prompt
                 and self.options == other.options)
 
-    def __reduce__(self) -> tuple[Any, tuple[PlayerId, str, str, list[Option]]]:
-        return (Decision, (self.player, self.kind, self.prompt, self.options))
+    def __reduce__(self) -> tuple[Any, tuple[PlayerId, str, str | Message, list[Option]]]:
+        return (Decision, (self.player, self.kind, self.asks, self.options))
 
     def __repr__(self) -> str:
         return (f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, "
@@ -146,8 +199,9 @@ class DecisionType:
         """The public kind of this decision (``Decision.kind``)."""
         return self.kind
 
-    def prompt(self, s: State, f: Frame) -> str:
-        """The question, in words, with what the choice costs."""
+    def prompt(self, s: State, f: Frame) -> str | Message:
+        """The question, with what the choice costs: a message (or words) said to the
+        seat deciding."""
         return self.kind
 
     def asks(self, s: State, f: Frame) -> str:
@@ -156,8 +210,8 @@ class DecisionType:
         art = "an" if what[0] in "aeiou" else "a"
         return f"make {art} {what} decision"
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
-        """What legal ``action`` does, in words."""
+    def option(self, s: State, f: Frame, action: Action) -> str | Message:
+        """What legal ``action`` does: a message (or words) said to the seat deciding."""
         return action.text
 
     def check(self, s: State, f: Frame) -> str:

@@ -581,7 +581,7 @@ class State:
         f = self.stack[-1]
         t = self.rules.decisions[f[0]]
         p = f[1]
-        options = [Option(a, t.option(self, f, a), targets(self, a, p))
+        options = [Option(a, t.option(self, f, a), targets(self, a, p), p)
                    for a in self.legal_actions()]
         return Decision(f[1], t.kind_of(self, f), t.prompt(self, f), options)
 
@@ -612,7 +612,8 @@ class State:
         # the action's own words describe the position before it (what it costs, what it
         # gains, what is left): made now, while that position exists
         p = f[1]
-        events = [Event("action", p, None, None, _action_message, (p, t.option(self, f, action)))]
+        events = [Event("action", p, None, None, _action_message, (p, t.option(self, f, action)),
+                        reader=p)]
         exploits = self.rules.exploits
         shields = 0
         filled = self.filled

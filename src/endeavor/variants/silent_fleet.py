@@ -103,44 +103,52 @@ def _regions_message(mask: int) -> api.Items:
 _FLEET: Final = api.Term("module", FLEET)
 _M = api.define_message
 NO_TOKEN_REACTION: Final = _M(
-    "fleet.token_turn", "{fleet} does not react: the turn was played with a blue Action token "
+    "silent_fleet.token_turn",
+    "{fleet} does not react: the turn was played with a blue Action token "
     "(no token reaction, R22, P89)")
 NOTHING_TO_DO: Final = _M(
-    "fleet.nothing_to_do", "{fleet} could react to {seat}'s {actions}, but none of them gives it "
+    "silent_fleet.nothing_to_do",
+    "{fleet} could react to {seat}'s {actions}, but none of them gives it "
     "anything to do: nothing happens (P84)",
     you="{fleet} could react to your {actions}, but none of them gives it anything to do: "
     "nothing happens (P84)")
 NO_SHORTAGE: Final = _M(
-    "fleet.shortage.none", "Building shortage: no building of level {level} or lower is left in "
+    "silent_fleet.shortage.none",
+    "Building shortage: no building of level {level} or lower is left in "
     "the supply, so {seat} discards nothing (P90)",
     you="Building shortage: no building of level {level} or lower is left in the supply, so "
     "you discard nothing (P90)")
 SHORTAGE_DISCARD: Final = _M(
-    "fleet.shortage", "Building shortage: {seat} (without the Crown) discards a {building} "
+    "silent_fleet.shortage", "Building shortage: {seat} (without the Crown) discards a {building} "
     "(level {level}) from the supply; it leaves the game (R22, P90)",
     you="Building shortage: you (without the Crown) discard a {building} (level {level}) from "
     "the supply; it leaves the game (R22, P90)")
-IDLE: Final = _M("fleet.idle", "{fleet} does nothing after {action} (R21)")
+IDLE: Final = _M("silent_fleet.idle", "{fleet} does nothing after {action} (R21)")
 NO_TARGET: Final = _M(
-    "fleet.no_target", "{fleet} reacts to {seat}'s {action} but {reason}: nothing happens (P84)",
+    "silent_fleet.no_target",
+    "{fleet} reacts to {seat}'s {action} but {reason}: nothing happens (P84)",
     you="{fleet} reacts to your {action} but {reason}: nothing happens (P84)")
-NO_CARD: Final = _M("fleet.no_target.draw", "no deck's top card is within its presence")
-NO_SUPPLY: Final = _M("fleet.no_target.supply", "its supply is empty (P85)")
-NO_SPACE: Final = _M("fleet.no_target.ship", "there is no free track space or trade route")
-NO_CITY_IN: Final = _M("fleet.no_target.occupy_in", "there is no city it may occupy in {regions} "
-                       "(limited occupation, P88)")
-NO_OCCUPATION: Final = _M("fleet.no_target.no_occupation", "{seat} occupied no city of the map "
-                          "(limited occupation, P88)",
+NO_CARD: Final = _M("silent_fleet.no_target.draw",
+                    "no deck's top card is within its presence")
+NO_SUPPLY: Final = _M("silent_fleet.no_target.supply", "its supply is empty (P85)")
+NO_SPACE: Final = _M("silent_fleet.no_target.ship",
+                     "there is no free track space or trade route")
+NO_CITY_IN: Final = _M("silent_fleet.no_target.occupy_in",
+                       "there is no city it may occupy in {regions} (limited occupation, P88)")
+NO_OCCUPATION: Final = _M("silent_fleet.no_target.no_occupation",
+                          "{seat} occupied no city of the map (limited occupation, P88)",
                           you="you occupied no city of the map (limited occupation, P88)")
-NO_CITY: Final = _M("fleet.no_target.occupy", "there is no unoccupied city in Europe or in an "
-                    "open region where it is present")
-SHIPS: Final = _M("fleet.ship", "{fleet} ships to the {region} track, space {space} of {length}"
-                  "{token_out}")
-ROUTE_TO: Final = _M("fleet.route", "{fleet} ships to the trade route {site}{token_out}")
-OCCUPIES: Final = _M("fleet.occupy", "{fleet} occupies {site}{token_out}")
-TOKEN_OUT: Final = _M("fleet.token_out", "; the {token} token there leaves the game")
-DISCARDS: Final = _M("fleet.draw", "{fleet} discards the top card of the {deck} deck, {card}: "
-                     "it leaves the game")
+NO_CITY: Final = _M("silent_fleet.no_target.occupy",
+                    "there is no unoccupied city in Europe or in an open region where it is "
+                    "present")
+SHIPS: Final = _M("silent_fleet.ship",
+                  "{fleet} ships to the {region} track, space {space} of {length}{token_out}")
+ROUTE_TO: Final = _M("silent_fleet.route", "{fleet} ships to the trade route {site}{token_out}")
+OCCUPIES: Final = _M("silent_fleet.occupy", "{fleet} occupies {site}{token_out}")
+TOKEN_OUT: Final = _M("silent_fleet.token_out", "; the {token} token there leaves the game")
+DISCARDS: Final = _M("silent_fleet.draw",
+                     "{fleet} discards the top card of the {deck} deck, {card}: it leaves the "
+                     "game")
 api.define_term("action_indefinite", *(("an " if k[0] in "AEIOU" else "a ") + k
                                 for k in api.KIND_NAMES))
 #: its block of the RL observation (``observe``)
