@@ -12,9 +12,9 @@
 
 A locale's translations live in parts, one ``.po`` file each under
 ``src/endeavor/locale/<locale>/parts/``, so that a rule module's words are translated in
-a file of its own: a message whose id starts with a rule module's id (``silent_fleet.``,
-``letters_of_marque.``) goes to ``<module id>.po``, the game's terms and counted nouns to
-``terms.po``, every other message to ``core.po``.
+a file of its own: a message goes to the part its id starts with (``salary.prompt`` to
+``salary.po``; a rule module's ids start with the module's id: ``silent_fleet.ship`` in
+``silent_fleet.po``), the game's terms and counted nouns to ``terms.po``.
 
 In a catalog, a message's msgctxt is its id (``id/you`` for its second person) and its
 msgid the English text; a term's msgctxt is its kind (``region``, ``token``...) and a
@@ -75,9 +75,7 @@ def part_of(ctx: str) -> str:
     m = _load_engine()
     if ctx == "count" or ctx in m.TERMS:
         return "terms"
-    from endeavor.rules.module import REGISTRY
-    prefix = ctx.split("/")[0].split(".")[0]
-    return prefix if prefix in REGISTRY else "core"
+    return ctx.split("/")[0].split(".")[0]
 
 
 def _catalog(locale: str | None) -> Catalog:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from .. import actions as A
 from .. import data as D
-from ..messages import term
+from ..messages import Message, term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -252,8 +252,9 @@ class RuleModule:
         """The public kind of own step ``f`` (``Decision.kind``)."""
         return self.id
 
-    def step_prompt(self, s: State, i: int, f: Frame) -> str:
-        """The question own step ``f`` asks, in words."""
+    def step_prompt(self, s: State, i: int, f: Frame) -> str | Message:
+        """The question own step ``f`` asks: a message said to the seat deciding (or
+        words)."""
         return f"{self.name}: choose"
 
     def step_asks(self, s: State, i: int, f: Frame) -> str:
@@ -266,8 +267,9 @@ class RuleModule:
         the current phase's (``State.phase_name``); "" when it is."""
         return ""
 
-    def describe_action(self, s: State, i: int, c: int) -> str:
-        """What this module's legal code ``c`` does now, in words."""
+    def describe_action(self, s: State, i: int, c: int) -> str | Message:
+        """What this module's legal code ``c`` does now: a message said to the seat
+        deciding (or words)."""
         return f"{self.name}: {A.BY_CODE[c].text}"
 
     def action_targets(self, s: State, i: int, p: int, c: int) -> list[str] | None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
+from ..messages import Message, Term, define, msg
 from ..frames import (
     EFFECT_FLAGS,
     EFFECT_KIND1,
@@ -44,6 +45,9 @@ from ..frames import (
 )
 from .kinds import VERB_KIND
 from .words import region_words
+
+#: an Exploit's ability offered in place of a normal action
+INSTEAD: Final = define("sources.instead", "{ability} (instead of a normal {action})")
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -381,7 +385,7 @@ class ActionChoice(DecisionType):
                            f"({_source_reason(s, p, k1, k2, pl.harbor)})")
         return out
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> str | Message:
         words = _CHOICE_WORDS.get(action.code)
         if words is not None:
             return words
@@ -550,7 +554,7 @@ class Effect(DecisionType):
             c >> A.SHIFT >= A.V_EXPLOIT and c != _DONE for c in s.legal_codes()) else ""
         return f"{head}{what}{extra} (Harbor: {h})"
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> str | Message:
         verb = action.verb
         if verb == A.V_DONE:
             return "Done: decline this action"
@@ -561,7 +565,7 @@ class Effect(DecisionType):
             text = e.describe_action(s, i, action.code)
             kind = e.kinds.get(e.local_verb(action.code))
             if kind is not None and e.is_exploit:
-                return f"{text} (instead of a normal {D.KIND_NAMES[kind]})"
+                return msg(INSTEAD, ability=text, action=Term("action", D.KIND_NAMES[kind]))
             return text
         return s.rules.kinds[VERB_KIND[verb]].describe(s, p, action.code)
 
@@ -590,13 +594,13 @@ class ModuleStep(DecisionType):
     def kind_of(self, s: State, f: Frame) -> str:
         return self.module(s, f).step_kind(s, f[EXPLOIT_MODULE], f)
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> str | Message:
         return self.module(s, f).step_prompt(s, f[EXPLOIT_MODULE], f)
 
     def asks(self, s: State, f: Frame) -> str:
         return self.module(s, f).step_asks(s, f[EXPLOIT_MODULE], f)
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> str | Message:
         if action.verb == A.V_DONE:
             return "Done: stop here"
         if action.verb == A.V_PAY:

@@ -156,9 +156,9 @@ noun("glory", "glory")
 noun("card")
 noun("worker")
 
-ICON = define("icon", "+{n} {token}")
-NOTHING = define("icons.nothing", "nothing")
-CARD = define("card", "{code} ({icons})")
+ICON = define("words.icon", "+{n} {token}")
+NOTHING = define("words.nothing", "nothing")
+CARD = define("words.card", "{code} ({icons})")
 
 
 def icons_message(icons: tuple[int, int, int, int], glory: int = 0,
