@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Final
 from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
-from ..messages import Message, Term, define, msg
 from ..frames import (
     EFFECT_FLAGS,
     EFFECT_KIND1,
@@ -43,6 +42,7 @@ from ..frames import (
     SRC_SHIFT,
     SRC_TOKEN,
 )
+from ..messages import Message, Term, define, msg
 from .kinds import VERB_KIND
 from .words import region_words
 
