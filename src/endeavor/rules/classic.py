@@ -55,7 +55,7 @@ from ..frames import (
     PH_SALARY,
     SRC_SHIFT,
 )
-from ..messages import term
+from ..messages import Message, term
 from . import construction, discard, growth, salary
 from .attack import Attack
 from .base import BoardInfo, Rules, Step, register_ruleset
@@ -244,7 +244,7 @@ class ClassicBuild(Build):
 class ClassicActionChoice(ActionChoice):
     """The Action phase's choice; passing leads to the card limit (R18, P71)."""
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> str | Message:
         if action.verb == A.V_PASS:
             return ("Pass: you take no more actions this round, then keep at most your "
                     f"card limit ({s.players[f[1]].level(D.INFLUENCE)}) in normal slots")
