@@ -19,8 +19,7 @@ from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..events import Event
 from ..frames import F_SALARY, PH_SALARY, SALARY_LEFT
-from ..messages import Count, Message, Seat, define, msg
-from .words import plural
+from ..messages import Count, Message, Seat, Term, define, msg, noun
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -93,8 +92,25 @@ def done(s: State, p: int) -> None:
         e.salary(s, i, p)
 
 
-SALARY = define("event.salary", "{seat} pays {workers} back to the Harbor (Salary Level {level})",
+SALARY = define("salary.paid", "{seat} pays {workers} back to the Harbor (Salary Level {level})",
                 you="You pay {workers} back to the Harbor (Salary Level {level})")
+
+
+PROMPT = define(
+    "salary.prompt",
+    "Salary: {seat} pays {workers} back to their Harbor ({working} working, Salary Level "
+    "{level}); the others stay on their buildings",
+    you="Salary: pay {workers} back to your Harbor ({working} working, Salary Level {level}); "
+    "the others stay on their buildings")
+PROMPT_MORE = define(
+    "salary.prompt.more",
+    "Salary: {seat} pays {workers} back to their Harbor ({paid} of their Salary Level "
+    "{level} paid; {working} still working); the others stay on their buildings",
+    you="Salary: pay {workers} back to your Harbor ({paid} of your Salary Level {level} "
+    "paid; {working} still working); the others stay on their buildings")
+PAY = define("salary.pay", "Pay the worker on their {building}: it returns to their Harbor",
+             you="Pay the worker on your {building}: it returns to your Harbor")
+noun("more worker")
 
 
 def _salary_message(p: int, count: int, level: int) -> Message:
@@ -145,18 +161,17 @@ class Salary(DecisionType):
             return not_now(action)
         return f"you have no worker on a {D.BUILDINGS[action.arg].name}"
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
         count = workers(s, p).bit_count()
         level = s.players[p].level(D.WEALTH)
         left = f[SALARY_LEFT]
         if left < level:  # some paid already: the words count what is left to pay
-            return (f"Salary: pay {left} more {'worker' if left == 1 else 'workers'} back "
-                    f"to your Harbor ({level - left} of your Salary Level {level} paid; "
-                    f"{count} still working); the others stay on their buildings")
-        return (f"Salary: pay {plural(left, 'worker')} back to your Harbor ({count} "
-                f"working, Salary Level {level}); the others stay on their buildings")
+            return msg(PROMPT_MORE, seat=Seat(p), workers=Count(left, "more worker"),
+                       paid=level - left, level=level, working=count)
+        return msg(PROMPT, seat=Seat(p), workers=Count(left, "worker"), working=count,
+                   level=level)
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
-        return f"Pay the worker on your {D.BUILDINGS[action.arg].name}: it returns to " \
-            "your Harbor"
+    def option(self, s: State, f: Frame, action: Action) -> Message:
+        return msg(PAY, seat=Seat(f[1]),
+                   building=Term("building", D.BUILDINGS[action.arg].name))
