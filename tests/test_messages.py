@@ -70,7 +70,7 @@ def test_every_event_carries_a_message_that_reads_as_its_text(events: list[Event
         # seat the message is about ("your Ship")
         assert e.text in (m.render(), m.render(viewer=m.subject)), (e.text, m)
         assert e.render() == m.render()
-    assert {"event.action", "event.round", "event.phase", "event.growth", "event.salary",
+    assert {"event.action", "event.round", "event.phase", "event.growth", "salary.paid",
             "silent_fleet.ship"} <= kinds
     assert kinds & {"event.game_end.win", "event.game_end.shared"}
 
