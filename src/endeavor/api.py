@@ -152,12 +152,16 @@ from .rules.words import (
     card_words,
     icons_message,
     icons_words,
+    left_message,
+    links_message,
     links_words,
+    owner_arg,
     owner_words,
     plural,
     region_term,
     region_words,
     site_words,
+    token_term,
     token_words,
     word_player,
 )
@@ -671,7 +675,8 @@ __all__ = [
     "track_length", "track_offset", "transfer_token", "verb_of", "word_player", "workers",
     # structured messages (endeavor.messages): declare, build and raise them
     "AND", "COMMA", "OR", "SEMICOLON", "Count", "Items", "Message", "Seat", "Term", "card_message",
-    "collecting", "define_message", "define_term", "icons_message", "msg", "region_term",
+    "collecting", "define_message", "define_term", "icons_message", "left_message",
+    "links_message", "msg", "owner_arg", "region_term", "token_term",
 ]
 
 #: the whole component and action tables, for modules that need more than the names above

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 from ..frames import PHASE_NAMES
-from ..messages import COMMA, Count, Items, Message, Term, define, msg, noun, term
+from ..messages import COMMA, Count, Items, Message, Seat, Term, define, msg, noun, term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -181,3 +181,45 @@ def region_term(r: int, start: bool = False) -> Term:
     """:func:`region_words` as a message argument."""
     return Term("region_start", _REGION_STARTS[r]) if start else \
         Term("region_noun", D.REGION_NOUNS[r])
+
+
+term("token_indefinite", *(_token_words(n) for n in D.TOKEN_NAMES),
+     *(_token_words(n) for n in D.CLASSIC_TOKEN_NAMES))
+term("module_noun", "the Silent Fleet")
+LINKS_ONE = define("words.links.one", "; completes the link {links}")
+LINKS_MANY = define("words.links.many", "; completes the links {links}")
+LINK_TOKEN = define("words.links.token", "{link} ({token} token)")
+LEFT = define("words.left", "then {n} left")
+NONE_LEFT = define("words.left.none", "then none left")
+
+
+def token_term(t: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Term:
+    """:func:`token_words` as a message argument (``"a Culture token"``)."""
+    return Term("token_indefinite", token_words(t, names))
+
+
+def owner_arg(s: State, q: int) -> Seat | Term:
+    """:func:`owner_words` as a message argument: the seat, or the neutral colour's
+    module (``Term("module_noun", "the Silent Fleet")``)."""
+    if q < s.n:
+        return Seat(q)
+    return Term("module_noun", owner_words(s, q))
+
+
+def links_message(s: State, p: int, x: int) -> Message | str:
+    """:func:`links_words` as a message argument ("" when no link is completed)."""
+    parts: list[object] = []
+    for li, other in s.info.adj[x]:
+        if s.site_owner[other] == p and not s.link_marks[li]:
+            t = s.link_token[li]
+            name = f"{D.SITES[x].code}-{D.SITES[other].code}"
+            parts.append(msg(LINK_TOKEN, link=name, token=Term("token", s.rules.token_names[t]))
+                         if t >= 0 else name)
+    if not parts:
+        return ""
+    return msg(LINKS_MANY if len(parts) > 1 else LINKS_ONE, links=Items(tuple(parts), COMMA))
+
+
+def left_message(k: int) -> Message:
+    """:func:`left_after` as a message: ``"then 4 left"``, ``"then none left"``."""
+    return msg(LEFT, n=k - 1) if k > 1 else msg(NONE_LEFT)
