@@ -120,6 +120,7 @@ from .ids import (
 )
 from .messages import AND, COMMA, OR, SEMICOLON, Count, Items, Message, Seat, Term, msg
 from .messages import define as define_message
+from .messages import noun as define_noun
 from .messages import term as define_term
 from .rules import abolition as _abolition
 from .rules import attack as _attack
@@ -675,7 +676,7 @@ __all__ = [
     "track_length", "track_offset", "transfer_token", "verb_of", "word_player", "workers",
     # structured messages (endeavor.messages): declare, build and raise them
     "AND", "COMMA", "OR", "SEMICOLON", "Count", "Items", "Message", "Seat", "Term", "card_message",
-    "collecting", "define_message", "define_term", "icons_message", "left_message",
+    "collecting", "define_message", "define_noun", "define_term", "icons_message", "left_message",
     "links_message", "msg", "owner_arg", "region_term", "token_term",
 ]
 
