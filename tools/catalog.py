@@ -50,6 +50,7 @@ def _load_engine() -> Any:
     import endeavor.exploits  # noqa: F401
     import endeavor.rules.classic  # noqa: F401
     import endeavor.variants  # noqa: F401
+    import endeavor.web.view  # noqa: F401  (the web's own sentences; no web libraries)
     from endeavor import messages
     return messages
 

@@ -111,14 +111,15 @@ def _seat_json(s: Seat) -> dict[str, Any]:
             "named": s.named, "played_by": s.played_by, "replaced": s.override_reason}
 
 
-def _events_json(snap: Snapshot, since: int) -> bytes:
+def _events_json(snap: Snapshot, since: int, locale: str = "en") -> bytes:
     """The log after entry ``since``: the events of the effective actions
     (:func:`view.action_view`) and the journal's lines (undos, the host's changes,
-    clocks running out), in log order (a clock's line before the move its bot made)."""
-    return dumps(log_view(snap, since))
+    clocks running out), in log order (a clock's line before the move its bot made),
+    the engine's words in ``locale``."""
+    return dumps(log_view(snap, since, locale))
 
 
-def log_view(snap: Snapshot, since: int = 0) -> list[dict[str, Any]]:
+def log_view(snap: Snapshot, since: int = 0, locale: str = "en") -> list[dict[str, Any]]:
     """The game's log after entry ``since`` as the view's ``events`` (see
     :func:`_events_json`)."""
     out: list[dict[str, Any]] = []
@@ -130,20 +131,22 @@ def log_view(snap: Snapshot, since: int = 0) -> list[dict[str, Any]]:
         while i < len(lines) and lines[i].seq <= e.seq:
             out.append(view.line_view(lines[i]))
             i += 1
-        out.extend(view.action_view(e.seq, e.action, e.events))
+        out.extend(view.action_view(e.seq, e.action, e.events, locale))
     out.extend(view.line_view(line) for line in lines[i:])
     return out
 
 
 def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
-                   thinking: bool = False, benched: Sequence[Seat] = ()) -> bytes:
+                   thinking: bool = False, benched: Sequence[Seat] = (),
+                   locale: str = "en") -> bytes:
     """The game view of docs/web.md (``schemas.GameView``) for a token playing ``you``
     (empty: a spectator), encoded as JSON from parts cached per (game, seq): only
     ``you``, ``events``, the clock's times and ``can_undo`` are encoded for each
     request. ``legal_actions`` and the decision's options only for the seat to move;
     the events of the entries after ``since``; ``thinking``: a bot is working on the
     game's next move; ``benched``: the token's seats the host gave to a bot (the token
-    watches them)."""
+    watches them); ``locale``: the language of the engine's words (the decision, the
+    log)."""
     state = snap.state
     current = snap.current_player
     mine = current is not None and current in you
@@ -162,9 +165,9 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
                   lambda: [str(a) for a in state.legal_actions()]) if mine else b"[]"
     # decision_view shows the options exactly when the seat to move is one of ``you``
     decision = b"null" if current is None else _memo(
-        snap, ("decision", mine), lambda: view.decision_view(
-            state, [current] if mine and current is not None else []))
-    events = _events_json(snap, since)
+        snap, ("decision", mine, locale), lambda: view.decision_view(
+            state, [current] if mine and current is not None else [], locale))
+    events = _events_json(snap, since, locale)
     position: bytes | None = snap.memo.get("state")
     if position is None:
         position = snap.memo["state"] = POSITIONS.encode(snap.meta.id, view.position(state))
@@ -178,10 +181,12 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
 
 
 def view_response(snap: Snapshot, you: frozenset[int], since: int = 0,
-                  thinking: bool = False, benched: Sequence[Seat] = ()) -> Response:
-    """The 200 of a game view: :func:`game_view_json` as ``application/json``."""
-    return Response(game_view_json(snap, you, since, thinking, benched),
-                    media_type="application/json")
+                  thinking: bool = False, benched: Sequence[Seat] = (),
+                  locale: str = "en") -> Response:
+    """The 200 of a game view: :func:`game_view_json` as ``application/json`` (its
+    ``Content-Language`` the locale of its words)."""
+    return Response(game_view_json(snap, you, since, thinking, benched, locale),
+                    media_type="application/json", headers={"Content-Language": locale})
 
 
 def created_view(created: Created, links: Links) -> schemas.Created:

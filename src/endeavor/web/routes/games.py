@@ -11,12 +11,14 @@ from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from starlette.types import Scope
 
+from ...messages import locale_of
 from .. import schemas
 from ..fastroute import FastRoute
 from .encode import view_response
 from .state import (
     GAME_ID_MAX,
     GameId,
+    Locale,
     Since,
     Token,
     Web,
@@ -31,20 +33,21 @@ router = APIRouter()
 
 
 @router.get("/api/games/{game_id}", response_model=schemas.GameView, tags=["games"])
-def get_game(game_id: GameId, token: Token, web: Web, since: Since = 0) -> Response:
+def get_game(game_id: GameId, token: Token, web: Web, locale: Locale, since: Since = 0
+             ) -> Response:
     """The game as the token's seat(s) see it (no token: a spectator)."""
     secret = secret_of(token)
     snap = web.store.snapshot(game_id)
     you = seats_for(snap, secret, required=False)
     web.seen.saw(game_id, you)  # the host panel's "opened 5 min ago"
     return web.answer(game_id, snap, you, since,
-                      snap.meta.benched_of(secret) if secret else ())
+                      snap.meta.benched_of(secret) if secret else (), locale)
 
 
 @router.post("/api/games/{game_id}/actions", response_model=schemas.GameView,
              tags=["play"])
 def play(game_id: GameId, body: schemas.ActionRequest, token: Token, web: Web,
-         since: Since = 0) -> Response:
+         locale: Locale, since: Since = 0) -> Response:
     """Play an action for the token's seat, at the ``seq`` the client saw. The bots
     that are then to move and play quickly have moved when this returns. The view
     is the game right after the last of these commits (its seq may be past
@@ -52,23 +55,25 @@ def play(game_id: GameId, body: schemas.ActionRequest, token: Token, web: Web,
     secret = token_of(token)
     snap = web.store.append(game_id, None, body.action, body.seq, token=secret)
     you = snap.meta.seats_of(secret)
-    return web.answer(game_id, web.runner.after_commit(game_id, snap), you, since)
+    return web.answer(game_id, web.runner.after_commit(game_id, snap), you, since,
+                      locale=locale)
 
 
 @router.post("/api/games/{game_id}/undo", response_model=schemas.GameView, tags=["play"])
-def undo(game_id: GameId, token: Token, web: Web, body: schemas.UndoRequest | None = None,
-         since: Since = 0) -> Response:
+def undo(game_id: GameId, token: Token, web: Web, locale: Locale,
+         body: schemas.UndoRequest | None = None, since: Since = 0) -> Response:
     """Take back the token's last decision, if no other seat has acted since."""
     secret = token_of(token)
     snap = web.store.undo(game_id, None, body.seq if body is not None else None,
                           token=secret)
     you = snap.meta.seats_of(secret)
-    return web.answer(game_id, web.runner.after_commit(game_id, snap), you, since)
+    return web.answer(game_id, web.runner.after_commit(game_id, snap), you, since,
+                      locale=locale)
 
 
 @router.post("/api/games/{game_id}/reclaim", response_model=schemas.GameView,
              tags=["play"])
-def reclaim(game_id: GameId, token: Token, web: Web,
+def reclaim(game_id: GameId, token: Token, web: Web, locale: Locale,
             body: schemas.SeatRequest | None = None, since: Since = 0) -> Response:
     """Take your seat back from the bot that took it over when your time ran out
     (when the game's clock allows it)."""
@@ -77,19 +82,19 @@ def reclaim(game_id: GameId, token: Token, web: Web,
     you = seats_of(snap, token, required=True)
     seat = one_seat(you, body.seat if body is not None else None)
     snap = web.store.reclaim(game_id, snap.meta.seats_of(secret), seat)
-    return web.answer(game_id, snap, snap.meta.seats_of(secret), since)
+    return web.answer(game_id, snap, snap.meta.seats_of(secret), since, locale=locale)
 
 
 @router.put("/api/games/{game_id}/name", response_model=schemas.GameView, tags=["play"])
 def name_seat(game_id: GameId, body: schemas.NameRequest, token: Token, web: Web,
-              since: Since = 0) -> Response:
+              locale: Locale, since: Since = 0) -> Response:
     """Your seat's name (1-24 characters, no control characters, unique in the
     game): shown to everyone at once, in messages too."""
     secret = token_of(token)
     snap = web.store.snapshot(game_id)
     seat = one_seat(seats_of(snap, token, required=True), body.seat)
     snap = web.store.rename(game_id, seat, body.name, token=secret)
-    return web.answer(game_id, snap, snap.meta.seats_of(secret), since)
+    return web.answer(game_id, snap, snap.meta.seats_of(secret), since, locale=locale)
 
 
 @router.get("/api/games/{game_id}/record", tags=["games"])
@@ -107,15 +112,22 @@ def record(game_id: GameId, web: Web, with_chat: Annotated[
 @router.get("/api/games/{game_id}/replay/{n}", response_model=schemas.GameView,
             tags=["games"])
 def replay_position(game_id: GameId, n: Annotated[int, PathParam(ge=0)], web: Web,
-                    ) -> Response:
+                    locale: Locale) -> Response:
     """The spectator's view of the position after the first ``n`` effective actions
     (its ``events``: those of these actions)."""
-    return view_response(web.store.position_after(game_id, n), frozenset())
+    return view_response(web.store.position_after(game_id, n), frozenset(), locale=locale)
 
 
 # ------------------------------------------------------------------ the hot path
 def _web_of(scope: Scope) -> dict[str, Any]:
-    return {"web": scope["app"].state.web}
+    """The fast routes' other arguments: the app's state and the request's locale (its
+    ``Accept-Language``; a ``?lang=`` query goes to the FastAPI route)."""
+    accept = None
+    for name, value in scope["headers"]:
+        if name == b"accept-language":
+            accept = value.decode("latin-1")
+            break
+    return {"web": scope["app"].state.web, "locale": locale_of(accept)}
 
 
 def install_fast_routes(app: FastAPI) -> None:

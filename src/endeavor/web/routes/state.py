@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Final
 
-from fastapi import Depends, Query
+from fastapi import Depends, Header, Query
 from fastapi import Path as PathParam
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import Engine
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from ...messages import LOCALES, locale_of
 from .. import schemas, seating, uptime
 from ..bots import BotRunner
 from ..chat import Chat
@@ -45,6 +46,30 @@ Since = Annotated[int, Query(ge=0, description="only the events of entries after
                                                "(default: all)")]
 
 
+def _locale(lang: Annotated[str | None, Query(
+        description="the language of the engine's words (the decision, the log): "
+                    f"{', '.join(LOCALES)}; default: the Accept-Language header's, else "
+                    "English")] = None,
+            accept_language: Annotated[str | None, Header(include_in_schema=False)] = None,
+            ) -> str:
+    return locale_for(lang, accept_language)
+
+
+def locale_for(lang: str | None, accept_language: str | None) -> str:
+    """The locale of a request: ``?lang=`` (400 when the server does not speak it),
+    else the best of its ``Accept-Language`` header, else English."""
+    if lang is not None:
+        if lang not in LOCALES:
+            raise BadRequest(f"unknown language {lang!r}: the server speaks "
+                             f"{', '.join(LOCALES)}")
+        return lang
+    return locale_of(accept_language)
+
+
+#: the locale of the engine's words in a game view (see :func:`locale_for`)
+Locale = Annotated[str, Depends(_locale)]
+
+
 @dataclass(eq=False)
 class AppState:
     """One app's parts, built by :func:`endeavor.web.app.create_app`."""
@@ -68,9 +93,11 @@ class AppState:
     tests: seating.TestSender = field(default_factory=seating.TestSender)
 
     def answer(self, game_id: str, snap: Snapshot, you: frozenset[int], since: int,
-               benched: Sequence[Seat] = ()) -> Response:
-        """The game view for ``you`` (with whether a bot is thinking on the game)."""
-        return view_response(snap, you, since, self.runner.thinking(game_id), benched)
+               benched: Sequence[Seat] = (), locale: str = "en") -> Response:
+        """The game view for ``you`` (with whether a bot is thinking on the game), the
+        engine's words in ``locale``."""
+        return view_response(snap, you, since, self.runner.thinking(game_id), benched,
+                             locale)
 
     def activity(self, game_id: str) -> dict[int, Activity]:
         """When each seat of the game last moved and opened it."""

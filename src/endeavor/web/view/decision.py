@@ -56,7 +56,8 @@ def targets_of(state: State, action: A.Action, p: int) -> list[str]:
     return list(targets(state, action, p))
 
 
-def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -> JSON | None:
+def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
+                  locale: str = "en") -> JSON | None:
     """The pending decision for a client playing ``seats``: who decides, its kind, the
     prompt, the same in the third person for those who watch (``summary``), and (only
     when that player is one of ``seats``) the options, each with its notation, its
@@ -64,7 +65,8 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -
     rulings its words cite, which are cut out of the words as out of the prompt's, and
     (``effect``, only on the options of a few decisions) what it changes that its words
     do not say: the final score of the last discards, the Harbor discs an activation
-    leaves (:mod:`endeavor.web.effects`). None at the end."""
+    leaves (:mod:`endeavor.web.effects`). Words in ``locale`` (the engine's messages;
+    a rule module's words only stay English). None at the end."""
     d = state.decision()
     if d is None:
         return None
@@ -72,7 +74,7 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -
     if state.current_player in seats:
         effects = option_effects(state, d)
         for o in d.options:
-            text, rules = plain_words(o.text)
+            text, rules = plain_words(o.render(locale, viewer=d.player))
             option: JSON = {"action": str(o.action), "text": text,
                             "group": group_of(state, o.action),
                             "targets": list(o.targets)}
@@ -82,5 +84,9 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int]) -
             if effect:
                 option["effect"] = effect
             options.append(option)
-    return {"player": d.player, "kind": d.kind, "prompt": plain_words(d.prompt)[0],
-            "summary": third_person(d.prompt, d.player), "options": options}
+    m = d.message
+    summary = plain_words(m.render(locale))[0] if m is not None else \
+        third_person(d.prompt, d.player)
+    return {"player": d.player, "kind": d.kind,
+            "prompt": plain_words(d.render(locale, viewer=d.player))[0],
+            "summary": summary, "options": options}

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..store import LogLine
 
 from .pieces import JSON
-from .words import plain_words, pronouns
+from .words import choice_words, plain_words, pronouns
 
 
 def scores_view(state: State, force: bool = False) -> list[JSON] | None:
@@ -30,29 +30,34 @@ def scores_view(state: State, force: bool = False) -> list[JSON] | None:
 
 
 #: a ruling's id in an engine text, e.g. `` (R16)`` or ``(R16, R21)``
-def event_view(event: Event, seq: int) -> JSON:
+def event_view(event: Event, seq: int, locale: str = "en") -> JSON:
     """One engine event for the log: the log entry ``seq`` that caused it, its kind,
-    the seat concerned (None for the table), its words in the third person (the log is
-    everyone's) and (``rules``, only when there are some) the rulings they cite."""
-    words, rules = plain_words(event.text)
-    out: JSON = {"seq": seq, "kind": event.kind, "player": event.player,
-                 "text": pronouns(words)}
+    the seat concerned (None for the table), its words in ``locale`` in the third person
+    (the log is everyone's) and (``rules``, only when there are some) the rulings they
+    cite."""
+    if event.message is not None:
+        words, rules = plain_words(event.render(locale))
+    else:  # a rule module's words only: said to their seat, turned to the third person
+        words, rules = plain_words(event.text)
+        words = pronouns(words)
+    out: JSON = {"seq": seq, "kind": event.kind, "player": event.player, "text": words}
     if rules:
         out["rules"] = rules
     return out
 
 
-def action_view(seq: int, action: str, events: Iterable[Event]) -> list[JSON]:
-    """The log of one effective action (its entry ``seq``, its notation, its events):
-    :func:`event_view` of each, except that a choice made for the Silent Fleet is
-    logged once (the fleet's own event, saying who chose), not twice."""
-    out = [event_view(ev, seq) for ev in events]
+def action_view(seq: int, action: str, events: Iterable[Event], locale: str = "en"
+                ) -> list[JSON]:
+    """The log of one effective action (its entry ``seq``, its notation, its events) in
+    ``locale``: :func:`event_view` of each, except that a choice made for the Silent
+    Fleet is logged once (the fleet's own event, saying who chose), not twice."""
+    out = [event_view(ev, seq, locale) for ev in events]
     if action.startswith("fleet ") and any(e["kind"] == "fleet" for e in out):
         chooser = next((e["player"] for e in out if e["kind"] == "action"), None)
         out = [e for e in out if e["kind"] != "action"]
         if chooser is not None:
             first = next(e for e in out if e["kind"] == "fleet")
-            first["text"] = f"{first['text']} ({player_name(chooser)}'s choice)"
+            first["text"] = choice_words(first["text"], chooser, locale)
             first["player"] = chooser
     return out
 

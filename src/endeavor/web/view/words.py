@@ -7,7 +7,18 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from ...messages import Seat, define, msg
 from ...rules.words import word_player as player_name
+
+#: the web's own sentences around the engine's (their French in
+#: ``endeavor/locale/fr/parts/web.po``)
+CHOICE: Final = define("web.choice", "{text} ({seat}'s choice)")
+
+
+def choice_words(text: str, chooser: int, locale: str) -> str:
+    """A Silent Fleet's log line with who chose its reaction: ``"... (P1's choice)"``."""
+    return msg(CHOICE, text=text, seat=Seat(chooser)).render(locale)
+
 
 _RULE_IDS: Final = re.compile(r"\s*\((R\d+(?:\s*,\s*R\d+)*)\)")
 

@@ -1,0 +1,73 @@
+"""The game view's words in the language asked: ``?lang=`` or the ``Accept-Language``
+header (through the fast route and through FastAPI), English by default; the record and
+the notation stay language-neutral; an unknown language is refused with the reason."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from webapi import auth
+
+
+def _played(api: Any) -> tuple[str, dict[int, str]]:
+    g = api.create(["human", "human"], seed=4)
+    toks = api.tokens(g)
+    api.play_random(g["id"], toks, random.Random(3), moves=40)
+    return g["id"], toks
+
+
+def _texts(view: dict[str, Any]) -> list[str]:
+    return [e["text"] for e in view["events"]]
+
+
+def test_the_log_and_the_decision_in_french(api: Any) -> None:
+    gid, toks = _played(api)
+    english = api.client.get(f"/api/games/{gid}")
+    assert english.headers["content-language"] == "en"
+    french = api.client.get(f"/api/games/{gid}?lang=fr")
+    assert french.status_code == 200 and french.headers["content-language"] == "fr"
+    en, fr = english.json(), french.json()
+    assert len(en["events"]) == len(fr["events"]) and en["seq"] == fr["seq"]
+    assert any(t.startswith("La manche 1 sur 7 commence") for t in _texts(fr))
+    assert any(t.startswith("Round 1 of 7 begins") for t in _texts(en))
+    assert "Phase : Construction" in _texts(fr) and "Construction phase" in _texts(en)
+    # the growth of a seat, in the third person: the log is everyone's
+    assert any(t.startswith("P0 gagne ") and "réserve" in t for t in _texts(fr))
+    # the same game, the same notation and record whatever the language
+    assert en["legal_actions"] == fr["legal_actions"] and en["state"] == fr["state"]
+    mover = toks[en["current_player"]]
+    by_header = api.client.get(f"/api/games/{gid}",
+                               headers={**auth(mover), "Accept-Language": "fr-CA,fr;q=0.9"})
+    assert by_header.headers["content-language"] == "fr"
+    assert _texts(by_header.json()) == _texts(fr)
+    assert [o["action"] for o in by_header.json()["decision"]["options"]] == \
+        by_header.json()["legal_actions"]
+    record = api.client.get(f"/api/games/{gid}/record", headers={"Accept-Language": "fr"})
+    assert record.json() == api.client.get(f"/api/games/{gid}/record").json()
+
+
+def test_a_move_answers_in_the_language_asked(api: Any) -> None:
+    g = api.create(["human", "human"], seed=5)
+    toks = api.tokens(g)
+    v = api.view(g["id"])
+    tok = toks[v["current_player"]]
+    mine = api.view(g["id"], tok)
+    r = api.client.post(f"/api/games/{g['id']}/actions", headers={
+        **auth(tok), "Accept-Language": "fr"},
+        json={"action": mine["legal_actions"][0], "seq": mine["seq"]})
+    assert r.status_code == 200 and r.headers["content-language"] == "fr"
+    seat = v["current_player"]
+    # the action's own line: the seat, then French punctuation (a space before the colon)
+    assert any(e["text"].startswith(f"P{seat} : ") for e in r.json()["events"])
+
+
+def test_an_unknown_language_is_refused_with_the_reason(api: Any) -> None:
+    g = api.create(["human", "human"])
+    r = api.client.get(f"/api/games/{g['id']}?lang=de")
+    assert r.status_code == 400
+    assert "unknown language 'de': the server speaks en, fr" in r.text
+    assert "Traceback" not in r.text
+    # a header the server cannot serve falls back to English
+    r = api.client.get(f"/api/games/{g['id']}", headers={"Accept-Language": "de-DE,de"})
+    assert r.status_code == 200 and r.headers["content-language"] == "en"
