@@ -35,11 +35,9 @@ def event_view(event: Event, seq: int, locale: str = "en") -> JSON:
     the seat concerned (None for the table), its words in ``locale`` in the third person
     (the log is everyone's) and (``rules``, only when there are some) the rulings they
     cite."""
-    if event.message is not None:
-        words, rules = plain_words(event.render(locale))
-    else:  # a rule module's words only: said to their seat, turned to the third person
-        words, rules = plain_words(event.text)
-        words = pronouns(words)
+    words, rules = plain_words(event.render(locale))
+    if locale == "en":  # an option a rule module words only is said to its seat: the
+        words = pronouns(words)  # third person (the messages' own already are)
     out: JSON = {"seq": seq, "kind": event.kind, "player": event.player, "text": words}
     if rules:
         out["rules"] = rules
