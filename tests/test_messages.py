@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from endeavor import GameConfig, new_game
+from endeavor.errors import IllegalActionError
 from endeavor.events import Event
 from endeavor.messages import (
     MESSAGES,
@@ -186,3 +187,18 @@ def test_every_message_has_a_french_text_with_the_same_placeholders() -> None:
     assert {ctx for ctx, _ in catalog.entries()} >= set(MESSAGES)
     for locale in catalog.locales():
         assert catalog.problems(locale) == []
+
+
+def test_a_refusal_says_why_in_every_language() -> None:
+    s = new_game(GameConfig(players=3, seed=1))
+    before = s.to_json()
+    with pytest.raises(IllegalActionError) as caught:
+        s.apply("pass")
+    err = caught.value
+    assert s.to_json() == before
+    assert str(err).startswith("pass is illegal: ") and "player 0 must" in str(err)
+    assert err.message is not None and err.message.render() == str(err)
+    fr = err.message.render("fr")
+    assert fr.startswith("pass est illégal : ") and "Mise en place" in fr
+    back = pickle.loads(pickle.dumps(err))
+    assert str(back) == str(err) and back.message == err.message

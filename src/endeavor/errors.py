@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .messages import Message
+
 
 class EndeavorError(Exception):
     """Base class of every error the engine raises on purpose."""
@@ -16,7 +18,17 @@ class NotationError(EndeavorError, ValueError):
 
 
 class IllegalActionError(EndeavorError, ValueError):
-    """The action is well formed but not legal in this state; the state is unchanged."""
+    """The action is well formed but not legal in this state; the state is unchanged.
+    ``str(error)`` is the reason in English; ``message`` the same as a structured message
+    (:mod:`endeavor.messages`) for a client that says it in another language, or None."""
+
+    def __init__(self, reason: str | Message) -> None:
+        self.message = reason if isinstance(reason, Message) else None
+        super().__init__(reason if isinstance(reason, str) else reason.render())
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str | Message]]:
+        return (IllegalActionError, (self.message if self.message is not None
+                                     else str(self),))
 
 
 class RecordError(EndeavorError, ValueError):

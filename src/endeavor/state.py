@@ -88,6 +88,13 @@ _ACTION_OF: Final = _BY_CODE.__getitem__
 #: this module compiled with mypyc: a few hot spots take the form fastest there
 _COMPILED: Final = not __file__.endswith(".py")
 
+#: why an action is refused (:class:`IllegalActionError`)
+OVER = define("error.over", "{action} is illegal: the game is over")
+ILLEGAL = define("error.illegal", "{action} is illegal: player {player} must {asks} (round "
+                 "{round}, {phase}); legal: {legal}{more}")
+ILLEGAL_WHY = define("error.illegal.why", "{action} is illegal: {reason}; player {player} "
+                     "must {asks} (round {round}, {phase}); legal: {legal}{more}")
+MORE = define("error.more", " and {n} more")
 #: an action's event: the seat, then the option's words
 ACTION = define("event.action", "{seat}: {option}")
 
@@ -772,17 +779,17 @@ class State:
                                                exploit=Term("exploit", e.name)))
 
     # ------------------------------------------------------------------ errors
-    def _why_illegal(self, action: Action, codes: list[int]) -> str:
+    def _why_illegal(self, action: Action, codes: list[int]) -> Message:
         if self.is_over:
-            return f"{action} is illegal: the game is over"
+            return msg(OVER, action=action.text)
         f = self.stack[-1]
         t = self.rules.decisions[f[0]]
         sample = ", ".join(A.BY_CODE[c].text for c in codes[:12])
-        more = f" and {len(codes) - 12} more" if len(codes) > 12 else ""
+        more = msg(MORE, n=len(codes) - 12) if len(codes) > 12 else ""
         reason = t.why_not(self, f, action)
-        reason = f"{reason}; " if reason else ""
-        return (f"{action} is illegal: {reason}player {f[1]} must {t.asks(self, f)} "
-                f"(round {self.round}, {self.phase_name}); legal: {sample}{more}")
+        return msg(ILLEGAL_WHY if reason else ILLEGAL, action=action.text, reason=reason,
+                   player=f[1], asks=t.asks(self, f), round=self.round,
+                   phase=Term("phase", self.phase_name), legal=sample, more=more)
 
     # ------------------------------------------------------------------ records
     def history(self) -> list[Action]:
