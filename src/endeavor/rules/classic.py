@@ -55,13 +55,20 @@ from ..frames import (
     PH_SALARY,
     SRC_SHIFT,
 )
-from ..messages import Message, term
+from ..messages import Message, Seat, Term, define, msg, term
 from . import construction, discard, growth, salary
 from .attack import Attack
 from .base import BoardInfo, Rules, Step, register_ruleset
 from .board import add_sea, controls_link, ship_track
 from .construction import Build, build_level
-from .discard import Discard, GovernorSlot, held_cards, limit_words, over_limit_slot_prompt
+from .discard import (
+    Discard,
+    GovernorSlot,
+    held_cards,
+    limit_message,
+    limit_words,
+    over_limit_slot_prompt,
+)
 from .draw import Draw
 from .kinds import target_regions
 from .occupy import Occupy
@@ -69,7 +76,7 @@ from .payment import Payment
 from .salary import Salary, payment_codes, workers
 from .ship import Ship
 from .sources import ActionChoice, Effect
-from .words import card_words, region_words, token_words
+from .words import card_message, region_words, token_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -232,13 +239,50 @@ class ClassicPayment(Payment):
 
 
 # --------------------------------------------------------------------------- decisions
+BUILD_PROMPT = define(
+    "classic.build.prompt",
+    "Build phase: {seat} builds one building of level {level} (their Build Level, Industry "
+    "{industry}) or lower",
+    you="Build phase: build one building of level {level} (your Build Level, Industry "
+    "{industry}) or lower")
+PASS = define(
+    "classic.pass",
+    "Pass: they take no more actions this round, then keep at most their card limit "
+    "({limit}) in normal slots",
+    you="Pass: you take no more actions this round, then keep at most your card limit "
+    "({limit}) in normal slots")
+DISCARD_PROMPT = define(
+    "classic.discard.prompt",
+    "{seat} passed: they discard {k} of {n} cards down to their card limit ({limit})",
+    you="You passed: discard {k} of {n} cards down to your card limit ({limit})")
+DISCARD = define("classic.discard", "Discard {card}: {where}")
+TO_ASIDE_DOWN = define("classic.to.aside", "set aside face down: -1 glory at the end (R18)")
+TO_OUT = define("classic.to.out", "out of the game (R18)")
+TO_DECK = define("classic.to.deck",
+                 "back into the {deck} deck in value order, lowest on top (P76)")
+SLOT_PROMPT = define(
+    "classic.slot.prompt",
+    "{seat} passed over their card limit: they first choose which of their Governors sits "
+    "in the free Governor slot, outside the limit; the others count against it and can be "
+    "discarded ({limit})",
+    you="You passed over your card limit: first choose which of your Governors sits in "
+    "the free Governor slot, outside the limit; the others count against it and can be "
+    "discarded ({limit})")
+SLOT_PROMPT_LAST = define(
+    "classic.slot.prompt.last",
+    "{seat} passed in the last round: they choose the Governor for the free Governor slot, "
+    "outside their card limit, or leave it empty for 3 glory ({limit})",
+    you="You passed in the last round: choose the Governor for the free Governor slot, "
+    "outside your card limit, or leave it empty for 3 glory ({limit})")
+
+
 class ClassicBuild(Build):
     """The Build phase (RB classic; as Construction)."""
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
-        return (f"Build phase: build one building of level {build_level(s, p)} (your Build "
-                f"Level, Industry {marker(s, p, D.INDUSTRY)}) or lower")
+        return msg(BUILD_PROMPT, seat=Seat(p), level=build_level(s, p),
+                   industry=marker(s, p, D.INDUSTRY))
 
 
 class ClassicActionChoice(ActionChoice):
@@ -246,8 +290,8 @@ class ClassicActionChoice(ActionChoice):
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
         if action.verb == A.V_PASS:
-            return ("Pass: you take no more actions this round, then keep at most your "
-                    f"card limit ({s.players[f[1]].level(D.INFLUENCE)}) in normal slots")
+            p = f[1]
+            return msg(PASS, seat=Seat(p), limit=s.players[p].level(D.INFLUENCE))
         return super().option(s, f, action)
 
 
@@ -256,26 +300,24 @@ class ClassicDiscard(Discard):
 
     phases = (PH_ACTIONS,)
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
         pl = s.players[p]
         n = len(pl.cards)
         slavery = any(_CARD_DECK[c] == _SL for c in pl.cards)
         keep = min(pl.level(D.INFLUENCE) + slavery, D.MAX_CARDS)
-        return (f"You passed: discard {n - keep} of {n} cards down to your card limit "
-                f"({limit_words(s, p)})")
+        return msg(DISCARD_PROMPT, seat=Seat(p), k=n - keep, n=n, limit=limit_message(s, p))
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> Message:
         c = action.arg
         card = D.CARDS[c]
         if card.deck == _SL:
-            where = "set aside face down: -1 glory at the end (R18)"
+            where = msg(TO_ASIDE_DOWN)
         elif card.governor:
-            where = "out of the game (R18)"
+            where = msg(TO_OUT)
         else:
-            where = (f"back into the {D.DECK_NAMES[card.deck]} deck in value order, "
-                     "lowest on top (P76)")
-        return f"Discard {card_words(c, NAMES)}: {where}"
+            where = msg(TO_DECK, deck=Term("deck", D.DECK_NAMES[card.deck]))
+        return msg(DISCARD, card=card_message(c, NAMES), where=where)
 
 
 class ClassicGovernorSlot(GovernorSlot):
@@ -286,12 +328,10 @@ class ClassicGovernorSlot(GovernorSlot):
 
     phases = (PH_ACTIONS,)
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         if s.round < s.rules.rounds:
-            return over_limit_slot_prompt(s, f[1], "You passed over your card limit")
-        return ("You passed in the last round: choose the Governor for the free Governor "
-                "slot, outside your card limit, or leave it empty for 3 glory "
-                f"({limit_words(s, f[1])})")
+            return over_limit_slot_prompt(s, f[1], SLOT_PROMPT)
+        return msg(SLOT_PROMPT_LAST, seat=Seat(f[1]), limit=limit_message(s, f[1]))
 
 
 class NotInThisRuleset(DecisionType):

@@ -14,7 +14,8 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_BUILD, F_START, PH_CONSTRUCTION, PH_SETUP
-from .words import icons_words, left_after
+from ..messages import SEMICOLON, Items, Message, Seat, Term, define, msg
+from .words import icons_message, left_message
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -92,35 +93,57 @@ def begin_setup(s: State, p: int) -> None:
     s.stack.append((F_START, p))
 
 
-#: building_words already made, by (building, names): they never change
-_BUILDING_WORDS: Final[dict[tuple[int, tuple[str, ...]], str]] = {}
+#: building_message already made, by (building, names)
+_BUILDING_MESSAGE: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
+
+#: Build's option messages by (building << 8 | supply, names)
+_BUILD_OPTION: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
+
+BUILDING = define("construction.building", "{building} (level {level}): {what}")
+START_BUILDING = define("construction.building.start", "{building}: {what}")
+NO_ACTION = define("construction.no_action", "no action")
+#: a building's two actions: one of them, or both
+EITHER = define("construction.actions.either", "{a} / {b}")
+BOTH = define("construction.actions.both", "{a} + {b}")
+PROMPT = define(
+    "construction.prompt",
+    "Construction: {seat} builds one building of level {level} (their Build Level) or lower",
+    you="Construction: build one building of level {level} (your Build Level) or lower")
+BUILD = define("construction.build", "Build the {building} ({left})")
+START_PROMPT = define(
+    "construction.start.prompt",
+    "{seat} chooses their start tile: it starts with a disc on its circle",
+    you="Choose your start tile: it starts with a disc on its circle")
+START = define("construction.start", "Start with the {building}")
 
 
-#: Build's option words by building << 8 | supply (Age of Sail's token names)
-_BUILD_OPTION: Final[dict[int, str]] = {}
-
-
-def building_words(b: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> str:
+def building_message(b: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Message:
     """``"Docks (level 3): Ship + Occupy"``; ``names`` as for
-    :func:`~endeavor.rules.words.icons_words`."""
+    :func:`~endeavor.rules.words.icons_message`."""
     key = (b, names)
-    words = _BUILDING_WORDS.get(key)
-    if words is None:
-        words = _BUILDING_WORDS[key] = _building_words(b, names)
-    return words
+    m = _BUILDING_MESSAGE.get(key)
+    if m is None:
+        m = _BUILDING_MESSAGE[key] = _building_message(b, names)
+    return m
 
 
-def _building_words(b: int, names: tuple[str, ...]) -> str:
+def _building_message(b: int, names: tuple[str, ...]) -> Message:
     bd = D.BUILDINGS[b]
-    parts = []
+    parts: list[object] = []
     if bd.kind1 >= 0:
-        sep = " / " if bd.mode == D.CHOICE else " + "
-        parts.append(D.KIND_NAMES[bd.kind1] + (sep + D.KIND_NAMES[bd.kind2]
-                                               if bd.kind2 >= 0 else ""))
+        first = Term("action", D.KIND_NAMES[bd.kind1])
+        if bd.kind2 >= 0:
+            parts.append(Items((first, Term("action", D.KIND_NAMES[bd.kind2])),
+                               EITHER if bd.mode == D.CHOICE else BOTH))
+        else:
+            parts.append(first)
     if any(bd.icons) or bd.glory:
-        parts.append(icons_words(bd.icons, bd.glory, names))
-    level = f" (level {bd.level})" if bd.level else ""
-    return f"{bd.name}{level}: {'; '.join(parts) or 'no action'}"
+        parts.append(icons_message(bd.icons, bd.glory, names))
+    what = Items(tuple(parts), SEMICOLON, NO_ACTION)
+    name = Term("building", bd.name)
+    if bd.level:
+        return msg(BUILDING, building=name, level=bd.level, what=what)
+    return msg(START_BUILDING, building=name, what=what)
 
 
 class Build(DecisionType):
@@ -145,22 +168,20 @@ class Build(DecisionType):
             return "you already have a level-5 building"
         return f"{bd.name} is level {bd.level}, above your Build Level {build_level(s, f[1])}"
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
-        return (f"Construction: build one building of level {build_level(s, p)} (your "
-                "Build Level) or lower")
+        return msg(PROMPT, seat=Seat(p), level=build_level(s, p))
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> Message:
         b = action.arg
         k = s.building_supply[b]
         names = s.rules.token_names
-        if names is not D.TOKEN_NAMES:
-            return f"Build the {building_words(b, names)} ({left_after(k)})"
-        key = b << 8 | k  # the words of (building, supply): made once
-        words = _BUILD_OPTION.get(key)
-        if words is None:
-            words = _BUILD_OPTION[key] = f"Build the {building_words(b)} ({left_after(k)})"
-        return words
+        key = (b << 8 | k, names)  # the words of (building, supply): made once
+        m = _BUILD_OPTION.get(key)
+        if m is None:
+            m = _BUILD_OPTION[key] = msg(BUILD, building=building_message(b, names),
+                                         left=left_message(k))
+        return m
 
 
 class StartTile(DecisionType):
@@ -187,8 +208,8 @@ class StartTile(DecisionType):
     def why_not(self, s: State, f: Frame, action: Action) -> str:
         return not_now(action)
 
-    def prompt(self, s: State, f: Frame) -> str:
-        return "Choose your start tile: it starts with a disc on its circle"
+    def prompt(self, s: State, f: Frame) -> Message:
+        return msg(START_PROMPT, seat=Seat(f[1]))
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
-        return f"Start with the {building_words(action.arg)}"
+    def option(self, s: State, f: Frame, action: Action) -> Message:
+        return msg(START, building=building_message(action.arg))

@@ -18,8 +18,8 @@ from .. import actions as A
 from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_DISCARD, F_GOVSLOT, PH_DISCARD
-from ..messages import Seat, define, msg
-from .words import card_words
+from ..messages import Message, Seat, Term, define, msg
+from .words import card_message
 
 SLOT = define("event.slot", "{seat} puts {card} in the free Governor slot (P1)",
               you="You put {card} in the free Governor slot (P1)")
@@ -59,17 +59,67 @@ def over_card_limit(s: State, p: int) -> bool:
     return n - (not _SLAVERY.isdisjoint(cards)) > limit
 
 
-def limit_words(s: State, p: int) -> str:
+LIMIT = define("discard.limit", "{track} {value}: limit {limit}")
+LIMIT_SLAVERY = define("discard.limit.slavery",
+                       "{track} {value}: limit {limit} + 1 Slavery card, at most {most} in all")
+PROMPT = define("discard.prompt", "Discard: {seat} discards {k} of {n} cards ({limit})",
+                you="Discard {k} of {n} cards ({limit})")
+DISCARD = define("discard.discard", "Discard {card}: {where}")
+TO_ASIDE = define("discard.to.aside", "set aside: -1 glory at the end (R18)")
+TO_OUT = define("discard.to.out", "out of the game")
+TO_PILE = define("discard.to.pile", "to the face-up discard pile")
+SLOT_PROMPT = define(
+    "discard.slot.prompt",
+    "Over their card limit: {seat} first chooses which of their Governors sits in the free "
+    "Governor slot, outside the limit; the others count against it and can be discarded "
+    "({limit})",
+    you="Over your card limit: first choose which of your Governors sits in the free "
+    "Governor slot, outside the limit; the others count against it and can be discarded "
+    "({limit})")
+SLOT_PROMPT_LAST = define(
+    "discard.slot.prompt.last",
+    "The last Discard phase: {seat} chooses the Governor for the free Governor slot, "
+    "outside their card limit, or leaves it empty for 3 glory ({limit})",
+    you="The last Discard phase: choose the Governor for the free Governor slot, outside "
+    "your card limit, or leave it empty for 3 glory ({limit})")
+SLOT_EMPTY = define(
+    "discard.slot.empty",
+    "Leave the Governor slot empty: +3 glory at the end; their Governors count against the "
+    "card limit",
+    you="Leave the Governor slot empty: +3 glory at the end; your Governors count against "
+    "the card limit")
+SLOT_KEEP = define(
+    "discard.slot.keep",
+    "Keep {card} in the free Governor slot, outside the card limit; then discard from their "
+    "normal slots",
+    you="Keep {card} in the free Governor slot, outside the card limit; then discard from "
+    "your normal slots")
+SLOT_SWAP = define(
+    "discard.slot.swap",
+    "Put {card} in the free Governor slot, outside the card limit; {other} moves to a normal "
+    "slot, where it can be discarded")
+SLOT_PUT = define("discard.slot.put",
+                  "Put {card} in the free Governor slot, outside the card limit")
+
+
+def limit_message(s: State, p: int) -> Message:
     """``"Influence 9: limit 4"`` (the track, as the ruleset names it: the 2009 game's
     ``"Politics 3: limit 2"``; its value, then the limit its level gives), with the
     Slavery exemption if it applies."""
     pl = s.players[p]
     limit = pl.level(D.INFLUENCE)
     slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
-    extra = " + 1 Slavery card" if slavery and limit < s.rules.max_cards else ""
-    most = f", at most {s.rules.max_cards} in all" if extra else ""
-    track = s.rules.token_names[D.INFLUENCE]
-    return f"{track} {s.marker(p, D.INFLUENCE)}: limit {limit}{extra}{most}"
+    track = Term("token", s.rules.token_names[D.INFLUENCE])
+    value = s.marker(p, D.INFLUENCE)
+    if slavery and limit < s.rules.max_cards:
+        return msg(LIMIT_SLAVERY, track=track, value=value, limit=limit,
+                   most=s.rules.max_cards)
+    return msg(LIMIT, track=track, value=value, limit=limit)
+
+
+def limit_words(s: State, p: int) -> str:
+    """:func:`limit_message` in English."""
+    return limit_message(s, p).render()
 
 
 def discard(s: State, p: int, c: int) -> None:
@@ -129,25 +179,25 @@ class Discard(DecisionType):
             return not_now(action)
         return f"you hold no {D.CARDS[action.arg].code} in a normal card slot"
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
         pl = s.players[p]
         n = len(pl.cards)
         limit = pl.level(D.INFLUENCE)
         slavery = any(_CARD_DECK[c] == D.SLAVERY_DECK for c in pl.cards)
         keep = min(limit + slavery, s.rules.max_cards)
-        return f"Discard {n - keep} of {n} cards ({limit_words(s, p)})"
+        return msg(PROMPT, seat=Seat(p), k=n - keep, n=n, limit=limit_message(s, p))
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> Message:
         c = action.arg
         card = D.CARDS[c]
         if card.deck == D.SLAVERY_DECK:
-            where = "set aside: -1 glory at the end (R18)"
+            where = TO_ASIDE
         elif card.governor:
-            where = "out of the game"
+            where = TO_OUT
         else:
-            where = "to the face-up discard pile"
-        return f"Discard {card_words(c)}: {where}"
+            where = TO_PILE
+        return msg(DISCARD, card=card_message(c), where=msg(where))
 
 
 class GovernorSlot(DecisionType):
@@ -187,31 +237,26 @@ class GovernorSlot(DecisionType):
                     "it would only mean one more card to discard (P1, P92)")
         return f"you hold no Governor {D.CARDS[action.arg].code}"
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
         if s.round < s.rules.rounds:
             return over_limit_slot_prompt(s, p)
-        return (f"The last Discard phase: choose the Governor for the free Governor slot, "
-                f"outside your card limit, or leave it empty for 3 glory "
-                f"({limit_words(s, p)})")
+        return msg(SLOT_PROMPT_LAST, seat=Seat(p), limit=limit_message(s, p))
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> Message:
+        p = f[1]
         if action.arg == A.NONE_ARG:
-            return ("Leave the Governor slot empty: +3 glory at the end; your Governors "
-                    "count against the card limit")
-        words = card_words(action.arg, s.rules.token_names)
+            return msg(SLOT_EMPTY, seat=Seat(p))
+        card = card_message(action.arg, s.rules.token_names)
         if s.round < s.rules.rounds:  # P92
-            if action.arg == s.players[f[1]].gov:
-                return (f"Keep {words} in the free Governor slot, outside the card limit; "
-                        "then discard from your normal slots")
-            return (f"Put {words} in the free Governor slot, outside the card limit; "
-                    f"{D.CARDS[s.players[f[1]].gov].code} moves to a normal slot, where "
-                    "it can be discarded")
-        return f"Put {words} in the free Governor slot, outside the card limit"
+            gov = s.players[p].gov
+            if action.arg == gov:
+                return msg(SLOT_KEEP, seat=Seat(p), card=card)
+            return msg(SLOT_SWAP, card=card, other=D.CARDS[gov].code)
+        return msg(SLOT_PUT, card=card)
 
 
-def over_limit_slot_prompt(s: State, p: int, head: str = "Over your card limit") -> str:
-    """P92: the question before discarding over the limit with several Governors."""
-    return (f"{head}: first choose which of your Governors sits in the free "
-            "Governor slot, outside the limit; the others count against it and can be "
-            f"discarded ({limit_words(s, p)})")
+def over_limit_slot_prompt(s: State, p: int, id: str = SLOT_PROMPT) -> Message:
+    """P92: the question before discarding over the limit with several Governors
+    (``id``: its message, which names ``seat`` and ``limit``)."""
+    return msg(id, seat=Seat(p), limit=limit_message(s, p))
