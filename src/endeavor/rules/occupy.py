@@ -10,10 +10,11 @@ from .. import actions as A
 from .. import data as D
 from ..data import REGION_STRIDE
 from ..frames import FL_NO_PRESENCE
+from ..messages import Count, Message, define, msg, render
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
-from .words import links_words, region_words, site_words, token_words
+from .words import links_message, region_words, site_words, token_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 _C: Final = A.code
 _OCCUPY: Final = A.code(A.V_OCCUPY)
 _SITE_GLORY: Final = tuple(site.glory for site in D.SITES)
+
+CITY = define("occupy.city", "Occupy {site}: {glory} at the end{gain}{links}")
+GAIN = define("occupy.gain", ", gain {token}")
 
 
 class Occupy(ActionKind):
@@ -96,8 +100,13 @@ class Occupy(ActionKind):
                 "presence")
 
     def describe(self, s: State, p: int, c: int) -> str:
+        return render(self.describe_message(s, p, c))
+
+    def describe_message(self, s: State, p: int, c: int) -> Message:
+        """:meth:`describe` as a message (no second person: no "your" in it)."""
         x = c & A.ARG
         t = s.site_token[x]
-        glory = _SITE_GLORY[x]
-        gain = f", gain {token_words(t, s.rules.token_names)}" if t >= 0 else ""
-        return f"Occupy {site_words(x)}: {glory} glory at the end{gain}{links_words(s, p, x)}"
+        gain: Message | str = msg(GAIN, token=token_term(t, s.rules.token_names)) \
+            if t >= 0 else ""
+        return msg(CITY, site=site_words(x), glory=Count(_SITE_GLORY[x], "glory"), gain=gain,
+                   links=links_message(s, p, x))
