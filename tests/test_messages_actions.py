@@ -145,3 +145,25 @@ def test_the_memorial_asks_where_a_casualty_goes_in_every_person() -> None:
     assert texts[2][:3] == ("At the base of your Wealth track: Wealth 0 -> 1",
                             "At the base of their Wealth track: Wealth 0 -> 1",
                             "À la base de votre piste (Richesse 0 -> 1)")
+
+
+def test_why_no_action_of_a_kind_is_possible_reads_as_its_words() -> None:
+    seen = set()
+    for cfg in CONFIGS[:3]:
+        s = new_game(GameConfig(**cfg))  # type: ignore[arg-type]
+        r = random.Random(cfg["seed"])
+        while not s.is_over:
+            d = s.decision()
+            assert d is not None
+            if d.kind == "action":
+                for kind in s.rules.kinds:
+                    if not isinstance(kind, KINDS):
+                        continue
+                    for harbor in range(4):
+                        m = kind.unavailable_message(s, d.player, harbor)
+                        _check(m, kind.unavailable(s, d.player, harbor), d.player)
+                        seen.add(m.id)
+            s.apply(d.options[r.randrange(len(d.options))].action)
+    assert seen == {"ship.unavailable", "occupy.unavailable.harbor", "occupy.unavailable.city",
+                    "attack.unavailable.harbor", "attack.unavailable.target",
+                    "draw.unavailable"}

@@ -40,6 +40,13 @@ ROUTE = define("attack.route",
 NO_CASUALTY = define("attack.casualties.none", "no casualty")
 ONE_CASUALTY = define("attack.casualties.one", "{n} casualty")
 CASUALTIES = define("attack.casualties.many", "{n} casualties")
+NO_DISCS = define("attack.unavailable.harbor",
+                  "Attack needs 2 Harbor discs (1 casualty + 1 to occupy)")
+NO_TARGET = define("attack.unavailable.target",
+                   "no opponent disc to attack in Europe or in an open region where {seat} "
+                   "has presence",
+                   you="no opponent disc to attack in Europe or in an open region where you "
+                   "have presence")
 MEMORIAL = define(
     "attack.memorial.prompt",
     "Memorial: {seat} places a casualty in their supply or at the base of a track, where it "
@@ -182,6 +189,10 @@ class Attack(ActionKind):
             return "Attack needs 2 Harbor discs (1 casualty + 1 to occupy)"
         return ("no opponent disc to attack in Europe or in an open region where you have "
                 "presence")
+
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message (said to ``p``)."""
+        return msg(NO_DISCS) if harbor < 2 else msg(NO_TARGET, seat=Seat(p))
 
     def describe(self, s: State, p: int, c: int) -> str:
         return render(self.describe_message(s, p, c))

@@ -59,6 +59,9 @@ BONUS = define("event.bonus",
                you="You gain 1 disc from the supply for the value-1 card {card} (R16)")
 DECK = define("draw.deck", "Draw {card} from the {deck} deck ({left})")
 PILE = define("draw.pile", "Draw {card} from the discard pile")
+NO_CARD = define("draw.unavailable",
+                 "no card within {seat}'s presence (Draw Value above their discs there)",
+                 you="no card within your presence (Draw Value above your discs there)")
 
 
 def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
@@ -155,6 +158,10 @@ class Draw(ActionKind):
 
     def unavailable(self, s: State, p: int, harbor: int) -> str:
         return "no card within your presence (Draw Value above your discs there)"
+
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message (said to ``p``)."""
+        return msg(NO_CARD, seat=Seat(p))
 
     def describe(self, s: State, p: int, c: int) -> str:
         return render(self.describe_message(s, p, c))

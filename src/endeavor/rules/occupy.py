@@ -10,7 +10,7 @@ from .. import actions as A
 from .. import data as D
 from ..data import REGION_STRIDE
 from ..frames import FL_NO_PRESENCE
-from ..messages import Count, Message, define, msg, render
+from ..messages import Count, Message, Seat, define, msg, render
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
@@ -25,6 +25,11 @@ _SITE_GLORY: Final = tuple(site.glory for site in D.SITES)
 
 CITY = define("occupy.city", "Occupy {site}: {glory} at the end{gain}{links}")
 GAIN = define("occupy.gain", ", gain {token}")
+NO_DISC = define("occupy.unavailable.harbor", "Occupy needs a disc in the Harbor")
+NO_CITY = define("occupy.unavailable.city",
+                 "no unoccupied city in Europe or in an open region where {seat} has presence",
+                 you="no unoccupied city in Europe or in an open region where you have "
+                 "presence")
 
 
 class Occupy(ActionKind):
@@ -98,6 +103,10 @@ class Occupy(ActionKind):
             return "Occupy needs a disc in the Harbor"
         return ("no unoccupied city in Europe or in an open region where you have "
                 "presence")
+
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message (said to ``p``)."""
+        return msg(NO_DISC) if harbor < 1 else msg(NO_CITY, seat=Seat(p))
 
     def describe(self, s: State, p: int, c: int) -> str:
         return render(self.describe_message(s, p, c))

@@ -34,6 +34,7 @@ ROUTE = define("ship.route", "Ship to the trade route {site}{gain}")
 SEA = define("ship.sea", "Ship to the open sea of {region} (presence there, no token)")
 GAIN = define("ship.gain", ": gain {token}")
 OPENS = define("ship.opens", "; fills the track and opens {region}")
+NO_DISC = define("ship.unavailable", "Ship needs a disc in the Harbor")
 
 
 class Ship(ActionKind):
@@ -98,6 +99,10 @@ class Ship(ActionKind):
 
     def unavailable(self, s: State, p: int, harbor: int) -> str:
         return "Ship needs a disc in the Harbor"
+
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message."""
+        return msg(NO_DISC)
 
     def describe(self, s: State, p: int, c: int) -> str:
         return render(self.describe_message(s, p, c))
