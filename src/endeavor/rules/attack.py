@@ -16,10 +16,11 @@ from .. import data as D
 from ..data import REGION_STRIDE
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_CASUALTY, PH_ACTIONS
+from ..messages import Count, Message, Seat, Term, define, msg, render
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import links_words, owner_words, plural, region_words, site_words
+from .words import links_message, owner_arg, plural, region_words, site_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -27,6 +28,37 @@ if TYPE_CHECKING:
 
 _C: Final = A.code
 _ATTACK: Final = A.code(A.V_ATTACK)
+_SITE_GLORY: Final = tuple(site.glory for site in D.SITES)
+_SITE_CITY: Final = tuple(site.city for site in D.SITES)
+
+CITY = define("attack.city",
+              "Attack the {site} held by {owner}: {lost} + 1 disc to occupy, {glory} at the "
+              "end{links}")
+ROUTE = define("attack.route",
+               "Attack the trade route {site} held by {owner}: {lost} + 1 disc to occupy, "
+               "{glory} at the end{links}")
+NO_CASUALTY = define("attack.casualties.none", "no casualty")
+ONE_CASUALTY = define("attack.casualties.one", "{n} casualty")
+CASUALTIES = define("attack.casualties.many", "{n} casualties")
+NO_DISCS = define("attack.unavailable.harbor",
+                  "Attack needs 2 Harbor discs (1 casualty + 1 to occupy)")
+NO_TARGET = define("attack.unavailable.target",
+                   "no opponent disc to attack in Europe or in an open region where {seat} "
+                   "has presence",
+                   you="no opponent disc to attack in Europe or in an open region where you "
+                   "have presence")
+MEMORIAL = define(
+    "attack.memorial.prompt",
+    "Memorial: {seat} places a casualty in their supply or at the base of a track, where it "
+    "counts as a Trade token of that attribute",
+    you="Your Memorial: place a casualty in your supply or at the base of a track, where it "
+    "counts as a Trade token of that attribute")
+MEMORIAL_SUPPLY = define("attack.memorial.supply", "Back to their supply",
+                         you="Back to your supply")
+MEMORIAL_TRACK = define("attack.memorial.track",
+                        "At the base of their {attribute} track: {attribute} {before} -> {after}",
+                        you="At the base of your {attribute} track: {attribute} {before} -> "
+                        "{after}")
 
 
 def cost(s: State, p: int, x: int) -> int:
@@ -158,15 +190,21 @@ class Attack(ActionKind):
         return ("no opponent disc to attack in Europe or in an open region where you have "
                 "presence")
 
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message (said to ``p``)."""
+        return msg(NO_DISCS) if harbor < 2 else msg(NO_TARGET, seat=Seat(p))
+
     def describe(self, s: State, p: int, c: int) -> str:
+        return render(self.describe_message(s, p, c))
+
+    def describe_message(self, s: State, p: int, c: int) -> Message:
+        """:meth:`describe` as a message (no second person: no "your" in it)."""
         x = c & A.ARG
         k = cost(s, p, x)
-        lost = "no casualty" if k == 0 else \
-            plural(k, "casualty")
-        city = "trade route " if not D.SITES[x].city else ""
-        return (f"Attack the {city}{site_words(x)} held by {owner_words(s, s.site_owner[x])}: "
-                f"{lost} + 1 disc to occupy, {D.SITES[x].glory} glory at the end"
-                f"{links_words(s, p, x)}")
+        lost = msg(NO_CASUALTY) if k == 0 else msg(ONE_CASUALTY if k == 1 else CASUALTIES, n=k)
+        return msg(CITY if _SITE_CITY[x] else ROUTE, site=site_words(x),
+                   owner=owner_arg(s, s.site_owner[x]), lost=lost,
+                   glory=Count(_SITE_GLORY[x], "glory"), links=links_message(s, p, x))
 
 
 class Casualty(DecisionType):
@@ -191,14 +229,14 @@ class Casualty(DecisionType):
     def why_not(self, s: State, f: Frame, action: Action) -> str:
         return not_now(action)
 
-    def prompt(self, s: State, f: Frame) -> str:
-        return ("Your Memorial: place a casualty in your supply or "
-                "at the base of a track, where it counts as a Trade token of that attribute")
+    def prompt(self, s: State, f: Frame) -> Message:
+        return msg(MEMORIAL, seat=Seat(f[1]))
 
-    def option(self, s: State, f: Frame, action: Action) -> str:
+    def option(self, s: State, f: Frame, action: Action) -> Message:
+        p = f[1]
         if action.arg == A.SUPPLY_ARG:
-            return "Back to your supply"
+            return msg(MEMORIAL_SUPPLY, seat=Seat(p))
         k = action.arg
-        pl = s.players[f[1]]
-        return (f"At the base of your {D.ATTRIBUTES[k].capitalize()} track: "
-                f"{D.ATTRIBUTES[k].capitalize()} {pl.attr[k]} -> {pl.attr[k] + 1}")
+        a = s.players[p].attr[k]
+        return msg(MEMORIAL_TRACK, seat=Seat(p),
+                   attribute=Term("token", D.ATTRIBUTES[k].capitalize()), before=a, after=a + 1)

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Final
 from .. import actions as A
 from .. import data as D
 from ..data import REGION_STRIDE
-from ..messages import Seat, define, msg
+from ..messages import Message, Seat, Term, define, msg, render
 from .abolition import abolish
 from .kinds import ActionKind
-from .words import card_words, left_after, region_words
+from .words import card_message, left_message, region_words
 
 if TYPE_CHECKING:
     from ..state import State
@@ -24,8 +24,8 @@ _EU: Final = D.EU_DECK
 _SL: Final = D.SLAVERY_DECK
 _PILE: Final = D.PILE
 _DECK_NAMES: Final = D.DECK_NAMES
-#: the words of a Draw option by (code << 8 | top card) << 8 | deck size (Age of Sail)
-_WORDS: Final[dict[int, str]] = {}
+#: the message of a Draw option by (code << 8 | top card) << 8 | deck size (Age of Sail)
+_WORDS: Final[dict[int, Message]] = {}
 _DRAW: Final = A.code(A.V_DRAW)
 _DRAWP: Final = A.code(A.V_DRAWP)
 #: the decks 0-7; the region decks 1-6, whose Draws count the region's discs and the
@@ -57,6 +57,11 @@ def presence(s: State, p: int, deck: int, bonus: int = -1) -> int:
 BONUS = define("event.bonus",
                "{seat} gains 1 disc from the supply for the value-1 card {card} (R16)",
                you="You gain 1 disc from the supply for the value-1 card {card} (R16)")
+DECK = define("draw.deck", "Draw {card} from the {deck} deck ({left})")
+PILE = define("draw.pile", "Draw {card} from the discard pile")
+NO_CARD = define("draw.unavailable",
+                 "no card within {seat}'s presence (Draw Value above their discs there)",
+                 you="no card within your presence (Draw Value above your discs there)")
 
 
 def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
@@ -154,17 +159,25 @@ class Draw(ActionKind):
     def unavailable(self, s: State, p: int, harbor: int) -> str:
         return "no card within your presence (Draw Value above your discs there)"
 
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message (said to ``p``)."""
+        return msg(NO_CARD, seat=Seat(p))
+
     def describe(self, s: State, p: int, c: int) -> str:
+        return render(self.describe_message(s, p, c))
+
+    def describe_message(self, s: State, p: int, c: int) -> Message:
+        """:meth:`describe` as a message (no second person: no "your" in it)."""
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAW:
             deck = s.decks[arg]
             names = s.rules.token_names
             key = (c << 8 | deck[-1]) << 8 | len(deck)
-            words = _WORDS.get(key) if names is D.TOKEN_NAMES else None
-            if words is None:
-                words = (f"Draw {card_words(deck[-1], names)} from the "
-                         f"{_DECK_NAMES[arg]} deck ({left_after(len(deck))})")
+            m = _WORDS.get(key) if names is D.TOKEN_NAMES else None
+            if m is None:
+                m = msg(DECK, card=card_message(deck[-1], names),
+                        deck=Term("deck", _DECK_NAMES[arg]), left=left_message(len(deck)))
                 if names is D.TOKEN_NAMES:  # made once for (deck, top card, size)
-                    _WORDS[key] = words
-            return words
-        return f"Draw {card_words(arg, s.rules.token_names)} from the discard pile"
+                    _WORDS[key] = m
+            return m
+        return msg(PILE, card=card_message(arg, s.rules.token_names))

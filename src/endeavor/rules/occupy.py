@@ -10,10 +10,11 @@ from .. import actions as A
 from .. import data as D
 from ..data import REGION_STRIDE
 from ..frames import FL_NO_PRESENCE
+from ..messages import Count, Message, Seat, define, msg, render
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
-from .words import links_words, region_words, site_words, token_words
+from .words import links_message, region_words, site_words, token_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -21,6 +22,14 @@ if TYPE_CHECKING:
 _C: Final = A.code
 _OCCUPY: Final = A.code(A.V_OCCUPY)
 _SITE_GLORY: Final = tuple(site.glory for site in D.SITES)
+
+CITY = define("occupy.city", "Occupy {site}: {glory} at the end{gain}{links}")
+GAIN = define("occupy.gain", ", gain {token}")
+NO_DISC = define("occupy.unavailable.harbor", "Occupy needs a disc in the Harbor")
+NO_CITY = define("occupy.unavailable.city",
+                 "no unoccupied city in Europe or in an open region where {seat} has presence",
+                 you="no unoccupied city in Europe or in an open region where you have "
+                 "presence")
 
 
 class Occupy(ActionKind):
@@ -95,9 +104,18 @@ class Occupy(ActionKind):
         return ("no unoccupied city in Europe or in an open region where you have "
                 "presence")
 
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message (said to ``p``)."""
+        return msg(NO_DISC) if harbor < 1 else msg(NO_CITY, seat=Seat(p))
+
     def describe(self, s: State, p: int, c: int) -> str:
+        return render(self.describe_message(s, p, c))
+
+    def describe_message(self, s: State, p: int, c: int) -> Message:
+        """:meth:`describe` as a message (no second person: no "your" in it)."""
         x = c & A.ARG
         t = s.site_token[x]
-        glory = _SITE_GLORY[x]
-        gain = f", gain {token_words(t, s.rules.token_names)}" if t >= 0 else ""
-        return f"Occupy {site_words(x)}: {glory} glory at the end{gain}{links_words(s, p, x)}"
+        gain: Message | str = msg(GAIN, token=token_term(t, s.rules.token_names)) \
+            if t >= 0 else ""
+        return msg(CITY, site=site_words(x), glory=Count(_SITE_GLORY[x], "glory"), gain=gain,
+                   links=links_message(s, p, x))

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
+from ..messages import Message, Term, define, msg, render
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
-from .words import region_words, site_words, token_words
+from .words import region_term, region_words, site_words, token_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -25,8 +26,15 @@ _SHIFT: Final = A.SHIFT
 _ARG: Final = A.ARG
 _V_SHIP: Final = A.V_SHIP
 _V_ROUTE: Final = A.V_ROUTE
-#: the words of a Ship option by its code and what the target holds (see describe)
-_WORDS: Final[dict[int, str]] = {}
+#: the message of a Ship option by its code and what the target holds (see describe)
+_WORDS: Final[dict[int, Message]] = {}
+
+TRACK = define("ship.track", "Ship to the {region} track, space {space} of {length}{gain}{opens}")
+ROUTE = define("ship.route", "Ship to the trade route {site}{gain}")
+SEA = define("ship.sea", "Ship to the open sea of {region} (presence there, no token)")
+GAIN = define("ship.gain", ": gain {token}")
+OPENS = define("ship.opens", "; fills the track and opens {region}")
+NO_DISC = define("ship.unavailable", "Ship needs a disc in the Harbor")
 
 
 class Ship(ActionKind):
@@ -92,7 +100,15 @@ class Ship(ActionKind):
     def unavailable(self, s: State, p: int, harbor: int) -> str:
         return "Ship needs a disc in the Harbor"
 
+    def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
+        """:meth:`unavailable` as a message."""
+        return msg(NO_DISC)
+
     def describe(self, s: State, p: int, c: int) -> str:
+        return render(self.describe_message(s, p, c))
+
+    def describe_message(self, s: State, p: int, c: int) -> Message:
+        """:meth:`describe` as a message (no second person: no "your" in it)."""
         verb, arg = c >> _SHIFT, c & _ARG
         if verb == _V_SHIP:
             k = s.filled[arg]
@@ -105,23 +121,23 @@ class Ship(ActionKind):
             key = c << 24 | (t + 1)
         else:
             key = c << 24
-        words = _WORDS.get(key)  # the words of (target, what it holds): made once
-        if words is None:
-            words = _WORDS[key] = _describe(c, key)
-        return words
+        m = _WORDS.get(key)  # the message of (target, what it holds): made once
+        if m is None:
+            m = _WORDS[key] = _describe(c, key)
+        return m
 
 
-def _describe(c: int, key: int) -> str:
+def _describe(c: int, key: int) -> Message:
     verb, arg = c >> _SHIFT, c & _ARG
     t = (key & 0xFF) - 1
-    gain = f": gain {token_words(t)}" if t >= 0 else ""
+    gain: Message | str = msg(GAIN, token=token_term(t)) if t >= 0 else ""
     if verb == _V_SHIP:
         k = key >> 8 & 0xFF
         length = key >> 16 & 0xFF
-        opens = f"; fills the track and opens {region_words(arg)}" \
+        opens: Message | str = msg(OPENS, region=region_term(arg)) \
             if k + 1 == length else ""
-        return (f"Ship to the {_REGION_NAMES[arg]} track, space {k + 1} of "
-                f"{length}{gain}{opens}")
+        return msg(TRACK, region=Term("region", _REGION_NAMES[arg]), space=k + 1,
+                   length=length, gain=gain, opens=opens)
     if verb == _V_ROUTE:
-        return f"Ship to the trade route {site_words(arg)}{gain}"
-    return f"Ship to the open sea of {region_words(arg)} (presence there, no token)"
+        return msg(ROUTE, site=site_words(arg), gain=gain)
+    return msg(SEA, region=region_term(arg))
