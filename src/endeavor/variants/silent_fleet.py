@@ -91,10 +91,6 @@ def _bits(mask: int) -> list[int]:
     return [k for k in range(8) if mask >> k & 1]
 
 
-def _regions_words(mask: int) -> str:
-    return " or ".join(api.region_words(r) for r in _bits(mask))
-
-
 def _regions_message(mask: int) -> api.Items:
     return api.Items(tuple(api.region_term(r) for r in _bits(mask)), api.OR)
 
@@ -149,6 +145,72 @@ TOKEN_OUT: Final = _M("silent_fleet.token_out", "; the {token} token there leave
 DISCARDS: Final = _M("silent_fleet.draw",
                      "{fleet} discards the top card of the {deck} deck, {card}: it leaves the "
                      "game")
+# ---------------------------------------------------------------------- prompts and options
+PROMPT_REACT: Final = _M(
+    "silent_fleet.prompt.react",
+    "{fleet} reacts once to {seat}'s turn: {seat} chooses which of their actions triggers it "
+    "({actions})",
+    you="{fleet} reacts once to your turn: choose which of your actions triggers it ({actions})")
+PROMPT_SHIP: Final = _M(
+    "silent_fleet.prompt.ship",
+    "{fleet} reacts to {seat}'s Ship: {seat} chooses where its disc goes (a track space or a "
+    "free trade route; the Trade token there leaves the game)",
+    you="{fleet} reacts to your Ship: choose where its disc goes (a track space or a free "
+    "trade route; the Trade token there leaves the game)")
+PROMPT_OCCUPY: Final = _M(
+    "silent_fleet.prompt.occupy",
+    "{fleet} reacts to {seat}'s Occupy: {seat} chooses the city its disc occupies{where} (its "
+    "Trade token leaves the game)",
+    you="{fleet} reacts to your Occupy: choose the city its disc occupies{where} (its Trade "
+    "token leaves the game)")
+PROMPT_OCCUPY_IN: Final = _M("silent_fleet.prompt.occupy.in", " in {regions}")
+PROMPT_DRAW: Final = _M(
+    "silent_fleet.prompt.draw",
+    "{fleet} reacts to {seat}'s Draw: {seat} chooses the deck whose top card leaves the game",
+    you="{fleet} reacts to your Draw: choose the deck whose top card leaves the game")
+PROMPT_SHORTAGE: Final = _M(
+    "silent_fleet.prompt.shortage",
+    "Building shortage (Silent Fleet, R22): {seat} does not hold the Crown, so they discard a "
+    "building of level {level} or lower (their Build Level) from the supply; it leaves the game",
+    you="Building shortage (Silent Fleet, R22): you do not hold the Crown, so discard a "
+    "building of level {level} or lower (your Build Level) from the supply; it leaves the game")
+REACT_HEAD: Final = _M("silent_fleet.react", "Their {action} triggers it: {rest}",
+                       you="Your {action} triggers it: {rest}")
+REACT_IDLE: Final = _M("silent_fleet.react.idle", "the fleet does nothing")
+REACT_NOTHING: Final = _M("silent_fleet.react.nothing", "nothing happens ({why})")
+REACT_DECKS: Final = _M("silent_fleet.react.decks", "they then choose among {n} decks",
+                        you="you then choose among {n} decks")
+REACT_PLACES: Final = _M("silent_fleet.react.places", "they then choose among {n} places",
+                         you="you then choose among {n} places")
+# what a reaction does: at an option's start, and (lower case) after "Your Ship triggers it: "
+_OPT_TRACK = "The fleet's disc to the {region} track, space {space} of {length}{token}{fills}"
+_OPT_ROUTE = "The fleet's disc to the trade route {site}{token}"
+_OPT_OCCUPY = "The fleet's disc occupies {site}{token}"
+_OPT_DECK = "The top card of the {deck} deck leaves the game"
+_OPT_CARD = "The top card of the {deck} deck, {card}, leaves the game{abolition}"
+OPT_TRACK: Final = (_M("silent_fleet.option.track", _OPT_TRACK),
+                    _M("silent_fleet.option.track.after", "t" + _OPT_TRACK[1:]))
+OPT_ROUTE: Final = (_M("silent_fleet.option.route", _OPT_ROUTE),
+                    _M("silent_fleet.option.route.after", "t" + _OPT_ROUTE[1:]))
+OPT_OCCUPY: Final = (_M("silent_fleet.option.occupy", _OPT_OCCUPY),
+                     _M("silent_fleet.option.occupy.after", "t" + _OPT_OCCUPY[1:]))
+OPT_DECK: Final = (_M("silent_fleet.option.deck", _OPT_DECK),
+                   _M("silent_fleet.option.deck.after", "t" + _OPT_DECK[1:]))
+OPT_CARD: Final = (_M("silent_fleet.option.card", _OPT_CARD),
+                   _M("silent_fleet.option.card.after", "t" + _OPT_CARD[1:]))
+OPT_TOKEN_THERE: Final = _M("silent_fleet.option.token_there",
+                            ": the {token} token there leaves the game")
+OPT_ITS_TOKEN: Final = _M("silent_fleet.option.its_token", ": its {token} token leaves the game")
+OPT_FILLS: Final = _M("silent_fleet.option.fills", "; fills the track and opens {region}{governor}")
+OPT_GOVERNOR_FLEET: Final = _M(
+    "silent_fleet.option.governor.fleet",
+    ": the Governor goes to the fleet and leaves the game (R11)")
+OPT_GOVERNOR: Final = _M("silent_fleet.option.governor", ": {winner} wins its Governor (R11)")
+OPT_ABOLITION: Final = _M("silent_fleet.option.abolition",
+                          "; it is the Europe 5 card: Slavery is abolished (R17)")
+OPT_SHORTAGE: Final = _M(
+    "silent_fleet.option.shortage",
+    "Discard a {building} (level {level}) from the supply: it leaves the game ({left} left)")
 api.define_term("action_indefinite", *(("an " if k[0] in "AEIOU" else "a ") + k
                                 for k in api.KIND_NAMES))
 #: its block of the RL observation (``observe``)
@@ -422,27 +484,23 @@ class SilentFleet(api.RuleModule):
         return ("fleet_react", "fleet_ship", "fleet_occupy", "fleet_draw",
                 "building_shortage")[f[api.EXPLOIT_STEP]]
 
-    def step_prompt(self, s: State, i: int, f: api.Frame) -> str:
+    def step_prompt(self, s: State, i: int, f: api.Frame) -> api.Message:
         step = f[api.EXPLOIT_STEP]
+        seat = api.Seat(f[1])
         if step == STEP_REACT:
-            names = ", ".join(api.KIND_NAMES[k] for k in _bits(f[api.EXPLOIT_A]))
-            return (f"{FLEET} reacts once to your turn: choose which of your actions "
-                    f"triggers it ({names})")
+            names = api.Items(tuple(api.Term("action", api.KIND_NAMES[k])
+                                    for k in _bits(f[api.EXPLOIT_A])), api.COMMA)
+            return api.msg(PROMPT_REACT, fleet=_FLEET, seat=seat, actions=names)
         if step == STEP_SHIP:
-            return (f"{FLEET} reacts to your Ship: choose where its disc goes (a track "
-                    "space or a free trade route; the Trade token there leaves the game)")
+            return api.msg(PROMPT_SHIP, fleet=_FLEET, seat=seat)
         if step == STEP_OCCUPY:
-            where = (f" in {_regions_words(f[api.EXPLOIT_A])}" if self._on(s, "limited_occupation")
-                     else "")
-            return (f"{FLEET} reacts to your Occupy: choose the city its disc occupies"
-                    f"{where} (its Trade token leaves the game)")
+            where: api.Message | str = (
+                api.msg(PROMPT_OCCUPY_IN, regions=_regions_message(f[api.EXPLOIT_A]))
+                if self._on(s, "limited_occupation") else "")
+            return api.msg(PROMPT_OCCUPY, fleet=_FLEET, seat=seat, where=where)
         if step == STEP_DRAW:
-            return (f"{FLEET} reacts to your Draw: choose the deck whose top card leaves "
-                    "the game")
-        bl = api.build_level(s, f[1])
-        return ("Building shortage (Silent Fleet, R22): you do not hold the Crown, so discard "
-                f"a building of level {bl} or lower (your Build Level) from the supply; it "
-                "leaves the game")
+            return api.msg(PROMPT_DRAW, fleet=_FLEET, seat=seat)
+        return api.msg(PROMPT_SHORTAGE, seat=seat, level=api.build_level(s, f[1]))
 
     def step_asks(self, s: State, i: int, f: api.Frame) -> str:
         """The fleet's steps are no Exploit's: say what each one asks."""
@@ -459,68 +517,76 @@ class SilentFleet(api.RuleModule):
         phase left over from the round before, or Setup in round 1, is not happening)."""
         return "Building shortage" if f[api.EXPLOIT_STEP] == STEP_SHORTAGE else ""
 
-    def describe_action(self, s: State, i: int, c: int) -> str:
+    def describe_action(self, s: State, i: int, c: int) -> api.Message:
+        return self._option(s, i, c, 0)
+
+    def _option(self, s: State, i: int, c: int, after: int) -> api.Message:
+        """What reaction code ``c`` does (``after``: 1 after "Your Ship triggers it: ")."""
         verb, arg = self.local_verb(c), api.arg_of(c)
         if verb == REACT:
             return self._react_words(s, i, arg)
         if verb == TRACK:
-            return self._track_words(s, i, arg)
+            return self._track_words(s, i, arg, after)
         if verb in (ROUTE, OCCUPY):
             t = s.site_token[arg]
-            gone = f": its {api.TOKEN_NAMES[t]} token leaves the game" if t >= 0 else ""
-            if verb == ROUTE:
-                return f"The fleet's disc to the trade route {api.site_words(arg)}{gone}"
-            return f"The fleet's disc occupies {api.site_words(arg)}{gone}"
+            gone: api.Message | str = (
+                api.msg(OPT_ITS_TOKEN, token=api.Term("token", api.TOKEN_NAMES[t]))
+                if t >= 0 else "")
+            return api.msg((OPT_ROUTE if verb == ROUTE else OPT_OCCUPY)[after],
+                           site=api.site_words(arg), token=gone)
         if verb == DRAW:
             deck = s.decks[arg]
+            name = api.Term("deck", api.DECK_NAMES[arg])
             if not deck:
-                return f"The top card of the {api.DECK_NAMES[arg]} deck leaves the game"
+                return api.msg(OPT_DECK[after], deck=name)
             card = api.CARDS[deck[-1]]
-            abol = ("; it is the Europe 5 card: Slavery is abolished (R17)"
-                    if card.abolition and not s.abolished else "")
-            return (f"The top card of the {api.DECK_NAMES[arg]} deck, "
-                    f"{api.card_words(deck[-1])}, leaves the game{abol}")
+            abol: api.Message | str = (api.msg(OPT_ABOLITION)
+                                       if card.abolition and not s.abolished else "")
+            return api.msg(OPT_CARD[after], deck=name, card=api.card_message(deck[-1]),
+                           abolition=abol)
         bd = api.BUILDINGS[arg]
-        return (f"Discard a {bd.name} (level {bd.level}) from the supply: it leaves the "
-                f"game ({s.building_supply[arg] - 1} left)")
+        return api.msg(OPT_SHORTAGE, building=api.Term("building", bd.name), level=bd.level,
+                       left=s.building_supply[arg] - 1)
 
-    def _react_words(self, s: State, i: int, kind: int) -> str:
-        what = api.KIND_NAMES[kind]
-        head = f"Your {what} triggers it: "
-        if kind not in STEP_OF:
-            return head + "the fleet does nothing"
+    def _react_words(self, s: State, i: int, kind: int) -> api.Message:
+        what = api.Term("action", api.KIND_NAMES[kind])
         f = s.frame
+        p = f[1] if f is not None else -1
+        seat = api.Seat(p)
+        if kind not in STEP_OF:
+            return api.msg(REACT_HEAD, seat=seat, action=what, rest=api.msg(REACT_IDLE))
         mine = f is not None and len(f) == 6 and f[api.EXPLOIT_MODULE] == i
         occ = f[api.EXPLOIT_B] if f is not None and mine else 0
         codes = self.targets(s, i, kind, occ)
+        rest: api.Message
         if not codes:
-            p = f[1] if f is not None else -1
-            why = self._nothing(s, i, p, kind, occ).render(viewer=p)
-            return head + f"nothing happens ({why})"
-        if len(codes) == 1:
-            text = self.describe_action(s, i, codes[0])
-            return head + text[0].lower() + text[1:]
-        noun = "decks" if kind == api.DRAW else "places"
-        return head + f"you then choose among {len(codes)} {noun}"
+            rest = api.msg(REACT_NOTHING, why=self._nothing(s, i, p, kind, occ))
+        elif len(codes) == 1:
+            rest = self._option(s, i, codes[0], 1)
+        else:
+            rest = api.msg(REACT_DECKS if kind == api.DRAW else REACT_PLACES, seat=seat,
+                           n=len(codes))
+        return api.msg(REACT_HEAD, seat=seat, action=what, rest=rest)
 
-    def _track_words(self, s: State, i: int, r: int) -> str:
-        region = api.REGION_NAMES[r]
+    def _track_words(self, s: State, i: int, r: int, after: int) -> api.Message:
         k = s.filled[r]
         n = api.track_length(s, r)
         t = s.track_tokens(r)[k]
-        text = f"The fleet's disc to the {region} track, space {k + 1} of {n}"
-        if t >= 0:
-            text += f": the {api.TOKEN_NAMES[t]} token there leaves the game"
+        token: api.Message | str = (
+            api.msg(OPT_TOKEN_THERE, token=api.Term("token", api.TOKEN_NAMES[t]))
+            if t >= 0 else "")
+        fills: api.Message | str = ""
         if k + 1 == n:
-            text += f"; fills the track and opens {api.region_words(r)}"
+            governor: api.Message | str = ""
             if s.region_governors[r] >= 0:
                 track = s.track(r)
                 track[k] = self.owner(s, i)
                 w = _winner(track)
-                text += (": the Governor goes to the fleet and leaves the game (R11)"
-                         if api.is_neutral(s, w) else
-                         f": {api.word_player(w)} wins its Governor (R11)")
-        return text
+                governor = (api.msg(OPT_GOVERNOR_FLEET) if api.is_neutral(s, w) else
+                            api.msg(OPT_GOVERNOR, winner=api.Seat(w)))
+            fills = api.msg(OPT_FILLS, region=api.region_term(r), governor=governor)
+        return api.msg(OPT_TRACK[after], region=api.Term("region", api.REGION_NAMES[r]),
+                       space=k + 1, length=n, token=token, fills=fills)
 
     # ------------------------------------------------------------------ accounting, display
     def tile_buildings(self, s: State, i: int) -> list[int]:
