@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from .. import actions as A
 from .. import data as D
 from ..frames import FL_NO_EUROPE
+from ..messages import Message, Term, define, msg
 
 if TYPE_CHECKING:
     from ..state import State
@@ -33,6 +34,9 @@ def target_regions(region: int, flags: int) -> tuple[int, ...]:
         return OVERSEAS if flags & FL_NO_EUROPE else ALL_REGIONS
     return _ONE[region] if region < D.NREGIONS else (region,)
 
+
+#: why no normal action of a kind is possible, when the kind says no more
+UNAVAILABLE: Final = define("kinds.unavailable", "no {action} is possible")
 
 #: the action kind of each normal-action verb
 VERB_KIND: Final = {A.V_SHIP: D.SHIP, A.V_ROUTE: D.SHIP, A.V_SEA: D.SHIP, A.V_OCCUPY: D.OCCUPY,
@@ -66,10 +70,11 @@ class ActionKind:
         """Why ``c`` (of this kind, not legal) cannot be carried out by ``p`` now."""
         return "not allowed now"
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        """Why no normal action of this kind is possible (for prompts), in words."""
-        return f"no {self.name} is possible"
+    def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
+        """Why no normal action of this kind is possible (for prompts): a message (or
+        words) said to ``p``."""
+        return msg(UNAVAILABLE, action=Term("action", self.name))
 
-    def describe(self, s: State, p: int, c: int) -> str:
-        """What legal code ``c`` does, in words."""
+    def describe(self, s: State, p: int, c: int) -> str | Message:
+        """What legal code ``c`` does: a message (or words) said to ``p``."""
         return A.BY_CODE[c].text

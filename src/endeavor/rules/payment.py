@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
+from ..messages import Message, Seat, Term, define, msg
 from .kinds import ActionKind
 from .salary import pay_worker, payment_codes, workers
 
@@ -14,6 +15,12 @@ if TYPE_CHECKING:
     from ..state import State
 
 _B_NOPAY: Final = tuple(b.no_payment for b in D.BUILDINGS)
+
+#: a Payment's option (a Payment action or a module's step that pays a worker)
+PAY: Final = define("payment.pay", "Pay the worker on their {building}: it returns to their Harbor",
+                    you="Pay the worker on your {building}: it returns to your Harbor")
+UNAVAILABLE: Final = define(
+    "payment.unavailable", "Payment needs a worker on a building without the no-payment symbol")
 
 
 class Payment(ActionKind):
@@ -41,9 +48,8 @@ class Payment(ActionKind):
             return f"workers on your {bd.name} cannot be paid in the Action phase (R15)"
         return f"you have no worker on a {bd.name}"
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        return "Payment needs a worker on a building without the no-payment symbol"
+    def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
+        return msg(UNAVAILABLE)
 
-    def describe(self, s: State, p: int, c: int) -> str:
-        return (f"Pay the worker on your {D.BUILDINGS[c & A.ARG].name}: it returns to "
-                "your Harbor")
+    def describe(self, s: State, p: int, c: int) -> str | Message:
+        return msg(PAY, seat=Seat(p), building=Term("building", D.BUILDINGS[c & A.ARG].name))

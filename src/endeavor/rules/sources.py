@@ -42,12 +42,92 @@ from ..frames import (
     SRC_SHIFT,
     SRC_TOKEN,
 )
-from ..messages import Message, Term, define, msg
+from ..messages import OR, SEMICOLON, Items, Message, Seat, Term, define, msg
 from .kinds import VERB_KIND
-from .words import region_words
+from .payment import PAY
+from .words import region_term, region_words
 
 #: an Exploit's ability offered in place of a normal action
 INSTEAD: Final = define("sources.instead", "{ability} (instead of a normal {action})")
+
+# the Action phase's choice: its options ("{what}": the source's action kinds)
+KINDS_NONE: Final = define("sources.kinds.none", "no action")
+KINDS_CHOICE: Final = define("sources.kinds.choice", "{a} / {b}")
+KINDS_BOTH: Final = define("sources.kinds.both", "{a} + {b}")
+PASS: Final = define("sources.pass", "Pass: they take no more actions this round",
+                     you="Pass: you take no more actions this round")
+ACTIVATE: Final = define("sources.activate",
+                         "Activate their {building} with a Harbor disc: {what}",
+                         you="Activate your {building} with a Harbor disc: {what}")
+ACTIVATE_BOTH: Final = define(
+    "sources.activate.both",
+    "Activate their {building} with a Harbor disc: {what} (one or both, in either order)",
+    you="Activate your {building} with a Harbor disc: {what} (one or both, in either order)")
+ACTIVATE_CHOICE: Final = define(
+    "sources.activate.choice",
+    "Activate their {building} with a Harbor disc: {what} (one of them)",
+    you="Activate your {building} with a Harbor disc: {what} (one of them)")
+SPEND: Final = define("sources.spend",
+                      "Spend their {token} token (it leaves the game): {what}",
+                      you="Spend your {token} token (it leaves the game): {what}")
+# its prompt, with the sources not offered and why
+PROMPT: Final = define(
+    "sources.prompt",
+    "{seat}'s turn in the Action phase: activate a building (1 Harbor disc; they have "
+    "{harbor}), use a token, or pass{blocked}",
+    you="Your turn in the Action phase: activate a building (1 Harbor disc; you have "
+    "{harbor}), use a token, or pass{blocked}")
+BLOCKED: Final = define("sources.blocked", ". Not available: {reasons}")
+BLOCKED_NO_DISC: Final = define(
+    "sources.blocked.no_disc", "{building} (needs a disc in their Harbor to activate)",
+    you="{building} (needs a disc in your Harbor to activate)")
+BLOCKED_BUILDING: Final = define("sources.blocked.building", "{building} ({reasons})")
+BLOCKED_TOKEN: Final = define("sources.blocked.token", "{token} token ({reasons})")
+NEEDS_ONE: Final = define(
+    "sources.needs.one",
+    "{action} needs a Harbor disc besides the one that activates the building, and {seat} "
+    "has {have}",
+    you="{action} needs a Harbor disc besides the one that activates the building, and you "
+    "have {have}")
+NEEDS_MORE: Final = define(
+    "sources.needs.more",
+    "{action} needs {more} Harbor discs besides the one that activates the building, and "
+    "{seat} has {have}",
+    you="{action} needs {more} Harbor discs besides the one that activates the building, "
+    "and you have {have}")
+# the effect frames' prompts: the source ("{source}") and what it offers ("{what}")
+SOURCE_BUILDING: Final = define("sources.source.building", "{building}")
+SOURCE_TOKEN: Final = define("sources.source.token", "{token} token")
+EFFECT: Final = define("sources.effect",
+                       "{seat}'s {source}: {what}{extra} (Harbor: {harbor})",
+                       you="Your {source}: {what}{extra} (Harbor: {harbor})")
+EFFECT_BARE: Final = define("sources.effect.bare", "{what}{extra} (Harbor: {harbor})")
+WHAT_BOTH: Final = define(
+    "sources.effect.both", "{a} + {b}: {seat} chooses the first action; the other may follow",
+    you="{a} + {b}: choose the first action; the other may follow")
+WHAT_CHOICE: Final = define("sources.effect.choice", "{a} or {b}: {seat} chooses one action",
+                            you="{a} or {b}: choose one action")
+WHAT_ONE: Final = define("sources.effect.one", "{a}: {seat} chooses where",
+                         you="{a}: choose where")
+ABILITY: Final = define("sources.effect.ability", " (or an Exploit ability)")
+WHERE_REGION: Final = define("sources.where.region", " in {region}")
+WHERE_DECK: Final = define("sources.where.deck", " from the same deck")
+FOLLOWUP: Final = define(
+    "sources.followup",
+    "{seat} may now take a normal {what} action{where}, or done (Harbor: {harbor})",
+    you="You may now take a normal {what} action{where}, or done (Harbor: {harbor})")
+SECOND_OF: Final = define(
+    "sources.second.of",
+    "The second action of {seat}'s {source}: {what}{where}, or done to decline it "
+    "(Harbor: {harbor})",
+    you="The second action of your {source}: {what}{where}, or done to decline it "
+    "(Harbor: {harbor})")
+SECOND_BARE: Final = define(
+    "sources.second",
+    "{seat}'s second action: {what}{where}, or done to decline it (Harbor: {harbor})",
+    you="The second action: {what}{where}, or done to decline it (Harbor: {harbor})")
+DONE_DECLINE: Final = define("sources.done.decline", "Done: decline this action")
+DONE_STOP: Final = define("sources.done.stop", "Done: stop here")
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -195,17 +275,42 @@ def source_words(mode: int, k1: int, k2: int) -> str:
     return D.KIND_NAMES[k1] + sep + D.KIND_NAMES[k2]
 
 
+def _action(k: int) -> Term:
+    return Term("action", D.KIND_NAMES[k])
+
+
+def source_message(mode: int, k1: int, k2: int) -> Message | Term:
+    """:func:`source_words` as a message argument."""
+    if k1 < 0:
+        return msg(KINDS_NONE)
+    if k2 < 0:
+        return _action(k1)
+    return msg(KINDS_CHOICE if mode == D.CHOICE else KINDS_BOTH, a=_action(k1), b=_action(k2))
+
+
+def _said(what: str | Message, p: int) -> str:
+    """Words or a message in English, said to ``p``."""
+    return what if isinstance(what, str) else what.render(viewer=p)
+
+
 def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int,
                    activation: bool = False) -> str:
     """Why a source of kinds ``k1`` / ``k2`` can do nothing with ``harbor`` discs left;
     ``activation``: a building, whose activation took one more disc (then a kind that
     more discs would allow says how many it needs besides that one)."""
+    return "; ".join(_said(r, p) for r in _source_reasons(s, p, k1, k2, harbor, activation))
+
+
+def _source_reasons(s: State, p: int, k1: int, k2: int, harbor: int,
+                    activation: bool = False) -> tuple[str | Message, ...]:
+    """:func:`_source_reason` as messages (or a rule area's words), one per reason."""
     reasons = [_kind_reason(s, p, k, harbor, activation) for k in (k1, k2) if k >= 0]
-    return "; ".join(dict.fromkeys(reasons))
+    return tuple(dict.fromkeys(reasons))
 
 
-def _kind_reason(s: State, p: int, kind: int, harbor: int, activation: bool) -> str:
-    """Why no action of ``kind`` is possible, in words (see :func:`_source_reason`)."""
+def _kind_reason(s: State, p: int, kind: int, harbor: int,
+                 activation: bool) -> str | Message:
+    """Why no action of ``kind`` is possible (see :func:`_source_reason`)."""
     k = s.rules.kinds[kind]
     if not activation:
         return k.unavailable(s, p, harbor)
@@ -213,27 +318,29 @@ def _kind_reason(s: State, p: int, kind: int, harbor: int, activation: bool) -> 
                 -1)
     if more < 0:  # not for want of discs
         return k.unavailable(s, p, harbor + 3)
-    need = "a Harbor disc" if more == 1 else f"{more} Harbor discs"
-    return (f"{k.name} needs {need} besides the one that activates the building, and you "
-            f"have {harbor + 1}")
+    if more == 1:
+        return msg(NEEDS_ONE, seat=Seat(p), action=Term("action", k.name), have=harbor + 1)
+    return msg(NEEDS_MORE, seat=Seat(p), action=Term("action", k.name), more=more,
+               have=harbor + 1)
 
 
 
-def _choice_words() -> dict[int, str]:
+def _choice_words() -> dict[int, tuple[str, dict[str, object]]]:
     """The words of the Action phase's own choices (pass, a building, a blue token):
-    they depend on the action only."""
-    out = {_C(A.V_PASS, 0): "Pass: you take no more actions this round"}
+    they depend on the action only; each as a message id and its arguments but the
+    seat deciding."""
+    out: dict[int, tuple[str, dict[str, object]]] = {_C(A.V_PASS, 0): (PASS, {})}
     for b, bd in enumerate(D.BUILDINGS):
         if not bd.activatable:
             continue
-        how = " (one or both, in either order)" if bd.mode == D.BOTH else \
-            " (one of them)" if bd.mode == D.CHOICE else ""
-        out[_C(A.V_ACT, b)] = (f"Activate your {bd.name} with a Harbor disc: "
-                               f"{source_words(bd.mode, bd.kind1, bd.kind2)}{how}")
+        how = ACTIVATE_BOTH if bd.mode == D.BOTH else \
+            ACTIVATE_CHOICE if bd.mode == D.CHOICE else ACTIVATE
+        out[_C(A.V_ACT, b)] = (how, {"building": Term("building", bd.name),
+                                     "what": source_message(bd.mode, bd.kind1, bd.kind2)})
     for t in range(4, 8):
         mode, k1, k2 = D.TOKEN_ACTIONS[t - 4]
-        out[_C(A.V_USE, t)] = (f"Spend your {D.TOKEN_NAMES[t]} token (it leaves the "
-                               f"game): {source_words(mode, k1, k2)}")
+        out[_C(A.V_USE, t)] = (SPEND, {"token": Term("token", D.TOKEN_NAMES[t]),
+                                       "what": source_message(mode, k1, k2)})
     return out
 
 
@@ -349,18 +456,15 @@ class ActionChoice(DecisionType):
         return (f"none of its actions can be carried out now (R8): "
                 f"{_source_reason(s, f[1], k1, k2, pl.harbor)}")
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
-        pl = s.players[p]
-        text = (f"Your turn in the Action phase: activate a building (1 Harbor disc; you "
-                f"have {pl.harbor}), use a token, or pass")
         blocked = self.unavailable(s, p)
-        if blocked:
-            text += ". Not available: " + "; ".join(blocked)
-        return text
+        return msg(PROMPT, seat=Seat(p), harbor=s.players[p].harbor,
+                   blocked=msg(BLOCKED, reasons=Items(tuple(blocked), SEMICOLON))
+                   if blocked else "")
 
     @staticmethod
-    def unavailable(s: State, p: int) -> list[str]:
+    def unavailable(s: State, p: int) -> list[Message]:
         """Why each of ``p``'s unstaffed buildings and held tokens is not offered."""
         pl = s.players[p]
         legal = set(s.legal_codes())
@@ -372,23 +476,27 @@ class ActionChoice(DecisionType):
             seen |= 1 << b
             if _C(A.V_ACT, b) in legal:
                 continue
-            name = D.BUILDINGS[b].name
+            name = Term("building", D.BUILDINGS[b].name)
             if pl.harbor < 1:
-                out.append(f"{name} (needs a disc in your Harbor to activate)")
+                out.append(msg(BLOCKED_NO_DISC, seat=Seat(p), building=name))
             else:
                 _, k1, k2 = _B_SPEC[b]
-                out.append(f"{name} ({_source_reason(s, p, k1, k2, pl.harbor - 1, True)})")
+                reasons = _source_reasons(s, p, k1, k2, pl.harbor - 1, True)
+                out.append(msg(BLOCKED_BUILDING, building=name,
+                               reasons=Items(reasons, SEMICOLON)))
         for t in range(4):
             if pl.blue[t] and _C(A.V_USE, t + 4) not in legal:
                 _, k1, k2 = D.TOKEN_ACTIONS[t]
-                out.append(f"{D.TOKEN_NAMES[t + 4]} token "
-                           f"({_source_reason(s, p, k1, k2, pl.harbor)})")
+                reasons = _source_reasons(s, p, k1, k2, pl.harbor)
+                out.append(msg(BLOCKED_TOKEN, token=Term("token", D.TOKEN_NAMES[t + 4]),
+                               reasons=Items(reasons, SEMICOLON)))
         return out
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
         words = _CHOICE_WORDS.get(action.code)
         if words is not None:
-            return words
+            id, args = words
+            return msg(id, seat=Seat(f[1]), **args)
         i = module_of(s, action.code)
         return s.ex[i].describe_action(s, i, action.code)
 
@@ -520,44 +628,46 @@ class Effect(DecisionType):
             return "effect"
         return "follow_up" if f[EFFECT_FLAGS] & FL_MASK else "second_action"
 
-    def prompt(self, s: State, f: Frame) -> str:
+    def prompt(self, s: State, f: Frame) -> Message:
         _, p, mode, k1, k2, region, deck, flags = f
         src = flags >> SRC_SHIFT
-        name = ""
+        source: Message | None = None
         if 0 < src <= len(D.BUILDINGS):
-            name = f"your {D.BUILDINGS[src - 1].name}"
+            source = msg(SOURCE_BUILDING, building=Term("building", D.BUILDINGS[src - 1].name))
         elif src >= SRC_TOKEN:
-            name = f"your {D.TOKEN_NAMES[src - SRC_TOKEN]} token"
+            source = msg(SOURCE_TOKEN, token=Term("token", D.TOKEN_NAMES[src - SRC_TOKEN]))
         h = s.players[p].harbor
+        seat = Seat(p)
         if mode == SECOND:
-            where = ""
+            where: Message | str = ""
             if region >= 0:
-                where = f" in {region_words(region)}"
+                where = msg(WHERE_REGION, region=region_term(region))
             elif deck >= 0:
-                where = " from the same deck"
-            what = D.KIND_NAMES[k1] + (f" or {D.KIND_NAMES[k2]}" if k2 >= 0 else "")
+                where = msg(WHERE_DECK)
+            what: Term | Items = _action(k1) if k2 < 0 else Items(
+                (_action(k1), _action(k2)), OR)
             if flags & FL_MASK:
-                return (f"You may now take a normal {what} action{where}, or done "
-                        f"(Harbor: {h})")
-            of = f" of {name}" if name else ""
-            return (f"The second action{of}: {what}{where}, or done to decline it "
-                    f"(Harbor: {h})")
-        head = f"{name[0].upper()}{name[1:]}: " if name else ""
+                return msg(FOLLOWUP, seat=seat, what=what, where=where, harbor=h)
+            if source is not None:
+                return msg(SECOND_OF, seat=seat, source=source, what=what, where=where,
+                           harbor=h)
+            return msg(SECOND_BARE, seat=seat, what=what, where=where, harbor=h)
         if mode == D.BOTH:
-            what = (f"{D.KIND_NAMES[k1]} + {D.KIND_NAMES[k2]}: choose the first action; "
-                    "the other may follow")
+            asked = msg(WHAT_BOTH, seat=seat, a=_action(k1), b=_action(k2))
         elif mode == D.CHOICE:
-            what = f"{D.KIND_NAMES[k1]} or {D.KIND_NAMES[k2]}: choose one action"
+            asked = msg(WHAT_CHOICE, seat=seat, a=_action(k1), b=_action(k2))
         else:
-            what = f"{D.KIND_NAMES[k1]}: choose where"
-        extra = " (or an Exploit ability)" if s.ex and any(
+            asked = msg(WHAT_ONE, seat=seat, a=_action(k1))
+        extra = msg(ABILITY) if s.ex and any(
             c >> A.SHIFT >= A.V_EXPLOIT and c != _DONE for c in s.legal_codes()) else ""
-        return f"{head}{what}{extra} (Harbor: {h})"
+        if source is not None:
+            return msg(EFFECT, seat=seat, source=source, what=asked, extra=extra, harbor=h)
+        return msg(EFFECT_BARE, what=asked, extra=extra, harbor=h)
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
         verb = action.verb
         if verb == A.V_DONE:
-            return "Done: decline this action"
+            return msg(DONE_DECLINE)
         p = f[1]
         if verb >= A.V_EXPLOIT:
             i = module_of(s, action.code)
@@ -602,10 +712,10 @@ class ModuleStep(DecisionType):
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
         if action.verb == A.V_DONE:
-            return "Done: stop here"
+            return msg(DONE_STOP)
         if action.verb == A.V_PAY:
-            return (f"Pay the worker on your {D.BUILDINGS[action.arg].name}: it returns "
-                    "to your Harbor")
+            return msg(PAY, seat=Seat(f[1]),
+                       building=Term("building", D.BUILDINGS[action.arg].name))
         e = self.module(s, f)
         if e.owns(action.code):
             return e.describe_action(s, f[EXPLOIT_MODULE], action.code)
