@@ -49,8 +49,8 @@ def _message(s: State, p: int, o: object) -> Message | None:
     if getattr(type(kind).describe, "__func__", type(kind).describe) not in MINE:
         return None
     m: Message | None = o.message  # type: ignore[attr-defined]
-    if m is None:  # the kinds' declared describe returns words: ask for the message
-        m = kind.describe_message(s, p, o.action.code)  # type: ignore[attr-defined]
+    assert m is not None and m == kind.describe_message(  # type: ignore[attr-defined]
+        s, p, o.action.code)
     return m
 
 
@@ -108,7 +108,8 @@ def test_the_rarer_words_a_full_track_a_link_a_fortified_city_a_neutral_disc() -
     s.site_marks[x] |= M_FORTIFIED
     link = f"EU3-{D.SITES[other].code} ({s.rules.token_names[s.link_token[li]]} token)"
     m = kinds[D.ATTACK].describe_message(s, 0, A.code(A.V_ATTACK, x))
-    assert m.render(viewer=0) == kinds[D.ATTACK].describe(s, 0, A.code(A.V_ATTACK, x)) == (
+    assert kinds[D.ATTACK].describe(s, 0, A.code(A.V_ATTACK, x)) == m
+    assert m.render(viewer=0) == (
         "Attack the EU3 (Cadiz) held by the Silent Fleet: 2 casualties + 1 disc to occupy, "
         f"1 glory at the end; completes the link {link}")
     _check(m, m.render(viewer=0), 0)
@@ -122,7 +123,8 @@ def test_the_rarer_words_a_full_track_a_link_a_fortified_city_a_neutral_disc() -
     s.filled[r] = s.info.trk_len[r] - 1
     m = kinds[D.SHIP].describe_message(s, 0, A.code(A.V_SHIP, r))
     assert m.render().endswith("; fills the track and opens South America")
-    _check(m, kinds[D.SHIP].describe(s, 0, A.code(A.V_SHIP, r)), 0)
+    assert kinds[D.SHIP].describe(s, 0, A.code(A.V_SHIP, r)) == m
+    _check(m, m.render(viewer=0), 0)
     assert m.render("fr").endswith("ouvre l'Amérique du Sud")
 
 
@@ -161,7 +163,8 @@ def test_why_no_action_of_a_kind_is_possible_reads_as_its_words() -> None:
                         continue
                     for harbor in range(4):
                         m = kind.unavailable_message(s, d.player, harbor)
-                        _check(m, kind.unavailable(s, d.player, harbor), d.player)
+                        assert kind.unavailable(s, d.player, harbor) == m
+                        _check(m, m.render(viewer=d.player), d.player)
                         seen.add(m.id)
             s.apply(d.options[r.randrange(len(d.options))].action)
     assert seen == {"ship.unavailable", "occupy.unavailable.harbor", "occupy.unavailable.city",

@@ -16,7 +16,7 @@ from .. import data as D
 from ..data import REGION_STRIDE
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_CASUALTY, PH_ACTIONS
-from ..messages import Count, Message, Seat, Term, define, msg, render
+from ..messages import Count, Message, Seat, Term, define, msg
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
@@ -184,18 +184,15 @@ class Attack(ActionKind):
                     " + 1 to occupy)")
         return "not allowed now"
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        if harbor < 2:
-            return "Attack needs 2 Harbor discs (1 casualty + 1 to occupy)"
-        return ("no opponent disc to attack in Europe or in an open region where you have "
-                "presence")
+    def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
+        return self.unavailable_message(s, p, harbor)
 
     def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_DISCS) if harbor < 2 else msg(NO_TARGET, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str:
-        return render(self.describe_message(s, p, c))
+    def describe(self, s: State, p: int, c: int) -> str | Message:
+        return self.describe_message(s, p, c)
 
     def describe_message(self, s: State, p: int, c: int) -> Message:
         """:meth:`describe` as a message (no second person: no "your" in it)."""

@@ -56,7 +56,7 @@ from ..frames import (
     SRC_SHIFT,
 )
 from ..messages import Message, Seat, Term, define, msg, term
-from . import construction, discard, growth, salary
+from . import construction, discard, growth, salary, ship
 from .attack import Attack
 from .base import BoardInfo, Rules, Step, register_ruleset
 from .board import add_sea, controls_link, ship_track
@@ -76,7 +76,7 @@ from .payment import Payment
 from .salary import Salary, payment_codes, workers
 from .ship import Ship
 from .sources import ActionChoice, Effect
-from .words import card_message, region_words, token_words
+from .words import card_message, region_term, region_words, token_term
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -112,6 +112,19 @@ def marker(s: State, p: int, attribute: int) -> int:
 
 
 # --------------------------------------------------------------------------- action kinds
+SHIP_BESIDE = define("classic.ship.beside",
+                     "Ship beside the full {region} track (presence, no token)")
+NO_CARD = define(
+    "classic.draw.unavailable",
+    "no card within their presence in Europe or an open region (Draw Value above their "
+    "discs there)",
+    you="no card within your presence in Europe or an open region (Draw Value above your "
+    "discs there)")
+NO_WORKER = define("classic.payment.unavailable",
+                   "Payment needs a worker on another of their buildings",
+                   you="Payment needs a worker on another of your buildings")
+
+
 class ClassicShip(Ship):
     """R10 (2009), P73: a Harbor disc to the farthest free space of a region's track
     (gain its token; the disc that fills it opens the region, R11), or, when the track
@@ -150,20 +163,22 @@ class ClassicShip(Ship):
             return "you need 1 disc in your Harbor"
         return "not allowed now"
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        return "Ship needs a disc in the Harbor"
+    def unavailable(self, s: State, p: int, harbor: int) -> Message:
+        return msg(ship.NO_DISC)
 
-    def describe(self, s: State, p: int, c: int) -> str:
+    def describe(self, s: State, p: int, c: int) -> Message:
         r = c & A.ARG
-        name = D.REGION_NAMES[r]
+        region = Term("region", D.REGION_NAMES[r])
         k = s.filled[r]
         length = s.info.trk_len[r]
         if k == length:
-            return f"Ship beside the full {name} track (presence, no token)"
+            return msg(SHIP_BESIDE, region=region)
         t = s.track_token[s.info.trk_off[r] + k]
-        gain = f": gain {token_words(t, NAMES)}" if t >= 0 else ""
-        opens = f"; fills the track and opens {region_words(r)}" if k + 1 == length else ""
-        return f"Ship to the {name} track, space {k + 1} of {length}{gain}{opens}"
+        gain: Message | str = msg(ship.GAIN, token=token_term(t, NAMES)) if t >= 0 else ""
+        opens: Message | str = msg(ship.OPENS, region=region_term(r)) \
+            if k + 1 == length else ""
+        return msg(ship.TRACK, region=region, space=k + 1, length=length, gain=gain,
+                   opens=opens)
 
 
 class ClassicDraw(Draw):
@@ -203,9 +218,8 @@ class ClassicDraw(Draw):
             return f"{region_words(arg, True)} is not open: Draw needs an open region (R14)"
         return super().why_not(s, p, c, harbor)
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        return ("no card within your presence in Europe or an open region (Draw Value "
-                "above your discs there)")
+    def unavailable(self, s: State, p: int, harbor: int) -> Message:
+        return msg(NO_CARD, seat=Seat(p))
 
 
 class ClassicPayment(Payment):
@@ -234,8 +248,8 @@ class ClassicPayment(Payment):
             return f"your {D.BUILDINGS[b].name} may not use its own Payment on itself (R15)"
         return f"you have no worker on a {D.BUILDINGS[b].name}"
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        return "Payment needs a worker on another of your buildings"
+    def unavailable(self, s: State, p: int, harbor: int) -> Message:
+        return msg(NO_WORKER, seat=Seat(p))
 
 
 # --------------------------------------------------------------------------- decisions

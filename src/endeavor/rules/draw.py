@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 from .. import actions as A
 from .. import data as D
 from ..data import REGION_STRIDE
-from ..messages import Message, Seat, Term, define, msg, render
+from ..messages import Message, Seat, Term, define, msg
 from .abolition import abolish
 from .kinds import ActionKind
 from .words import card_message, left_message, region_words
@@ -156,15 +156,15 @@ class Draw(ActionKind):
         return (f"your presence in {region_words(r)} is {presence(s, p, arg)}, below "
                 f"the Draw Value {_CARD_VALUE[dk[-1]]} of the top card (R14)")
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        return "no card within your presence (Draw Value above your discs there)"
+    def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
+        return self.unavailable_message(s, p, harbor)
 
     def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_CARD, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str:
-        return render(self.describe_message(s, p, c))
+    def describe(self, s: State, p: int, c: int) -> str | Message:
+        return self.describe_message(s, p, c)
 
     def describe_message(self, s: State, p: int, c: int) -> Message:
         """:meth:`describe` as a message (no second person: no "your" in it)."""

@@ -10,7 +10,7 @@ from .. import actions as A
 from .. import data as D
 from ..data import REGION_STRIDE
 from ..frames import FL_NO_PRESENCE
-from ..messages import Count, Message, Seat, define, msg, render
+from ..messages import Count, Message, Seat, define, msg
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
@@ -98,18 +98,15 @@ class Occupy(ActionKind):
             return f"you have no presence in {region_words(r)} (R12)"
         return "not allowed now"
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        if harbor < 1:
-            return "Occupy needs a disc in the Harbor"
-        return ("no unoccupied city in Europe or in an open region where you have "
-                "presence")
+    def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
+        return self.unavailable_message(s, p, harbor)
 
     def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_DISC) if harbor < 1 else msg(NO_CITY, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str:
-        return render(self.describe_message(s, p, c))
+    def describe(self, s: State, p: int, c: int) -> str | Message:
+        return self.describe_message(s, p, c)
 
     def describe_message(self, s: State, p: int, c: int) -> Message:
         """:meth:`describe` as a message (no second person: no "your" in it)."""

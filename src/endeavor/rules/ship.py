@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import actions as A
 from .. import data as D
-from ..messages import Message, Term, define, msg, render
+from ..messages import Message, Term, define, msg
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .words import region_term, region_words, site_words, token_term
@@ -97,15 +97,15 @@ class Ship(ActionKind):
             return f"{site_words(arg)} is already occupied"
         return "not allowed now"
 
-    def unavailable(self, s: State, p: int, harbor: int) -> str:
-        return "Ship needs a disc in the Harbor"
+    def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
+        return self.unavailable_message(s, p, harbor)
 
     def unavailable_message(self, s: State, p: int, harbor: int) -> Message:
         """:meth:`unavailable` as a message."""
         return msg(NO_DISC)
 
-    def describe(self, s: State, p: int, c: int) -> str:
-        return render(self.describe_message(s, p, c))
+    def describe(self, s: State, p: int, c: int) -> str | Message:
+        return self.describe_message(s, p, c)
 
     def describe_message(self, s: State, p: int, c: int) -> Message:
         """:meth:`describe` as a message (no second person: no "your" in it)."""
