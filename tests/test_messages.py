@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from endeavor import GameConfig, new_game
+from endeavor import actions as A
+from endeavor import data as D
 from endeavor.errors import IllegalActionError
 from endeavor.events import Event
 from endeavor.messages import (
@@ -202,3 +204,23 @@ def test_a_refusal_says_why_in_every_language() -> None:
     assert fr.startswith("pass est illégal : ") and "Mise en place" in fr
     back = pickle.loads(pickle.dumps(err))
     assert str(back) == str(err) and back.message == err.message
+
+
+def test_the_2009_action_kinds_words() -> None:
+    s = new_game(GameConfig(players=3, seed=2, ruleset="classic"))
+    ship, draw, payment = (s.rules.kinds[k] for k in (D.SHIP, D.DRAW, D.PAYMENT))
+    assert ship.unavailable(s, 1, 0).render(viewer=1) == "Ship needs a disc in the Harbor"
+    no_card = draw.unavailable(s, 1, 3)
+    assert no_card.render(viewer=1) == ("no card within your presence in Europe or an open "
+                                        "region (Draw Value above your discs there)")
+    assert "your" not in no_card.render() and "votre présence" in no_card.render("fr", 1)
+    assert payment.unavailable(s, 2, 3).render(viewer=2) == (
+        "Payment needs a worker on another of your buildings")
+    r = D.REGION_CODES.index("AF")
+    first = ship.describe(s, 0, A.code(A.V_SHIP, r)).render()
+    assert first.startswith("Ship to the Africa track, space 1 of ")
+    s.filled[r] = s.info.trk_len[r]  # a full track: a disc beside it (P73)
+    beside = ship.describe(s, 0, A.code(A.V_SHIP, r))
+    assert beside.render() == "Ship beside the full Africa track (presence, no token)"
+    assert beside.render("fr") == ("Naviguer à côté de la piste de navigation de l'Afrique "
+                                   "complète (présence, sans jeton)")

@@ -160,5 +160,7 @@ def test_every_message_of_the_area_is_said() -> None:
             test_every_decision_and_option_of_the_area_is_a_message(k)
     if "P92" not in PLAYED:
         test_over_the_limit_with_two_governors()
-    mine = {k for k in MESSAGES if k.startswith(PREFIXES)} - {"construction.no_action"}
+    # the 2009 action kinds' words are the action kinds' (tests/test_messages.py)
+    kinds = {"classic.ship.beside", "classic.draw.unavailable", "classic.payment.unavailable"}
+    mine = {k for k in MESSAGES if k.startswith(PREFIXES)} - {"construction.no_action"} - kinds
     assert mine - SEEN == set()
