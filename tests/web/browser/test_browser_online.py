@@ -85,7 +85,8 @@ def test_your_move_reaches_the_other_browser(server: Server, new_page: Any, shot
     assert "favicon-move.svg" in other.get_attribute("link[rel~=icon]", "href")
     assert "Your move" in other.inner_text("[data-testid=whose-turn]")
     # the one who waits reads the decision in the third person
-    assert mover.inner_text("[data-testid=prompt]").startswith(f"P{1 - first} to move: ")
+    waiting = mover.inner_text("[data-testid=prompt]")
+    assert f"P{1 - first}" in waiting and "your" not in waiting.lower(), waiting
     fake_tab_strip(other)
     shot(other, "title-badge")
 

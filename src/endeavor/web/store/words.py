@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from ..view import plain_words, pronouns
+from ..view import plain_words
 
 if TYPE_CHECKING:
     from endeavor import GameConfig
@@ -18,9 +18,14 @@ _PLAYER_PREFIX: Final = re.compile(r"^P\d+:\s*")
 
 
 def undo_words(gone: Effective) -> str:
-    """``P0 took back: Build the Shipyard`` (the undone action's own words)."""
-    first = next((ev.text for ev in gone.events if ev.kind == "action"), gone.action)
-    what = _PLAYER_PREFIX.sub("", pronouns(plain_words(first)[0]))
+    """``P0 took back: Build the Shipyard`` (the undone action's own words, as everyone
+    reads them)."""
+    event = next((ev for ev in gone.events if ev.kind == "action"), None)
+    message = event.message if event is not None else None
+    if message is not None:
+        what = _PLAYER_PREFIX.sub("", plain_words(message.render())[0])
+    else:
+        what = gone.action
     return f"P{gone.seat} took back: {what}"
 
 

@@ -29,9 +29,8 @@ from .board import element_ids, position
 from .decision import VERB_GROUPS, decision_view, group_of, targets_of
 from .log import action_view, event_view, line_view, scores_view
 from .pieces import building_does, card_json, clear_caches
-from .words import plain_words, pronouns, third_person
+from .words import plain_words
 
 __all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "clear_caches",
            "decision_view", "element_ids", "event_view", "group_of", "line_view", "plain_words",
-           "player_name", "position", "pronouns", "scores_view", "targets_of",
-           "third_person"]
+           "player_name", "position", "scores_view", "targets_of"]

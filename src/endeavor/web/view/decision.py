@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     pass
 
 from .pieces import JSON
-from .words import plain_words, third_person
+from .words import plain_words
 
 #: a short label per verb, for grouping the options in a menu
 VERB_GROUPS: Final[dict[int, str]] = {
@@ -84,9 +84,7 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
             if effect:
                 option["effect"] = effect
             options.append(option)
-    m = d.message
-    summary = plain_words(m.render(locale))[0] if m is not None else \
-        third_person(d.prompt, d.player)
+    summary = plain_words(d.render(locale))[0]
     return {"player": d.player, "kind": d.kind,
             "prompt": plain_words(d.render(locale, viewer=d.player))[0],
             "summary": summary, "options": options}

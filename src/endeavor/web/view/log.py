@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..store import LogLine
 
 from .pieces import JSON
-from .words import choice_words, plain_words, pronouns
+from .words import choice_words, plain_words
 
 
 def scores_view(state: State, force: bool = False) -> list[JSON] | None:
@@ -36,8 +36,6 @@ def event_view(event: Event, seq: int, locale: str = "en") -> JSON:
     (the log is everyone's) and (``rules``, only when there are some) the rulings they
     cite."""
     words, rules = plain_words(event.render(locale))
-    if locale == "en":  # an option a rule module words only is said to its seat: the
-        words = pronouns(words)  # third person (the messages' own already are)
     out: JSON = {"seq": seq, "kind": event.kind, "player": event.player, "text": words}
     if rules:
         out["rules"] = rules
