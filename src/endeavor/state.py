@@ -620,7 +620,7 @@ class State:
         # gains, what is left): made now, while that position exists
         p = f[1]
         events = [Event("action", p, None, None, _action_message, (p, t.option(self, f, action)),
-                        reader=p)]
+                        None, None, p)]  # its words said to the seat acting ("your")
         exploits = self.rules.exploits
         shields = 0
         filled = self.filled

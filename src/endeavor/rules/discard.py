@@ -160,6 +160,10 @@ def begin(s: State, p: int) -> None:
             s.stack.append((F_DISCARD, p))
 
 
+#: the discard options' messages made so far, by card
+_DISCARDS: dict[int, Message] = {}
+
+
 class Discard(DecisionType):
     frame = F_DISCARD
     kind = "discard"
@@ -190,14 +194,17 @@ class Discard(DecisionType):
 
     def option(self, s: State, f: Frame, action: Action) -> Message:
         c = action.arg
-        card = D.CARDS[c]
-        if card.deck == D.SLAVERY_DECK:
-            where = TO_ASIDE
-        elif card.governor:
-            where = TO_OUT
-        else:
-            where = TO_PILE
-        return msg(DISCARD, card=card_message(c), where=msg(where))
+        m = _DISCARDS.get(c)  # a card's discard never reads otherwise: made once
+        if m is None:
+            card = D.CARDS[c]
+            if card.deck == D.SLAVERY_DECK:
+                where = TO_ASIDE
+            elif card.governor:
+                where = TO_OUT
+            else:
+                where = TO_PILE
+            m = _DISCARDS[c] = msg(DISCARD, card=card_message(c), where=msg(where))
+        return m
 
 
 class GovernorSlot(DecisionType):

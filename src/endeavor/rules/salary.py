@@ -111,6 +111,8 @@ PROMPT_MORE = define(
 PAY = define("salary.pay", "Pay the worker on their {building}: it returns to their Harbor",
              you="Pay the worker on your {building}: it returns to your Harbor")
 noun("more worker")
+#: the payment options' messages made so far, by building << 4 | seat
+_PAY_MESSAGES: dict[int, Message] = {}
 
 
 def _salary_message(p: int, count: int, level: int) -> Message:
@@ -173,5 +175,9 @@ class Salary(DecisionType):
                    level=level)
 
     def option(self, s: State, f: Frame, action: Action) -> Message:
-        return msg(PAY, seat=Seat(f[1]),
-                   building=Term("building", D.BUILDINGS[action.arg].name))
+        key = action.arg << 4 | f[1]
+        m = _PAY_MESSAGES.get(key)  # made once per (building, seat)
+        if m is None:
+            m = _PAY_MESSAGES[key] = msg(PAY, seat=Seat(f[1]), building=Term(
+                "building", D.BUILDINGS[action.arg].name))
+        return m

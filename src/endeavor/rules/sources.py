@@ -127,6 +127,7 @@ SECOND_BARE: Final = define(
     "{seat}'s second action: {what}{where}, or done to decline it (Harbor: {harbor})",
     you="The second action: {what}{where}, or done to decline it (Harbor: {harbor})")
 DONE_DECLINE: Final = define("sources.done.decline", "Done: decline this action")
+_DECLINE: Final = msg(DONE_DECLINE)
 DONE_STOP: Final = define("sources.done.stop", "Done: stop here")
 
 if TYPE_CHECKING:
@@ -345,6 +346,8 @@ def _choice_words() -> dict[int, tuple[str, dict[str, object]]]:
 
 
 _CHOICE_WORDS: Final = _choice_words()
+#: the choices' messages made so far, by code << 4 | seat
+_CHOICE_MESSAGES: Final[dict[int, Message]] = {}
 
 class ActionChoice(DecisionType):
     frame = F_ACTION
@@ -493,10 +496,15 @@ class ActionChoice(DecisionType):
         return out
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
+        key = action.code << 4 | f[1]
+        m = _CHOICE_MESSAGES.get(key)  # a message never changes: made once per seat
+        if m is not None:
+            return m
         words = _CHOICE_WORDS.get(action.code)
         if words is not None:
             id, args = words
-            return msg(id, seat=Seat(f[1]), **args)
+            m = _CHOICE_MESSAGES[key] = msg(id, seat=Seat(f[1]), **args)
+            return m
         i = module_of(s, action.code)
         return s.ex[i].describe_action(s, i, action.code)
 
@@ -667,7 +675,7 @@ class Effect(DecisionType):
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
         verb = action.verb
         if verb == A.V_DONE:
-            return msg(DONE_DECLINE)
+            return _DECLINE
         p = f[1]
         if verb >= A.V_EXPLOIT:
             i = module_of(s, action.code)

@@ -171,10 +171,19 @@ def icons_message(icons: tuple[int, int, int, int], glory: int = 0,
     return Items(tuple(parts), COMMA, NOTHING)
 
 
+#: card_message already made, by (card, names): a card's message never changes
+_CARD_MESSAGES: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
+
+
 def card_message(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Message:
     """:func:`card_words` as a message: ``AF/3 (+2 Wealth, +2 Influence)``."""
-    card = D.CARDS[c]
-    return msg(CARD, code=card.code, icons=icons_message(card.icons, card.glory, names))
+    key = (c, names)
+    m = _CARD_MESSAGES.get(key)
+    if m is None:
+        card = D.CARDS[c]
+        m = _CARD_MESSAGES[key] = msg(CARD, code=card.code,
+                                      icons=icons_message(card.icons, card.glory, names))
+    return m
 
 
 def region_term(r: int, start: bool = False) -> Term:
@@ -193,9 +202,17 @@ LEFT = define("words.left", "then {n} left")
 NONE_LEFT = define("words.left.none", "then none left")
 
 
+#: token_term already made, by (token, names)
+_TOKEN_TERMS: Final[dict[tuple[int, tuple[str, ...]], Term]] = {}
+
+
 def token_term(t: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Term:
     """:func:`token_words` as a message argument (``"a Culture token"``)."""
-    return Term("token_indefinite", token_words(t, names))
+    key = (t, names)
+    term_ = _TOKEN_TERMS.get(key)
+    if term_ is None:
+        term_ = _TOKEN_TERMS[key] = Term("token_indefinite", token_words(t, names))
+    return term_
 
 
 def owner_arg(s: State, q: int) -> Seat | Term:
