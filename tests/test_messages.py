@@ -224,3 +224,11 @@ def test_the_2009_action_kinds_words() -> None:
     assert beside.render() == "Ship beside the full Africa track (presence, no token)"
     assert beside.render("fr") == ("Naviguer à côté de la piste de navigation de l'Afrique "
                                    "complète (présence, sans jeton)")
+
+
+def test_a_message_names_the_messages_it_is_made_of() -> None:
+    card = msg("words.card", code="AF/3", icons=Items(
+        (msg("words.icon", n=2, token=Term("token", "Wealth")),), "list.comma"))
+    gained = msg("event.card", seat=Seat(1), card=card)
+    assert gained.ids() == {"event.card", "words.card", "words.icon"}
+    assert msg("event.phase", phase=Term("phase", "Growth")).ids() == {"event.phase"}

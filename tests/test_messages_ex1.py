@@ -14,7 +14,7 @@ import pytest
 from endeavor import GameConfig, State, new_game
 from endeavor import actions as A
 from endeavor.decision import Decision
-from endeavor.messages import MESSAGES, Items, Message, catalog
+from endeavor.messages import MESSAGES, Message, catalog
 from scenario import by_frame, exploit_bot
 
 MINE = ("manila_galleons", "transit_of_venus", "saltpeter_stockpiles", "republic_of_pirates")
@@ -49,11 +49,7 @@ _SALTPETER_BOT = exploit_bot(0.9, 0, prefer=[(by_frame(
 
 def _ids(m: Message, out: set[str]) -> set[str]:
     """The ids of ``m`` and of the messages nested in it."""
-    out.add(m.id)
-    for v in m.args.values():
-        for x in v.items if isinstance(v, Items) else (v,):
-            if isinstance(x, Message):
-                _ids(x, out)
+    out |= m.ids()
     return out
 
 

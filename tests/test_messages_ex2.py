@@ -33,11 +33,7 @@ FRENCH_NEVER = ("{", " the ", " your ", "disc", "Ship", "Occupy", "Attack")
 
 def _ids(m: Message) -> set[str]:
     """``m``'s id and those of the messages nested in it."""
-    out = {m.id}
-    for v in m.args.values():
-        if isinstance(v, Message):
-            out |= _ids(v)
-    return out
+    return m.ids()
 
 
 def _check(what: Decision | Option, m: Message | None, english: str, p: int) -> set[str]:

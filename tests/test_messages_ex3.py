@@ -12,7 +12,7 @@ import pytest
 
 from endeavor import GameConfig, new_game
 from endeavor.decision import Decision
-from endeavor.messages import Items, Message
+from endeavor.messages import Message
 from scenario import SHIPPERS, SHIPPY_BUILDS, exploit_bot
 
 #: each Exploit: the notation of its abilities, its own steps' decision kinds, the bot
@@ -36,11 +36,7 @@ NOT_FRENCH = ("{", " the ", " your ", "disc", "Ship", "Occupy", "Attack")
 
 def _ids(m: Message, out: set[str]) -> set[str]:
     """The ids of ``m`` and of every message nested in it."""
-    out.add(m.id)
-    for v in m.args.values():
-        for x in v.items if isinstance(v, Items) else (v,):
-            if isinstance(x, Message):
-                _ids(x, out)
+    out |= m.ids()
     return out
 
 

@@ -69,11 +69,7 @@ def _foreign(v: Any) -> bool:
 
 def _ids(v: Any) -> set[str]:
     """The ids of a message and of the messages nested in it."""
-    if isinstance(v, Message):
-        return {v.id}.union(*(_ids(x) for x in v.args.values()))
-    if isinstance(v, Items):
-        return set().union(*(_ids(x) for x in v.items))
-    return set()
+    return v.ids() if isinstance(v, Message) else set()
 
 
 def _check_french(m: Message, viewer: int) -> None:

@@ -227,6 +227,16 @@ class Message:
         """In words: see :func:`render`."""
         return render(self, locale, viewer, seats)
 
+    def ids(self) -> set[str]:
+        """The ids of this message and of every message nested in its arguments (in
+        lists too), e.g. to find which words an option is made of."""
+        out = {self.id}
+        for v in self.args.values():
+            for x in v.items if isinstance(v, Items) else (v,):
+                if isinstance(x, Message):
+                    out |= x.ids()
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """``{"id": ..., "args": {...}}``: seats as ``{"seat": p}``, terms as
         ``{"term": kind, "words": ...}``, counts as ``{"count": n, "noun": ...}``,
