@@ -75,7 +75,7 @@ COMPILED_IN_INTERPRETED = frozenset({"encoding/features.py"})
 #: checks them before the rest; in one group, mypyc would check the whole engine as a
 #: single import cycle and could not infer their module-level constants in time for
 #: the Exploits' module-level tables ("Cannot determine type").
-CORE = ("data.py", "errors.py", "actions.py")
+CORE = ("data.py", "errors.py", "actions.py", "messages.py")
 
 _RICH = re.compile(r"^\s*(?:from|import)\s+rich\b", re.MULTILINE)
 

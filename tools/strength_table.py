@@ -32,7 +32,7 @@ def _share(result: dict[str, Any] | None, bot: str, target_games: int) -> tuple[
     others = [x for x in result["summary"] if x["bot"] != bot]
     vs = ", ".join(f"{x['mean_score']:.1f}" for x in others)
     return (f"{len(result['games'])} of {target_games}",
-            f"`{bot}` {r['wins']:g}/{r['games']}: **{100 * r['win_share']:.1f}%** "
+            f"`{bot}` {round(r['wins'], 2):g}/{r['games']}: **{100 * r['win_share']:.1f}%** "
             f"({100 * lo:.1f}–{100 * hi:.1f}), mean score {r['mean_score']:.1f} against "
             f"{vs}")
 
