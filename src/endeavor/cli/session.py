@@ -337,7 +337,7 @@ class PlaySession:
         limit = max(S.COLLAPSE_AT, height // 2)
         prefixes: list[str] = []
         redraw = True
-        effects = option_effects(state, decision)  # as the web app shows them
+        effects = option_effects(state, decision, self.lang)  # as the web app shows them
         while True:
             menu = S.build_menu(decision, prefixes[-1] if prefixes else "", limit, effects,
                                 self.lang)

@@ -616,7 +616,8 @@ def board_lines(state: State, width: int, titles: bool = True,
     info = state.info
     wide = width >= 130
     names = width >= 120
-    region_names = [W.term(lang, "region", n) for n in D.REGION_NAMES]
+    region_names = [W.say(lang, W.REGIONS[n]) if n in W.REGIONS else n
+                    for n in D.REGION_NAMES]
     name_w = (2 + 1 + max(len(n) for n in region_names)) if names else 2
     label_w = name_w + 2
     deck_w = 7 + (14 if wide else 0)

@@ -55,6 +55,19 @@ KINDS: Final = {
     "payment": define("terminal.kind.payment", "payment"),
     "casualty": define("terminal.kind.casualty", "casualty"),
     "slot": define("terminal.kind.slot", "slot"),
+    "start_tile": define("terminal.kind.start_tile", "start tile"),
+    "governor_slot": define("terminal.kind.governor_slot", "governor slot"),
+    "salary": define("terminal.kind.salary", "salary"),
+    "exploit": define("terminal.kind.exploit", "exploit"),
+    "turn": define("terminal.kind.turn", "turn"),
+}
+#: the regions' names on the board, by their English names (the engine's ``region``
+#: terms are phrases: "de l'Europe")
+REGIONS: Final = {
+    name: define(f"terminal.region.{key}", name) for key, name in (
+        ("europe", "Europe"), ("africa", "Africa"), ("south_america", "South America"),
+        ("caribbean", "Caribbean"), ("north_america", "North America"), ("india", "India"),
+        ("far_east", "Far East"))
 }
 
 # ------------------------------------------------------------------ the board
