@@ -41,7 +41,7 @@ HINT_TOP = 3  # how many actions a hint ranks
 THINKING_AFTER = 0.3  # a bot thinking longer than this many seconds says so (terminal)
 
 #: answers that confirm an overwrite
-_YES = ("y", "yes")
+_YES = ("y", "yes", "o", "oui")  # (French: oui)
 
 
 class _Quit(Exception):
