@@ -87,3 +87,24 @@ def test_every_screen_word_is_in_french() -> None:
         "Manche 2/7 · Phase Actions")
     assert W.say("en", W.ROUND, round="2", rounds="7", phase="Actions") == (
         "Round 2/7 · Actions")
+
+
+def test_a_hint_in_french_says_the_glory_expected() -> None:
+    import io
+
+    from rich.console import Console
+
+    from endeavor import GameConfig, new_game
+    from endeavor.bots import RandomBot, Rated
+    from endeavor.cli import PlaySession
+
+    state = new_game(GameConfig(players=2, seed=1))
+    out = Console(file=io.StringIO())
+    action = state.legal_actions()[0]
+    rated = Rated(action, 0.4, 120, "about 40 glory at the end, 3 behind P1", 40.2, -3.1)
+    fr = PlaySession(state, out, 0, RandomBot(0), {"seat": 0}, lang="fr")
+    assert fr._outlook(rated) == ("environ 40 Gloire en fin de partie, 3 de retard sur le "
+                                  "premier (120 visites)")
+    en = PlaySession(state, out, 0, RandomBot(0), {"seat": 0})
+    assert en._outlook(rated) == rated.text
+    assert fr._outlook(Rated(action, 0.0, 0, "random choice")) == "random choice"

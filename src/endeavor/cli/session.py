@@ -430,7 +430,19 @@ class PlaySession:
         self._say(self._t(W.HINT_HEAD, name=name, budget=budget), "bold")
         for k, r in enumerate(rated, 1):
             where = _menu_spot(menu, r.action)
-            self._say(f"  {k}. {r.action.text}{where} - {r.text}")
+            self._say(f"  {k}. {r.action.text}{where} - {self._outlook(r)}")
+
+    def _outlook(self, r: B.Rated) -> str:
+        """A hint's estimate in words: the bot's own (English) words, or in another
+        language the glory and margin it expects, and its search's visits."""
+        if self.lang == "en" or r.glory is None or r.margin is None:
+            return r.text
+        gap = round(r.margin)
+        text = self._t(W.HINT_AHEAD if gap > 0 else W.HINT_BEHIND if gap < 0
+                       else W.HINT_LEVEL, glory=str(round(r.glory)), gap=str(abs(gap)))
+        if r.visits:
+            text = self._t(W.HINT_VISITS, text=text, visits=str(r.visits))
+        return text
 
     def _human_apply(self, action: Action) -> None:
         """Apply the human's action (raises, changing nothing, if it is illegal) and

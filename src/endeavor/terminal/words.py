@@ -181,6 +181,15 @@ HINT_HEAD: Final = define("terminal.hint.head",
                           "Hint from the {name} bot{budget}, its best actions for you first "
                           "(type the menu number or the notation):")
 
+#: a hint's estimate, from the glory and margin the bot expects (English: the bot's words)
+HINT_AHEAD: Final = define("terminal.hint.ahead",
+                           "about {glory} glory at the end, {gap} ahead of the next player")
+HINT_BEHIND: Final = define("terminal.hint.behind",
+                            "about {glory} glory at the end, {gap} behind the leader")
+HINT_LEVEL: Final = define("terminal.hint.level",
+                           "about {glory} glory at the end, level with the leader")
+HINT_VISITS: Final = define("terminal.hint.visits", "{text} ({visits} visits)")
+
 HELP: Final = define("terminal.help", """\
 Choose an action by its menu number, or type its notation, e.g.:
   start merchant-dock   build docks   pay market   act docks   use ship-draw   pass
