@@ -59,6 +59,20 @@ COLLAPSE_AT = 20
 _MIN_COLLAPSE = 3  # a group of fewer options stays expanded
 _PLAYER_RE = re.compile(r"\bP([0-4])\b")
 _ELLIPSIS = "…"
+_NBSP = "\u00a0"
+#: French puts a space before these marks: a line must not break there
+_GLUED = re.compile(r" ([:;?!»])")
+
+
+def _glue(text: str, lang: str) -> str:
+    """``text`` with the spaces before ``:`` ``;`` ``?`` ``!`` made unbreakable (French
+    typography), so that wrapping never starts a line with the mark; :func:`_unglue`
+    turns them back into spaces once the lines are cut."""
+    return text if lang == "en" else _GLUED.sub(_NBSP + r"\1", text)
+
+
+def _unglue(text: str) -> str:
+    return text.replace(_NBSP, " ")
 
 
 # =========================================================================== text helpers
@@ -191,8 +205,9 @@ def log_lines(events: Sequence[Event], width: int, new_from: int | None = None,
         wrapped: list[str] = []
         for pl in plain_lines:
             indent = "    " if not pl.startswith("  ") else "      "
-            wrapped += textwrap.wrap(pl, text_w, subsequent_indent=indent,
-                                     drop_whitespace=True) or [pl]
+            wrapped += [_unglue(w) for w in textwrap.wrap(
+                _glue(pl, lang), text_w, subsequent_indent=indent,
+                drop_whitespace=True)] or [pl]
         marker = kind in ("round", "phase", "info", "game_end")
         for k, pl in enumerate(wrapped):
             style = "bold" if marker else ""
@@ -401,7 +416,7 @@ def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT,
                 text = _site_named(text, notation)
                 if effects and notation in effects:
                     text += f" [{effects[notation]}]"
-                entries.append(Entry(number, notation, text, part.action,
+                entries.append(Entry(number, notation, _glue(text, lang), part.action,
                                      label=_unprefixed(notation, prefix)))
             number += 1
         if label in W.GROUPS:
@@ -458,8 +473,8 @@ def _entry_lines(e: Entry, num_w: int, cell_w: int, most: int) -> list[Text]:
         parts = wrap(_compact(e.text))
     if len(parts) > most:  # the last line allowed holds the rest, cut
         parts = parts[:most - 1] + [" ".join(parts[most - 1:])]
-    out.append(parts[0], style=style)
-    return [fit(out, cell_w)] + [fit(Text.assemble(indent, (w, style)), cell_w)
+    out.append(_unglue(parts[0]), style=style)
+    return [fit(out, cell_w)] + [fit(Text.assemble(indent, (_unglue(w), style)), cell_w)
                                  for w in parts[1:]]
 
 
@@ -935,7 +950,8 @@ def prompt_lines(decision: Decision, width: int, human: int | None,
     plain = f"{who} · {prompt}"
     if level >= 1:
         return [fit(_styled(plain, "bold"), width)]
-    wrapped = textwrap.wrap(plain, width, subsequent_indent="  ") or [plain]
+    wrapped = [_unglue(w) for w in textwrap.wrap(_glue(plain, lang), width,
+                                                 subsequent_indent="  ")] or [plain]
     if len(wrapped) > 2:
         wrapped = wrapped[:1] + [wrapped[1][:width - 2] + " " + _ELLIPSIS]
     return [fit(_styled(w, "bold"), width) for w in wrapped]
@@ -1015,7 +1031,8 @@ def compose(state: State, view: View, width: int = WIDTH, height: int = HEIGHT,
     messages: list[Text] = []
     for m in view.messages:  # each wrapped to the width, at most 3 lines
         style = m.style if isinstance(m.style, str) else ""
-        wrapped = textwrap.wrap(m.plain, width, subsequent_indent="  ") or [""]
+        wrapped = [_unglue(w) for w in textwrap.wrap(_glue(m.plain, lang), width,
+                                                     subsequent_indent="  ")] or [""]
         messages += [fit(Text(w, style=style), width) for w in wrapped[:3]]
     fixed_extra = 1 + len(extra) + len(messages)  # header, extra, messages
 
