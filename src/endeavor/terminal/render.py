@@ -128,15 +128,28 @@ def token_text(t: int, lang: str = "en") -> Text:
     return Text(token_abbrevs(lang)[t], style=token_style(t))
 
 
-def card_gives(c: int) -> str:
+def icon_letters(lang: str = "en") -> tuple[str, ...]:
+    """The letters of the icons Industry, Culture, Wealth, Influence and Glory in
+    ``lang`` (French: ``R`` Richesse)."""
+    letters = tuple(W.say(lang, W.ICONS).split())
+    return letters if len(letters) == 5 else ("I", "C", "W", "N", "G")
+
+
+def card_gives(c: int, lang: str = "en") -> str:
     """What a card gives, e.g. ``"I2 W1 N1 G1"``."""
     card = D.CARDS[c]
-    return icons_label(card.icons, card.glory)
+    if lang == "en":
+        return icons_label(card.icons, card.glory)
+    letters = icon_letters(lang)
+    parts = [f"{letters[k]}{card.icons[k]}" for k in range(4) if card.icons[k]]
+    if card.glory:
+        parts.append(f"{letters[4]}{card.glory}")
+    return " ".join(parts)
 
 
-def card_label(c: int) -> str:
+def card_label(c: int, lang: str = "en") -> str:
     """A card's code and what it gives, e.g. ``"AF/4 I2 W1 N1 G1"``."""
-    return f"{D.CARDS[c].code} {card_gives(c)}".rstrip()
+    return f"{D.CARDS[c].code} {card_gives(c, lang)}".rstrip()
 
 
 def building_name(b: int, short: bool = False) -> str:

@@ -599,7 +599,7 @@ def header_line(state: State, width: int, human: int | None = None,
     return fit(out, width)
 
 
-def _deck_text(state: State, d: int, wide: bool) -> Text:
+def _deck_text(state: State, d: int, wide: bool, lang: str = "en") -> Text:
     deck = state.decks[d]
     code = D.DECK_CODES[d]
     if not deck:
@@ -607,8 +607,8 @@ def _deck_text(state: State, d: int, wide: bool) -> Text:
     top = deck[-1]
     out = Text(D.CARDS[top].code)
     if wide:
-        if R.card_gives(top):
-            out.append(" " + R.card_gives(top), style="dim")
+        if R.card_gives(top, lang):
+            out.append(" " + R.card_gives(top, lang), style="dim")
         out.append(f" ({len(deck)})", style="dim")
     else:
         out.append(f"·{len(deck)}", style="dim")
@@ -663,14 +663,14 @@ def board_lines(state: State, width: int, titles: bool = True,
                                R.occupant_text(state, s, lang))
                  for s in info.cities_in[r] + info.routes_in[r]]
         if r == D.EUROPE:
-            decks = Text.assemble(_deck_text(state, D.EUROPE, wide), " ",
-                                  _deck_text(state, D.SLAVERY_DECK, wide))
+            decks = Text.assemble(_deck_text(state, D.EUROPE, wide, lang), " ",
+                                  _deck_text(state, D.SLAVERY_DECK, wide, lang))
             if decks.cell_len >= deck_w + gov_w:
                 decks.append(" ")
             line.append_text(_pad(decks, deck_w + gov_w))
             indent = line.cell_len
         else:
-            line.append_text(_pad(_deck_text(state, r, wide), deck_w))
+            line.append_text(_pad(_deck_text(state, r, wide, lang), deck_w))
             gov = Text()
             if state.region_governors[r] >= 0:
                 winner = state.governor_winner(r)
@@ -775,7 +775,7 @@ def supply_lines(state: State, width: int, level: int = 0, lang: str = "en") -> 
         lines = lines[:1]
     pile = Text.assemble((W.say(lang, W.PILE) + " ", "bold"))
     if state.pile:
-        full = " ".join(R.card_label(c) for c in state.pile)
+        full = " ".join(R.card_label(c, lang) for c in state.pile)
         codes = " ".join(D.CARDS[c].code for c in state.pile)
         pile.append(full if len(full) + pile.cell_len <= width else codes)
     else:
@@ -865,7 +865,7 @@ def _mat_parts(state: State, p: int, width: int, short: bool,
             mark = Text("○")
         bld.append(Text.assemble(mark, R.building_name(b, short)))
     items: list[Text] = [Text("" if tight else " ").join(bld)] if bld else []
-    cards = [Text(f"{D.CARDS[c].code}({R.card_gives(c)})"
+    cards = [Text(f"{D.CARDS[c].code}({R.card_gives(c, lang)})"
                   if not short and width >= 130 and R.card_gives(c) else D.CARDS[c].code)
              for c in pl.cards]
     cards_text = Text.assemble(("" if tight >= 2 else W.say(lang, W.CARDS) + " ", "dim"))
@@ -900,6 +900,7 @@ def mat_lines(state: State, width: int, human: int | None = None,
     glory = {s.player: s.total for s in final_scores(state)}
     heads = [_mat_head(state, p, human, names, lang) for p in range(len(state.players))]
     tracks_abbrevs = R.track_abbrevs(lang)
+    letters = ICON_LETTERS if lang == "en" else R.icon_letters(lang)
     head_w = max([17] + [h.cell_len + 1 for h in heads])
     out: list[Text] = []
     for p, pl in enumerate(state.players):
@@ -912,7 +913,7 @@ def mat_lines(state: State, width: int, human: int | None = None,
                               (f"L{pl.level(k)}", "dim")) for k in range(4))
         else:
             tracks = Text(" ").join(
-                Text(f"{ICON_LETTERS[k]}{state.marker(p, k)}/{pl.level(k)}")
+                Text(f"{letters[k]}{state.marker(p, k)}/{pl.level(k)}")
                 for k in range(4))
         line1 = Text.assemble(head, tracks)
         discs = W.say(lang, W.HARBOR if level == 0 else W.HARBOR_SHORT,
