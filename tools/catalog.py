@@ -49,6 +49,7 @@ def _load_engine() -> Any:
         sys.path.insert(0, src)
     import endeavor.exploits  # noqa: F401
     import endeavor.rules.classic  # noqa: F401
+    import endeavor.terminal.words  # noqa: F401  (the terminal's own words; no Rich)
     import endeavor.variants  # noqa: F401
     import endeavor.web.view  # noqa: F401  (the web's own sentences; no web libraries)
     from endeavor import messages

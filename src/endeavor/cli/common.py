@@ -25,6 +25,7 @@ from ..errors import EndeavorError, RecordError
 from ..errors import UsageError as UsageError  # (re-exported: the commands import it here)
 from ..events import Event
 from ..exploits import EXPLOIT_IDS
+from ..messages import DEFAULT_LOCALE, LOCALES
 from ..records import replay
 from ..state import State, new_game
 from ..terminal import render
@@ -146,6 +147,15 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
         p.add_argument(flag, action="store_true", help=text)
 
 
+def _add_lang_option(p: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of the screen and of the engine's words."""
+    p.add_argument("--lang", choices=LOCALES, default=DEFAULT_LOCALE,
+                   help="the language of the screen and of the game's words: "
+                        "en (English, default) or fr (French, the terms of the French "
+                        "rulebook); what you type (the notation, the commands) is the "
+                        "same in every language")
+
+
 def _add_game_options(p: argparse.ArgumentParser, players: int | None,
                       seed_default: int | None, seed_help: str) -> None:
     p.add_argument("--players", type=_players, default=players, metavar="N",
@@ -257,11 +267,11 @@ def _screen_size(out: Console) -> tuple[int, int]:
     return PIPE_WIDTH, PIPE_HEIGHT
 
 
-def final_lines(state: State, width: int) -> list[Text]:
+def final_lines(state: State, width: int, lang: str = "en") -> list[Text]:
     """The score table and the winner line, as screen lines."""
-    lines = S.renderable_lines(render.score_table(state), width)
+    lines = S.renderable_lines(render.score_table(state, lang), width)
     if state.is_over:
-        lines.append(render.winners_line(state))
+        lines.append(render.winners_line(state, lang))
     return lines
 
 

@@ -22,6 +22,7 @@ from .common import (
     UsageError,
     _add_exploits_option,
     _add_game_options,
+    _add_lang_option,
     _config,
     _fraction,
     _read_record,
@@ -132,6 +133,7 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--auto", action="store_true",
                       help="bots play every seat, including yours (a demo that prints the "
                            "log, one event per line)")
+    _add_lang_option(play)
     play.set_defaults(run=_play)
 
 
@@ -223,7 +225,7 @@ def _play(args: argparse.Namespace, out: Console) -> int:
     play = {"seat": seat, "bot_seed": bot_seed, "pass_weight": weight,
             "opponents": list(opponents)}
     return PlaySession(state, out, human, bots, play, names, args.hint_budget,
-                       hint_name=args.hint_bot).run()
+                       hint_name=args.hint_bot, lang=args.lang).run()
 
 
 def _seat_bots(opponents: Sequence[str], players: int, seat: int,

@@ -28,6 +28,7 @@ from ..events import Event
 from ..state import State
 from ..terminal import render
 from ..terminal import screen as S
+from ..terminal import words as W
 from ..web.effects import option_effects
 from .common import EXIT_OK, _history_log, _screen_size, final_lines
 
@@ -39,23 +40,8 @@ HINT_SECONDS = 1.0  # a hint's search budget when --hint-budget is not given
 HINT_TOP = 3  # how many actions a hint ranks
 THINKING_AFTER = 0.3  # a bot thinking longer than this many seconds says so (terminal)
 
-_PLAY_HELP = """\
-Choose an action by its menu number, or type its notation, e.g.:
-  start merchant-dock   build docks   pay market   act docks   use ship-draw   pass
-  ship FE (track)   ship EUT1 (trade route)   sea FE (open sea)   occupy EU3   attack CA1
-  draw EU   draw AF/1 (from the discard pile)   done   casualty culture   slot FE/G
-  discard SA/1
-Exploit actions are typed as shown in the menu, e.g. fortify NA1, spanish-main payments.
-A long menu offers the ability first: an entry ending in '…' opens its targets; 'back'
-returns. Typing a whole notation works at any level.
-Commands: help · board (redraw) · log (the whole game's log) · undo (back to your
-previous decision, with the bots' moves after it) · save FILE · back · quit ·
-hint (what the strongest bot would play here: its top actions with their menu numbers
-and its evaluation in words; the game is not changed).
-Help and the log open in a pager on a terminal: q returns to the game."""
-
 #: answers that confirm an overwrite
-_YES = ("y", "yes")
+_YES = ("y", "yes", "o", "oui")  # (French: oui)
 
 
 class _Quit(Exception):
@@ -157,13 +143,14 @@ def pager_environment(title: str, environ: Mapping[str, str] | None = None
 
 
 def page(out: Console, lines: Sequence[Text], title: str,
-         command: Sequence[str] | None = None) -> None:
+         command: Sequence[str] | None = None, lang: str = "en") -> None:
     """Show ``lines`` (styled) through a pager, ``command`` or :func:`pager_command`,
     with ``title`` and how to leave on the first line; without a pager (none found, or
     it fails to start) print them on ``out``. The pager gets the lines with their
     colours as terminal escape codes, and ``less`` is told to show them as colours
     (:func:`pager_environment`)."""
-    head = Text.assemble((title, "bold"), " · ", (PAGER_LEAVE, "bold reverse"))
+    head = Text.assemble((title, "bold"), " · ",
+                         (W.say(lang, W.PAGER_LEAVE), "bold reverse"))
     cmd = list(command) if command is not None else pager_command()
     if cmd:
         buffer = io.StringIO()
@@ -203,8 +190,10 @@ class PlaySession:
                  bots: B.Bot | Mapping[int, B.Bot], settings: dict[str, Any],
                  names: Mapping[int, str] | None = None,
                  hint_budget: Mapping[str, float | int] | None = None,
-                 hint_bot: B.Bot | None = None, hint_name: str | None = None) -> None:
+                 hint_bot: B.Bot | None = None, hint_name: str | None = None,
+                 lang: str = "en") -> None:
         self.state = state
+        self.lang = lang
         self.out = out
         self.human = human
         if isinstance(bots, Mapping):
@@ -243,12 +232,16 @@ class PlaySession:
             return EXIT_OK
         self._draw_final()
         if self.human is not None and self.played:
-            self._offer_save("The game is over. Save it?")
+            self._offer_save(self._t(W.SAVE_OVER))
         return EXIT_OK
+
+    def _t(self, id: str, **args: Any) -> str:
+        """The terminal's message ``id`` in the session's language."""
+        return W.say(self.lang, id, **args)
 
     def _label(self, p: int) -> str:
         """A seat for the human to read: ``P1 (hard)``, ``P0 (you)``."""
-        who = "you" if p == self.human else self.names.get(p)
+        who = self._t(W.YOU) if p == self.human else self.names.get(p)
         return f"P{p} ({who})" if who else f"P{p}"
 
     def _bot_choice(self) -> Action:
@@ -256,7 +249,7 @@ class PlaySession:
         thinks for long)."""
         p = self.state.current_player
         assert p is not None
-        with _Thinking(self.out, f"{self._label(p)} is thinking…"):
+        with _Thinking(self.out, self._t(W.THINKING, who=self._label(p))):
             return self.bots[p].choose(self.state)
 
     def _generators(self) -> list[random.Random]:
@@ -277,7 +270,8 @@ class PlaySession:
         self.log += events
         if self.human is None:
             for e in events:
-                self.out.print(Text(e.text), soft_wrap=True)
+                self.out.print(Text(e.text if self.lang == "en" else e.render(self.lang)),
+                               soft_wrap=True)
         return events
 
     def _new_from(self) -> int | None:
@@ -292,7 +286,7 @@ class PlaySession:
         width, height = _screen_size(self.out)
         view = S.View(human=self.human, log=self.log, new_from=self._new_from(),
                       decision=decision, menu=menu, extra=extra, messages=self.messages,
-                      names=self.names)
+                      names=self.names, lang=self.lang)
         self.messages = []
         if self.terminal:
             self.out.clear()
@@ -301,12 +295,13 @@ class PlaySession:
     def _draw_final(self) -> None:
         width, height = _screen_size(self.out)
         if self.human is None:  # the demo printed the log already
-            view = S.View(title="Final position", names=self.names)
+            view = S.View(title=self._t(W.FINAL_POSITION), names=self.names,
+                          lang=self.lang)
             self.out.print(S.screen(self.state, view, width, height, reserve=0))
-            for line in final_lines(self.state, width):
+            for line in final_lines(self.state, width, self.lang):
                 self.out.print(line)
             return
-        self._draw(None, None, final_lines(self.state, width))
+        self._draw(None, None, final_lines(self.state, width, self.lang))
 
     def _say(self, message: str, style: str = "") -> None:
         """A message for the human: on a terminal shown above the prompt at the next
@@ -320,7 +315,7 @@ class PlaySession:
     def _page(self, lines: Sequence[Text], title: str) -> None:
         """Long output (help, the whole log): through the pager on a terminal."""
         if self.terminal:
-            page(self.out, lines, title)
+            page(self.out, lines, title, lang=self.lang)
         else:
             for line in lines:
                 self.out.print(line)
@@ -329,7 +324,7 @@ class PlaySession:
         try:
             return input(prompt).strip()
         except EOFError:
-            self.out.print("\nEnd of input: the game is left unfinished.")
+            self.out.print("\n" + self._t(W.END_OF_INPUT))
             raise _Quit from None
 
     # ------------------------------------------------------------------ a decision
@@ -342,22 +337,24 @@ class PlaySession:
         limit = max(S.COLLAPSE_AT, height // 2)
         prefixes: list[str] = []
         redraw = True
-        effects = option_effects(state, decision)  # as the web app shows them
+        effects = option_effects(state, decision, self.lang)  # as the web app shows them
         while True:
-            menu = S.build_menu(decision, prefixes[-1] if prefixes else "", limit, effects)
+            menu = S.build_menu(decision, prefixes[-1] if prefixes else "", limit, effects,
+                                self.lang)
             if redraw or (self.terminal and self.messages):
                 self._draw(decision, menu)
                 redraw = False
-            back = ", back" if prefixes else ""
-            line = self._ask(f"P{self.human} [1-{len(menu)}{back}, notation, hint, help]> ")
+            back = self._t(W.INPUT_BACK) if prefixes else ""
+            line = self._ask(self._t(W.INPUT, seat=str(self.human), n=str(len(menu)),
+                                     back=back))
             if not line:
                 continue
             command, _, rest = line.partition(" ")
             command = command.lower()
             rest = rest.strip()
             if command == "help" and not rest:
-                lines = [Text(_PLAY_HELP), Text(render.LEGEND, style="dim")]
-                self._page(lines, "Help")
+                lines = [Text(self._t(W.HELP)), Text(render.legend(self.lang), style="dim")]
+                self._page(lines, self._t(W.HELP_TITLE))
                 redraw = self.terminal
             elif command == "board" and not rest:
                 redraw = True
@@ -365,8 +362,9 @@ class PlaySession:
                 self._hint(menu)
             elif command == "log" and not rest:
                 width, _ = _screen_size(self.out)
-                self._page([x.text for x in S.log_lines(self.log, width, self._new_from())],
-                           "The whole game's log")
+                self._page([x.text for x in S.log_lines(self.log, width, self._new_from(),
+                                                        lang=self.lang)],
+                           self._t(W.LOG_PAGE))
                 redraw = self.terminal
             elif command == "undo" and not rest:
                 if self._undo():
@@ -374,19 +372,19 @@ class PlaySession:
             elif command == "save":
                 self._save(rest)
             elif command == "quit" and not rest:
-                self._offer_save("Save the game before leaving?")
-                self.out.print("Game left unfinished.")
+                self._offer_save(self._t(W.SAVE_BEFORE))
+                self.out.print(self._t(W.LEFT))
                 raise _Quit
             elif command == "back" and not rest:
                 if prefixes:
                     prefixes.pop()
                     redraw = True
                 else:
-                    self._say("This is the whole menu already.", "red")
+                    self._say(self._t(W.WHOLE_MENU), "red")
             elif line.isdigit():
                 entry = menu.entry(int(line))
                 if entry is None:
-                    self._say(f"No menu entry {line}: choose 1 to {len(menu)}.", "red")
+                    self._say(self._t(W.NO_ENTRY, line=line, n=str(len(menu))), "red")
                 elif entry.action is None:
                     prefixes.append(entry.notation.rstrip(" …"))
                     redraw = True
@@ -397,7 +395,9 @@ class PlaySession:
                 try:
                     self._human_apply(state.parse_action(line))
                 except (NotationError, IllegalActionError) as e:
-                    self._say(str(e), "red")  # the state is unchanged
+                    said = getattr(e, "message", None)  # a refusal in words, if it has them
+                    self._say(said.render(self.lang) if said is not None else str(e),
+                              "red")  # the state is unchanged
                 else:
                     return
 
@@ -418,19 +418,31 @@ class PlaySession:
             except (TypeError, ValueError):  # a bot that does not search
                 bot = B.make(name, seed=seed)
         try:
-            with _Thinking(self.out, f"Asking the {name} bot for a hint…", 0.0):
+            with _Thinking(self.out, self._t(W.HINT_ASKING, name=name), 0.0):
                 rated = bot.analyse(state.copy(), HINT_TOP)
         except Exception as e:  # a bot's failure must not end the human's game
-            self._say(f"No hint: the {name} bot failed ({type(e).__name__}: {e}).", "red")
+            self._say(self._t(W.HINT_FAILED, name=name, error=f"{type(e).__name__}: {e}"),
+                      "red")
             return
         if not rated:
-            self._say(f"No hint: the {name} bot has no suggestion here.", "red")
+            self._say(self._t(W.HINT_NONE, name=name), "red")
             return
-        self._say(f"Hint from the {name} bot{budget}, its best actions for you first "
-                  "(type the menu number or the notation):", "bold")
+        self._say(self._t(W.HINT_HEAD, name=name, budget=budget), "bold")
         for k, r in enumerate(rated, 1):
             where = _menu_spot(menu, r.action)
-            self._say(f"  {k}. {r.action.text}{where} - {r.text}")
+            self._say(f"  {k}. {r.action.text}{where} - {self._outlook(r)}")
+
+    def _outlook(self, r: B.Rated) -> str:
+        """A hint's estimate in words: the bot's own (English) words, or in another
+        language the glory and margin it expects, and its search's visits."""
+        if self.lang == "en" or r.glory is None or r.margin is None:
+            return r.text
+        gap = round(r.margin)
+        text = self._t(W.HINT_AHEAD if gap > 0 else W.HINT_BEHIND if gap < 0
+                       else W.HINT_LEVEL, glory=str(round(r.glory)), gap=str(abs(gap)))
+        if r.visits:
+            text = self._t(W.HINT_VISITS, text=text, visits=str(r.visits))
+        return text
 
     def _human_apply(self, action: Action) -> None:
         """Apply the human's action (raises, changing nothing, if it is illegal) and
@@ -446,20 +458,20 @@ class PlaySession:
         True if something was undone."""
         state = self.state
         if not self.points:
-            self._say("Nothing to undo: this is your first decision of the game.", "red")
+            self._say(self._t(W.UNDO_NOTHING), "red")
             return False
         target = self.points[-1]
         history = state.history()
         undone = []
         for k in range(target, state.num_actions):
             event = self.log[self.marks[k]]
-            who = "you" if event.player == self.human else f"P{event.player}"
+            who = self._t(W.YOU) if event.player == self.human else f"P{event.player}"
             undone.append(f"{history[k].text} ({who})")
         try:
             for _ in range(state.num_actions - target):
                 state.undo()
         except UndoError as e:  # the engine cannot go back that far
-            self._say(f"Cannot undo: {e}", "red")
+            self._say(self._t(W.UNDO_FAILED, error=str(e)), "red")
         n = state.num_actions
         self.points = [p for p in self.points if p < n]
         if n < len(self.marks):
@@ -472,9 +484,10 @@ class PlaySession:
             for generator, rng in zip(self._generators(), saved, strict=True):
                 generator.setstate(rng)
         bots = len(undone) - 1
-        detail = "; ".join(undone[:8]) + (f"; … {len(undone) - 8} more" if bots > 7 else "")
-        self._say(f"Undone: your move and {bots} later move(s) of the bots: {detail}. "
-                  "You decide again.", "bold")
+        detail = "; ".join(undone[:8])
+        if bots > 7:
+            detail = self._t(W.UNDO_MORE, detail=detail, n=str(len(undone) - 8))
+        self._say(self._t(W.UNDONE, bots=str(bots), detail=detail), "bold")
         return True
 
     # ------------------------------------------------------------------ saving
@@ -482,38 +495,37 @@ class PlaySession:
         """Write the record and the "play" settings to ``path`` (asking before
         overwriting a file); True if saved."""
         if not path:
-            self._say("usage: save FILE", "red")
+            self._say(self._t(W.SAVE_USAGE), "red")
             return False
         target = Path(path).expanduser()
         try:
             exists = target.exists()
         except (OSError, ValueError) as e:
-            self._say(f"could not save: {e}", "red")
+            self._say(self._t(W.SAVE_FAILED, error=str(e)), "red")
             return False
         if exists:
             try:
-                answer = input(f"{path} exists: overwrite it? [y/N] ").strip().lower()
+                answer = input(self._t(W.SAVE_EXISTS, path=path)).strip().lower()
             except EOFError:
                 answer = ""
             if answer not in _YES:
-                self._say(f"Not saved: {path} is left as it was.", "red")
+                self._say(self._t(W.SAVE_KEPT, path=path), "red")
                 return False
         record = self.state.record()
         record["play"] = dict(self.settings)
         try:
             target.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         except (OSError, ValueError) as e:
-            self._say(f"could not save: {e}", "red")
+            self._say(self._t(W.SAVE_FAILED, error=str(e)), "red")
             return False
-        self._say(f"Saved the game ({self.state.num_actions} actions) to {path}; "
-                  f"resume it with: endeavor play --load {path}")
+        self._say(self._t(W.SAVED, n=str(self.state.num_actions), path=path))
         return True
 
     def _offer_save(self, question: str) -> None:
         """Ask for a file name until the game is saved or the answer is empty."""
         while True:
             try:
-                name = input(f"{question} File name (empty: don't save): ").strip()
+                name = input(self._t(W.SAVE_FILE, question=question)).strip()
             except EOFError:
                 return
             if not name or self._save(name):

@@ -23,10 +23,12 @@ from rich.text import Text
 
 from .. import data as D
 from ..events import Event
+from ..messages import COMMA, Items, Term, msg
 from ..rules.words import icons_label
 from ..rules.words import word_player as player_name
 from ..scoring import final_scores
 from ..state import State
+from . import words as W
 
 PLAYER_COLOURS = ("red", "blue", "yellow", "green", "magenta")
 TRACK_ABBREVS = ("Ind", "Cul", "Wea", "Inf")
@@ -37,15 +39,17 @@ _SUPERSCRIPT = {2: "²", 3: "³"}
 
 def new_game_event(state: State) -> Event:
     """The first line of a rendered log (terminal, replay, RL environments): the game's
-    settings."""
+    settings (its words in a locale with :meth:`Event.render`)."""
     config = state.config
-    text = f"New game: {config.players} players, board {config.board}, seed {config.seed}"
+    message = msg(W.NEW_GAME, players=str(config.players), board=str(config.board),
+                  seed=str(config.seed))
     if state.exploits:
-        text += f"; Exploits: {', '.join(e.name for _, e in state.exploits)}"
+        names = tuple(Term("exploit", e.name) for _, e in state.exploits)
+        message = msg(W.NEW_GAME_EXPLOITS, text=message, names=Items(names, COMMA))
     for e in state.modules:
         if not e.is_exploit:
-            text += f"; with {e.name}"
-    return Event("info", None, text)
+            message = msg(W.NEW_GAME_WITH, text=message, name=Term("module", e.name))
+    return Event("info", None, message.render(), message=message)
 
 def _token_abbrev(name: str) -> str:
     """``"Industry"`` -> ``"ind"``, ``"Ship/Draw"`` -> ``"s/d"``."""
@@ -55,6 +59,22 @@ def _token_abbrev(name: str) -> str:
 
 
 TOKEN_ABBREVS = tuple(_token_abbrev(name) for name in D.TOKEN_NAMES)
+_ABBREVS: dict[str, tuple[str, ...]] = {"en": TOKEN_ABBREVS}
+
+
+def token_abbrevs(lang: str = "en") -> tuple[str, ...]:
+    """The Trade tokens' abbreviations in ``lang`` (from their names there: ``ric``
+    Richesse, ``n/p`` Navigation/Pioche)."""
+    out = _ABBREVS.get(lang)
+    if out is None:
+        out = _ABBREVS[lang] = tuple(_token_abbrev(W.term(lang, "token", name))
+                                     for name in D.TOKEN_NAMES)
+    return out
+
+
+def track_abbrevs(lang: str = "en") -> tuple[str, ...]:
+    """The attribute tracks' abbreviations in ``lang`` (``Ind Cul Wea Inf``)."""
+    return tuple(a.capitalize() for a in token_abbrevs(lang)[:4])
 #: three-letter building names, for lines that are short of room
 BUILDING_ABBREVS: dict[str, str] = {
     "market": "mkt", "shipyard": "shp", "workshop": "wks", "bank": "bnk",
@@ -64,15 +84,18 @@ BUILDING_ABBREVS: dict[str, str] = {
     "town-hall": "twn", "colonial-house": "col", "merchant-dock": "mdk",
 }
 
-LEGEND = (
-    "Board: ✓ open region · deck top card·cards left · gov→P2: who would take the "
-    "Governor now · track spaces far → near (a player or the token still there) · "
-    "cities 1:P0 (² two glory) and trade routes T1 · sea P0×2 discs in the open sea.\n"
-    "Mats: ▶ to decide · ♛ Crown · Ind/Cul/Wea/Inf track score and Level · ● staffed, "
-    "○ free circle, · no circle · tokens: brown ind cul wea inf, blue s/d o/d pay att "
-    "(Ship/Draw, Occupy/Draw, Payment, Attack).\n"
-    "Buildings when short of room: " + " ".join(
-        f"{abbrev}={code}" for code, abbrev in BUILDING_ABBREVS.items()))
+
+
+def legend(lang: str = "en") -> str:
+    """The screen's abbreviations in words, for ``help``."""
+    tokens = token_abbrevs(lang)
+    return W.say(lang, W.LEGEND, tracks="/".join(track_abbrevs(lang)),
+                 brown=" ".join(tokens[:4]), blue=" ".join(tokens[4:8]),
+                 buildings=" ".join(f"{abbrev}={code}"
+                                    for code, abbrev in BUILDING_ABBREVS.items()))
+
+
+LEGEND = legend()
 
 
 # --------------------------------------------------------------------------- small parts
@@ -100,20 +123,33 @@ def token_style(t: int) -> str:
     return BROWN_STYLE if t < 4 else BLUE_STYLE
 
 
-def token_text(t: int) -> Text:
+def token_text(t: int, lang: str = "en") -> Text:
     """A Trade token's abbreviation, brown or blue."""
-    return Text(TOKEN_ABBREVS[t], style=token_style(t))
+    return Text(token_abbrevs(lang)[t], style=token_style(t))
 
 
-def card_gives(c: int) -> str:
+def icon_letters(lang: str = "en") -> tuple[str, ...]:
+    """The letters of the icons Industry, Culture, Wealth, Influence and Glory in
+    ``lang`` (French: ``R`` Richesse)."""
+    letters = tuple(W.say(lang, W.ICONS).split())
+    return letters if len(letters) == 5 else ("I", "C", "W", "N", "G")
+
+
+def card_gives(c: int, lang: str = "en") -> str:
     """What a card gives, e.g. ``"I2 W1 N1 G1"``."""
     card = D.CARDS[c]
-    return icons_label(card.icons, card.glory)
+    if lang == "en":
+        return icons_label(card.icons, card.glory)
+    letters = icon_letters(lang)
+    parts = [f"{letters[k]}{card.icons[k]}" for k in range(4) if card.icons[k]]
+    if card.glory:
+        parts.append(f"{letters[4]}{card.glory}")
+    return " ".join(parts)
 
 
-def card_label(c: int) -> str:
+def card_label(c: int, lang: str = "en") -> str:
     """A card's code and what it gives, e.g. ``"AF/4 I2 W1 N1 G1"``."""
-    return f"{D.CARDS[c].code} {card_gives(c)}".rstrip()
+    return f"{D.CARDS[c].code} {card_gives(c, lang)}".rstrip()
 
 
 def building_name(b: int, short: bool = False) -> str:
@@ -132,19 +168,19 @@ def site_short(state: State, s: int, region: int) -> str:
     return short + _SUPERSCRIPT.get(site.glory, "")
 
 
-def occupant_text(state: State, s: int) -> Text:
+def occupant_text(state: State, s: int, lang: str = "en") -> Text:
     """The owner of site ``s``, else the token still on it, else a dot."""
     owner = state.site_owner[s]
     if owner >= 0:
         return owner_text(state, owner)
     token = state.site_token[s]
-    return token_text(token) if token >= 0 else Text("·", style="dim")
+    return token_text(token, lang) if token >= 0 else Text("·", style="dim")
 
 
 # --------------------------------------------------------------------------- Exploits
-def exploit_state(state: State, i: int) -> str:
+def exploit_state(state: State, i: int, lang: str = "en") -> str:
     """``"active"`` once both regions of Exploit ``i`` are open, else ``"dormant"``."""
-    return "active" if state.exploit_active(i) else "dormant"
+    return W.say(lang, W.ACTIVE if state.exploit_active(i) else W.DORMANT)
 
 
 def shield_holders(state: State, i: int) -> list[int]:
@@ -153,12 +189,12 @@ def shield_holders(state: State, i: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- scores
-def score_table(state: State) -> RenderableType:
+def score_table(state: State, lang: str = "en") -> RenderableType:
     """The score breakdown: one column per player, one row per score line of
     :func:`final_scores` in pad order (the Exploits first), then the total and the rank
     (ties share a rank). The leaders are marked ★."""
     scores = final_scores(state)
-    title = "Final score" if state.is_over else "Score if the game ended now"
+    title = W.say(lang, W.FINAL_SCORE if state.is_over else W.SCORE_NOW)
     table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1),
                   title_justify="left")
     table.add_column("")
@@ -169,19 +205,26 @@ def score_table(state: State) -> RenderableType:
         table.add_column(head, justify="right")
     exploit_lines = len(state.exploits)  # one line per Exploit comes first (R19)
     for k, line in enumerate(scores[0].lines):
-        table.add_row(line, *[str(s.lines[line]) for s in scores],
+        table.add_row(_line_name(line, lang), *[str(s.lines[line]) for s in scores],
                       end_section=k == exploit_lines - 1)
     table.add_section()
-    table.add_row("Total", *[str(s.total) for s in scores], style="bold")
-    table.add_row("Rank", *[str(s.rank) for s in scores])
+    table.add_row(W.say(lang, W.TOTAL), *[str(s.total) for s in scores], style="bold")
+    table.add_row(W.say(lang, W.RANK), *[str(s.rank) for s in scores])
     return table
 
 
-def winners_line(state: State) -> Text:
+def _line_name(line: str, lang: str) -> str:
+    """A score line's name in ``lang`` (an Exploit's line is its name)."""
+    if line in W.SCORE_LINES:
+        return W.say(lang, W.SCORE_LINES[line])
+    return W.term(lang, "exploit", line)
+
+
+def winners_line(state: State, lang: str = "en") -> Text:
     """``Winner: P2 with 61 glory`` (or the shared winners)."""
     scores = final_scores(state)
     best = [s for s in scores if s.rank == 1]
-    out = Text("Winners (shared): " if len(best) > 1 else "Winner: ", style="bold")
+    out = Text(W.say(lang, W.WINNERS if len(best) > 1 else W.WINNER), style="bold")
     out.append_text(Text(", ").join(player_text(s.player) for s in best))
-    out.append(f" with {best[0].total} glory")
+    out.append(W.say(lang, W.WITH_GLORY, glory=str(best[0].total)))
     return out

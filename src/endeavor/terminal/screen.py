@@ -50,6 +50,7 @@ from ..frames import PH_ACTIONS
 from ..rules.words import ICON_LETTERS
 from ..state import State
 from . import render as R
+from . import words as W
 
 WIDTH, HEIGHT = 100, 40  # the screen when stdout is not a terminal
 #: a menu with more options than this (at 40 lines; more on taller screens) is offered
@@ -58,6 +59,20 @@ COLLAPSE_AT = 20
 _MIN_COLLAPSE = 3  # a group of fewer options stays expanded
 _PLAYER_RE = re.compile(r"\bP([0-4])\b")
 _ELLIPSIS = "…"
+_NBSP = "\u00a0"
+#: French puts a space before these marks: a line must not break there
+_GLUED = re.compile(r" ([:;?!»])")
+
+
+def _glue(text: str, lang: str) -> str:
+    """``text`` with the spaces before ``:`` ``;`` ``?`` ``!`` made unbreakable (French
+    typography), so that wrapping never starts a line with the mark; :func:`_unglue`
+    turns them back into spaces once the lines are cut."""
+    return text if lang == "en" else _GLUED.sub(_NBSP + r"\1", text)
+
+
+def _unglue(text: str) -> str:
+    return text.replace(_NBSP, " ")
 
 
 # =========================================================================== text helpers
@@ -152,19 +167,21 @@ def _paragraphs(events: Sequence[Event], breaks: frozenset[int]) -> list[list[in
     return out
 
 
-def _event_text(events: Sequence[Event], i: int, first: bool) -> str:
-    """An event's words; a follow-up action drops its repeated ``"P1: "``."""
+def _event_text(events: Sequence[Event], i: int, first: bool, lang: str = "en") -> str:
+    """An event's words in ``lang`` (third person); a follow-up action drops its
+    repeated ``"P1: "``."""
     e = events[i]
-    text = " ".join(e.text.split())
+    text = " ".join((e.text if lang == "en" else e.render(lang)).split())
     if not first and e.kind == "action" and e.player is not None:
-        prefix = f"P{e.player}: "
-        if text.startswith(prefix):
-            text = text[len(prefix):]
+        for prefix in (f"P{e.player}: ", f"P{e.player} : "):
+            if text.startswith(prefix):
+                text = text[len(prefix):]
+                break
     return text
 
 
 def log_lines(events: Sequence[Event], width: int, new_from: int | None = None,
-              gutter: bool = True) -> list[LogLine]:
+              gutter: bool = True, lang: str = "en") -> list[LogLine]:
     """The log of ``events`` in reading order, ``width`` cells wide. Events from index
     ``new_from`` on are new: marked ``»`` and bright; older lines are dim."""
     breaks = frozenset() if new_from is None else frozenset({new_from})
@@ -173,7 +190,7 @@ def log_lines(events: Sequence[Event], width: int, new_from: int | None = None,
     for para in _paragraphs(events, breaks):
         kind = events[para[0]].kind
         new = new_from is not None and para[0] >= new_from
-        texts = [_event_text(events, i, k == 0) for k, i in enumerate(para)]
+        texts = [_event_text(events, i, k == 0, lang) for k, i in enumerate(para)]
         plain_lines: list[str] = []
         line = ""
         for t in texts:
@@ -188,8 +205,9 @@ def log_lines(events: Sequence[Event], width: int, new_from: int | None = None,
         wrapped: list[str] = []
         for pl in plain_lines:
             indent = "    " if not pl.startswith("  ") else "      "
-            wrapped += textwrap.wrap(pl, text_w, subsequent_indent=indent,
-                                     drop_whitespace=True) or [pl]
+            wrapped += [_unglue(w) for w in textwrap.wrap(
+                _glue(pl, lang), text_w, subsequent_indent=indent,
+                drop_whitespace=True)] or [pl]
         marker = kind in ("round", "phase", "info", "game_end")
         for k, pl in enumerate(wrapped):
             style = "bold" if marker else ""
@@ -243,6 +261,7 @@ class Menu:
 
     prefix: str
     groups: list[tuple[str, list[Entry]]] = field(default_factory=list)
+    lang: str = "en"
 
     @property
     def entries(self) -> list[Entry]:
@@ -343,7 +362,7 @@ def _group_label(notation: str) -> str:
 
 
 def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT,
-               effects: Mapping[str, str] | None = None) -> Menu:
+               effects: Mapping[str, str] | None = None, lang: str = "en") -> Menu:
     """The menu of ``decision`` (its options, in their order, grouped by kind: the first
     word of the notation), or of the sub-menu of the options starting with ``prefix``.
     Long menus collapse options sharing a notation prefix into a sub-menu entry.
@@ -366,10 +385,13 @@ def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT,
         for label, group in labelled.items():
             merged.setdefault("Or" if label in singles else label, []).extend(group)
         labelled = merged
-    menu = Menu(prefix)
+    menu = Menu(prefix, lang=lang)
     number = 1
+
+    def said(o: Option) -> str:
+        return o.text if lang == "en" else o.render(lang, viewer=o.player)
     for label, group in labelled.items():
-        leaves = [p.text for p in group if not isinstance(p, tuple)]
+        leaves = [said(p) for p in group if not isinstance(p, tuple)]
         common = _common_words(leaves) if len(leaves) >= 2 else ""
         entries: list[Entry] = []
         for part in group:
@@ -378,24 +400,27 @@ def build_menu(decision: Decision, prefix: str = "", limit: int = COLLAPSE_AT,
                 depth_k = len(key.split())
                 nexts = list(dict.fromkeys(" ".join(_words(m)[depth_k:depth_k + 1])
                                            for m in members))
-                shared = _common_words([m.text for m in members])
-                text = f"{len(members)} choices: {' '.join(nexts)}"  # the targets first
+                shared = _common_words([said(m) for m in members])
+                text = W.say(lang, W.CHOICES, n=str(len(members)),
+                             targets=" ".join(nexts))  # the targets first
                 if shared:
                     text += f" · {shared} …"
                 notation = key + " …"
                 entries.append(Entry(number, notation, text, None, len(members),
                                      _unprefixed(notation, prefix)))
             else:
-                text = part.text
+                text = said(part)
                 if common and len(text) > len(common) + 1:
                     text = text[len(common):].lstrip(" :,")
                 notation = part.action.text
                 text = _site_named(text, notation)
                 if effects and notation in effects:
                     text += f" [{effects[notation]}]"
-                entries.append(Entry(number, notation, text, part.action,
+                entries.append(Entry(number, notation, _glue(text, lang), part.action,
                                      label=_unprefixed(notation, prefix)))
             number += 1
+        if label in W.GROUPS:
+            label = W.say(lang, W.GROUPS[label])
         menu.groups.append((label, entries))
     return menu
 
@@ -448,8 +473,8 @@ def _entry_lines(e: Entry, num_w: int, cell_w: int, most: int) -> list[Text]:
         parts = wrap(_compact(e.text))
     if len(parts) > most:  # the last line allowed holds the rest, cut
         parts = parts[:most - 1] + [" ".join(parts[most - 1:])]
-    out.append(parts[0], style=style)
-    return [fit(out, cell_w)] + [fit(Text.assemble(indent, (w, style)), cell_w)
+    out.append(_unglue(parts[0]), style=style)
+    return [fit(out, cell_w)] + [fit(Text.assemble(indent, (_unglue(w), style)), cell_w)
                                  for w in parts[1:]]
 
 
@@ -467,7 +492,8 @@ def menu_layout(menu: Menu, width: int, budget: int, squeeze: bool = False) -> l
     lines an entry) instead of being cut."""
     if not menu.groups:
         return []
-    label_w = min(9, max(len(label) for label, _ in menu.groups)) + 1
+    label_w = min(9 if menu.lang == "en" else 11,
+                  max(len(label) for label, _ in menu.groups)) + 1
     num_w = len(str(len(menu)))
     avail = max(20, width - label_w)
     cols = {i: 1 for i in range(len(menu.groups))}
@@ -529,7 +555,8 @@ def menu_layout(menu: Menu, width: int, budget: int, squeeze: bool = False) -> l
 
 # =========================================================================== sections
 def header_line(state: State, width: int, human: int | None = None,
-                title: str = "", names: Mapping[int, str] | None = None) -> Text:
+                title: str = "", names: Mapping[int, str] | None = None,
+                lang: str = "en") -> Text:
     """Round, phase, whose decision (``names``: seat -> bot name, shown after a bot's
     seat), the Crown, the Exploits and the game's settings, on one line (the settings
     are cut first when the line is too long)."""
@@ -537,38 +564,42 @@ def header_line(state: State, width: int, human: int | None = None,
     if title:
         out.append(title + " · ", style="bold")
     if state.is_over:
-        out.append("Game over", style="bold")
+        out.append(W.say(lang, W.GAME_OVER), style="bold")
     elif state.round == 0:
-        out.append("Setup", style="bold")
+        out.append(W.say(lang, W.SETUP), style="bold")
     else:
-        out.append(f"Round {state.round}/{state.rules.rounds} · {state.phase_name}",
-                   style="bold")
+        out.append(W.say(lang, W.ROUND, round=str(state.round),
+                         rounds=str(state.rules.rounds),
+                         phase=W.term(lang, "phase", state.phase_name)), style="bold")
     player = state.current_player
     if player is not None:
         out.append(" · ▶ ")
         out.append_text(R.player_text(player))
         if player == human:
-            out.append(" (you)")
+            out.append(" " + W.say(lang, W.YOU_PAREN))
         elif names and player in names:
             out.append(f" ({names[player]})")
         decision = state.decision()
         if decision is not None:
-            out.append(f" {decision.kind.replace('_', ' ')}")
-    out.append(" · Crown ")
+            kind = W.KINDS.get(decision.kind)
+            out.append(" " + (W.say(lang, kind) if kind
+                              else decision.kind.replace('_', ' ')))
+    out.append(f" · {W.say(lang, W.CROWN)} ")
     out.append_text(R.player_text(state.crown))
     if state.exploits:
         active = sum(state.exploit_active(i) for i, _ in state.exploits)
-        out.append(f" · Exploits {active}/{len(state.exploits)} active")
+        out.append(" · " + W.say(lang, W.EXPLOITS_ACTIVE, active=str(active),
+                                 total=str(len(state.exploits))))
     config = state.config
-    out.append(f" · {len(state.players)} players, board {config.board}, seed {config.seed}",
-               style="dim")
+    out.append(" · " + W.say(lang, W.SETTINGS, players=str(len(state.players)),
+                             board=str(config.board), seed=str(config.seed)), style="dim")
     if out.cell_len < width:
         out.append(" " * (width - out.cell_len))
     out.stylize("on grey23")
     return fit(out, width)
 
 
-def _deck_text(state: State, d: int, wide: bool) -> Text:
+def _deck_text(state: State, d: int, wide: bool, lang: str = "en") -> Text:
     deck = state.decks[d]
     code = D.DECK_CODES[d]
     if not deck:
@@ -576,8 +607,8 @@ def _deck_text(state: State, d: int, wide: bool) -> Text:
     top = deck[-1]
     out = Text(D.CARDS[top].code)
     if wide:
-        if R.card_gives(top):
-            out.append(" " + R.card_gives(top), style="dim")
+        if R.card_gives(top, lang):
+            out.append(" " + R.card_gives(top, lang), style="dim")
         out.append(f" ({len(deck)})", style="dim")
     else:
         out.append(f"·{len(deck)}", style="dim")
@@ -591,7 +622,8 @@ def _pad(text: Text, width: int) -> Text:
     return out
 
 
-def board_lines(state: State, width: int, titles: bool = True) -> list[Text]:
+def board_lines(state: State, width: int, titles: bool = True,
+                lang: str = "en") -> list[Text]:
     """One line per region (more only if a region's sites do not fit): the region (✓
     open), its deck's top card and cards left (Europe: also Slavery), the Governor
     (``gov→P2``: who takes it if the region opened now), the track far to near (owner or
@@ -599,47 +631,50 @@ def board_lines(state: State, width: int, titles: bool = True) -> list[Text]:
     info = state.info
     wide = width >= 130
     names = width >= 120
-    name_w = (2 + 1 + max(len(n) for n in D.REGION_NAMES)) if names else 2
+    region_names = [W.say(lang, W.REGIONS[n]) if n in W.REGIONS else n
+                    for n in D.REGION_NAMES]
+    name_w = (2 + 1 + max(len(n) for n in region_names)) if names else 2
     label_w = name_w + 2
     deck_w = 7 + (14 if wide else 0)
-    gov_w = 7
+    gov_w = len(W.say(lang, W.COL_GOV)) + 4  # "gov→P2" and a space
     track_len = max(len(state.track(r)) for r in range(1, D.NREGIONS))
     track_w = track_len * 4
     out: list[Text] = []
     if titles:
         head = Text(" " * label_w)
-        head.append(_pad(Text("deck"), deck_w))
-        head.append(_pad(Text("gov"), gov_w))
-        head.append(_pad(Text("track: far → near"), track_w))
-        head.append("cities · beside the track" if state.config.ruleset == "classic"
-                    else "cities · trade routes · sea")
+        head.append(_pad(Text(W.say(lang, W.COL_DECK)), deck_w))
+        head.append(_pad(Text(W.say(lang, W.COL_GOV)), gov_w))
+        head.append(_pad(Text(W.say(lang, W.COL_TRACK)), track_w))
+        head.append(W.say(lang, W.COL_SITES_CLASSIC if state.config.ruleset == "classic"
+                          else W.COL_SITES))
         head.stylize("dim")
         out.append(fit(head, width))
     for r in range(D.NREGIONS):
         label = Text.assemble((D.REGION_CODES[r], "bold"))
         if names:
-            label.append(" " + D.REGION_NAMES[r])
+            label.append(" " + region_names[r])
         is_open = state.is_open(r)
         label.append("✓" if is_open and r != D.EUROPE else " ",
                      style="green" if is_open else "")
         if is_open and r != D.EUROPE:
             label.stylize("green", 0, 2)
         line = _pad(label, label_w)
-        sites = [Text.assemble(R.site_short(state, s, r), ":", R.occupant_text(state, s))
+        sites = [Text.assemble(R.site_short(state, s, r), ":",
+                               R.occupant_text(state, s, lang))
                  for s in info.cities_in[r] + info.routes_in[r]]
         if r == D.EUROPE:
-            decks = Text.assemble(_deck_text(state, D.EUROPE, wide), " ",
-                                  _deck_text(state, D.SLAVERY_DECK, wide))
+            decks = Text.assemble(_deck_text(state, D.EUROPE, wide, lang), " ",
+                                  _deck_text(state, D.SLAVERY_DECK, wide, lang))
             if decks.cell_len >= deck_w + gov_w:
                 decks.append(" ")
             line.append_text(_pad(decks, deck_w + gov_w))
             indent = line.cell_len
         else:
-            line.append_text(_pad(_deck_text(state, r, wide), deck_w))
+            line.append_text(_pad(_deck_text(state, r, wide, lang), deck_w))
             gov = Text()
             if state.region_governors[r] >= 0:
                 winner = state.governor_winner(r)
-                gov.append("gov")
+                gov.append(W.say(lang, W.COL_GOV))
                 if winner >= 0:
                     gov.append("→")
                     gov.append_text(R.owner_text(state, winner))
@@ -649,14 +684,15 @@ def board_lines(state: State, width: int, titles: bool = True) -> list[Text]:
             track = Text()
             for owner, token in zip(owners, tokens, strict=True):
                 cell = (R.owner_text(state, owner) if owner >= 0 else
-                        R.token_text(token) if token >= 0 else Text("·", style="dim"))
+                        R.token_text(token, lang) if token >= 0 else Text("·", style="dim"))
                 track.append_text(_pad(cell, 4))
             line.append_text(_pad(track, track_w))
             indent = label_w + deck_w + gov_w + track_w
             sea = [Text.assemble(R.owner_text(state, p), f"×{state.sea_discs(p, r)}")
                    for p in range(state.owners) if state.sea_discs(p, r)]
             if sea:  # the 2009 board has no open sea: discs beside a full track
-                word = "beside " if state.config.ruleset == "classic" else "sea "
+                word = W.say(lang, W.BESIDE if state.config.ruleset == "classic"
+                             else W.SEA) + " "
                 sites.append(Text.assemble((word, "dim"), Text(" ").join(sea)))
         out += [fit(t, width) for t in _pack(sites, width, line, indent, sep=" ")]
     return out
@@ -686,23 +722,24 @@ def _link_entries(state: State, short: bool = False) -> list[tuple[str, int, int
     return [(name, token, controller) for _, name, token, controller in out]
 
 
-def links_lines(state: State, width: int, level: int = 0) -> list[Text]:
+def links_lines(state: State, width: int, level: int = 0, lang: str = "en") -> list[Text]:
     """The links: level 0 each as ``EU1-IN1:wea`` (its token still there) or ``…:P2``
     (controlled); level 1 (short of room) at most 2 lines: the tokens still there, by
     kind (``wea EU9-10 AF1-2``), then how many links each player controls."""
-    first = Text.assemble(("Links  ", "bold"))
+    first = Text.assemble((W.say(lang, W.LINKS) + "  ", "bold"))
     links = _link_entries(state, short=level >= 1)
     if not links:
-        return [fit(Text.assemble(first, ("none with a token or a controller", "dim")),
+        return [fit(Text.assemble(first, (W.say(lang, W.LINKS_NONE), "dim")),
                     width)]
     if level == 0:
-        entries = [Text.assemble(name, ":", R.player_text(p) if p >= 0 else R.token_text(t))
+        entries = [Text.assemble(name, ":", R.player_text(p) if p >= 0
+                                 else R.token_text(t, lang))
                    for name, t, p in links]
-        return [fit(t, width) for t in _pack(entries, width, first, 7)]
+        return [fit(t, width) for t in _pack(entries, width, first, first.cell_len)]
     chunks: list[Text] = []
     owners = [p for _, _, p in links if p >= 0]
     if owners:
-        held = Text.assemble(("held ", "dim"))
+        held = Text.assemble((W.say(lang, W.LINKS_HELD) + " ", "dim"))
         held.append_text(Text(" ").join(Text.assemble(R.player_text(p), f"×{owners.count(p)}")
                                         for p in sorted(set(owners))))
         chunks.append(held)
@@ -711,7 +748,7 @@ def links_lines(state: State, width: int, level: int = 0) -> list[Text]:
             if k:
                 chunks.append(Text(name))
             else:  # the token's kind (in its colour) before its first link
-                chunks.append(Text.assemble(R.token_text(kind), " ", name))
+                chunks.append(Text.assemble(R.token_text(kind, lang), " ", name))
     lines = _pack(chunks, width, first, 2, sep=" ")
     for extra in lines[2:]:  # the rest joins the second line, cut with an ellipsis
         lines[1].append(" ")
@@ -719,7 +756,7 @@ def links_lines(state: State, width: int, level: int = 0) -> list[Text]:
     return [fit(t, width) for t in lines[:2]]
 
 
-def supply_lines(state: State, width: int, level: int = 0) -> list[Text]:
+def supply_lines(state: State, width: int, level: int = 0, lang: str = "en") -> list[Text]:
     """Buildings left in the supply by level (full names, or three letters when short of
     room), and the face-up discard pile; level 2 puts both on one line."""
     short = level >= 1 or width < 120
@@ -732,17 +769,17 @@ def supply_lines(state: State, width: int, level: int = 0) -> list[Text]:
             chunk = Text.assemble((f"L{lvl} ", "bold"))
             chunk.append(" ".join(items))
             chunks.append(chunk)
-    first = Text.assemble(("Supply  ", "bold"))
-    lines = _pack(chunks, width, first, 8, sep=" │ ")
+    first = Text.assemble((W.say(lang, W.SUPPLY_TITLE) + "  ", "bold"))
+    lines = _pack(chunks, width, first, first.cell_len, sep=" │ ")
     if level >= 1:
         lines = lines[:1]
-    pile = Text.assemble(("Discard pile ", "bold"))
+    pile = Text.assemble((W.say(lang, W.PILE) + " ", "bold"))
     if state.pile:
-        full = " ".join(R.card_label(c) for c in state.pile)
+        full = " ".join(R.card_label(c, lang) for c in state.pile)
         codes = " ".join(D.CARDS[c].code for c in state.pile)
-        pile.append(full if len(full) + 13 <= width else codes)
+        pile.append(full if len(full) + pile.cell_len <= width else codes)
     else:
-        pile.append("empty", style="dim")
+        pile.append(W.say(lang, W.EMPTY), style="dim")
     if level >= 2:
         lines[0].append(" │ ")
         lines[0].append_text(pile)
@@ -750,18 +787,18 @@ def supply_lines(state: State, width: int, level: int = 0) -> list[Text]:
     return [fit(t, width) for t in lines] + [fit(pile, width)]
 
 
-def exploit_lines(state: State, width: int, level: int = 0) -> list[Text]:
+def exploit_lines(state: State, width: int, level: int = 0, lang: str = "en") -> list[Text]:
     """Each Exploit in play: name, regions (✓ open), dormant / active, Shield holders,
     then the module's own description of its tile (level 0: wrapped under the name,
     up to 2 lines; level 1: cut on the same line)."""
     out: list[Text] = []
     for i, e in enumerate(state.modules):
         if not e.is_exploit:  # a variant (the Silent Fleet): its own one-line summary
-            out.append(fit(Text.assemble((e.name, "bold"), "  ",
+            out.append(fit(Text.assemble((W.term(lang, "module", e.name), "bold"), "  ",
                                          (" ".join(e.describe(state, i).split()), "dim")),
                            width))
             continue
-        line = Text.assemble((e.name, "bold"))
+        line = Text.assemble((W.term(lang, "exploit", e.name), "bold"))
         line.append("  ")
         for k, r in enumerate(e.regions):
             if k:
@@ -770,9 +807,9 @@ def exploit_lines(state: State, width: int, level: int = 0) -> list[Text]:
                         style="green" if state.is_open(r) else "dim")
         active = state.exploit_active(i)
         line.append("  ")
-        line.append(R.exploit_state(state, i), style="green" if active else "dim")
+        line.append(R.exploit_state(state, i, lang), style="green" if active else "dim")
         holders = R.shield_holders(state, i)
-        line.append("  Shields ")
+        line.append(f"  {W.say(lang, W.SHIELDS)} ")
         if holders:
             line.append_text(Text(" ").join(R.player_text(p) for p in holders))
         else:
@@ -791,28 +828,28 @@ def exploit_lines(state: State, width: int, level: int = 0) -> list[Text]:
     return out
 
 
-def _tokens(values: Sequence[int], first_type: int) -> list[Text]:
-    return [Text.assemble(R.token_text(first_type + k), str(v))
+def _tokens(values: Sequence[int], first_type: int, lang: str = "en") -> list[Text]:
+    return [Text.assemble(R.token_text(first_type + k, lang), str(v))
             for k, v in enumerate(values) if v]
 
 
 def _mat_head(state: State, p: int, human: int | None,
-              names: Mapping[int, str] | None = None) -> Text:
+              names: Mapping[int, str] | None = None, lang: str = "en") -> Text:
     head = Text.assemble(("▶ " if state.current_player == p else "  ", "bold"))
     head.append_text(R.player_text(p))
     if p == human:
-        head.append(" you", style="bold")
+        head.append(" " + W.say(lang, W.YOU), style="bold")
     elif names and p in names:
         head.append(f" {names[p]}", style="dim")
     if p == state.crown:
         head.append(" ♛", style="bold yellow")
     if state.phase == PH_ACTIONS and state.has_passed(p):
-        head.append(" passed", style="dim")
+        head.append(" " + W.say(lang, W.PASSED), style="dim")
     return head
 
 
 def _mat_parts(state: State, p: int, width: int, short: bool,
-               tight: int = 0) -> list[Text]:
+               tight: int = 0, lang: str = "en") -> list[Text]:
     """The second half of a mat: buildings (``●`` staffed, ``○`` free circle, ``·`` no
     circle), cards and the Governor slot, tokens, discs on the track bases, set-aside
     cards. ``tight`` saves room: 1 the buildings' marks are their separators
@@ -828,30 +865,32 @@ def _mat_parts(state: State, p: int, width: int, short: bool,
             mark = Text("○")
         bld.append(Text.assemble(mark, R.building_name(b, short)))
     items: list[Text] = [Text("" if tight else " ").join(bld)] if bld else []
-    cards = [Text(f"{D.CARDS[c].code}({R.card_gives(c)})"
+    cards = [Text(f"{D.CARDS[c].code}({R.card_gives(c, lang)})"
                   if not short and width >= 130 and R.card_gives(c) else D.CARDS[c].code)
              for c in pl.cards]
-    cards_text = Text.assemble(("" if tight >= 2 else "cards ", "dim"))
+    cards_text = Text.assemble(("" if tight >= 2 else W.say(lang, W.CARDS) + " ", "dim"))
     cards_text.append_text(Text(" ").join(cards) if cards else Text("—", style="dim"))
     if pl.gov >= 0:
-        cards_text.append(" gov ", style="dim")
+        cards_text.append(f" {W.say(lang, W.GOV)} ", style="dim")
         cards_text.append(D.CARDS[pl.gov].code)
     items.append(cards_text)
-    toks = _tokens(pl.brown_tokens, 0) + _tokens(pl.blue, 4)
+    toks = _tokens(pl.brown_tokens, 0, lang) + _tokens(pl.blue, 4, lang)
     if toks:
-        items.append(Text.assemble(("" if tight >= 2 else "tokens ", "dim"),
+        items.append(Text.assemble(("" if tight >= 2 else W.say(lang, W.TOKENS) + " ",
+                                    "dim"),
                                    Text(" ").join(toks)))
     if any(pl.base_discs):
-        items.append(Text.assemble(("on tracks ", "dim"),
-                                   Text(" ").join(_tokens(pl.base_discs, 0))))
+        items.append(Text.assemble((W.say(lang, W.ON_TRACKS) + " ", "dim"),
+                                   Text(" ").join(_tokens(pl.base_discs, 0, lang))))
     if pl.aside:
-        items.append(Text.assemble(("aside ", "dim"),
+        items.append(Text.assemble((W.say(lang, W.ASIDE) + " ", "dim"),
                                    " ".join(D.CARDS[c].code for c in pl.aside)))
     return items
 
 
 def mat_lines(state: State, width: int, human: int | None = None,
-              level: int = 0, names: Mapping[int, str] | None = None) -> list[Text]:
+              level: int = 0, names: Mapping[int, str] | None = None,
+              lang: str = "en") -> list[Text]:
     """Every player's mat: level 0 two lines each (the tracks with their levels, Harbor,
     supply and glory if the game ended now; buildings, cards, Governor slot, tokens,
     set-aside cards), level 1 one line each. ``names`` (seat -> bot name) labels the
@@ -859,39 +898,43 @@ def mat_lines(state: State, width: int, human: int | None = None,
     from ..scoring import final_scores
 
     glory = {s.player: s.total for s in final_scores(state)}
-    heads = [_mat_head(state, p, human, names) for p in range(len(state.players))]
+    heads = [_mat_head(state, p, human, names, lang) for p in range(len(state.players))]
+    tracks_abbrevs = R.track_abbrevs(lang)
+    letters = ICON_LETTERS if lang == "en" else R.icon_letters(lang)
     head_w = max([17] + [h.cell_len + 1 for h in heads])
     out: list[Text] = []
     for p, pl in enumerate(state.players):
         head = _pad(heads[p], head_w)
         if level == 0:
             tracks = Text("  ").join(
-                Text.assemble((state.rules.token_names[k][:3], "bold"),
+                Text.assemble((state.rules.token_names[k][:3] if lang == "en"
+                               else tracks_abbrevs[k], "bold"),
                               f" {state.marker(p, k)} ",
                               (f"L{pl.level(k)}", "dim")) for k in range(4))
         else:
             tracks = Text(" ").join(
-                Text(f"{ICON_LETTERS[k]}{state.marker(p, k)}/{pl.level(k)}")
+                Text(f"{letters[k]}{state.marker(p, k)}/{pl.level(k)}")
                 for k in range(4))
         line1 = Text.assemble(head, tracks)
-        discs = (f"  harbor {pl.harbor} · supply {pl.supply}" if level == 0
-                 else f" h{pl.harbor} s{pl.supply}")
-        line1.append(discs)
-        line1.append(f"  glory {glory[p]}" if level == 0 else f" g{glory[p]}",
-                     style="bold")
+        discs = W.say(lang, W.HARBOR if level == 0 else W.HARBOR_SHORT,
+                      harbor=str(pl.harbor), supply=str(pl.supply))
+        line1.append(("  " if level == 0 else " ") + discs)
+        line1.append(("  " if level == 0 else " ")
+                     + W.say(lang, W.GLORY if level == 0 else W.GLORY_SHORT,
+                             glory=str(glory[p])), style="bold")
 
         if level == 0:
             out.append(fit(line1, width))
-            line2 = Text(" " * 4).join(_mat_parts(state, p, width, False))
+            line2 = Text(" " * 4).join(_mat_parts(state, p, width, False, 0, lang))
             tight = 0
             while line2.cell_len + 4 > width and tight <= 2:  # tokens and cards whole
-                line2 = Text("  ").join(_mat_parts(state, p, width, True, tight))
+                line2 = Text("  ").join(_mat_parts(state, p, width, True, tight, lang))
                 tight += 1
             out.append(fit(Text.assemble("    ", line2), width))
         else:
             line1.append("  ")
             for tight in range(3):  # as on line 2 at level 0: the tokens before the labels
-                parts = Text("  ").join(_mat_parts(state, p, width, True, tight))
+                parts = Text("  ").join(_mat_parts(state, p, width, True, tight, lang))
                 if line1.cell_len + parts.cell_len <= width:
                     break
             line1.append_text(parts)
@@ -900,13 +943,16 @@ def mat_lines(state: State, width: int, human: int | None = None,
 
 
 def prompt_lines(decision: Decision, width: int, human: int | None,
-                 level: int = 0) -> list[Text]:
+                 level: int = 0, lang: str = "en") -> list[Text]:
     """The decision's prompt, after who decides: up to 2 lines, or 1 at level 1."""
-    who = f"▶ P{decision.player}" + (" (you)" if decision.player == human else "")
-    plain = f"{who} · {decision.prompt}"
+    who = f"▶ P{decision.player}" + (" " + W.say(lang, W.YOU_PAREN)
+                                     if decision.player == human else "")
+    prompt = decision.prompt if lang == "en" else decision.render(lang, viewer=human)
+    plain = f"{who} · {prompt}"
     if level >= 1:
         return [fit(_styled(plain, "bold"), width)]
-    wrapped = textwrap.wrap(plain, width, subsequent_indent="  ") or [plain]
+    wrapped = [_unglue(w) for w in textwrap.wrap(_glue(plain, lang), width,
+                                                 subsequent_indent="  ")] or [plain]
     if len(wrapped) > 2:
         wrapped = wrapped[:1] + [wrapped[1][:width - 2] + " " + _ELLIPSIS]
     return [fit(_styled(w, "bold"), width) for w in wrapped]
@@ -932,7 +978,17 @@ class View:
     log_title: str = ("Log · » new since your last decision · 'log' shows the whole game")
     #: the bots' names by seat (e.g. {1: "hard"}), shown on their mats and in the header
     names: Mapping[int, str] = field(default_factory=dict)
+    #: the language of the screen's words and the engine's (``"en"``, ``"fr"``)
+    lang: str = "en"
 
+
+#: the log's titles, by their English words
+_LOG_TITLES = {
+    "Log · » new since your last decision · 'log' shows the whole game": W.LOG_TITLE,
+    "Log · the last moves": W.LOG_LAST,
+    "Log · » this step": W.LOG_STEP,
+    "Log · » since the last render": W.LOG_RENDER,
+}
 
 _DEGRADE = (("supply", 1), ("exploits", 1), ("links", 1), ("logrule", 1),
             ("board", 1), ("supply", 2), ("mats", 1))
@@ -947,26 +1003,26 @@ def compose(state: State, view: View, width: int = WIDTH, height: int = HEIGHT,
     levels = {"board": 0, "supply": 0, "links": 0, "exploits": 0, "mats": 0,
               "logrule": 0, "prompt": 0}
     decision = view.decision
+    lang = view.lang
 
     def sections() -> dict[str, list[Text]]:
         s: dict[str, list[Text]] = {
-            "board": board_lines(state, width, titles=levels["board"] == 0),
-            "supply": supply_lines(state, width, levels["supply"]),
-            "links": links_lines(state, width, levels["links"]),
-            "exploits": exploit_lines(state, width, levels["exploits"]),
-            "mats": mat_lines(state, width, view.human, levels["mats"], view.names),
+            "board": board_lines(state, width, levels["board"] == 0, lang),
+            "supply": supply_lines(state, width, levels["supply"], lang),
+            "links": links_lines(state, width, levels["links"], lang),
+            "exploits": exploit_lines(state, width, levels["exploits"], lang),
+            "mats": mat_lines(state, width, view.human, levels["mats"], view.names, lang),
             "prompt": [],
         }
         if decision is not None:
-            s["prompt"] = prompt_lines(decision, width, view.human, levels["prompt"])
+            s["prompt"] = prompt_lines(decision, width, view.human, levels["prompt"], lang)
             if view.menu is not None and view.menu.prefix:
                 s["prompt"].append(fit(Text.assemble(
                     ("  " + view.menu.prefix + " … ", "bold cyan"),
-                    ("choose one · 'back' returns to the whole menu · or type any notation",
-                     "dim")), width))
+                    (W.say(lang, W.SUBMENU), "dim")), width))
         return s
 
-    log = log_lines(view.log, width, view.new_from)
+    log = log_lines(view.log, width, view.new_from, lang=lang)
     new_count = sum(1 for line in log if line.new)
     menu_min = menu_ideal = 0
     if view.menu is not None:
@@ -976,7 +1032,8 @@ def compose(state: State, view: View, width: int = WIDTH, height: int = HEIGHT,
     messages: list[Text] = []
     for m in view.messages:  # each wrapped to the width, at most 3 lines
         style = m.style if isinstance(m.style, str) else ""
-        wrapped = textwrap.wrap(m.plain, width, subsequent_indent="  ") or [""]
+        wrapped = [_unglue(w) for w in textwrap.wrap(_glue(m.plain, lang), width,
+                                                     subsequent_indent="  ")] or [""]
         messages += [fit(Text(w, style=style), width) for w in wrapped[:3]]
     fixed_extra = 1 + len(extra) + len(messages)  # header, extra, messages
 
@@ -1017,20 +1074,23 @@ def compose(state: State, view: View, width: int = WIDTH, height: int = HEIGHT,
         if hidden_new > 0:
             tail = log[-(log_budget - 1):] if log_budget > 1 else []
             hidden_new = new_count - sum(1 for line in tail if line.new)
-            note = Text(f"  ⋯ {hidden_new} earlier new line(s) · type 'log' to read them",
+            note = Text("  " + W.say(lang, W.EARLIER, n=str(hidden_new)),
                         style="bold bright_yellow")
             shown = [note] + [line.text for line in tail]
         else:
             while tail and not tail[0].first:  # no paragraph cut in the middle
                 tail = tail[1:]
             shown = [line.text for line in tail]
-    top: list[Text] = [header_line(state, width, view.human, view.title, view.names)]
+    top: list[Text] = [header_line(state, width, view.human, view.title, view.names, lang)]
     top += parts["board"] + parts["supply"] + parts["links"] + parts["exploits"]
     top += parts["mats"]
     middle: list[Text] = []
     if shown:
         if levels["logrule"] == 0:
-            rule = Text(f"── {view.log_title} ", style="dim")
+            title = view.log_title
+            if lang != "en" and title in _LOG_TITLES:
+                title = W.say(lang, _LOG_TITLES[title])
+            rule = Text(f"── {title} ", style="dim")
             rule.append("─" * max(0, width - rule.cell_len), style="dim")
             middle.append(fit(rule, width))
         middle += [fit(t, width) for t in shown]

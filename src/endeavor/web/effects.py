@@ -45,7 +45,7 @@ from typing import Final
 from .. import actions as A
 from .. import data as D
 from ..decision import Decision
-from ..rules.words import plural
+from ..messages import COMMA, Count, Items, Message, Term, define, msg
 from ..state import State
 
 #: Harbor discs a normal action of each kind takes (P91): Ship and Occupy one, Attack
@@ -53,15 +53,52 @@ from ..state import State
 DISCS_NEEDED: Final = {D.SHIP: 1, D.OCCUPY: 1, D.ATTACK: 2, D.PAYMENT: 0, D.DRAW: 0}
 _SCORED: Final = frozenset({"discard", "governor_slot"})
 
+# the effects' words, as messages (ids ``effects.*``, in ``parts/effects.po``)
+_TRACK: Final = define("effects.track", "{track} {before} → {after} ({change})")
+_LINE: Final = define("effects.line", "{line} {change}")
+_NO_LINE: Final = define("effects.no_line", "no line of your score changes")
+_TOTAL: Final = define("effects.total", "{changes}: {change} glory")
+_AGAIN: Final = define("effects.again", "{text}; then you must discard again")
+_AGAIN_BEST: Final = define("effects.again_best",
+                            "{text}; then you must discard again (at best {rest} glory): "
+                            "{total} glory in all")
+_PAIR: Final = define("effects.pair", "leaves {left} in your Harbor: not enough for "
+                                      "{first} + {second} ({both})")
+_SHORT: Final = define("effects.short", "leaves at most {most} in your Harbor: not enough "
+                                        "for {words} ({need} with its activation)")
+_MAY_SHORT: Final = define("effects.may_short", "may leave at most {most} in your Harbor: "
+                                                "not enough for {words} ({need} with its "
+                                                "activation)")
+_YOURS: Final = define("effects.yours", "your {building}'s {first} + {second}")
+_YOURS_S: Final = define("effects.yours_s", "your {building}' {first} + {second}")
+#: the score pad's lines, by their English name (an Exploit's line is its name)
+_LINES: Final = {
+    name: define(f"effects.line.{key}", name) for key, name in (
+        ("industry", "Industry"), ("culture", "Culture"), ("wealth", "Wealth"),
+        ("influence", "Influence"), ("cities", "Cities & links"),
+        ("buildings", "Buildings & cards"), ("governor", "Governor slot"),
+        ("population", "Extra population"), ("slavery", "Slavery"))
+}
+
+
+def _line(name: str) -> Message | Term:
+    """A score line's name as a message argument."""
+    return msg(_LINES[name]) if name in _LINES else Term("exploit", name)
+
 
 def signed(n: int) -> str:
     """``+3``, ``−2`` (a minus sign), ``±0``."""
     return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "\u00b10"
 
 
-def option_effects(state: State, d: Decision) -> dict[str, str]:
+def option_effects(state: State, d: Decision, locale: str = "en") -> dict[str, str]:
     """The ``effect`` of the options of decision ``d`` (``state.decision()``) that have
-    one, by action notation; {} for the others."""
+    one, by action notation, in ``locale``'s words; {} for the others."""
+    return {k: m.render(locale) for k, m in option_effect_messages(state, d).items()}
+
+
+def option_effect_messages(state: State, d: Decision) -> dict[str, Message]:
+    """:func:`option_effects` as messages (:mod:`endeavor.messages`)."""
     if d.kind in _SCORED:
         if settled(state):
             return _score_effects(state, d)
@@ -79,12 +116,12 @@ def settled(state: State) -> bool:
         state.has_passed(q) for q in range(state.n))
 
 
-def _score_effects(state: State, d: Decision) -> dict[str, str]:
+def _score_effects(state: State, d: Decision) -> dict[str, Message]:
     p = d.player
     lines = state.rules.score_lines(state, p)
     total = sum(lines.values())
     search = _Search(p)
-    out: dict[str, str] = {}
+    out: dict[str, Message] = {}
     for o in d.options:
         after = state.copy()
         after.apply_code(o.action.code)
@@ -92,10 +129,10 @@ def _score_effects(state: State, d: Decision) -> dict[str, str]:
         if _discards_again(after, p):
             rest = search.best_rest(after)
             if rest is None:
-                text += "; then you must discard again"
+                text = msg(_AGAIN, text=text)
             else:
-                text += (f"; then you must discard again (at best {signed(rest)} glory): "
-                         f"{signed(delta + rest)} glory in all")
+                text = msg(_AGAIN_BEST, text=text, rest=signed(rest),
+                           total=signed(delta + rest))
         out[str(o.action)] = text
     return out
 
@@ -166,29 +203,30 @@ def _total(state: State, p: int) -> int:
 
 
 def _change_words(before: State, after: State, p: int, lines: dict[str, int],
-                  total: int) -> tuple[str, int]:
+                  total: int) -> tuple[Message, int]:
     """What changed on ``p``'s score pad from ``before`` to ``after``, in words, and by
     how much the total changed."""
     now = after.rules.score_lines(after, p)
     names = before.rules.token_names[:4]
-    parts: list[str] = []
+    parts: list[Message] = []
     tracks: set[str] = set()
     for k in range(4):
         a, b = before.marker(p, k), after.marker(p, k)
         if a != b:
             ga, gb = D.track_glory(a), D.track_glory(b)
-            parts.append(f"{names[k]} {a} \u2192 {b} ({signed(gb - ga)})")
+            parts.append(msg(_TRACK, track=Term("token", names[k]), before=str(a),
+                             after=str(b), change=signed(gb - ga)))
         tracks.add(names[k])
     for name, pts in now.items():
         old = lines.get(name, 0)
         if pts != old and name not in tracks:
-            parts.append(f"{name} {signed(pts - old)}")
+            parts.append(msg(_LINE, line=_line(name), change=signed(pts - old)))
     for name, old in lines.items():
         if name not in now and old and name not in tracks:
-            parts.append(f"{name} {signed(-old)}")
+            parts.append(msg(_LINE, line=_line(name), change=signed(-old)))
     delta = sum(now.values()) - total
-    head = ", ".join(parts) if parts else "no line of your score changes"
-    return f"{head}: {signed(delta)} glory", delta
+    changes = Items(tuple(parts), COMMA, _NO_LINE)
+    return msg(_TOTAL, changes=changes, change=signed(delta)), delta
 
 
 # =========================================================================== Harbor
@@ -202,27 +240,29 @@ def _needs(mode: int, k1: int, k2: int) -> tuple[int, int]:
     return min(needs), (sum(needs) if mode == D.BOTH else max(needs))
 
 
-def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
+def _harbor_effects(state: State, d: Decision) -> dict[str, Message]:
     p = d.player
     pl = state.players[p]
     h = pl.harbor
     rules = state.rules
     # the unstaffed "+" buildings needing discs for both actions that could do both
     # now: (index, discs to activate it and do both, its words)
-    pairs: list[tuple[int, int, str]] = []
+    pairs: list[tuple[int, int, Message]] = []
     for i, b in enumerate(pl.buildings):
         bd = rules.buildings[b]
         if not bd.activatable or pl.taken_circles >> i & 1 or bd.mode != D.BOTH:
             continue
         least, both = _needs(bd.mode, bd.kind1, bd.kind2)
         if least > 0 and 1 + both <= h:
-            owner = "'" if bd.name.endswith("s") else "'s"
-            pairs.append((i, 1 + both, f"your {bd.name}{owner} {D.KIND_NAMES[bd.kind1]} + "
-                          f"{D.KIND_NAMES[bd.kind2]}"))
+            pairs.append((i, 1 + both, msg(
+                _YOURS_S if bd.name.endswith("s") else _YOURS,
+                building=Term("building", bd.name),
+                first=Term("action", D.KIND_NAMES[bd.kind1]),
+                second=Term("action", D.KIND_NAMES[bd.kind2]))))
     # an Exploit ability (only a Shield holder's) may take no disc or give discs back:
     # then the most a source leaves is not certain
     ability = any(state.has_shield(p, i) for i in range(len(state.ex)))
-    out: dict[str, str] = {}
+    out: dict[str, Message] = {}
     for o in d.options:
         a = o.action
         used = -1  # the mat index the activation staffs
@@ -240,14 +280,15 @@ def _harbor_effects(state: State, d: Decision) -> dict[str, str]:
             continue
         left = h - cost
         if a.verb == A.V_ACT and mode == D.BOTH and left < both:
-            out[str(a)] = (f"leaves {plural(left, 'disc')} in your Harbor: not enough for "
-                           f"{D.KIND_NAMES[k1]} + {D.KIND_NAMES[k2]} ({plural(both, 'disc')})")
+            out[str(a)] = msg(_PAIR, left=Count(left, "disc"),
+                              first=Term("action", D.KIND_NAMES[k1]),
+                              second=Term("action", D.KIND_NAMES[k2]),
+                              both=Count(both, "disc"))
             continue
         most = left - least  # at most this many discs stay after its actions
         short = [(need, words) for i, need, words in pairs if i != used and most < need]
         if short:
             need, words = short[0]
-            out[str(a)] = (f"{'may leave' if ability else 'leaves'} at most "
-                           f"{plural(most, 'disc')} in your Harbor: not enough for {words} "
-                           f"({plural(need, 'disc')} with its activation)")
+            out[str(a)] = msg(_MAY_SHORT if ability else _SHORT, most=Count(most, "disc"),
+                              words=words, need=Count(need, "disc"))
     return out
