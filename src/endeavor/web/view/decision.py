@@ -72,7 +72,7 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
         return None
     options: list[JSON] = []
     if state.current_player in seats:
-        effects = option_effects(state, d)
+        effects = option_effects(state, d, locale)
         for o in d.options:
             text, rules = plain_words(o.render(locale, viewer=d.player))
             option: JSON = {"action": str(o.action), "text": text,
