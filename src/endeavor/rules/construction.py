@@ -96,6 +96,8 @@ def begin_setup(s: State, p: int) -> None:
 #: building_message already made, by (building, names)
 _BUILDING_MESSAGE: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
 
+#: the start tiles' option messages, by building
+_STARTS: Final[dict[int, Message]] = {}
 #: Build's option messages by (building << 8 | supply, names)
 _BUILD_OPTION: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
 
@@ -212,4 +214,7 @@ class StartTile(DecisionType):
         return msg(START_PROMPT, seat=Seat(f[1]))
 
     def option(self, s: State, f: Frame, action: Action) -> Message:
-        return msg(START, building=building_message(action.arg))
+        m = _STARTS.get(action.arg)
+        if m is None:  # a start tile's words never change
+            m = _STARTS[action.arg] = msg(START, building=building_message(action.arg))
+        return m

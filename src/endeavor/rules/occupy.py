@@ -32,6 +32,23 @@ NO_CITY = define("occupy.unavailable.city",
                  "presence")
 
 
+#: the cities' option messages made so far (see Occupy.describe_message)
+_CITIES: dict[tuple[int, tuple[str, ...], tuple[int, ...]], Message] = {}
+
+
+def _links_key(s: State, p: int, x: int) -> tuple[int, ...]:
+    """What :func:`~.words.links_message` says of ``p`` holding ``x``, as numbers: the
+    links completed (with their tokens)."""
+    out: tuple[int, ...] = ()
+    owner = s.site_owner
+    marks = s.link_marks
+    tokens = s.link_token
+    for li, other in s.info.adj[x]:
+        if owner[other] == p and not marks[li]:
+            out += (other, tokens[li])
+    return out
+
+
 class Occupy(ActionKind):
     kind = D.OCCUPY
     name = "Occupy"
@@ -112,7 +129,13 @@ class Occupy(ActionKind):
         """:meth:`describe` as a message (no second person: no "your" in it)."""
         x = c & A.ARG
         t = s.site_token[x]
-        gain: Message | str = msg(GAIN, token=token_term(t, s.rules.token_names)) \
-            if t >= 0 else ""
-        return msg(CITY, site=site_words(x), glory=Count(_SITE_GLORY[x], "glory"), gain=gain,
-                   links=links_message(s, p, x))
+        names = s.rules.token_names
+        # made once per (city, its token, the links it completes and their tokens)
+        key = (x << 8 | (t + 1), names, _links_key(s, p, x))
+        m = _CITIES.get(key)
+        if m is None:
+            gain: Message | str = msg(GAIN, token=token_term(t, names)) if t >= 0 else ""
+            m = _CITIES[key] = msg(CITY, site=site_words(x),
+                                   glory=Count(_SITE_GLORY[x], "glory"), gain=gain,
+                                   links=links_message(s, p, x))
+        return m
