@@ -5,7 +5,7 @@
 // player names their seat (asked once, when a seat not yet named is first opened; the
 // name this browser used last is offered).
 
-import { request } from "./api.js";
+import { langQuery, request } from "./api.js";
 import { h, s, COLOURS, modal, toast } from "./dom.js";
 
 /** @typedef {import("./types.js").Seat} Seat */
@@ -192,7 +192,7 @@ export function rememberName(name) {
  * @returns {Promise<View>}
  */
 export function putName(id, token, seat, name) {
-  return request("PUT", `/api/games/${encodeURIComponent(id)}/name`, { token, body: { name, seat } });
+  return request("PUT", `/api/games/${encodeURIComponent(id)}/name${langQuery()}`, { token, body: { name, seat } });
 }
 
 /** The host names seat `seat`. Resolves to the host panel. */
