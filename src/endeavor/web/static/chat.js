@@ -129,7 +129,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
   el.append(h("p", { class: "chat-foot" }, h("a", {
     href: href(`/api/games/${encodeURIComponent(id)}/record?chat=1`), class: "muted", "data-testid": "record-with-chat",
     download: `endeavor-${id}-with-chat.json`, title: t("chat.record_title"),
-  }, t("chat.record")));
+  }, t("chat.record"))));
 
   // ---------------------------------------------------------------- drawing
   /** @param {Message} message */
