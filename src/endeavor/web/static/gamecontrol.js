@@ -15,6 +15,17 @@ import { t } from "./i18n.js";
 /** @typedef {import("./types.js").State} State */
 
 /**
+ * A phase's name (the state's, English) in the page's language; as given when the
+ * catalog does not name it.
+ * @param {string} phase
+ */
+export function phaseName(phase) {
+  const key = `phase.${phase}`;
+  const words = t(key);
+  return words === key ? phase : words;
+}
+
+/**
  * "Round 3/7 · Actions · Crown P1"
  * @param {Pick<State, "over" | "round" | "rounds" | "phase" | "crown">} state
  * @param {string | null} [ended]
@@ -23,7 +34,7 @@ export function headline(state, ended = null) {
   if (ended === "host") return t("game.ended_by_host");
   if (state.over) return t("game.over");
   const when = state.round === 0 ? t("game.setup")
-    : t("game.round", { round: state.round, rounds: state.rounds, phase: state.phase });
+    : t("game.round", { round: state.round, rounds: state.rounds, phase: phaseName(state.phase) });
   return t("game.crown", { when, p: state.crown }); // short: the mats and the log name the seats
 }
 
