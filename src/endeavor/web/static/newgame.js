@@ -49,6 +49,16 @@ export const OPTION_WORDS = {
 };
 
 /**
+ * An optional rule in the page's language (English: OPTION_WORDS).
+ * @param {string} name
+ */
+function optionWords(name) {
+  const key = `newgame.option_${name}`;
+  const words = t(key);
+  return words === key ? OPTION_WORDS[name] || name : words;
+}
+
+/**
  * @param {string} text
  * @param {Element} control
  * @param {import("./types.js").Child} [hint]
@@ -204,7 +214,7 @@ export async function newGameScreen(root) {
       if (fleetOnly && !fleet.checked) continue;
       const box = h("input", { type: "checkbox", name, "data-testid": `option-${name}` });
       box.checked = spec.default === true;
-      rows.push(h("label", {}, box, ` ${OPTION_WORDS[name] || name}`));
+      rows.push(h("label", {}, box, ` ${optionWords(name)}`));
     }
     replace(optionsBox, rows);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
@@ -217,7 +227,8 @@ export async function newGameScreen(root) {
         value: typed[i] ?? (select.value === "you" ? lastName() : "") });
       const sync = () => {
         const bot = select.value.startsWith("bot:");
-        name.placeholder = bot ? `${select.value.slice(4)} bot` : select.value === "human" ? "name (or they choose)" : "name (optional)";
+        name.placeholder = bot ? t("newgame.bot", { bot: select.value.slice(4) })
+          : select.value === "human" ? t("newgame.name_they_choose") : t("newgame.name_optional");
       };
       select.addEventListener("change", sync);
       sync();
