@@ -118,7 +118,7 @@ export async function replayScreen(root, id, start = null) {
 
   const header = h("div", { class: "game-head" },
     h("a", { href: href("/"), class: "back", title: t("common.back_to_lobby") }, "← ", h("span", { class: "back-word" }, t("head.lobby"))),
-    h("h1", { class: "game-title", title: `Replay · ${id}` }, `Replay · ${id}`), status,
+    h("h1", { class: "game-title", title: t("replay.title", { title: id }) }, t("replay.title", { title: id })), status,
     h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, t("replay.live")));
 
   // the phone layout (game.js's): tabs over the board, the step in a bar at the bottom
@@ -197,12 +197,12 @@ export async function replayScreen(root, id, start = null) {
     // that reloading or sharing it opens this position
     const at = picked && n === picked - 1 ? `?review=${picked}` : "";
     history.replaceState(null, "", href(`/replay/${encodeURIComponent(id)}/${n}${at}`));
-    replace(status, `Step ${n} of ${last} · ${headline(view.state)}`);
+    replace(status, t("replay.status", { n, last, headline: headline(view.state) }));
     if (view.title) {
       const heading = /** @type {HTMLElement} */ (root.querySelector(".game-title")); // the header's
-      heading.textContent = `Replay · ${view.title}`;
+      heading.textContent = t("replay.title", { title: view.title });
       heading.title = heading.textContent;
-      document.title = `Replay · ${view.title} · Endeavor`;
+      document.title = `${t("replay.title", { title: view.title })} · Endeavor`;
     }
     const table = tableHtml(view);
     pz.setSvg(table.svg);
