@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
+import "./catalogs.mjs";
 import { ApiError, UNREACHABLE, api, request } from "../../src/endeavor/web/static/api.js";
 
 const realFetch = globalThis.fetch;
@@ -38,7 +39,7 @@ test("a request sends JSON with the token, and parses the answer", async () => {
   const seen = answer(200, JSON.stringify({ seq: 4 }));
   assert.deepEqual(await api.act("g 1", "tok", "pass", 3), { seq: 4 });
   const { url, init } = seen[0];
-  assert.equal(url, "/api/games/g%201/actions");
+  assert.equal(url, "/api/games/g%201/actions?lang=en"); // the view in the page's language
   assert.equal(init.method, "POST");
   assert.equal(init.body, JSON.stringify({ action: "pass", seq: 3 }));
   const headers = /** @type {Record<string, string>} */ (init.headers);

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./catalogs.mjs";
 import { amount, clockFace, clockWords, duration, leftAfter } from "../../src/endeavor/web/static/clock.js";
 
 /** @returns {import("../../src/endeavor/web/static/types.js").Clock} */

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./catalogs.mjs";
 import { ApiError } from "../../src/endeavor/web/static/api.js";
 import {
   GameController, canUndo, clockLine, headline, newSince, nextTab, optionGroups, overWords,

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./catalogs.mjs";
 import { inviteText, seatWords } from "../../src/endeavor/web/static/invite.js";
 import { seatsWords } from "../../src/endeavor/web/static/seatlink.js";
 

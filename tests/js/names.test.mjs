@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import "./storage.mjs";
+import "./catalogs.mjs";
 import {
   lastName, namesInWords, rememberName, resultLine, seatLook, seatName, seatWords, setSeats,
 } from "../../src/endeavor/web/static/names.js";

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import "./storage.mjs"; // tokens.js (imported by newgame.js) reads its storage as it loads
+import "./catalogs.mjs";
 
 const { OPTION_WORDS } = await import("../../src/endeavor/web/static/newgame.js");
 

@@ -3,6 +3,7 @@
 // (WebAudio, off by default) and an optional browser notification when the game reaches
 // your seat while the tab is in the background (asked for by a button, never on load).
 
+import { t } from "./i18n.js";
 import { href } from "./dom.js";
 import { pref, setPref } from "./tokens.js";
 
@@ -27,7 +28,7 @@ export function setBadge(on) {
  * @param {boolean} yourMove
  */
 export function setTitle(base, yourMove) {
-  document.title = yourMove ? `▶ Your move · ${base}` : base;
+  document.title = yourMove ? t("alerts.title", { title: base }) : base;
   setBadge(yourMove);
 }
 

@@ -2,10 +2,14 @@
 // The HTTP API of docs/web.md: JSON requests and live updates (tokens.js keeps the tokens).
 
 import { BASE, href } from "./dom.js";
+import { locale, t } from "./i18n.js";
 
 /** @typedef {import("./types.js").View} View */
 
 const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}`;
+
+/** The query of a call that answers with a game view: its words in the page's language. */
+export const langQuery = () => `?lang=${encodeURIComponent(locale())}`;
 
 /** An API error with the HTTP status and the server's reason. */
 export class ApiError extends Error {
@@ -30,6 +34,8 @@ export function fragmentToken() {
 
 /** What a network failure says (never the browser's own words, "Failed to fetch"). */
 export const UNREACHABLE = "The server cannot be reached: check your connection and try again";
+/** The same, in the page's language. */
+const unreachable = () => t("api.unreachable");
 
 /**
  * @param {unknown} body the answer, parsed when it was JSON
@@ -38,7 +44,7 @@ export const UNREACHABLE = "The server cannot be reached: check your connection 
  */
 function detailText(body, status, json) {
   // a proxy's or gateway's own page (HTML, plain text) is not the server's reason
-  if (!json && status >= 500) return `The server is not answering (HTTP ${status}): try again in a moment`;
+  if (!json && status >= 500) return t("api.not_answering", { status });
   if (!json) return `HTTP ${status}`;
   const detail = body && typeof body === "object" && "detail" in body ? body.detail : body;
   if (typeof detail === "string") return detail;
@@ -67,7 +73,7 @@ export async function request(method, path, { body, token, keepalive = false } =
       method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive,
     });
   } catch {
-    throw new ApiError(0, UNREACHABLE);
+    throw new ApiError(0, unreachable());
   }
   let data = null;
   let json = true;
@@ -75,7 +81,7 @@ export async function request(method, path, { body, token, keepalive = false } =
   try {
     text = await response.text();
   } catch {
-    throw new ApiError(0, UNREACHABLE); // the connection broke mid-answer
+    throw new ApiError(0, unreachable()); // the connection broke mid-answer
   }
   if (text) {
     try { data = JSON.parse(text); } catch { data = text; json = false; }
@@ -123,12 +129,12 @@ export const api = {
   mine: (games, status) => request("POST", "/api/games/mine", { body: { games, status } }),
   create: (body) => request("POST", "/api/games", { body }),
   importRecord: (body) => request("POST", "/api/games/import", { body }),
-  view: (id, token) => request("GET", game(id), { token }),
-  act: (id, token, action, seq) => request("POST", `${game(id)}/actions`, { token, body: { action, seq } }),
-  undo: (id, token, seq) => request("POST", `${game(id)}/undo`, { token, body: { seq } }),
-  reclaim: (id, token, seat) => request("POST", `${game(id)}/reclaim`, { token, body: { seat } }),
+  view: (id, token) => request("GET", `${game(id)}${langQuery()}`, { token }),
+  act: (id, token, action, seq) => request("POST", `${game(id)}/actions${langQuery()}`, { token, body: { action, seq } }),
+  undo: (id, token, seq) => request("POST", `${game(id)}/undo${langQuery()}`, { token, body: { seq } }),
+  reclaim: (id, token, seat) => request("POST", `${game(id)}/reclaim${langQuery()}`, { token, body: { seat } }),
   record: (id) => request("GET", `${game(id)}/record`),
-  replay: (id, n) => request("GET", `${game(id)}/replay/${n}`),
+  replay: (id, n) => request("GET", `${game(id)}/replay/${n}${langQuery()}`),
   review: (id) => request("GET", `${game(id)}/review`),
   requestReview: (id) => request("POST", `${game(id)}/review`),
   notify: (id, token) => request("GET", `${game(id)}/notify`, { token }),

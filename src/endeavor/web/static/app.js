@@ -10,6 +10,7 @@ import { lobbyScreen } from "./lobby.js";
 import { newGameScreen } from "./newgame.js";
 import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
+import { languageSwitch, loadCatalogs, t } from "./i18n.js";
 
 async function route() {
   const root = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html's
@@ -26,9 +27,9 @@ async function route() {
   if (match && match[1] === "game") return gameScreen(root, id, { spectator: true });
   if (match && match[1] === "host") return hostScreen(root, id);
   if (match && match[1] === "replay") return replayScreen(root, id, match[3] === undefined ? null : Number(match[3]));
-  problemPage(root, "Nothing here", `There is no page at ${full}: the address may be mistyped.`,
-    [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby"),
-      h("a", { class: "btn", href: href("/new") }, "New game")], "nothing-here");
+  problemPage(root, t("app.nothing_here"), t("app.no_page", { path: full }),
+    [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, t("common.back_to_lobby")),
+      h("a", { class: "btn", href: href("/new") }, t("common.new_game"))], "nothing-here");
   return null;
 }
 
@@ -38,4 +39,17 @@ window.addEventListener("hashchange", () => {
   if (document.body.dataset.screen !== "rules") location.reload();
 });
 
-route().finally(() => { document.body.dataset.ready = "1"; });
+/** The site's header (index.html's) in the reader's language, with the language switch. */
+function topbar() {
+  const bar = document.querySelector(".topbar");
+  if (!bar) return;
+  const howto = bar.querySelector("[data-testid=howto-link]");
+  if (howto) howto.textContent = t("app.how_to_play");
+  const make = bar.querySelector('a[href="new"]');
+  if (make) make.textContent = t("common.new_game");
+  bar.append(languageSwitch());
+  const loading = document.querySelector("#app > p.muted");
+  if (loading) loading.textContent = t("common.loading");
+}
+
+loadCatalogs().then(topbar).then(route).finally(() => { document.body.dataset.ready = "1"; });

@@ -5,6 +5,7 @@
 // desktop, in the Chat tab on a phone, whose badge counts the messages that came while
 // the tab was not open. Messages are text, never markup (textContent only).
 
+import { t } from "./i18n.js";
 import { ApiError, request } from "./api.js";
 import { h, href, replace, toast, COLOURS } from "./dom.js";
 import { seatChip } from "./names.js";
@@ -55,10 +56,10 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
   let again = false;
 
   const list = h("ol", { class: "chat-list", "data-testid": "chat-list", role: "log", "aria-live": "polite",
-    "aria-label": "Chat messages" });
-  const empty = h("p", { class: "muted chat-empty", "data-testid": "chat-empty" }, "No messages yet.");
-  const el = h("section", { class: "chat-box", "data-testid": "chat", "aria-label": "Chat" },
-    h("h3", {}, "Chat"), empty, list);
+    "aria-label": t("chat.messages") });
+  const empty = h("p", { class: "muted chat-empty", "data-testid": "chat-empty" }, t("chat.empty"));
+  const el = h("section", { class: "chat-box", "data-testid": "chat", "aria-label": t("tab.chat") },
+    h("h3", {}, t("tab.chat")), empty, list);
 
   const you = () => view()?.you || [];
   const writer = () => {
@@ -81,10 +82,10 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
   if (token) {
     const box = h("textarea", {
       class: "chat-input", "data-testid": "chat-input", rows: 2, maxlength: MAX_CHARS,
-      placeholder: "Write to the table…", "aria-label": "Your message",
+      placeholder: t("chat.placeholder"), "aria-label": t("chat.your_message"),
     });
     const counter = h("span", { class: "muted chat-count", "aria-live": "polite" });
-    const sendButton = h("button", { type: "submit", class: "btn primary small", "data-testid": "chat-send" }, "Send");
+    const sendButton = h("button", { type: "submit", class: "btn primary small", "data-testid": "chat-send" }, t("chat.send"));
     const send = async () => {
       const body = box.value.trim();
       if (!body) return;
@@ -101,7 +102,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
         told = Math.max(told, message.id);
         draw();
       } catch (err) {
-        toast(err instanceof ApiError && err.status === 403 ? "Only the game's players can write here." : String(err instanceof Error ? err.message : err));
+        toast(err instanceof ApiError && err.status === 403 ? t("chat.players_only") : String(err instanceof Error ? err.message : err));
       } finally {
         sendButton.disabled = false;
         box.focus();
@@ -109,7 +110,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
     };
     box.addEventListener("input", () => {
       const left = MAX_CHARS - box.value.length;
-      counter.textContent = left < 100 ? `${left} left` : "";
+      counter.textContent = left < 100 ? t("chat.left", { n: left }) : "";
     });
     box.addEventListener("keydown", (event) => {
       // Enter sends, Shift+Enter starts a new line (a phone's keyboard has the Send button)
@@ -123,18 +124,18 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
     box, h("div", { class: "chat-actions" }, counter, sendButton));
     el.append(form);
   } else {
-    el.append(h("p", { class: "muted chat-readonly", "data-testid": "chat-readonly" }, "Only the game's players write here."));
+    el.append(h("p", { class: "muted chat-readonly", "data-testid": "chat-readonly" }, t("chat.readonly")));
   }
   el.append(h("p", { class: "chat-foot" }, h("a", {
     href: href(`/api/games/${encodeURIComponent(id)}/record?chat=1`), class: "muted", "data-testid": "record-with-chat",
-    download: `endeavor-${id}-with-chat.json`, title: "Download the game's record with its chat (the Record button leaves the chat out)",
-  }, "⤓ Record with the chat")));
+    download: `endeavor-${id}-with-chat.json`, title: t("chat.record_title"),
+  }, t("chat.record"))));
 
   // ---------------------------------------------------------------- drawing
   /** @param {Message} message */
   function remove(message) {
     const host = hostToken();
-    if (!host || !window.confirm(`Delete ${nameOf(message.seat, message.name)}'s message for everyone?`)) return;
+    if (!host || !window.confirm(t("chat.delete_confirm", { name: nameOf(message.seat, message.name) }))) return;
     request("DELETE", `${chatPath(id)}/${message.id}`, { token: host })
       .then((/** @type {Message} */ gone) => { add([gone]); draw(); })
       .catch((/** @type {Error} */ err) => toast(err.message));
@@ -152,9 +153,9 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
       nameOf(m.seat, m.name) !== `P${m.seat}` ? h("strong", { class: "chat-name" }, nameOf(m.seat, m.name)) : null,
       h("time", { class: "muted chat-time", datetime: m.created }, when(m.created)),
       host && !m.deleted ? h("button", { type: "button", class: "chat-delete", "data-testid": "chat-delete",
-        title: "Delete this message (the host)", "aria-label": `Delete ${nameOf(m.seat, m.name)}'s message`,
+        title: t("chat.delete_title"), "aria-label": t("chat.delete_label", { name: nameOf(m.seat, m.name) }),
         onclick: () => remove(m) }, "✕") : null),
-    m.deleted ? h("p", { class: "chat-body muted" }, "(deleted by the host)")
+    m.deleted ? h("p", { class: "chat-body muted" }, t("chat.deleted"))
       : h("p", { class: "chat-body", "data-testid": "chat-body" }, m.body));
   }
 
@@ -223,7 +224,7 @@ export function chatPanel(id, { token = "", view, hostToken = () => "", onUnread
       } catch (err) {
         // a lost seat (403) is the game page's to say; so is a server out of reach (0)
         if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 0)) {
-          toast(`The chat: ${err instanceof Error ? err.message : String(err)}`);
+          toast(t("chat.error", { error: err instanceof Error ? err.message : String(err) }));
         }
       } finally {
         loading = null;

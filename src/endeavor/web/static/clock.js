@@ -4,6 +4,7 @@
 // and its deadline; the count-down starts from `left` when the view arrived, so the
 // browser's own clock being off does not matter.
 
+import { t } from "./i18n.js";
 import { h } from "./dom.js";
 
 /** @typedef {import("./types.js").Clock} Clock */
@@ -80,20 +81,21 @@ export function clockFace(clock, seat, elapsed) {
   let text;
   let tip;
   if (clock.paused) {
-    text = `${duration(left)} · stopped`;
-    tip = "The host stopped the clocks";
+    text = t("clock.chip_stopped", { time: duration(left) });
+    tip = t("clock.host_stopped");
   } else if (running) {
     const own = left - bank; // what is left of this decision's own time
     text = own > 0 && bank > 0 ? `${duration(own)} + ${duration(bank)}` : duration(left);
     tip = own > 0 && bank > 0
-      ? `${duration(own)} left of this decision's own time, then ${duration(bank)} in the bank`
-      : `${duration(left)} left, then the ${clock.bot} bot plays`;
+      ? t("clock.tip_own", { own: duration(own), bank: duration(bank) })
+      : t("clock.tip_left", { left: duration(left), bot: clock.bot || "" });
   } else if (bank > 0) {
     text = duration(bank);
-    tip = `${duration(bank)} in the bank${clock.per_decision ? `, plus ${amount(clock.per_decision)} for each decision` : ""}`;
+    tip = clock.per_decision ? t("clock.tip_bank_plus", { bank: duration(bank), each: amount(clock.per_decision) })
+      : t("clock.tip_bank", { bank: duration(bank) });
   } else {
-    text = `${amount(clock.per_decision)} a decision`;
-    tip = `${amount(clock.per_decision)} for each decision`;
+    text = t("clock.chip_each", { each: amount(clock.per_decision) });
+    tip = t("clock.tip_each", { each: amount(clock.per_decision) });
   }
   const total = (clock.per_decision || 0) + bank;
   const low = running && left <= Math.max(10, 0.1 * total);

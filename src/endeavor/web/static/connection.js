@@ -3,6 +3,7 @@
 // the server (its WebSocket is down, or a fetch of the game failed for want of a
 // connection), gone once the server answers again and the page has the latest state.
 
+import { t } from "./i18n.js";
 import { h } from "./dom.js";
 
 /**
@@ -15,8 +16,8 @@ export function connectionBanner() {
   const el = h("div", {
     class: "reconnecting", role: "status", "aria-live": "polite", "data-testid": "reconnecting", hidden: true,
   }, h("span", { class: "reconnecting-spin", "aria-hidden": "true" }),
-  h("strong", {}, "Reconnecting…"), " ",
-  h("span", { class: "reconnecting-more" }, "The server cannot be reached; retrying."));
+  h("strong", {}, t("conn.reconnecting")), " ",
+  h("span", { class: "reconnecting-more" }, t("conn.retrying")));
   document.body.append(el);
 
   function draw() {

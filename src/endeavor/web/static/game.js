@@ -12,6 +12,7 @@ import { clockChip, trackClock } from "./clock.js";
 import { connectionBanner } from "./connection.js";
 import { momentWords } from "./when.js";
 import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
+import { languageSwitch, t } from "./i18n.js";
 import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
@@ -76,11 +77,11 @@ export function tableHtml(view, { clocks = false } = {}) {
 export function scorePad(scores, ended = null) {
   const lines = scores[0].lines.map(([name]) => name);
   const best = Math.min(...scores.map((s) => s.rank));
-  return h("section", { class: "scorepad", "data-testid": "scorepad", "aria-label": "Final scores" },
-    h("h2", {}, "Final scores"),
+  return h("section", { class: "scorepad", "data-testid": "scorepad", "aria-label": t("scores.final") },
+    h("h2", {}, t("scores.final")),
     h("p", { class: "result", "data-testid": "result" }, resultLine(scores)),
     ended === "host" ? h("p", { class: "ended", "data-testid": "ended-by-host" },
-      "The game was ended by the host: the scores are counted as the game stood.") : null,
+      t("scores.ended_by_host")) : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), scores.map((s) => h("th", {
         style: `color:${COLOURS[s.seat % COLOURS.length]}`,
@@ -88,9 +89,9 @@ export function scorePad(scores, ended = null) {
       h("tbody", {},
         lines.map((name, i) => h("tr", {}, h("th", { scope: "row" }, name),
           scores.map((s) => h("td", {}, String(s.lines[i][1]))))),
-        h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
+        h("tr", { class: "total" }, h("th", { scope: "row" }, t("scores.total")),
           scores.map((s) => h("td", { "data-testid": `total-${s.seat}` }, String(s.total)))),
-        h("tr", { class: "rank" }, h("th", { scope: "row" }, "Rank"),
+        h("tr", { class: "rank" }, h("th", { scope: "row" }, t("scores.rank")),
           scores.map((s) => h("td", {}, String(s.rank)))))));
 }
 
@@ -105,7 +106,7 @@ const LINE_MARKS = { undo: "↶ ", host: "⚑ " };
 export function logLine(e, fresh = false) {
   const colour = e.player !== null && e.player !== undefined && e.player >= 0
     ? COLOURS[e.player % COLOURS.length] : null;
-  const rules = e.rules && e.rules.length ? `Rulings: ${e.rules.join(", ")} (docs/rulings.md)` : null;
+  const rules = e.rules && e.rules.length ? t("log.rulings", { rules: e.rules.join(", ") }) : null;
   return h("li", {
     class: `ev ev-${e.kind}${fresh ? " new" : ""}${rules ? " ruled" : ""}`,
     style: colour ? `--who:${colour}` : null, title: rules,
@@ -115,7 +116,7 @@ export function logLine(e, fresh = false) {
 /** @param {View} view */
 function logHtml(view) {
   const since = newSince(view);
-  return h("ol", { class: "log", "data-testid": "log", "aria-label": "Game log" },
+  return h("ol", { class: "log", "data-testid": "log", "aria-label": t("log.label") },
     (view.events || []).map((e) => logLine(e, since !== null && e.seq > since)));
 }
 
@@ -151,8 +152,8 @@ function playHref(id, token) {
  * @param {string} id
  */
 function noSuchGame(root, id) {
-  problemPage(root, "No such game", `There is no game “${id}” on this server: the link may be mistyped, or the game was deleted.`,
-    [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby")], "no-game");
+  problemPage(root, t("game.no_such"), t("game.no_such_text", { id }),
+    [h("a", { class: "btn primary", href: href("/"), "data-testid": "to-lobby" }, t("common.back_to_lobby"))], "no-game");
 }
 
 /**
@@ -163,17 +164,13 @@ function noSuchGame(root, id) {
  */
 async function notASeat(root, id, why) {
   const others = await workingSeats(id);
-  const heading = why === "none" ? "This browser holds no seat of this game"
-    : "This link is not a seat of this game any more";
-  const text = why === "none"
-    ? "Open the link of your seat that you were sent, or watch the game."
-    : ["It may be mistyped or cut short, or the game's host gave this seat a new link or a bot, and the old link stopped working.",
-      "Ask the host for your seat's link."];
+  const heading = why === "none" ? t("seat.none") : t("seat.not_any_more");
+  const text = why === "none" ? t("seat.none_text") : [t("seat.not_any_more_text"), t("seat.ask_host_link")];
   problemPage(root, heading, text, [
     ...others.map((o) => h("a", { class: "btn primary", href: playHref(id, o.token), "data-testid": "open-other-seat" },
-      `Open your seat (${o.you.map((p) => `P${p}`).join(", ")})`)),
-    h("a", { class: "btn", href: href(`/game/${encodeURIComponent(id)}`), "data-testid": "watch" }, "Watch this game"),
-    h("a", { class: "btn", href: href("/"), "data-testid": "to-lobby" }, "Back to the lobby"),
+      t("seat.open_yours", { seats: o.you.map((p) => `P${p}`).join(", ") }))),
+    h("a", { class: "btn", href: href(`/game/${encodeURIComponent(id)}`), "data-testid": "watch" }, t("seat.watch")),
+    h("a", { class: "btn", href: href("/"), "data-testid": "to-lobby" }, t("common.back_to_lobby")),
   ], "not-a-seat");
 }
 
@@ -222,9 +219,9 @@ async function openSeat(root, id) {
         dropToken(id, token);
         continue;
       }
-      problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
-        h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, "Try again"),
-        h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
+      problemPage(root, t("game.cannot_open"), err instanceof Error ? err.message : String(err), [
+        h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, t("common.try_again")),
+        h("a", { class: "btn", href: href("/") }, t("common.back_to_lobby"))]);
       return null;
     }
   }
@@ -237,8 +234,7 @@ async function openSeat(root, id) {
  * viewer's board opens on a review's rings there. */
 export const phone = matchMedia("(max-width: 900px)");
 
-const TABS = [["board", "Board"], ["build", "Buildings"], ["you", "You"], ["players", "Players"],
-  ["log", "Log"], ["chat", "Chat"], ["scores", "Scores"], ["review", "Review"]];
+const TABS = ["board", "build", "you", "players", "log", "chat", "scores", "review"];
 
 /**
  * Where the game screen's parts go. A desktop: the board and the building supply on the
@@ -264,12 +260,12 @@ function gameLayout(parts) {
   const sideFit = h("div", { class: "side-fit" }); // what fits the window: the decision, your mat
   const side = h("aside", { class: "side" }, sideFit);
   const desktop = h("div", { class: "game" }, boardCol, side);
-  const deskGame = h("div", { class: "desk-game", role: "tabpanel", "aria-label": "Game" });
-  const deskReview = h("div", { class: "desk-review", role: "tabpanel", "aria-label": "Review" });
+  const deskGame = h("div", { class: "desk-game", role: "tabpanel", "aria-label": t("tab.game") });
+  const deskReview = h("div", { class: "desk-review", role: "tabpanel", "aria-label": t("tab.review") });
   /** @type {Record<string, HTMLButtonElement>} */
   const deskButtons = {};
-  const deskTabs = h("nav", { class: "view-tabs desk-tabs", role: "tablist", "aria-label": "Game or review" },
-    [["game", "Game"], ["review", "Review"]].map(([name, label]) => {
+  const deskTabs = h("nav", { class: "view-tabs desk-tabs", role: "tablist", "aria-label": t("tab.game_or_review") },
+    [["game", t("tab.game")], ["review", t("tab.review")]].map(([name, label]) => {
       deskButtons[name] = h("button", { type: "button", class: "view-tab", role: "tab", "data-testid": `desk-tab-${name}`,
         onclick: () => deskSelect(name) }, label);
       return deskButtons[name];
@@ -281,7 +277,8 @@ function gameLayout(parts) {
   const drawers = {};
   /** @type {Record<string, HTMLButtonElement>} */
   const tabButtons = {};
-  for (const [name, label] of TABS) {
+  for (const name of TABS) {
+    const label = t(`tab.${name}`);
     tabButtons[name] = h("button", {
       type: "button", class: "tab", role: "tab", "data-tab": name, "data-testid": `tab-${name}`,
       onclick: () => select(name),
@@ -289,14 +286,14 @@ function gameLayout(parts) {
     name === "chat" ? h("span", { class: "tab-count", "data-testid": "chat-unread", hidden: true }) : null);
     if (name !== "board") drawers[name] = h("div", { class: `drawer drawer-${name}`, role: "tabpanel", "aria-label": label });
   }
-  const tabs = h("nav", { class: "tabs", role: "tablist", "aria-label": "Game" }, Object.values(tabButtons));
+  const tabs = h("nav", { class: "tabs", role: "tablist", "aria-label": t("tab.game") }, Object.values(tabButtons));
   const stage = h("div", { class: "stage" }, Object.values(drawers));
   const toggle = h("button", {
     type: "button", class: "btn small bar-toggle", "data-testid": "bar-toggle",
     onclick: () => { bar.classList.toggle("collapsed"); label(); },
   });
   const tools = h("div", { class: "bar-tools" });
-  const bar = h("section", { class: "bar", "data-testid": "bar", "aria-label": "Your decision" }, tools);
+  const bar = h("section", { class: "bar", "data-testid": "bar", "aria-label": t("turn.your_decision") }, tools);
   let current = "board";
   let phoneMode = false;
   let choices = 0;
@@ -304,7 +301,7 @@ function gameLayout(parts) {
 
   function label() {
     const folded = bar.classList.contains("collapsed");
-    toggle.textContent = folded ? `Choices (${choices}) ▴` : "Hide ▾";
+    toggle.textContent = folded ? t("turn.choices_folded", { n: choices }) : t("turn.hide");
     toggle.hidden = !choices;
   }
 
@@ -452,8 +449,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       first = await api.view(id, "");
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) noSuchGame(root, id);
-      else problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
-        h("a", { class: "btn", href: href("/") }, "Back to the lobby")]);
+      else problemPage(root, t("game.cannot_open"), err instanceof Error ? err.message : String(err), [
+        h("a", { class: "btn", href: href("/") }, t("common.back_to_lobby"))]);
       return;
     }
   }
@@ -564,7 +561,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
         if (options.length === 1) act(options[0]);
         else {
           const rect = el.getBoundingClientRect();
-          popup(rect.left, rect.bottom + 4, "Choose", options, act);
+          popup(rect.left, rect.bottom + 4, t("turn.choose"), options, act);
         }
       };
       el.addEventListener("click", fire);
@@ -603,7 +600,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       box.append(h("p", { class: "clock-line", "data-testid": "turn-clock" }, chip, line.words,
         // a turn-based clock's deadline as a moment too (days away: "by Fri 5 Dec, 14:00")
         line.deadline ? h("span", { class: "deadline-at", "data-testid": "turn-deadline",
-          title: new Date(line.deadline).toString() }, ` (by ${momentWords(line.deadline)})`) : null));
+          title: new Date(line.deadline).toString() }, t("clock.by", { when: momentWords(line.deadline) })) : null));
     }
     const quick = quickButtons(view);
     if (quick.length) {
@@ -616,13 +613,13 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   function optionsHtml() {
     const groups = optionGroups(view);
     if (!groups || !view.decision) return null;
-    const box = h("section", { class: "options", "data-testid": "options", "aria-label": "All legal actions" },
-      h("h3", {}, `All choices (${view.decision.options.length})`));
+    const box = h("section", { class: "options", "data-testid": "options", "aria-label": t("turn.all_legal") },
+      h("h3", {}, t("turn.all_choices", { n: view.decision.options.length })));
     for (const [group, options] of groups) {
       box.append(h("div", { class: "opt-group" }, h("h4", {}, group),
         options.map((o) => h("button", {
           type: "button", class: "opt", "data-testid": "option", "data-action": o.action,
-          title: o.rules && o.rules.length ? `Rulings: ${o.rules.join(", ")}` : null, onclick: () => act(o),
+          title: o.rules && o.rules.length ? t("turn.rulings", { rules: o.rules.join(", ") }) : null, onclick: () => act(o),
         }, o.text, o.effect ? h("span", { class: "opt-effect", "data-testid": "option-effect" }, o.effect) : null))));
     }
     return box;
@@ -655,33 +652,34 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const you = view.you || [];
     const spectate = !token || !you.length;
     const playing = Boolean(token) && you.length > 0; // not a look, not a seat given to a bot
-    const gameTitle = view.title || `Game ${id}`;
+    const gameTitle = view.title || t("game.untitled", { id });
     setSeats(view.seats);
     trackClock(view.clock);
     replace(header,
-      h("a", { href: href("/"), class: "back", title: "Back to the lobby" }, "← ", h("span", { class: "back-word" }, "Lobby")),
+      h("a", { href: href("/"), class: "back", title: t("common.back_to_lobby") }, "← ", h("span", { class: "back-word" }, t("head.lobby"))),
       h("h1", { class: "game-title", title: gameTitle }, gameTitle),
       youTag(id, token, view, (next) => render(next)),
       h("span", { class: "headline", "data-testid": "headline" }, headline(state, view.ended)),
-      spectate ? h("span", { class: "badge" }, "spectating") : null,
+      spectate ? h("span", { class: "badge" }, t("head.spectating")) : null,
       h("button", { type: "button", class: "btn small menu-toggle", "data-testid": "menu-toggle",
-        "aria-expanded": header.classList.contains("open") ? "true" : "false", title: "More: notifications, host, replay, record",
+        "aria-expanded": header.classList.contains("open") ? "true" : "false", title: t("head.more"),
         onclick: (/** @type {MouseEvent} */ event) => {
           const open = header.classList.toggle("open");
           /** @type {HTMLElement} */ (event.currentTarget).setAttribute("aria-expanded", open ? "true" : "false");
         } }, "☰"),
       h("span", { class: "tools" },
-        h("span", { class: "muted seq", "data-testid": "seq", title: "Entries in the game's log (moves, undos, the host's changes)" }, `move ${view.seq}`),
+        h("span", { class: "muted seq", "data-testid": "seq", title: t("head.seq_title") }, t("head.seq", { n: view.seq })),
         playing ? h("button", { type: "button", class: "btn small", "data-testid": "notify-open",
-          title: "A sound, a browser notification, a webhook or an e-mail when it's your move",
-          onclick: () => openNotifyPanel(id, token) }, "Notify", h("span", { class: "notify-more" }, " me")) : null,
+          title: t("head.notify_title"),
+          onclick: () => openNotifyPanel(id, token) }, t("head.notify"), h("span", { class: "notify-more" }, t("head.notify_more"))) : null,
         hostToken(id) ? h("button", { type: "button", class: "btn small", "data-testid": "host-open",
-          title: "Every seat's link, bots in seats, clocks, ending the game", onclick: openHost }, "⚑ Host") : null,
-        h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, "Replay"),
+          title: t("head.host_title"), onclick: openHost }, t("head.host")) : null,
+        h("a", { href: href(`/replay/${encodeURIComponent(id)}`), class: "btn small", "data-testid": "replay-link" }, t("head.replay")),
         h("a", { href: href(`/rules#${rulesAnchor(view.config)}`), class: "btn small", target: "_blank", rel: "noopener",
-          "data-testid": "rules-link", title: "How to play: this game's rules, in a new tab" }, "Rules"),
+          "data-testid": "rules-link", title: t("head.rules_title") }, t("head.rules")),
         h("a", { href: href(`/api/games/${encodeURIComponent(id)}/record`), class: "btn small",
-          download: `endeavor-${id}.json`, title: "Download the game's record (import it from the lobby)" }, "Record")),
+          download: `endeavor-${id}.json`, title: t("head.record_title") }, t("head.record")),
+        languageSwitch()),
       askName(view));
     const table = tableHtml(view, { clocks: !view.over });
     replace(supplyBox, table.supply);
@@ -700,10 +698,10 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     rematch.update(view);
     // not while a bot plays one of this page's seats (its time ran out): nothing to take back
     replace(undoBox, canUndo(view) ? h("button", { type: "button", class: "btn undo", "data-testid": "undo",
-      onclick: undo, title: "Take back your last decision" }, "↶ Undo") : null);
+      onclick: undo, title: t("turn.undo_title") }, t("turn.undo")) : null);
     replace(optionsBox, optionsHtml());
     replace(mineBox, table.mine);
-    replace(logBox, h("h3", {}, "Log", you.length ? h("span", { class: "muted" }, " · new since your last move highlighted") : null),
+    replace(logBox, h("h3", {}, t("log.heading"), you.length ? h("span", { class: "muted" }, t("log.new_since")) : null),
       logHtml(view));
     pz.setSvg(table.svg);
     activate(root, targetsOf(view));
@@ -718,7 +716,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     // on a phone the board opens on where the decision happens (once per decision)
     if (phone.matches && control.focusDue()) pz.focus(".target");
     setTitle(`${view.over ? `${headline(state, view.ended)} · ` : ""}${gameTitle} · Endeavor`, mine);
-    watch(mine, `Your move: ${gameTitle}`, view.decision ? view.decision.prompt : "");
+    watch(mine, t("turn.your_move_in", { title: gameTitle }), view.decision ? view.decision.prompt : "");
     root.dataset.seq = String(view.seq);
     root.dataset.yourMove = mine ? "1" : "0";
     const names = (view.seats || []).map((seat) => seat.name).join("\n");

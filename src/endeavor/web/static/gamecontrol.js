@@ -7,6 +7,7 @@
 // requests and the drawing are callbacks, so Node's tests drive it without a browser.
 
 import { ApiError } from "./api.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Decision} Decision */
@@ -14,15 +15,27 @@ import { ApiError } from "./api.js";
 /** @typedef {import("./types.js").State} State */
 
 /**
+ * A phase's name (the state's, English) in the page's language; as given when the
+ * catalog does not name it.
+ * @param {string} phase
+ */
+export function phaseName(phase) {
+  const key = `phase.${phase}`;
+  const words = t(key);
+  return words === key ? phase : words;
+}
+
+/**
  * "Round 3/7 · Actions · Crown P1"
  * @param {Pick<State, "over" | "round" | "rounds" | "phase" | "crown">} state
  * @param {string | null} [ended]
  */
 export function headline(state, ended = null) {
-  if (ended === "host") return "Ended by the host";
-  if (state.over) return "Game over";
-  const when = state.round === 0 ? "Setup" : `Round ${state.round}/${state.rounds} · ${state.phase}`;
-  return `${when} · Crown P${state.crown}`; // short: the mats and the log name the seats
+  if (ended === "host") return t("game.ended_by_host");
+  if (state.over) return t("game.over");
+  const when = state.round === 0 ? t("game.setup")
+    : t("game.round", { round: state.round, rounds: state.rounds, phase: phaseName(state.phase) });
+  return t("game.crown", { when, p: state.crown }); // short: the mats and the log name the seats
 }
 
 /**
@@ -34,8 +47,8 @@ export function seatLabel(view, p) {
   const seat = (view.seats || [])[p];
   if (!seat) return `P${p}`;
   if (seat.played_by && seat.kind === "bot" && !seat.named) return `P${p}`; // named by its level
-  if (seat.played_by) return `P${p} (${seat.played_by} bot)`;
-  if (seat.kind === "hotseat") return `P${p} (hot-seat)`;
+  if (seat.played_by) return t("seat.bot", { p, bot: seat.played_by });
+  if (seat.kind === "hotseat") return t("seat.hotseat", { p });
   return `P${p}`;
 }
 
@@ -44,7 +57,7 @@ export function seatLabel(view, p) {
  * @param {Pick<Decision, "summary" | "player" | "prompt">} decision
  */
 export function summaryOf(decision) {
-  return decision.summary || `P${decision.player} to move: ${decision.prompt}`;
+  return decision.summary || t("turn.to_move", { p: decision.player, prompt: decision.prompt });
 }
 
 /**
@@ -82,10 +95,10 @@ export function whoseTurn(view) {
   const mine = yourMove(view);
   const bot = Boolean(seat.played_by);
   let text;
-  if (mine) text = you.length > 1 ? `Seat P${d.player} to move` : "Your move";
-  else if (bot) text = `${seatLabel(view, d.player)} is thinking…`;
-  else if (view.thinking) text = `A bot is playing for P${d.player}…`;
-  else text = `Waiting for ${seatLabel(view, d.player)}`;
+  if (mine) text = you.length > 1 ? t("turn.seat_to_move", { p: d.player }) : t("turn.your_move");
+  else if (bot) text = t("turn.thinking", { seat: seatLabel(view, d.player) });
+  else if (view.thinking) text = t("turn.bot_playing", { p: d.player });
+  else text = t("turn.waiting", { seat: seatLabel(view, d.player) });
   return { text, mine, bot };
 }
 
@@ -94,7 +107,7 @@ export function whoseTurn(view) {
  * @param {Pick<View, "ended">} view
  */
 export function overWords(view) {
-  return view.ended === "host" ? "The host ended the game" : "Game over";
+  return view.ended === "host" ? t("game.host_ended") : t("game.over");
 }
 
 /**
@@ -121,8 +134,8 @@ export function clockLine(view) {
   const seat = (view.seats || [])[d.player] || {};
   if (seat.played_by) return null;
   const running = !clock.paused && clock.running === d.player && clock.deadline;
-  const words = clock.paused ? " The host stopped the clocks."
-    : ` left, then the ${clock.bot} bot plays ${clock.on_timeout === "game" ? "the rest of the game" : "this decision"}`;
+  const words = clock.paused ? t("clock.stopped")
+    : t(clock.on_timeout === "game" ? "clock.then_bot_game" : "clock.then_bot_decision", { bot: clock.bot || "" });
   return { words, deadline: running && clock.kind === "turn" ? clock.deadline || null : null };
 }
 
@@ -135,7 +148,7 @@ export function quickButtons(view) {
   const d = view.decision;
   if (!d || !yourMove(view)) return [];
   return d.options.filter((o) => o.action === "pass" || o.action === "done")
-    .map((o) => ({ action: o.action, label: o.action === "pass" ? "Pass" : "Done", title: o.text }));
+    .map((o) => ({ action: o.action, label: o.action === "pass" ? t("turn.pass") : t("turn.done"), title: o.text }));
 }
 
 /**
@@ -184,7 +197,7 @@ export function targetsOf(view) {
  * @param {Option[]} options
  */
 export function targetWords(options) {
-  const label = options.length === 1 ? options[0].text : `${options.length} choices`;
+  const label = options.length === 1 ? options[0].text : t("turn.choices", { n: options.length });
   const effects = options.filter((o) => o.effect)
     .map((o) => (options.length === 1 ? o.effect : `${o.text}: ${o.effect}`));
   return {
@@ -225,15 +238,15 @@ export function takeovers(view) {
     const seat = (view.seats || [])[p];
     if (!seat || !seat.played_by) continue;
     const why = seat.replaced === "timeout"
-      ? `Your time ran out: the ${seat.played_by} bot plays P${p} for you for the rest of the game.`
-      : `The host put the ${seat.played_by} bot in P${p}'s seat.`;
+      ? t("takeover.timeout", { bot: seat.played_by, p })
+      : t("takeover.host", { bot: seat.played_by, p });
     const can = (view.can_reclaim || []).includes(p);
     out.push({
       seat: p,
       why,
-      reclaim: can ? (you.length > 1 ? `Take P${p} back` : "Take my seat back") : null,
+      reclaim: can ? (you.length > 1 ? t("takeover.take_back", { p }) : t("takeover.take_mine")) : null,
       note: can ? null : seat.replaced === "timeout"
-        ? "The host did not allow taking a seat back in this game." : "Ask the host to hand it back.",
+        ? t("takeover.not_allowed") : t("takeover.ask_host"),
     });
   }
   return out;
@@ -254,7 +267,7 @@ export function canUndo(view) {
  * @param {number} n
  */
 export function unreadBadge(n) {
-  return { text: n > 99 ? "99+" : String(n), hidden: !n, label: n ? `Chat, ${n} unread` : "Chat" };
+  return { text: n > 99 ? "99+" : String(n), hidden: !n, label: n ? t("chat.unread", { n }) : t("tab.chat") };
 }
 
 /** The phone's tabs that hold a decision's targets (the board's, the drawers'). */
@@ -399,7 +412,7 @@ export class GameController {
         } else if (status === 403 && seated) {
           if (lostSeat) lostSeat();
         } else if (say) {
-          say(status === 404 ? "No such game" : messageOf(err));
+          say(status === 404 ? t("game.no_such") : messageOf(err));
         }
         return !(status === 0 || (status !== null && status >= 500));
       } finally {
@@ -428,7 +441,7 @@ export class GameController {
       if (status === 409) {
         await this.refresh();
         // a stale page: say so plainly; another refusal (over, nothing to undo): its reason
-        if (this.view && this.view.seq > seen) say?.("The game moved on; here it is now.", "info");
+        if (this.view && this.view.seq > seen) say?.(t("game.moved_on"), "info");
         else say?.(sentence(messageOf(err)));
       } else if (status === 403) {
         await this.refresh();

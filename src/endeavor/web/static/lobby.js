@@ -3,6 +3,7 @@
 // games first, their count in the tab's title), the open and running games with Watch
 // and Resume, New game, import.
 
+import { locale, t } from "./i18n.js";
 import { api } from "./api.js";
 import { setBadge } from "./alerts.js";
 import { h, href, linkHref, replace, toast } from "./dom.js";
@@ -28,7 +29,7 @@ let mineFilter = "";
 /** @param {GameSummary} game */
 function seatsText(game) {
   return game.seats.map((s) => {
-    const kind = s.kind === "bot" ? s.bot : s.kind === "hotseat" ? "hot-seat" : "human";
+    const kind = s.kind === "bot" ? s.bot : s.kind === "hotseat" ? t("mat.hotseat") : t("mat.human");
     return s.name && s.name !== `P${s.seat}` && !(s.kind === "bot" && s.name.toLowerCase().startsWith(s.bot || ""))
       ? `${s.name} (${kind})` : kind;
   }).join(", ");
@@ -65,6 +66,7 @@ function titleCell(game) {
  * @param {number} n
  */
 function ordinal(n) {
+  if (locale() === "fr") return n === 1 ? "1er" : `${n}e`;
   const tens = n % 100;
   /** @type {Record<number, string>} */
   const ends = { 1: "st", 2: "nd", 3: "rd" };
@@ -79,7 +81,7 @@ function ordinal(n) {
  * @param {number[]} [you]
  */
 export function resultText(game, you = []) {
-  const head = game.ended === "host" ? "ended by the host" : "over";
+  const head = game.ended === "host" ? t("lobby.ended_by_host") : t("lobby.over");
   const result = game.result;
   if (!result || !result.scores.length) return head;
   const n = result.scores.length;
@@ -87,13 +89,13 @@ export function resultText(game, you = []) {
     const mine = result.scores.find((s) => s.seat === you[0]);
     if (mine) {
       const tied = result.scores.filter((s) => s.rank === mine.rank).length > 1;
-      return `${head} · you ${tied ? "tied for " : ""}${ordinal(mine.rank)} of ${n} (${mine.total})`;
+      return t(tied ? "lobby.you_tied" : "lobby.you_rank", { head, rank: ordinal(mine.rank), of: n, total: mine.total });
     }
   }
   const winners = result.scores.filter((s) => s.rank === 1).map((s) => s.name || `P${s.seat}`);
   const total = result.scores[0].total;
-  if (winners.length === 1) return `${head} · ${winners[0]} won (${total})`;
-  return `${head} · ${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} tied (${total})`;
+  if (winners.length === 1) return t("lobby.won", { head, name: winners[0], total });
+  return t("lobby.tied", { head, names: winners.slice(0, -1).join(", "), last: winners[winners.length - 1], total });
 }
 
 /**
@@ -102,11 +104,11 @@ export function resultText(game, you = []) {
  */
 function statusText(game, you = []) {
   if (game.status === "over") return resultText(game, you);
-  if (game.ended === "host") return "ended by the host";
-  if (game.current_player === null || game.current_player === undefined) return game.status;
+  if (game.ended === "host") return t("lobby.ended_by_host");
+  if (game.current_player === null || game.current_player === undefined) return t(`lobby.status_${game.status}`);
   const seat = game.seats[game.current_player];
   const bot = seat && (seat.played_by || (seat.kind === "bot" ? seat.bot : null));
-  return [rowSeat(game, game.current_player), `${bot && seat.kind !== "bot" ? ` (${bot} bot)` : ""} to move`];
+  return [rowSeat(game, game.current_player), bot && seat.kind !== "bot" ? t("lobby.bot_to_move", { bot }) : t("lobby.to_move")];
 }
 
 /**
@@ -115,7 +117,9 @@ function statusText(game, you = []) {
  */
 function gameRow(game, resume) {
   const status = game.status === "over" ? resultText(game)
-    : game.current_player !== null && game.current_player !== undefined ? [`${game.status} · `, rowSeat(game, game.current_player), " to move"] : game.status;
+    : game.current_player !== null && game.current_player !== undefined
+      ? [t("lobby.status_dot", { status: t(`lobby.status_${game.status}`) }), rowSeat(game, game.current_player), t("lobby.to_move")]
+      : t(`lobby.status_${game.status}`);
   return h("tr", { "data-testid": "game-row", "data-id": game.id },
     titleCell(game),
     h("td", { class: "wide" }, game.ruleset === "classic" ? "2009" : "Age of Sail"),
@@ -125,27 +129,27 @@ function gameRow(game, resume) {
     h("td", { class: "muted wide" }, new Date(game.created).toLocaleString()),
     h("td", { class: "links" },
       resume ? h("a", { class: `btn small${game.status === "over" ? "" : " primary"}`, href: playHref(game.id, resume),
-        "data-testid": "resume" }, game.status === "over" ? "Open" : "Resume") : null,
-      h("a", { class: "btn small", href: linkHref(game.spectate_url), "data-testid": "spectate" }, "Watch"),
-      game.status === "over" ? h("a", { class: "btn small", href: href(`/replay/${encodeURIComponent(game.id)}`) }, "Replay") : null));
+        "data-testid": "resume" }, game.status === "over" ? t("lobby.open") : t("lobby.resume")) : null,
+      h("a", { class: "btn small", href: linkHref(game.spectate_url), "data-testid": "spectate" }, t("lobby.watch")),
+      game.status === "over" ? h("a", { class: "btn small", href: href(`/replay/${encodeURIComponent(game.id)}`) }, t("head.replay")) : null));
 }
 
 /** @param {MineItem} item */
 function mineRow(item) {
   const game = item.game;
   const seats = [...item.you.map((p) => rowSeat(game, p)),
-    ...(item.benched || []).map((p) => [rowSeat(game, p), " (the host gave it to a bot)"])];
+    ...(item.benched || []).map((p) => [rowSeat(game, p), t("lobby.benched")])];
   const you = seats.flatMap((x, i) => (i ? [", ", x] : [x]));
-  const pill = item.your_move ? h("span", { class: "status yours", "data-testid": "your-move" }, "▶ Your move")
+  const pill = item.your_move ? h("span", { class: "status yours", "data-testid": "your-move" }, t("lobby.your_move"))
     : h("span", { class: `status ${game.status}`, "data-testid": "mine-status" }, statusText(game, item.you));
   return h("tr", { "data-testid": "mine-row", "data-id": item.id, class: item.your_move ? "your-move" : null },
     titleCell(game),
-    h("td", { class: "nowrap" }, "you: ", you),
+    h("td", { class: "nowrap" }, t("name.you_tag"), you),
     h("td", {}, pill),
     h("td", { class: "links" },
       h("a", { class: `btn small${item.your_move ? " primary" : ""}`, href: playHref(item.id, item.token), "data-testid": "open-mine" },
-        game.status === "over" ? "Open" : item.your_move ? "Play" : "Open"),
-      h("a", { class: "btn small", href: linkHref(game.spectate_url) }, "Watch")));
+        game.status === "over" ? t("lobby.open") : item.your_move ? t("lobby.play") : t("lobby.open")),
+      h("a", { class: "btn small", href: linkHref(game.spectate_url) }, t("lobby.watch"))));
 }
 
 /**
@@ -200,7 +204,7 @@ async function yourGames(box) {
     items = await checkHeld(held, mineFilter);
   } catch (err) {
     box.hidden = false;
-    replace(list, h("p", { class: "error" }, `Your games cannot be listed: ${err instanceof Error ? err.message : String(err)}`));
+    replace(list, h("p", { class: "error" }, t("lobby.mine_error", { error: err instanceof Error ? err.message : String(err) })));
     return {};
   }
   /** @type {MineItem[]} */
@@ -225,13 +229,13 @@ async function yourGames(box) {
   box.hidden = !rows.length && !gone.length && !mineFilter;
   replace(list,
     !rows.length && mineFilter ? h("p", { class: "muted", "data-testid": "mine-none" },
-      mineFilter === "over" ? "None of your games is finished." : "None of your games is running.") : null,
+      mineFilter === "over" ? t("lobby.none_finished") : t("lobby.none_running")) : null,
     rows.length ? h("table", { class: "games mine", "data-testid": "mine" },
       h("tbody", {}, rows.map(mineRow))) : null,
     gone.length ? h("p", { class: "muted" },
-      `${gone.length === 1 ? "A game" : `${gone.length} games`} where this browser held a seat ${gone.length === 1 ? "is" : "are"} no longer on this server. `,
-      h("button", { type: "button", class: "btn small", onclick: () => { gone.forEach((g) => dropToken(g.id, g.token)); yourGames(box); } }, "Forget")) : null);
-  /** @type {HTMLElement} */ (box.querySelector(".mine-count")).textContent = count ? ` · ${count} waiting for you` : "";
+      t("lobby.gone", { n: gone.length }),
+      h("button", { type: "button", class: "btn small", onclick: () => { gone.forEach((g) => dropToken(g.id, g.token)); yourGames(box); } }, t("lobby.forget"))) : null);
+  /** @type {HTMLElement} */ (box.querySelector(".mine-count")).textContent = count ? t("lobby.waiting", { n: count }) : "";
   if (!mineFilter) return working;
   // the games table's Resume/Open buttons need every seat, not only the filtered ones
   /** @type {Record<string, string>} */
@@ -252,12 +256,12 @@ async function importRecord(file, seatsMode, bot) {
   try {
     record = JSON.parse(await file.text());
   } catch {
-    toast("That file is not JSON: choose a record saved from a game (its “Record” button).");
+    toast(t("lobby.not_json"));
     return;
   }
   const players = record && record.config && record.config.players;
   if (!Number.isInteger(players)) {
-    toast("That file is not an Endeavor record (it says nothing of the players).");
+    toast(t("lobby.not_record"));
     return;
   }
   const seats = seatsMode === "hotseat" ? Array(players).fill("hotseat")
@@ -273,19 +277,19 @@ async function importRecord(file, seatsMode, bot) {
       location.href = linkHref(created.spectate_url);
     }
   } catch (err) {
-    toast(`Import refused: ${err instanceof Error ? err.message : String(err)}`);
+    toast(t("lobby.import_refused", { error: err instanceof Error ? err.message : String(err) }));
   }
 }
 
 /** @param {HTMLElement} root */
 export async function lobbyScreen(root) {
   document.title = "Endeavor";
-  const list = h("div", { class: "lobby-list" }, h("p", { class: "muted" }, "Loading games…"));
+  const list = h("div", { class: "lobby-list" }, h("p", { class: "muted" }, t("lobby.loading_games")));
   const mineBox = h("section", { class: "card-box your-games", "data-testid": "your-games", hidden: true },
     h("div", { class: "mine-head" },
-      h("h2", {}, "Your games", h("span", { class: "muted mine-count" })),
-      h("div", { class: "mine-filter", role: "group", "aria-label": "Which of your games" },
-        /** @type {["" | "running" | "over", string][]} */ ([["", "All"], ["running", "Running"], ["over", "Finished"]]).map(([value, text]) =>
+      h("h2", {}, t("lobby.your_games"), h("span", { class: "muted mine-count" })),
+      h("div", { class: "mine-filter", role: "group", "aria-label": t("lobby.which") },
+        /** @type {["" | "running" | "over", string][]} */ ([["", t("lobby.all")], ["running", t("lobby.running")], ["over", t("lobby.finished")]]).map(([value, text]) =>
           h("button", { type: "button", class: `btn small${value === mineFilter ? " on" : ""}`,
             "aria-pressed": value === mineFilter ? "true" : "false", "data-testid": `mine-filter-${value || "all"}`,
             "data-value": value,
@@ -299,15 +303,15 @@ export async function lobbyScreen(root) {
               }
               yourGames(mineBox);
             } }, text)))),
-    h("div", { class: "mine-list" }, h("p", { class: "muted" }, "Loading…")));
+    h("div", { class: "mine-list" }, h("p", { class: "muted" }, t("common.loading"))));
   const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file",
     "data-testid": "import-file" });
-  const mode = h("select", { id: "import-seats", "aria-label": "Seats of the imported game", "data-testid": "import-seats" },
-    h("option", { value: "hotseat" }, "all seats on this screen (hot-seat)"),
-    h("option", { value: "bots" }, "me as P0, bots for the others"));
-  const bot = h("select", { id: "import-bot", "aria-label": "The other seats' bot", "data-testid": "import-bot" },
+  const mode = h("select", { id: "import-seats", "aria-label": t("lobby.import_seats_label"), "data-testid": "import-seats" },
+    h("option", { value: "hotseat" }, t("lobby.import_hotseat")),
+    h("option", { value: "bots" }, t("lobby.import_bots")));
+  const bot = h("select", { id: "import-bot", "aria-label": t("lobby.import_bot_label"), "data-testid": "import-bot" },
     h("option", { value: "easy" }, "easy"));
-  const botLabel = h("label", { for: "import-bot" }, " bots ");
+  const botLabel = h("label", { for: "import-bot" }, t("lobby.bots"));
   const showBot = () => { bot.hidden = botLabel.hidden = mode.value !== "bots"; };
   mode.addEventListener("change", showBot);
   showBot();
@@ -315,19 +319,19 @@ export async function lobbyScreen(root) {
     h("section", { class: "hero" },
       h("div", {},
         h("h1", {}, "Endeavor"),
-        h("p", { class: "muted" }, "Age of Sail (2018, with Exploits and the Silent Fleet) and the 2009 game, in your browser.")),
-      h("a", { class: "btn primary big", href: href("/new"), "data-testid": "new-game" }, "+ New game")),
+        h("p", { class: "muted" }, t("lobby.tagline"))),
+      h("a", { class: "btn primary big", href: href("/new"), "data-testid": "new-game" }, t("lobby.new_game"))),
     mineBox,
-    h("section", { class: "card-box" }, h("h2", {}, "Games"), list),
-    h("section", { class: "card-box" }, h("h2", {}, "Import a record"),
-      h("p", { class: "muted" }, "Continue a game from a record file (what a game's “Record” button saves, or a record of the endeavor command)."),
-      h("div", { class: "row" }, h("label", { for: "import-file" }, "Record "), file,
-        h("label", { for: "import-seats" }, " seats "), mode, botLabel, bot,
+    h("section", { class: "card-box" }, h("h2", {}, t("lobby.games")), list),
+    h("section", { class: "card-box" }, h("h2", {}, t("lobby.import_heading")),
+      h("p", { class: "muted" }, t("lobby.import_text")),
+      h("div", { class: "row" }, h("label", { for: "import-file" }, t("lobby.record")), file,
+        h("label", { for: "import-seats" }, t("lobby.seats")), mode, botLabel, bot,
         h("button", { type: "button", class: "btn", "data-testid": "import",
-          onclick: () => (file.files && file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast("Choose a record file first.")) },
-        "Import"))));
+          onclick: () => (file.files && file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast(t("lobby.choose_file"))) },
+        t("lobby.import")))));
   api.meta().then((meta) => {
-    replace(bot, meta.bots.map((/** @type {string} */ b) => h("option", { value: b }, `${b}${meta.quick_bots.includes(b) ? "" : " (slow)"}`)));
+    replace(bot, meta.bots.map((/** @type {string} */ b) => h("option", { value: b }, meta.quick_bots.includes(b) ? b : t("lobby.slow_bot", { bot: b }))));
     bot.value = meta.bots.includes("easy") ? "easy" : meta.bots[0];
   }).catch(() => { /* easy it is */ });
 
@@ -342,14 +346,14 @@ export async function lobbyScreen(root) {
   try {
     const { games } = await api.games();
     if (!games.length) {
-      replace(list, h("p", { class: "muted" }, "No games yet: start one with “New game”."));
+      replace(list, h("p", { class: "muted" }, t("lobby.no_games")));
       return;
     }
     replace(list, h("table", { class: "games", "data-testid": "games" },
-      h("thead", {}, h("tr", {}, ["Game", "Rules", "Players", "Seats", "Status", "Created", ""].map((t, i) =>
-        h("th", { class: [1, 2, 3, 5].includes(i) ? "wide" : null }, t)))),
+      h("thead", {}, h("tr", {}, ["game", "rules", "players", "seats", "status", "created"].map((k) => t(`lobby.col_${k}`)).concat([""]).map((c, i) =>
+        h("th", { class: [1, 2, 3, 5].includes(i) ? "wide" : null }, c)))),
       h("tbody", {}, games.map((/** @type {GameSummary} */ g) => gameRow(g, working[g.id])))));
   } catch (err) {
-    replace(list, h("p", { class: "error" }, `The games cannot be listed: ${err instanceof Error ? err.message : String(err)}`));
+    replace(list, h("p", { class: "error" }, t("lobby.games_error", { error: err instanceof Error ? err.message : String(err) })));
   }
 }

@@ -2,6 +2,7 @@
 // The player mats and the building supply as HTML, from the position JSON. Clickable
 // elements carry data-target="<id>" like the board's.
 
+import { t } from "./i18n.js";
 import { h, COLOURS, tokenLabel } from "./dom.js";
 import { cardWords } from "./board.js";
 import { tip } from "./tipcard.js";
@@ -29,9 +30,9 @@ function cardChip(card) {
  */
 function attributeRow(attr, index, classic) {
   const short = classic && index === 2 ? "Fin" : classic && index === 3 ? "Pol" : ATTR_SHORT[index];
-  const next = attr.next_level_at === null ? "max level" : `L${attr.level + 1} at ${attr.next_level_at}`;
+  const next = attr.next_level_at === null ? t("mat.max_level") : t("mat.next_level", { level: attr.level + 1, at: attr.next_level_at });
   const width = Math.min(100, (attr.marker / 15) * 100);
-  return h("div", { class: "attr", title: `${attr.name} ${attr.marker}: level ${attr.level}; ${next}; ${attr.glory} glory now` },
+  return h("div", { class: "attr", title: t("mat.attr_title", { name: attr.name, marker: attr.marker, level: attr.level, next, glory: attr.glory }) },
     h("span", { class: `attr-name a${index}` }, short),
     h("span", { class: "attr-bar" }, h("span", { class: `attr-fill a${index}`, style: `width:${width}%` })),
     h("span", { class: "attr-score" }, String(attr.marker)),
@@ -50,16 +51,16 @@ function attributeRow(attr, index, classic) {
  */
 export function matHtml(mat, state, seat, you, clock = null) {
   const colour = COLOURS[mat.seat % COLOURS.length];
-  let who = seat && seat.kind === "hotseat" ? "hot-seat" : "human";
+  let who = seat && seat.kind === "hotseat" ? t("mat.hotseat") : t("mat.human");
   if (seat && seat.played_by) {
-    who = seat.replaced === "timeout" ? `${seat.played_by} bot (time ran out)`
-      : seat.replaced === "host" ? `${seat.played_by} bot (put in by the host)` : `bot · ${seat.played_by}`;
+    who = seat.replaced === "timeout" ? t("mat.bot_timeout", { bot: seat.played_by })
+      : seat.replaced === "host" ? t("mat.bot_host", { bot: seat.played_by }) : t("mat.bot", { bot: seat.played_by });
   }
-  if (you) who = seat && seat.played_by ? `you · ${who}` : "you";
+  if (you) who = seat && seat.played_by ? t("mat.you_and", { who }) : t("mat.you");
   const flags = [];
-  if (mat.to_move) flags.push(h("span", { class: "flag to-move" }, "▶ to move"));
-  if (mat.crown) flags.push(h("span", { class: "flag crown", title: "Crown: first player" }, "♛ Crown"));
-  if (mat.passed) flags.push(h("span", { class: "flag passed" }, "passed"));
+  if (mat.to_move) flags.push(h("span", { class: "flag to-move" }, t("mat.to_move")));
+  if (mat.crown) flags.push(h("span", { class: "flag crown", title: t("mat.crown_title") }, t("mat.crown")));
+  if (mat.passed) flags.push(h("span", { class: "flag passed" }, t("mat.passed")));
   const classic = state.ruleset === "classic";
   const buildings = mat.buildings.map((b) => tip(h("button", {
     type: "button", class: `building level${b.level}${b.worker ? " staffed" : ""}`,
@@ -70,43 +71,42 @@ export function matHtml(mat, state, seat, you, clock = null) {
   h("span", { class: "b-does" }, b.does),
   b.activatable ? h("span", { class: `worker${b.worker ? " on" : ""}`, style: b.worker ? `background:${colour}` : null }) : null),
   () => ({
-    title: `${b.name} · level ${b.level}`,
-    lines: [`Does: ${b.does}.`, !b.activatable ? "No action: what it shows counted when it was built."
-      : b.worker ? "A worker is on it: it was used this round; the Payment phase frees it."
-        : "Its circle is free: put a disc from your Harbor on it to take its action."],
+    title: t("mat.building_title", { name: b.name, level: b.level }),
+    lines: [t("mat.does", { does: b.does }), !b.activatable ? t("mat.no_action")
+      : b.worker ? t("mat.worker_on") : t("mat.circle_free")],
   })));
-  const tokens = mat.tokens.map((t) => h("button", {
-    type: "button", class: `token-chip ${t.colour}`, "data-target": t.id, tabindex: -1,
-    title: `${t.name} token × ${t.count}`,
-  }, `${tokenLabel(t)} ×${t.count}`));
-  const slot = mat.governor_slot ? cardChip(mat.governor_slot) : h("span", { class: "muted" }, "empty");
+  const tokens = mat.tokens.map((tk) => h("button", {
+    type: "button", class: `token-chip ${tk.colour}`, "data-target": tk.id, tabindex: -1,
+    title: t("mat.token_title", { name: tk.name, n: tk.count }),
+  }, `${tokenLabel(tk)} ×${tk.count}`));
+  const slot = mat.governor_slot ? cardChip(mat.governor_slot) : h("span", { class: "muted" }, t("mat.empty"));
   const choices = mat.slot_choices.map((c) => h("button", {
     type: "button", class: "slot-choice", "data-target": c.id, tabindex: -1,
-    title: c.card ? `Put ${c.card} in the free Governor slot` : "Leave the slot empty",
-  }, c.card || "none"));
+    title: c.card ? t("mat.slot_put", { card: c.card }) : t("mat.slot_leave"),
+  }, c.card || t("mat.none")));
   const onTracks = Object.entries(mat.on_tracks).map(([k, v]) => `${k} ${v}`).join(", ");
   return h("section", {
     class: `mat${mat.to_move ? " to-move" : ""}${you ? " yours" : ""}`,
     "data-testid": `mat-${mat.seat}`, style: `--seat:${colour}`,
-    "aria-label": `Mat of ${seatWords(mat.seat)}`,
+    "aria-label": t("mat.of", { seat: seatWords(mat.seat) }),
   },
   h("header", { class: "mat-head" },
     h("b", { class: "mat-who" }, seatTag(mat.seat)),
     h("span", { class: "muted who" }, who), ...flags, clock,
-    h("span", { class: "glory", title: "Glory if the game ended now" }, `${mat.glory_now} glory`)),
+    h("span", { class: "glory", title: t("mat.glory_title") }, t("mat.glory", { n: mat.glory_now }))),
   h("div", { class: "attrs" }, mat.attributes.map((a, i) => attributeRow(a, i, classic))),
   h("div", { class: "discs" },
-    h("span", { title: "Discs in the Harbor (workers ready for actions)" }, `⚓ Harbor ${mat.harbor}`),
-    h("span", { title: "Discs in the supply" }, `● Supply ${mat.supply}`),
-    onTracks ? h("span", { title: "Discs on the track bases" }, `on tracks: ${onTracks}`) : null),
-  h("div", { class: "buildings", "aria-label": "Buildings" },
-    buildings.length ? buildings : h("span", { class: "muted" }, "no buildings yet")),
+    h("span", { title: t("mat.harbor_title") }, t("mat.harbor", { n: mat.harbor })),
+    h("span", { title: t("mat.supply_title") }, t("mat.supply", { n: mat.supply })),
+    onTracks ? h("span", { title: t("mat.tracks_title") }, t("mat.tracks", { tracks: onTracks })) : null),
+  h("div", { class: "buildings", "aria-label": t("tab.build") },
+    buildings.length ? buildings : h("span", { class: "muted" }, t("mat.no_buildings"))),
   h("div", { class: "cards-row" },
-    h("span", { class: `limit${mat.over_limit ? " over" : ""}`, title: "Cards held / card limit" },
-      `Cards ${mat.card_count}/${mat.card_limit}${mat.over_limit ? " over limit!" : ""}`),
+    h("span", { class: `limit${mat.over_limit ? " over" : ""}`, title: t("mat.cards_title") },
+      t("mat.cards", { count: mat.card_count, limit: mat.card_limit }), mat.over_limit ? t("mat.over_limit") : ""),
     mat.cards.map(cardChip),
-    h("span", { class: "gov-slot", title: "Free Governor slot" }, "Gov slot: ", slot, ...choices),
-    mat.aside.length ? h("span", { class: "muted" }, `aside: ${mat.aside.map((c) => c.code).join(" ")}`) : null),
+    h("span", { class: "gov-slot", title: t("mat.gov_title") }, t("mat.gov"), slot, ...choices),
+    mat.aside.length ? h("span", { class: "muted" }, t("mat.aside", { cards: mat.aside.map((c) => c.code).join(" ") })) : null),
   tokens.length ? h("div", { class: "tokens" }, tokens) : null);
 }
 
@@ -151,12 +151,12 @@ export function supplyHtml(state) {
   b.count !== undefined ? h("span", { class: "count" }, `×${b.count}`) : null), () => buildingTip(b, industry));
   const rows = [];
   if (state.start_tiles.length) {
-    rows.push(h("div", { class: "supply-row start" }, h("span", { class: "lvl" }, "Start"),
+    rows.push(h("div", { class: "supply-row start" }, h("span", { class: "lvl" }, t("supply.start")),
       state.start_tiles.map(chip)));
   }
   for (const [level, items] of [...byLevel.entries()].sort((a, b) => a[0] - b[0])) {
     rows.push(h("div", { class: "supply-row" }, h("span", { class: "lvl" }, `L${level}`), items.map(chip)));
   }
-  return h("section", { class: "supply", "data-testid": "supply", "aria-label": "Building supply" },
-    h("h3", {}, "Buildings"), rows);
+  return h("section", { class: "supply", "data-testid": "supply", "aria-label": t("supply.label") },
+    h("h3", {}, t("tab.build")), rows);
 }

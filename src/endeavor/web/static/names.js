@@ -5,7 +5,8 @@
 // player names their seat (asked once, when a seat not yet named is first opened; the
 // name this browser used last is offered).
 
-import { request } from "./api.js";
+import { t } from "./i18n.js";
+import { langQuery, request } from "./api.js";
 import { h, s, COLOURS, modal, toast } from "./dom.js";
 
 /** @typedef {import("./types.js").Seat} Seat */
@@ -78,7 +79,7 @@ export function seatWords(p, seats = current) {
  */
 export function seatLook(p) {
   const i = p % COLOUR_WORDS.length;
-  return `P${p}, ${COLOUR_WORDS[i]} ${SHAPE_WORDS[i]}`;
+  return t("seat.look", { p, look: t(`seat.look${i}`) });
 }
 
 /**
@@ -167,8 +168,8 @@ export function resultLine(scores, seats = current) {
   const winners = ordered.filter((x) => x.rank === best);
   const rest = ordered.filter((x) => x.rank !== best);
   const names = winners.map((x) => seatName(x.seat, seats));
-  const head = winners.length === 1 ? `${names[0]} wins with ${winners[0].total}`
-    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win with ${winners[0].total}`;
+  const head = winners.length === 1 ? t("result.wins", { name: names[0], total: winners[0].total })
+    : t("result.share", { names: names.slice(0, -1).join(", "), last: names[names.length - 1], total: winners[0].total });
   return rest.length ? `${head} — ${rest.map((x) => `${seatName(x.seat, seats)} ${x.total}`).join(", ")}` : head;
 }
 
@@ -192,7 +193,7 @@ export function rememberName(name) {
  * @returns {Promise<View>}
  */
 export function putName(id, token, seat, name) {
-  return request("PUT", `/api/games/${encodeURIComponent(id)}/name`, { token, body: { name, seat } });
+  return request("PUT", `/api/games/${encodeURIComponent(id)}/name${langQuery()}`, { token, body: { name, seat } });
 }
 
 /** The host names seat `seat`. Resolves to the host panel. */
@@ -227,7 +228,7 @@ function nameField({ label, value, placeholder = null, save, saved }) {
     event.preventDefault();
     const name = input.value.trim();
     if (!name) {
-      say("Type a name (1 to 24 characters).");
+      say(t("name.type"));
       return;
     }
     try {
@@ -251,9 +252,9 @@ function nameField({ label, value, placeholder = null, save, saved }) {
  *   save: (name: string) => Promise<R>, done: (result: R) => void, own?: boolean }} options
  */
 export function nameDialog({ seat, name = "", first = false, heading, save, done, own = true }) {
-  const { dialog, body } = modal(heading || (first ? "Welcome to the table" : `Name for P${seat}`), "name-dialog");
+  const { dialog, body } = modal(heading || (first ? t("name.welcome") : t("name.for", { p: seat })), "name-dialog");
   const { input, error, submit } = nameField({
-    label: own ? "Your name" : "Name", value: name || (own ? lastName() : ""), save,
+    label: own ? t("name.yours") : t("name.name"), value: name || (own ? lastName() : ""), save,
     saved: (result, value) => {
       if (own) rememberName(value); // the host naming another seat: not this browser's name
       dialog.close();
@@ -261,14 +262,14 @@ export function nameDialog({ seat, name = "", first = false, heading, save, done
     },
   });
   body.append(h("form", { class: "name-form", onsubmit: submit },
-    first ? h("p", {}, "You play ", seatChip(seat), ` (${seatLook(seat)}). What should the others call you?`)
-      : h("p", {}, "The name everyone at the table sees beside ", seatChip(seat), "."),
-    h("label", {}, "Name ", input),
-    h("p", { class: "hint" }, "1 to 24 characters, not already taken in this game."),
+    first ? h("p", {}, t("name.you_play"), seatChip(seat), t("name.call_you", { look: seatLook(seat) }))
+      : h("p", {}, t("name.everyone_sees"), seatChip(seat), t("name.everyone_sees_end")),
+    h("label", {}, t("name.label"), input),
+    h("p", { class: "hint" }, t("name.hint")),
     error,
     h("div", { class: "row" },
-      h("button", { type: "submit", class: "btn primary", "data-testid": "name-save" }, "Save"),
-      first ? h("button", { type: "button", class: "btn", "data-testid": "name-later", onclick: () => dialog.close() }, "Later") : null)));
+      h("button", { type: "submit", class: "btn primary", "data-testid": "name-save" }, t("name.save")),
+      first ? h("button", { type: "button", class: "btn", "data-testid": "name-later", onclick: () => dialog.close() }, t("name.later")) : null)));
   input.focus();
   input.select();
   return dialog;
@@ -289,13 +290,13 @@ export function youTag(id, token, view, onView) {
   const seats = view.seats || [];
   const label = hasName(p, seats) ? `${seatName(p, seats)} (${seatLook(p)})` : seatLook(p);
   return h("button", {
-    type: "button", class: "you-tag", "data-testid": "you-tag", title: "Change your name",
+    type: "button", class: "you-tag", "data-testid": "you-tag", title: t("name.change"),
     onclick: () => nameDialog({
       seat: p, name: hasName(p, seats) ? seatName(p, seats) : "",
       save: (name) => putName(id, token, p, name),
-      done: (next) => { toast(`You are ${seatName(p, next.seats || [])} now.`, "info"); onView(next); },
+      done: (next) => { toast(t("name.you_are", { name: seatName(p, next.seats || []) }), "info"); onView(next); },
     }),
-  }, "you: ", h("b", { "data-testid": "you-name" }, label));
+  }, t("name.you_tag"), h("b", { "data-testid": "you-name" }, label));
 }
 
 /**
@@ -325,7 +326,7 @@ export function nameAsker(id, token, onView) {
     }
     if (card) return card;
     const { input, error, submit } = nameField({
-      label: "Your name", value: lastName(), placeholder: "your name",
+      label: t("name.yours"), value: lastName(), placeholder: t("name.placeholder"),
       save: (value) => putName(id, token, p, value),
       saved: (next, value) => {
         rememberName(value);
@@ -334,12 +335,12 @@ export function nameAsker(id, token, onView) {
         onView(next);
       },
     });
-    const form = h("form", { class: "name-ask", role: "dialog", "aria-label": "Your name", "data-testid": "name-dialog", onsubmit: submit },
-      h("span", { class: "name-ask-q" }, "You play ", seatChip(p), ` (${seatLook(p)}). What should the others call you?`),
+    const form = h("form", { class: "name-ask", role: "dialog", "aria-label": t("name.yours"), "data-testid": "name-dialog", onsubmit: submit },
+      h("span", { class: "name-ask-q" }, t("name.you_play"), seatChip(p), t("name.call_you", { look: seatLook(p) })),
       input,
-      h("button", { type: "submit", class: "btn small primary", "data-testid": "name-save" }, "Save"),
+      h("button", { type: "submit", class: "btn small primary", "data-testid": "name-save" }, t("name.save")),
       h("button", { type: "button", class: "btn small", "data-testid": "name-later",
-        onclick: () => { closed = true; store(later(p), "1"); form.remove(); } }, "Later"),
+        onclick: () => { closed = true; store(later(p), "1"); form.remove(); } }, t("name.later")),
       error);
     card = form;
     return card;

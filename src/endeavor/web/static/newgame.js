@@ -6,6 +6,7 @@
 // every seat's, with a ready-to-send invitation (Copy, and Share where the browser has a
 // share sheet), and the host's (kept in this browser too).
 
+import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { amount } from "./clock.js";
 import { h, href, replace, toast, copyText, fullUrl, linkHref } from "./dom.js";
@@ -48,6 +49,16 @@ export const OPTION_WORDS = {
 };
 
 /**
+ * An optional rule in the page's language (English: OPTION_WORDS).
+ * @param {string} name
+ */
+function optionWords(name) {
+  const key = `newgame.option_${name}`;
+  const words = t(key);
+  return words === key ? OPTION_WORDS[name] || name : words;
+}
+
+/**
  * @param {string} text
  * @param {Element} control
  * @param {import("./types.js").Child} [hint]
@@ -64,12 +75,12 @@ export async function newGameScreen(root) {
   try {
     meta = await api.meta();
   } catch (err) {
-    replace(root, h("p", { class: "error" }, `The server's options cannot be read: ${err instanceof Error ? err.message : String(err)}`));
+    replace(root, h("p", { class: "error" }, t("newgame.meta_error", { error: err instanceof Error ? err.message : String(err) })));
     return;
   }
   const form = h("form", { class: "card-box newgame", "data-testid": "new-game-form" });
   const result = h("div", {});
-  replace(root, h("a", { href: href("/"), class: "back" }, "← Lobby"), h("h1", {}, "New game"), form, result);
+  replace(root, h("a", { href: href("/"), class: "back" }, t("newgame.back")), h("h1", {}, t("common.new_game")), form, result);
 
   const ruleset = h("select", { name: "ruleset", "data-testid": "ruleset" },
     meta.rulesets.map((r) => h("option", { value: r.id }, r.title || r.id)));
@@ -77,53 +88,53 @@ export async function newGameScreen(root) {
   const board = h("select", { name: "board", "data-testid": "board" });
   const phaseOrder = h("select", { name: "phase_order", "data-testid": "phase-order" });
   const seed = h("input", { type: "number", name: "seed", min: 0, value: Math.floor(Math.random() * 100000), "data-testid": "seed" });
-  const titleInput = h("input", { type: "text", name: "title", maxlength: 200, placeholder: "optional", "data-testid": "title" });
+  const titleInput = h("input", { type: "text", name: "title", maxlength: 200, placeholder: t("newgame.optional"), "data-testid": "title" });
   const exploitMode = h("select", { name: "exploits", "data-testid": "exploits" },
-    h("option", { value: "none" }, "none"), h("option", { value: "random" }, "3 at random"),
-    h("option", { value: "chosen" }, "chosen below (1 to 3)"));
+    h("option", { value: "none" }, t("newgame.exploits_none")), h("option", { value: "random" }, t("newgame.exploits_random")),
+    h("option", { value: "chosen" }, t("newgame.exploits_chosen")));
   // each Exploit's rule and Shields beside its checkbox, folded (GET /api/meta's words)
   const exploitChecks = h("div", { class: "checks exploit-list" }, meta.exploits.map((e) => h("div", { class: "exploit-choice" },
     h("label", {}, h("input", { type: "checkbox", name: "exploit", value: e.id }), ` ${e.name}`,
       e.regions && e.regions.length ? h("span", { class: "muted" }, ` · ${e.regions.join(" + ")}`) : null),
     e.rule ? h("details", { class: "exploit-rule", "data-testid": `exploit-rule-${e.id}` },
-      h("summary", {}, "Rule and Shields"),
+      h("summary", {}, t("newgame.rule_shields")),
       (e.paragraphs && e.paragraphs.length ? e.paragraphs : [e.rule]).map((text) => h("p", {}, text)),
-      e.shield ? h("p", {}, h("b", {}, "Shields: "), e.shield) : null) : null)));
+      e.shield ? h("p", {}, h("b", {}, t("newgame.shields")), e.shield) : null) : null)));
   const fleet = h("input", { type: "checkbox", name: "silent_fleet", "data-testid": "silent-fleet" });
   const optionsBox = h("div", { class: "checks" });
   const seatsBox = h("div", { class: "seats", "data-testid": "seats" });
-  const exploitField = labelled("Exploits", exploitMode, h("span", { "data-testid": "shields-hint" },
-    "An Exploit wakes once its two regions are open; each player with presence in both then holds its Shield: only they use its abilities and score it. ",
-    h("a", { href: href("/rules#exploits"), target: "_blank", rel: "noopener" }, "More in How to play")));
+  const exploitField = labelled(t("newgame.exploits"), exploitMode, h("span", { "data-testid": "shields-hint" },
+    t("newgame.shields_hint"),
+    h("a", { href: href("/rules#exploits"), target: "_blank", rel: "noopener" }, t("newgame.more_howto"))));
   const exploitProblem = h("p", { class: "error", role: "alert", "data-testid": "exploit-problem", hidden: true });
 
   // the clock
   const clockKind = h("select", { name: "clock", "data-testid": "clock" },
-    CLOCKS.map(([value, words]) => h("option", { value }, words)));
+    CLOCKS.map(([value]) => h("option", { value }, t(`newgame.clock_${value}`))));
   const unitSelect = (/** @type {string} */ testid, /** @type {number} */ unit) => {
-    const select = h("select", { "data-testid": testid, "aria-label": "unit" },
-      UNITS.map(([v, w]) => h("option", { value: v }, w)));
+    const select = h("select", { "data-testid": testid, "aria-label": t("newgame.unit") },
+      UNITS.map(([v, w]) => h("option", { value: v }, t(`newgame.unit_${w}`))));
     select.value = String(unit);
     return select;
   };
-  const bankInput = h("input", { type: "number", min: 0, step: "any", value: 20, "data-testid": "clock-bank", "aria-label": "Time each for the game" });
+  const bankInput = h("input", { type: "number", min: 0, step: "any", value: 20, "data-testid": "clock-bank", "aria-label": t("newgame.bank_label") });
   const bankUnit = unitSelect("clock-bank-unit", 60);
-  const perInput = h("input", { type: "number", min: 0, step: "any", value: 20, "data-testid": "clock-per", "aria-label": "Time per decision" });
+  const perInput = h("input", { type: "number", min: 0, step: "any", value: 20, "data-testid": "clock-per", "aria-label": t("newgame.per_label") });
   const perUnit = unitSelect("clock-per-unit", 1);
-  const onTimeout = h("select", { "data-testid": "clock-timeout", "aria-label": "When time runs out" },
-    h("option", { value: "decision" }, "a bot plays that decision"),
-    h("option", { value: "game" }, "a bot plays the rest of the game"));
-  const timeoutBot = h("select", { "data-testid": "clock-bot", "aria-label": "The bot that plays" },
-    meta.bots.map((b) => h("option", { value: b }, `${b} bot`)));
+  const onTimeout = h("select", { "data-testid": "clock-timeout", "aria-label": t("newgame.timeout_label") },
+    h("option", { value: "decision" }, t("newgame.timeout_decision")),
+    h("option", { value: "game" }, t("newgame.timeout_game")));
+  const timeoutBot = h("select", { "data-testid": "clock-bot", "aria-label": t("newgame.bot_label") },
+    meta.bots.map((b) => h("option", { value: b }, t("newgame.bot", { bot: b }))));
   timeoutBot.value = meta.default_timeout_bot && meta.bots.includes(meta.default_timeout_bot)
     ? meta.default_timeout_bot : meta.bots.includes("medium") ? "medium" : meta.bots[0];
   const reclaim = h("input", { type: "checkbox", "data-testid": "clock-reclaim", checked: true });
-  const reclaimLabel = h("label", { class: "field inline" }, reclaim, " the player may take the seat back");
+  const reclaimLabel = h("label", { class: "field inline" }, reclaim, t("newgame.reclaim"));
   const customBox = h("div", { class: "row clock-custom" },
-    h("span", { class: "field-label" }, "Each player's bank"), bankInput, bankUnit,
-    h("span", { class: "field-label" }, "+ per decision"), perInput, perUnit);
+    h("span", { class: "field-label" }, t("newgame.bank")), bankInput, bankUnit,
+    h("span", { class: "field-label" }, t("newgame.per")), perInput, perUnit);
   const timeoutBox = h("div", { class: "row clock-timeout" },
-    h("span", {}, "When a player's time runs out,"), onTimeout, h("span", {}, "by the"), timeoutBot,
+    h("span", {}, t("newgame.when_out")), onTimeout, h("span", {}, t("newgame.by_the")), timeoutBot,
     reclaimLabel);
   const clockHint = h("p", { class: "hint" });
   function refreshClock() {
@@ -131,8 +142,8 @@ export async function newGameScreen(root) {
     customBox.hidden = !custom;
     timeoutBox.hidden = clockKind.value === "none";
     reclaimLabel.hidden = onTimeout.value !== "game";
-    clockHint.textContent = clockKind.value === "none" ? "Nobody is hurried: good for friends at one table."
-      : "Each decision has its own time; beyond it, time comes out of the player's bank. When both are spent, a bot plays for them.";
+    clockHint.textContent = clockKind.value === "none" ? t("newgame.hint_none")
+      : t("newgame.hint_clock");
   }
   clockKind.addEventListener("change", refreshClock);
   onTimeout.addEventListener("change", refreshClock);
@@ -149,10 +160,10 @@ export async function newGameScreen(root) {
       const bank = Number(bankInput.value) * Number(bankUnit.value);
       const per = Number(perInput.value) * Number(perUnit.value);
       if (!Number.isFinite(bank) || !Number.isFinite(per) || bank < 0 || per < 0) {
-        return { problem: "The clock's times are numbers of 0 or more." };
+        return { problem: t("newgame.problem_numbers") };
       }
-      if (bank + per < 1) return { problem: "A clock needs at least 1 second: give a bank or a time per decision." };
-      if (bank > 60 * 86400 || per > 60 * 86400) return { problem: "A clock's times are at most 60 days." };
+      if (bank + per < 1) return { problem: t("newgame.problem_second") };
+      if (bank > 60 * 86400 || per > 60 * 86400) return { problem: t("newgame.problem_60") };
       spec = { kind: per <= 600 && bank <= 4 * 3600 ? "live" : "turn", bank, per_decision: per };
     }
     return { clock: { .../** @type {ClockPreset} */ (spec), on_timeout: onTimeout.value, bot: timeoutBot.value, reclaim: reclaim.checked } };
@@ -165,11 +176,11 @@ export async function newGameScreen(root) {
    * @param {string | undefined} previous
    */
   function seatSelect(i, previous) {
-    const select = h("select", { "data-testid": `seat-${i}`, "aria-label": `Seat P${i}` },
-      h("option", { value: "you" }, "You"),
-      h("option", { value: "human" }, "Invited human (own link)"),
-      h("option", { value: "hotseat" }, "Hot-seat (this screen)"),
-      meta.bots.map((b) => h("option", { value: `bot:${b}` }, `Bot: ${b}${meta.quick_bots.includes(b) ? "" : " (slow)"}`)));
+    const select = h("select", { "data-testid": `seat-${i}`, "aria-label": t("newgame.seat_label", { p: i }) },
+      h("option", { value: "you" }, t("newgame.seat_you")),
+      h("option", { value: "human" }, t("newgame.seat_human")),
+      h("option", { value: "hotseat" }, t("newgame.seat_hotseat")),
+      meta.bots.map((b) => h("option", { value: `bot:${b}` }, t(meta.quick_bots.includes(b) ? "newgame.seat_bot" : "newgame.seat_bot_slow", { bot: b }))));
     const fallback = i === 0 ? "you" : `bot:${meta.quick_bots.includes("easy") ? "easy" : meta.bots[0]}`;
     select.value = previous || fallback;
     return select;
@@ -180,10 +191,10 @@ export async function newGameScreen(root) {
     const oldPlayers = Number(players.value) || (r.players.includes(3) ? 3 : r.players[0]);
     replace(players, r.players.map((n) => h("option", { value: n }, String(n))));
     players.value = String(r.players.includes(oldPlayers) ? oldPlayers : r.players[0]);
-    replace(board, h("option", { value: "" }, "default for the player count"),
-      r.boards.map((b) => h("option", { value: b }, b === "classic" ? "2009 board" : `side ${b}`)));
+    replace(board, h("option", { value: "" }, t("newgame.board_default")),
+      r.boards.map((b) => h("option", { value: b }, b === "classic" ? t("newgame.board_2009") : t("newgame.board_side", { side: b }))));
     replace(phaseOrder, r.phase_orders.map((p) => h("option", { value: p },
-      p === "by_phase" ? "phase by phase" : p === "by_player" ? "player by player" : p)));
+      p === "by_phase" ? t("newgame.by_phase") : p === "by_player" ? t("newgame.by_player") : p)));
     refreshOptions();
   }
 
@@ -203,7 +214,7 @@ export async function newGameScreen(root) {
       if (fleetOnly && !fleet.checked) continue;
       const box = h("input", { type: "checkbox", name, "data-testid": `option-${name}` });
       box.checked = spec.default === true;
-      rows.push(h("label", {}, box, ` ${OPTION_WORDS[name] || name}`));
+      rows.push(h("label", {}, box, ` ${optionWords(name)}`));
     }
     replace(optionsBox, rows);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
@@ -212,11 +223,12 @@ export async function newGameScreen(root) {
       const select = seatSelect(i, previous[i]);
       // a name for the seat (optional): yours prefilled with the name this browser used
       const name = h("input", { type: "text", class: "seat-name-input", maxlength: MAX_NAME, "data-testid": `seat-name-${i}`,
-        "aria-label": `Name of P${i}`, placeholder: "name (optional)",
+        "aria-label": t("newgame.name_of", { p: i }), placeholder: t("newgame.name_optional"),
         value: typed[i] ?? (select.value === "you" ? lastName() : "") });
       const sync = () => {
         const bot = select.value.startsWith("bot:");
-        name.placeholder = bot ? `${select.value.slice(4)} bot` : select.value === "human" ? "name (or they choose)" : "name (optional)";
+        name.placeholder = bot ? t("newgame.bot", { bot: select.value.slice(4) })
+          : select.value === "human" ? t("newgame.name_they_choose") : t("newgame.name_optional");
       };
       select.addEventListener("change", sync);
       sync();
@@ -238,10 +250,10 @@ export async function newGameScreen(root) {
     });
     for (const b of presets.querySelectorAll("button")) b.setAttribute("aria-pressed", b.dataset.preset === kind ? "true" : "false");
   }
-  const presets = h("div", { class: "row seat-presets", role: "group", "aria-label": "Who plays" },
-    [["friends", "Play with friends", "you as P0; every other seat gets its own link to send"],
-      ["bots", "Against bots", "you as P0; bots in the other seats"],
-      ["hotseat", "On this screen", "everyone takes turns on this device (hot-seat)"]].map(([kind, text, hint]) =>
+  const presets = h("div", { class: "row seat-presets", role: "group", "aria-label": t("newgame.who") },
+    [["friends", t("newgame.friends"), t("newgame.friends_hint")],
+      ["bots", t("newgame.bots"), t("newgame.bots_hint")],
+      ["hotseat", t("newgame.hotseat"), t("newgame.hotseat_hint")]].map(([kind, text, hint]) =>
       h("button", { type: "button", class: "btn small", "data-preset": kind, "data-testid": `seats-${kind}`,
         "aria-pressed": "false", title: hint, onclick: () => seatPreset(kind) }, text)));
   seatsBox.addEventListener("change", () => {
@@ -255,25 +267,25 @@ export async function newGameScreen(root) {
 
   replace(form,
     h("div", { class: "grid2" },
-      labelled("Rules", ruleset),
-      labelled("Players", players),
-      labelled("Board", board),
-      labelled("Phase order", phaseOrder),
+      labelled(t("lobby.col_rules"), ruleset),
+      labelled(t("tab.players"), players),
+      labelled(t("tab.board"), board),
+      labelled(t("newgame.phase_order"), phaseOrder),
       exploitField,
-      labelled("Title", titleInput)),
+      labelled(t("newgame.title"), titleInput)),
     h("details", { class: "more-options", "data-testid": "more-options" },
-      h("summary", { "data-testid": "more-options-toggle" }, "More options"),
-      labelled("Seed", seed, "the setup's shuffle: the same seed and choices make the same game")),
+      h("summary", { "data-testid": "more-options-toggle" }, t("newgame.more")),
+      labelled(t("newgame.seed"), seed, t("newgame.seed_hint"))),
     exploitChecks,
     exploitProblem,
-    h("label", { class: "field inline" }, fleet, " Silent Fleet (2 players, Age of Sail: a neutral third fleet)"),
+    h("label", { class: "field inline" }, fleet, t("newgame.fleet")),
     optionsBox,
-    h("h3", {}, "Seats"),
+    h("h3", {}, t("lobby.col_seats")),
     presets,
     seatsBox,
-    h("h3", {}, "Clock"),
-    h("div", { class: "clock-box" }, labelled("Time to play", clockKind), customBox, timeoutBox, clockHint),
-    h("button", { type: "submit", class: "btn primary big", "data-testid": "create" }, "Create game"));
+    h("h3", {}, t("newgame.clock")),
+    h("div", { class: "clock-box" }, labelled(t("newgame.time_to_play"), clockKind), customBox, timeoutBox, clockHint),
+    h("button", { type: "submit", class: "btn primary big", "data-testid": "create" }, t("newgame.create")));
   refreshFields();
   refreshClock();
   exploitChecks.addEventListener("change", () => { exploitProblem.hidden = true; });
@@ -296,8 +308,8 @@ export async function newGameScreen(root) {
         const n = chosen.length;
         if (n === 0 || n > 3) {
           exploitProblem.textContent = n === 0
-            ? "Tick the Exploits to play with (1 to 3), or choose “none” or “3 at random”."
-            : `At most 3 Exploits: ${n} are ticked.`;
+            ? t("newgame.tick")
+            : t("newgame.at_most", { n });
           exploitProblem.hidden = false;
           exploitProblem.scrollIntoView({ block: "center" });
           return;
@@ -333,7 +345,7 @@ export async function newGameScreen(root) {
       showCreated(result, created, choices, timing.clock || null, title, body.names);
       form.hidden = true;
     } catch (err) {
-      toast(`The game cannot be created: ${err instanceof Error ? err.message : String(err)}`);
+      toast(t("newgame.create_error", { error: err instanceof Error ? err.message : String(err) }));
     } finally {
       submit.disabled = false;
     }
@@ -350,7 +362,7 @@ function linkRow(label, url, testid, hint = null) {
   const full = fullUrl(url);
   return h("div", { class: "link-row" }, h("span", { class: "field-label" }, label),
     h("input", { type: "text", readonly: true, value: full, "data-testid": testid, "aria-label": label }),
-    h("button", { type: "button", class: "btn small", onclick: () => copyText(full) }, "Copy"),
+    h("button", { type: "button", class: "btn small", onclick: () => copyText(full) }, t("newgame.copy")),
     hint ? h("span", { class: "hint" }, hint) : null);
 }
 
@@ -386,20 +398,20 @@ function showCreated(box, created, choices, clock, title, names = null) {
   }
   if (mine && mine.token) addToken(created.id, mine.token); // just issued by the server
   if (created.host_token) setHostToken(created.id, created.host_token);
-  rows.push(linkRow("Spectators", created.spectate_url, "link-spectate"));
+  rows.push(linkRow(t("newgame.spectators"), created.spectate_url, "link-spectate"));
   replace(box, h("section", { class: "card-box created", "data-testid": "created" },
-    h("h2", {}, "Game created"),
-    h("p", { class: "muted" }, "Each link is a seat's secret: send each invitation to its player (Copy, or Share on a phone)."),
+    h("h2", {}, t("newgame.created")),
+    h("p", { class: "muted" }, t("newgame.created_text")),
     rows,
     created.host_url ? h("div", { class: "host-box" },
-      h("h3", {}, "Your host link"),
-      h("p", { class: "muted" }, "Keep it private. With it you can see every seat's link again, give a seat a new link, put a bot in a seat that was left and hand it back, give more time or stop the clocks, and end a game nobody will finish. This browser keeps it too (the “⚑ Host” button of the game)."),
-      linkRow("Host", created.host_url, "link-host")) : null,
-    clock ? h("p", { class: "muted", "data-testid": "created-clock" }, `Clock: ${[
-      clock.bank ? `${amount(clock.bank)} each` : null,
-      clock.per_decision ? `${amount(clock.per_decision)} per decision` : null].filter(Boolean).join(" + ")}.`) : null,
+      h("h3", {}, t("newgame.host_link")),
+      h("p", { class: "muted" }, t("newgame.host_text")),
+      linkRow(t("newgame.host"), created.host_url, "link-host")) : null,
+    clock ? h("p", { class: "muted", "data-testid": "created-clock" }, t("newgame.created_clock", { clock: [
+      clock.bank ? t("newgame.each", { time: amount(clock.bank) }) : null,
+      clock.per_decision ? t("newgame.per_decision", { time: amount(clock.per_decision) }) : null].filter(Boolean).join(" + ") })) : null,
     h("div", { class: "row" },
-      mine ? h("a", { class: "btn primary big", href: linkHref(mine.url), "data-testid": "open-seat" }, "Open my seat →") : null,
-      h("a", { class: "btn", href: linkHref(created.spectate_url) }, "Watch"),
-      h("a", { class: "btn", href: href("/") }, "Lobby"))));
+      mine ? h("a", { class: "btn primary big", href: linkHref(mine.url), "data-testid": "open-seat" }, t("newgame.open_seat")) : null,
+      h("a", { class: "btn", href: linkHref(created.spectate_url) }, t("lobby.watch")),
+      h("a", { class: "btn", href: href("/") }, t("head.lobby")))));
 }

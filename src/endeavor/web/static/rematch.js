@@ -6,6 +6,7 @@
 // page says a rematch is being played. The panel looks for a rematch every few seconds
 // while the finished game's page is open and visible, so one proposed elsewhere shows.
 
+import { t } from "./i18n.js";
 import { ApiError, request } from "./api.js";
 import { h, href, linkHref, replace, toast } from "./dom.js";
 import { addToken, hostToken, setCurrentToken, setHostFlag, setHostToken } from "./tokens.js";
@@ -102,7 +103,7 @@ export function rematchPanel(id, token) {
       location.href = linkHref(made.spectate_url);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) await look();
-      toast(`Play again: ${err instanceof Error ? err.message : String(err)}`);
+      toast(t("rematch.play_error", { error: err instanceof Error ? err.message : String(err) }));
     } finally {
       busy = false;
       draw();
@@ -117,7 +118,7 @@ export function rematchPanel(id, token) {
       const got = await rematchApi.join(id, token);
       openSeat(got.id, got.token);
     } catch (err) {
-      toast(`Join the rematch: ${err instanceof Error ? err.message : String(err)}`);
+      toast(t("rematch.join_error", { error: err instanceof Error ? err.message : String(err) }));
     } finally {
       busy = false;
       draw();
@@ -133,16 +134,16 @@ export function rematchPanel(id, token) {
     drawn = shown;
     if (status.rematch_id) {
       if (token) {
-        replace(el, h("p", { class: "rematch-line" }, "A rematch has been proposed."),
+        replace(el, h("p", { class: "rematch-line" }, t("rematch.proposed")),
           h("button", { type: "button", class: "btn primary", "data-testid": "rematch-join", disabled: busy,
-            onclick: join }, "Join the rematch"));
+            onclick: join }, t("rematch.join")));
       } else {
         const host = hostToken(status.rematch_id);
-        replace(el, h("p", { class: "rematch-line" }, "A rematch is being played."),
+        replace(el, h("p", { class: "rematch-line" }, t("rematch.played")),
           h("a", { class: "btn primary", "data-testid": "rematch-watch",
             href: host ? href(`/host/${encodeURIComponent(status.rematch_id)}#${encodeURIComponent(host)}`)
               : linkHref(status.rematch_spectate_url || "") },
-          host ? "Open the rematch" : "Watch the rematch"));
+          host ? t("rematch.open") : t("rematch.watch")));
       }
       return;
     }
@@ -154,13 +155,13 @@ export function rematchPanel(id, token) {
       const picked = /** @type {HTMLInputElement | null} */ (form.querySelector(`input[name="${name}"]:checked`));
       propose(picked ? picked.value : "rotate");
     } },
-    h("fieldset", {}, h("legend", {}, "Seats"),
-      choice("rotate", "each player one seat on", true),
-      choice("keep", "everyone keeps their seat", false)),
+    h("fieldset", {}, h("legend", {}, t("lobby.col_seats")),
+      choice("rotate", t("rematch.rotate"), true),
+      choice("keep", t("rematch.keep"), false)),
     h("button", { type: "submit", class: "btn primary", "data-testid": "play-again", disabled: busy },
-      "Play again"));
+      t("rematch.play_again")));
     replace(el, h("p", { class: "rematch-line muted" },
-      "The same rules and options with a new setup, the same players and bots; you host it."), form);
+      t("rematch.text")), form);
   }
 
   return {

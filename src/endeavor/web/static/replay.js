@@ -8,6 +8,7 @@
 // players, what happened, the review) over the board, and the step with its controls in a
 // bar at the bottom.
 
+import { t } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { h, href, problemPage, replace, toast } from "./dom.js";
 import { tableHtml, headline, logLine, phone, scorePad, summaryOf } from "./game.js";
@@ -26,11 +27,11 @@ export async function replayScreen(root, id, start = null) {
   try {
     record = await api.record(id);
   } catch (err) {
-    const lobby = h("a", { class: "btn primary", href: href("/") }, "Back to the lobby");
+    const lobby = h("a", { class: "btn primary", href: href("/") }, t("common.back_to_lobby"));
     if (err instanceof ApiError && err.status === 404) {
-      problemPage(root, "No such game", `There is no game “${id}” on this server.`, [lobby], "no-game");
+      problemPage(root, t("game.no_such"), t("replay.no_game", { id }), [lobby], "no-game");
     } else {
-      problemPage(root, "The replay cannot be opened", err instanceof Error ? err.message : String(err), [lobby]);
+      problemPage(root, t("replay.cannot_open"), err instanceof Error ? err.message : String(err), [lobby]);
     }
     return;
   }
@@ -53,15 +54,15 @@ export async function replayScreen(root, id, start = null) {
   const side = h("aside", { class: "side" });
   const mats = h("div", { class: "mats-col" });
   const status = h("span", { class: "headline", "data-testid": "replay-status" });
-  const slider = h("input", { type: "range", min: 0, max: last, value: n, "aria-label": "Step",
+  const slider = h("input", { type: "range", min: 0, max: last, value: n, "aria-label": t("replay.step"),
     "data-testid": "replay-slider", class: "slider" });
   const step = (/** @type {() => number} */ k) => () => show(Math.max(0, Math.min(last, k())));
-  const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
-    h("button", { type: "button", class: "btn", "data-testid": "replay-first", title: "Setup", onclick: step(() => 0) }, "◀◀ Setup"),
-    h("button", { type: "button", class: "btn", "data-testid": "replay-prev", title: "Previous action", onclick: step(() => n - 1) }, "◀ Back"),
+  const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") },
+    h("button", { type: "button", class: "btn", "data-testid": "replay-first", title: t("game.setup"), onclick: step(() => 0) }, t("replay.first")),
+    h("button", { type: "button", class: "btn", "data-testid": "replay-prev", title: t("replay.prev_title"), onclick: step(() => n - 1) }, t("replay.prev")),
     slider,
-    h("button", { type: "button", class: "btn", "data-testid": "replay-next", title: "Next action", onclick: step(() => n + 1) }, "Next ▶"),
-    h("button", { type: "button", class: "btn", "data-testid": "replay-last", title: "The end", onclick: step(() => last) }, "End ▶▶"));
+    h("button", { type: "button", class: "btn", "data-testid": "replay-next", title: t("replay.next_title"), onclick: step(() => n + 1) }, t("replay.next")),
+    h("button", { type: "button", class: "btn", "data-testid": "replay-last", title: t("replay.last_title"), onclick: step(() => last) }, t("replay.last")));
   slider.addEventListener("change", () => show(Number(slider.value)));
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
@@ -71,7 +72,7 @@ export async function replayScreen(root, id, start = null) {
   });
   const stepBox = h("section", { class: "turn" });
   const noteBox = h("div", { class: "rv-note-box" });
-  const logPanel = h("div", { class: "replay-panel", role: "tabpanel", "aria-label": "What happened" });
+  const logPanel = h("div", { class: "replay-panel", role: "tabpanel", "aria-label": t("tab.steps") });
   const review = reviewPanel(id, {
     pick: (d) => {
       picked = d.step;
@@ -86,8 +87,8 @@ export async function replayScreen(root, id, start = null) {
   /** @type {Record<string, HTMLButtonElement>} */
   const tabButtons = {};
   let tab = picked ? "review" : "steps";
-  const tabs = h("nav", { class: "view-tabs", role: "tablist", "aria-label": "Replay" },
-    [["steps", "What happened"], ["review", "Review"]].map(([name, label]) => {
+  const tabs = h("nav", { class: "view-tabs", role: "tablist", "aria-label": t("head.replay") },
+    [["steps", t("tab.steps")], ["review", t("tab.review")]].map(([name, label]) => {
       tabButtons[name] = h("button", { type: "button", class: "view-tab", role: "tab", "data-testid": `replay-tab-${name}`,
         onclick: () => selectTab(name) }, label);
       return tabButtons[name];
@@ -116,13 +117,12 @@ export async function replayScreen(root, id, start = null) {
   }
 
   const header = h("div", { class: "game-head" },
-    h("a", { href: href("/"), class: "back", title: "Back to the lobby" }, "← ", h("span", { class: "back-word" }, "Lobby")),
-    h("h1", { class: "game-title", title: `Replay · ${id}` }, `Replay · ${id}`), status,
-    h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, "Live game"));
+    h("a", { href: href("/"), class: "back", title: t("common.back_to_lobby") }, "← ", h("span", { class: "back-word" }, t("head.lobby"))),
+    h("h1", { class: "game-title", title: t("replay.title", { title: id }) }, t("replay.title", { title: id })), status,
+    h("a", { class: "btn small", href: href(`/game/${encodeURIComponent(id)}`) }, t("replay.live")));
 
   // the phone layout (game.js's): tabs over the board, the step in a bar at the bottom
-  const PHONE_TABS = [["board", "Board"], ["build", "Buildings"], ["players", "Players"],
-    ["steps", "What happened"], ["review", "Review"]];
+  const PHONE_TABS = ["board", "build", "players", "steps", "review"].map((name) => [name, t(`tab.${name}`)]);
   /** @type {Record<string, HTMLDivElement>} */
   const drawers = {};
   /** @type {Record<string, HTMLButtonElement>} */
@@ -132,9 +132,9 @@ export async function replayScreen(root, id, start = null) {
       "data-testid": `tab-${name}`, onclick: () => phoneSelect(name) }, label);
     if (name !== "board") drawers[name] = h("div", { class: `drawer drawer-${name}`, role: "tabpanel", "aria-label": label });
   }
-  const phoneTabs = h("nav", { class: "tabs", role: "tablist", "aria-label": "Replay" }, Object.values(phoneButtons));
+  const phoneTabs = h("nav", { class: "tabs", role: "tablist", "aria-label": t("head.replay") }, Object.values(phoneButtons));
   const stage = h("div", { class: "stage" }, Object.values(drawers));
-  const bar = h("section", { class: "bar replay-bar", "data-testid": "bar", "aria-label": "The step" });
+  const bar = h("section", { class: "bar replay-bar", "data-testid": "bar", "aria-label": t("replay.the_step") });
   let phoneMode = false;
   let phoneTab = "board";
 
@@ -197,12 +197,12 @@ export async function replayScreen(root, id, start = null) {
     // that reloading or sharing it opens this position
     const at = picked && n === picked - 1 ? `?review=${picked}` : "";
     history.replaceState(null, "", href(`/replay/${encodeURIComponent(id)}/${n}${at}`));
-    replace(status, `Step ${n} of ${last} · ${headline(view.state)}`);
+    replace(status, t("replay.status", { n, last, headline: headline(view.state) }));
     if (view.title) {
       const heading = /** @type {HTMLElement} */ (root.querySelector(".game-title")); // the header's
-      heading.textContent = `Replay · ${view.title}`;
+      heading.textContent = t("replay.title", { title: view.title });
       heading.title = heading.textContent;
-      document.title = `Replay · ${view.title} · Endeavor`;
+      document.title = `${t("replay.title", { title: view.title })} · Endeavor`;
     }
     const table = tableHtml(view);
     pz.setSvg(table.svg);
@@ -217,12 +217,12 @@ export async function replayScreen(root, id, start = null) {
     const said = own.find((e) => e.kind === "action") || own[0];
     const words = n > 0 && said ? said.text : null;
     replace(stepBox,
-      h("h2", { "data-testid": "replay-step", title: done || null }, n === 0 ? "Setup" : `Action ${n}: ${words || done}`),
-      view.decision ? h("p", { class: "prompt", "data-testid": "replay-next-decision" }, `Next: ${summaryOf(view.decision)}`) : null,
+      h("h2", { "data-testid": "replay-step", title: done || null }, n === 0 ? t("game.setup") : t("replay.action", { n, words: words || done })),
+      view.decision ? h("p", { class: "prompt", "data-testid": "replay-next-decision" }, t("replay.next_decision", { summary: summaryOf(view.decision) })) : null,
       noteBox);
     replace(logPanel,
       view.scores ? scorePad(view.scores) : null,
-      events.length ? h("section", { class: "log-box" }, h("h3", {}, "What happened"),
+      events.length ? h("section", { class: "log-box" }, h("h3", {}, t("tab.steps")),
         h("ol", { class: "log" }, events.map((e) => logLine(e)))) : null);
     noteAndMarks();
   }

@@ -5,6 +5,7 @@
 // /play/{id}?look#<token>), and a seat the host gave to a bot (the link watches, and
 // says why, until the host hands the seat back).
 
+import { t } from "./i18n.js";
 import { h, problemPage } from "./dom.js";
 
 /**
@@ -31,14 +32,14 @@ export function lookOnly() {
 export function askBeforeTaking(root, theirs, held) {
   const them = seatsWords(theirs);
   return new Promise((resolve) => {
-    problemPage(root, `This is ${them}'s seat link. Play as ${them} here?`, [
-      `This browser already plays ${seatsWords(held)} in this game.`,
-      `If the link was sent to someone else, just watch: ${them}'s seat stays theirs, and this browser keeps playing ${seatsWords(held)}.`,
+    problemPage(root, t("seatlink.ask", { them }), [
+      t("seatlink.already", { held: seatsWords(held) }),
+      t("seatlink.just_watch_text", { them, held: seatsWords(held) }),
     ], [
       h("button", { type: "button", class: "btn primary", "data-testid": "take-seat", onclick: () => resolve("play") },
-        `Play as ${them} here`),
+        t("seatlink.play_as", { them })),
       h("button", { type: "button", class: "btn", "data-testid": "just-watch", onclick: () => resolve("watch") },
-        "Just watch"),
+        t("seatlink.just_watch")),
     ], "ask-seat");
   });
 }
@@ -53,13 +54,13 @@ export function seatNotices(view, { look = null, onPlay = null } = {}) {
   for (const b of view.benched || []) {
     out.push(h("section", { class: "takeover benched", "data-testid": `benched-${b.seat}` },
       h("p", {}, `${b.words}.`),
-      h("p", { class: "muted" }, "You are watching; your link plays again as soon as the host hands the seat back.")));
+      h("p", { class: "muted" }, t("seatlink.benched"))));
   }
   if (look && look.length) {
     out.push(h("section", { class: "takeover look", "data-testid": "look-only" },
-      h("p", {}, `Read-only: this is ${seatsWords(look)}'s seat link, and it works. Nothing is played or kept from this page.`),
+      h("p", {}, t("seatlink.look", { them: seatsWords(look) })),
       onPlay ? h("button", { type: "button", class: "btn small", "data-testid": "look-play", onclick: onPlay },
-        `Play as ${seatsWords(look)} here`) : null));
+        t("seatlink.play_as", { them: seatsWords(look) })) : null));
   }
   return out;
 }
