@@ -14,6 +14,7 @@ import pytest
 from endeavor import GameConfig, new_game
 from endeavor import actions as A
 from endeavor import data as D
+from endeavor import testing as T
 from endeavor.errors import IllegalActionError
 from endeavor.events import Event
 from endeavor.messages import (
@@ -219,7 +220,8 @@ def test_the_2009_action_kinds_words() -> None:
     r = D.REGION_CODES.index("AF")
     first = ship.describe(s, 0, A.code(A.V_SHIP, r)).render()
     assert first.startswith("Ship to the Africa track, space 1 of ")
-    s.filled[r] = s.info.trk_len[r]  # a full track: a disc beside it (P73)
+    while s.filled[r] < s.info.trk_len[r]:  # a full track: a disc beside it (P73)
+        T.ship(s, 1, r)
     beside = ship.describe(s, 0, A.code(A.V_SHIP, r))
     assert beside.render() == "Ship beside the full Africa track (presence, no token)"
     assert beside.render("fr") == ("Naviguer à côté de la piste de navigation de l'Afrique "

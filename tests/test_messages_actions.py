@@ -9,9 +9,10 @@ import random
 
 import pytest
 
-from endeavor import GameConfig, new_game
+from endeavor import GameConfig, api, new_game
 from endeavor import actions as A
 from endeavor import data as D
+from endeavor import testing as T
 from endeavor.actions import V_DONE, V_EXPLOIT
 from endeavor.frames import F_CASUALTY
 from endeavor.messages import Message
@@ -103,9 +104,9 @@ def test_the_rarer_words_a_full_track_a_link_a_fortified_city_a_neutral_disc() -
     kinds = s.rules.kinds
     x = next(i for i, site in enumerate(D.SITES) if site.code == "EU3")
     li, other = next((li, o) for li, o in s.info.adj[x] if s.link_token[li] >= 0)
-    s.site_owner[other] = 0  # P0 holds a neighbour: holding EU3 completes that link
-    s.site_owner[x] = s.n  # the Silent Fleet's disc
-    s.site_marks[x] |= M_FORTIFIED
+    T.place(s, 0, D.SITES[other].code, token=None)  # holding EU3 completes that link
+    api.place_neutral_disc(s, s.n, x)  # the Silent Fleet's disc
+    T.mark_site(s, "EU3", M_FORTIFIED)
     link = f"EU3-{D.SITES[other].code} ({s.rules.token_names[s.link_token[li]]} token)"
     m = kinds[D.ATTACK].describe_message(s, 0, A.code(A.V_ATTACK, x))
     assert kinds[D.ATTACK].describe(s, 0, A.code(A.V_ATTACK, x)) == m
@@ -114,13 +115,14 @@ def test_the_rarer_words_a_full_track_a_link_a_fortified_city_a_neutral_disc() -
         f"1 glory at the end; completes the link {link}")
     _check(m, m.render(viewer=0), 0)
     assert "Flotte Silencieuse" in m.render("fr") and "2 pertes" in m.render("fr")
-    s.site_owner[x] = -1
-    s.site_marks[x] = 0
+    T.remove(s, "EU3")
+    T.mark_site(s, "EU3", M_FORTIFIED, on=False)
     m = kinds[D.OCCUPY].describe_message(s, 0, A.code(A.V_OCCUPY, x))
     assert m.render(viewer=0).endswith(f"; completes the link {link}")
     _check(m, m.render(viewer=0), 0)
     r = 2
-    s.filled[r] = s.info.trk_len[r] - 1
+    while s.filled[r] < s.info.trk_len[r] - 1:
+        T.ship(s, 1, r)
     m = kinds[D.SHIP].describe_message(s, 0, A.code(A.V_SHIP, r))
     assert m.render().endswith("; fills the track and opens South America")
     assert kinds[D.SHIP].describe(s, 0, A.code(A.V_SHIP, r)) == m

@@ -17,6 +17,7 @@ from endeavor import testing as T
 from endeavor.decision import Decision, Option
 from endeavor.messages import Items, Message
 from endeavor.rules.sources import ActionChoice, Effect, ModuleStep, push_followup
+from endeavor.state import State
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 4, "seed": 11},
@@ -171,7 +172,7 @@ def test_a_follow_up_in_a_region() -> None:
     s = T.fresh(4)
     T.ready_to_act(s, 0, 3, "shipyard")
     assert push_followup(s, 0, D.SHIP, region=1)
-    s._legal = None  # the stack changed under the state's legal cache
+    s = State.from_json(s.to_json())  # the position with its new step, as a client has it
     d = s.decision()
     assert d is not None and d.kind == "follow_up"
     m = d.message

@@ -103,8 +103,8 @@ def test_a_hint_in_french_says_the_glory_expected() -> None:
     action = state.legal_actions()[0]
     rated = Rated(action, 0.4, 120, "about 40 glory at the end, 3 behind P1", 40.2, -3.1)
     fr = PlaySession(state, out, 0, RandomBot(0), {"seat": 0}, lang="fr")
-    assert fr._outlook(rated) == ("environ 40 Gloire en fin de partie, 3 de retard sur le "
+    assert fr.outlook(rated) == ("environ 40 Gloire en fin de partie, 3 de retard sur le "
                                   "premier (120 visites)")
     en = PlaySession(state, out, 0, RandomBot(0), {"seat": 0})
-    assert en._outlook(rated) == rated.text
-    assert fr._outlook(Rated(action, 0.0, 0, "random choice")) == "random choice"
+    assert en.outlook(rated) == rated.text
+    assert fr.outlook(Rated(action, 0.0, 0, "random choice")) == "random choice"

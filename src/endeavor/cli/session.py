@@ -430,9 +430,9 @@ class PlaySession:
         self._say(self._t(W.HINT_HEAD, name=name, budget=budget), "bold")
         for k, r in enumerate(rated, 1):
             where = _menu_spot(menu, r.action)
-            self._say(f"  {k}. {r.action.text}{where} - {self._outlook(r)}")
+            self._say(f"  {k}. {r.action.text}{where} - {self.outlook(r)}")
 
-    def _outlook(self, r: B.Rated) -> str:
+    def outlook(self, r: B.Rated) -> str:
         """A hint's estimate in words: the bot's own (English) words, or in another
         language the glory and margin it expects, and its search's visits."""
         if self.lang == "en" or r.glory is None or r.margin is None:
