@@ -5,6 +5,8 @@ engine does not speak, and English unchanged by default."""
 from __future__ import annotations
 
 import itertools
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +20,15 @@ ENGLISH = ("Round ", "Harbor", "harbor ", "Supply", " your ", "Score", "Discard 
            "Links ", "Crown", "glory ", "Winner", "(you)", "New game", "notation, hint")
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scripted answers may save the finished game: into a scratch folder."""
+    monkeypatch.chdir(tmp_path)
+
+
 def _play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
           argv: list[str], script: list[str]) -> tuple[str, list[str]]:
+    monkeypatch.chdir(tempfile.mkdtemp(dir="."))  # each game saves into a folder of its own
     prompts = feed_input(monkeypatch, itertools.chain(script, ["1"] * 600))
     assert main(argv) == 0
     return capsys.readouterr().out, prompts
