@@ -71,3 +71,29 @@ def test_an_unknown_language_is_refused_with_the_reason(api: Any) -> None:
     # a header the server cannot serve falls back to English
     r = api.client.get(f"/api/games/{g['id']}", headers={"Accept-Language": "de-DE,de"})
     assert r.status_code == 200 and r.headers["content-language"] == "en"
+
+
+def test_the_words_come_with_their_messages_the_same_in_every_language(api: Any) -> None:
+    """The decision, each option and each engine event carry their message (id and
+    arguments, language-neutral): the same in English and in French, and the engine
+    renders them into the very words the view gives."""
+    from endeavor.messages import from_dict
+
+    gid, toks = _played(api)
+    mover = api.view(gid)["current_player"]
+    en = api.client.get(f"/api/games/{gid}", headers=auth(toks[mover])).json()
+    fr = api.client.get(f"/api/games/{gid}?lang=fr", headers=auth(toks[mover])).json()
+    assert en["decision"]["message"] == fr["decision"]["message"]
+    assert [o["message"] for o in en["decision"]["options"]] == \
+        [o["message"] for o in fr["decision"]["options"]]
+    engine = [e for e in en["events"] if "message" in e]
+    assert len(engine) > 20
+    assert [e.get("message") for e in en["events"]] == [e.get("message") for e in fr["events"]]
+    for view, lang in ((en, "en"), (fr, "fr")):
+        for option in view["decision"]["options"]:
+            words = from_dict(option["message"]).render(lang, viewer=mover)
+            assert " ".join(words.split()).startswith(option["text"][:20]), (words, option)
+        for event in view["events"]:
+            if "message" in event:
+                words = from_dict(event["message"]).render(lang)
+                assert event["text"][:20] in " ".join(words.split()), (words, event)

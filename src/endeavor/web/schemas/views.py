@@ -73,6 +73,9 @@ class EventView(BaseModel):
     kind: str
     player: int | None
     text: str
+    message: dict[str, Any] | None = Field(
+        default=None, description="the words as data, the same in every language: "
+        "{\"id\", \"args\"} (endeavor.messages); left out on lines the engine did not say")
     rules: list[str] | None = Field(default=None, description="the rulings behind it "
                                                               "(docs/rulings.md); left "
                                                               "out when none")

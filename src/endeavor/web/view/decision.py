@@ -59,9 +59,11 @@ def targets_of(state: State, action: A.Action, p: int) -> list[str]:
 def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
                   locale: str = "en") -> JSON | None:
     """The pending decision for a client playing ``seats``: who decides, its kind, the
-    prompt, the same in the third person for those who watch (``summary``), and (only
+    prompt, the same in the third person for those who watch (``summary``), the
+    prompt's message (id and arguments: ``Message.to_dict()``), and (only
     when that player is one of ``seats``) the options, each with its notation, its
-    words, a group label, its click targets, (``rules``, when there are some) the
+    words, its message (id and arguments, language-neutral: ``Message.to_dict()``), a
+    group label, its click targets, (``rules``, when there are some) the
     rulings its words cite, which are cut out of the words as out of the prompt's, and
     (``effect``, only on the options of a few decisions) what it changes that its words
     do not say: the final score of the last discards, the Harbor discs an activation
@@ -76,6 +78,7 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
         for o in d.options:
             text, rules = plain_words(o.render(locale, viewer=d.player))
             option: JSON = {"action": str(o.action), "text": text,
+                            "message": o.message.to_dict(),
                             "group": group_of(state, o.action),
                             "targets": list(o.targets)}
             if rules:
@@ -87,4 +90,4 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
     summary = plain_words(d.render(locale))[0]
     return {"player": d.player, "kind": d.kind,
             "prompt": plain_words(d.render(locale, viewer=d.player))[0],
-            "summary": summary, "options": options}
+            "summary": summary, "message": d.message.to_dict(), "options": options}

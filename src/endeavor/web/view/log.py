@@ -33,10 +33,13 @@ def scores_view(state: State, force: bool = False) -> list[JSON] | None:
 def event_view(event: Event, seq: int, locale: str = "en") -> JSON:
     """One engine event for the log: the log entry ``seq`` that caused it, its kind,
     the seat concerned (None for the table), its words in ``locale`` in the third person
-    (the log is everyone's) and (``rules``, only when there are some) the rulings they
+    (the log is everyone's), its message (id and arguments, the same in every language:
+    ``Message.to_dict()``) and (``rules``, only when there are some) the rulings they
     cite."""
     words, rules = plain_words(event.render(locale))
     out: JSON = {"seq": seq, "kind": event.kind, "player": event.player, "text": words}
+    if event.message is not None:
+        out["message"] = event.message.to_dict()
     if rules:
         out["rules"] = rules
     return out
