@@ -62,7 +62,8 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
     prompt, the same in the third person for those who watch (``summary``), the
     prompt's message (id and arguments: ``Message.to_dict()``), and (only
     when that player is one of ``seats``) the options, each with its notation, its
-    words, its message (id and arguments, language-neutral: ``Message.to_dict()``), a
+    words, its message (id and arguments, language-neutral: ``Message.to_dict()``; null for a
+    rule module's words only), a
     group label, its click targets, (``rules``, when there are some) the
     rulings its words cite, which are cut out of the words as out of the prompt's, and
     (``effect``, only on the options of a few decisions) what it changes that its words
@@ -78,7 +79,7 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
         for o in d.options:
             text, rules = plain_words(o.render(locale, viewer=d.player))
             option: JSON = {"action": str(o.action), "text": text,
-                            "message": o.message.to_dict(),
+                            "message": None if o.message is None else o.message.to_dict(),
                             "group": group_of(state, o.action),
                             "targets": list(o.targets)}
             if rules:
@@ -90,4 +91,6 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
     summary = plain_words(d.render(locale))[0]
     return {"player": d.player, "kind": d.kind,
             "prompt": plain_words(d.render(locale, viewer=d.player))[0],
-            "summary": summary, "message": d.message.to_dict(), "options": options}
+            "summary": summary,
+            "message": None if d.message is None else d.message.to_dict(),
+            "options": options}
