@@ -174,7 +174,8 @@ def test_move_status_codes(api: Any, client: TestClient) -> None:
     after = r.json()
     assert after["seq"] == 1 and after["actions"] == 1 and after["you"] == [p]
     assert after["events"][0]["seq"] == 1 and after["events"][0]["kind"] == "action"
-    assert set(after["events"][0]) == {"seq", "kind", "player", "text"}
+    assert set(after["events"][0]) == {"seq", "kind", "player", "text", "message"}
+    assert after["events"][0]["message"]["id"] == "event.action"
     assert api.move(gid, mine, legal[0], 0).status_code == 409  # the same seq again
 
 
