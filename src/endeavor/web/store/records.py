@@ -296,6 +296,8 @@ class Notification:
     seat: int
     channel: str
     target: str
+    #: the language of its messages (``en``, ``fr``)
+    lang: str = "en"
 
 
 def seat_from_row(row: Any) -> Seat:

@@ -14,6 +14,7 @@ from ...state import State
 if TYPE_CHECKING:
     from ..store import LogLine
 
+from . import notice  # noqa: F401  (declares a notification's words: see its module)
 from .journal import journal_text
 from .pieces import JSON
 from .words import choice_words, plain_words
