@@ -23,8 +23,7 @@ def notify_view(web: AppState, game_id: str, you: frozenset[int]) -> dict[str, A
     return {"seats": [{"seat": p, **{c: next((n.target for n in settings
                                               if n.seat == p and n.channel == c), None)
                                      for c in CHANNELS},
-                       **{f"{c}_mode": modes.get((p, c), "turn") for c in CHANNELS},
-                       "lang": next((n.lang for n in settings if n.seat == p), "en")}
+                       **{f"{c}_mode": modes.get((p, c), "turn") for c in CHANNELS}}
                       for p in sorted(you)],
             "email_available": web.notifier.email_available,
             "digest_hours": web.notifier.settings.digest_seconds / 3600.0}

@@ -125,8 +125,6 @@ class NotifySeat(BaseModel):
     email: str | None
     webhook_mode: Literal["turn", "digest"] = "turn"
     email_mode: Literal["turn", "digest"] = "turn"
-    lang: str = Field(default="en", description="the language of the seat's messages "
-                      "(set from the request that saved the settings)")
 
 
 class NotifyView(BaseModel):
