@@ -152,7 +152,7 @@ def test_concurrent_starts_migrate_once(tmp_path: Path) -> None:
     assert errors == []
     engine = db.make_engine(url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [("0004",)]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [("0005",)]
         assert conn.execute(select(db.games)).all() == []
     engine.dispose()
 

@@ -154,6 +154,9 @@ notify = Table(
     # period, covering everything since the last (``last_sent``)
     Column("mode", String(8), nullable=False, default="turn"),
     Column("last_sent", DateTime(timezone=True), nullable=True),
+    # 0005: the language of its messages (``en``, ``fr``: the locale of the request that
+    # saved the settings, see endeavor.messages.LOCALES)
+    Column("lang", String(8), nullable=False, default="en", server_default="en"),
     # 0004: the settings of one address (a shared webhook, a digest's period)
     Index("ix_notify_target", "channel", "target"),
 )

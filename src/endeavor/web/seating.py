@@ -188,9 +188,12 @@ def shared_webhook(store: Store, url: str) -> bool:
 
 
 def waiting_elsewhere(notifier: Notifier, game_id: str, seat: int, channel: str,
-                      target: str, shared: bool) -> tuple[str, ...]:
+                      target: str, shared: bool, lang: str = "en") -> tuple[str, ...]:
     """The other games waiting for a move of a seat whose ``channel`` in digest mode goes
-    to ``target``, as lines of a digest ("Also your move: title (P2): link")."""
+    to ``target``, as lines of a digest ("Also your move: title (P2): link") in
+    ``lang``'s words."""
+    from .view.notice import ALSO, say, title_words
+
     n, g = db.notify, db.games
     query = (select(g.c.id, g.c.title, n.c.seat, n.c.link_token)
              .select_from(n.join(g, g.c.id == n.c.game_id))
@@ -205,7 +208,8 @@ def waiting_elsewhere(notifier: Notifier, game_id: str, seat: int, channel: str,
             continue
         link = (links.spectate(r.id, absolute=True) if shared
                 else links.seat(r.id, r.link_token, absolute=True))
-        out.append(f"Also your move: {r.title or 'game ' + r.id} (P{int(r.seat)}): {link}")
+        out.append(say(ALSO, lang, title=title_words(r.title, r.id, lang),
+                       seat=f"P{int(r.seat)}", link=link))
     return tuple(out)
 
 
@@ -223,7 +227,8 @@ def for_channel(notifier: Notifier, message: Message, channel: str, target: str,
                           name=name if name != f"P{message.seat}" else "")
     if mode == "digest" and message.event == "turn":
         message = replace(message, also=waiting_elsewhere(
-            notifier, message.game_id, message.seat, channel, target, shared))
+            notifier, message.game_id, message.seat, channel, target, shared,
+            message.lang))
     return message
 
 
@@ -271,11 +276,12 @@ class TestSender:
         recently)."""
         from .notify import Message, SendError
         from .store import Conflict, hash_token
+        from .view.notice import title_words
 
         n = db.notify
-        row = notifier.store.read(lambda conn: conn.execute(select(n.c.target, n.c.link_token)
-                                   .where(and_(n.c.game_id == game_id, n.c.seat == seat,
-                                               n.c.channel == channel))).first())
+        query = select(n.c.target, n.c.link_token, n.c.lang).where(and_(
+            n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel))
+        row = notifier.store.read(lambda conn: conn.execute(query).first())
         if row is None:
             raise Conflict(f"P{seat} has no {channel} set: save an address first")
         key = (game_id, seat, channel)
@@ -293,11 +299,12 @@ class TestSender:
         token = row.link_token
         if meta.seats[seat].token_hash != hash_token(token):
             raise Conflict("the seat's link has changed: save the address again")
-        message = Message("test", meta.id, meta.title or f"game {meta.id}",
+        lang = row.lang or "en"
+        message = Message("test", meta.id, title_words(meta.title, meta.id, lang),
                           notifier.links.spectate(meta.id, absolute=True), seat,
                           int(snap.state.round), int(snap.state.rules.rounds),
                           notifier.links.seat(meta.id, token, absolute=True),
-                          name=meta.seats[seat].name)
+                          name=meta.seats[seat].name, lang=lang)
         message = for_channel(notifier, message, channel, row.target)
         try:
             if channel == "webhook":

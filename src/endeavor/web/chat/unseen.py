@@ -22,18 +22,20 @@ from .words import NOTIFY_CHARS, NOTIFY_LINES, mentions
 class Unseen:
     """The chat lines a seat's next notification carries: ``lines`` ("Ann wrote:
     ..."), ``more`` further messages not shown, ``upto`` the last message id they
-    cover (0: none)."""
+    cover (0: none); ``said``: the same as ``(name, text)``, for a message that puts
+    them in its own language's words."""
 
     lines: tuple[str, ...] = ()
     more: int = 0
     upto: int = 0
+    said: tuple[tuple[str, str], ...] = ()
 
 
-def _line(name: str, body: str) -> str:
+def _said(name: str, body: str) -> tuple[str, str]:
     text = " ".join(body.split())
     if len(text) > NOTIFY_CHARS:
         text = text[:NOTIFY_CHARS - 1] + "…"
-    return f"{name} wrote: {text}"
+    return name, text
 
 
 #: the unseen messages a notification reads at most (it counts the others)
@@ -73,8 +75,9 @@ def unseen(store: Store, snap: Snapshot, seat: int) -> Unseen:
     chosen = named[:NOTIFY_LINES]
     chosen += [r for r in rows if r not in chosen][:NOTIFY_LINES - len(chosen)]
     chosen.sort(key=lambda r: r.id)
-    return Unseen(tuple(_line(_name(names, int(r.seat)), r.body) for r in chosen),
-                  total - len(chosen), int(rows[0].id))
+    said = tuple(_said(_name(names, int(r.seat)), r.body) for r in chosen)
+    return Unseen(tuple(f"{name} wrote: {text}" for name, text in said),
+                  total - len(chosen), int(rows[0].id), said)
 
 
 def told_statement(game_id: str, seat: int, upto: int) -> tuple[Any, dict[str, Any]]:

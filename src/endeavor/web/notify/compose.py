@@ -12,7 +12,7 @@ from endeavor import final_scores
 
 from .. import chat, db
 from ..store import Snapshot, hash_token, utc, utcnow
-from ..view import plain_words
+from ..view import notice, plain_words
 from .base import NotifierBase
 from .message import Message
 
@@ -20,9 +20,11 @@ from .message import Message
 class Composer(NotifierBase):
     """Messages composed from a game's snapshot."""
 
-    def compose(self, snap: Snapshot, seat: int, token: str) -> Message | str:
+    def compose(self, snap: Snapshot, seat: int, token: str,
+                lang: str = "en") -> Message | str:
         """The message for ``seat`` (whose settings hold ``token``) on the game as it
-        stands in ``snap``, or why none is sent: the game is over (the final scores, to
+        stands in ``snap``, in ``lang``'s words (the settings' language), or why none is
+        sent (in words for the log): the game is over (the final scores, to
         every seat that asked), or the seat is to move and its player is not at the page
         (see the package's doc); a seat no longer to move, now played by a bot, or whose
         link was re-issued gets nothing."""
@@ -34,12 +36,12 @@ class Composer(NotifierBase):
             return "the seat's link has changed"
         state = snap.state
         common: dict[str, Any] = {
-            "game_id": meta.id, "title": meta.title or f"game {meta.id}",
+            "game_id": meta.id, "title": notice.title_words(meta.title, meta.id, lang),
             "game_url": self.links.spectate(meta.id, absolute=True), "seat": seat,
             "round": int(state.round), "rounds": int(state.rules.rounds),
             "link": self.links.seat(meta.id, token, absolute=True),
-            "names": tuple(x.name for x in meta.seats)}
-        common.update(self._chat(snap, seat))
+            "names": tuple(x.name for x in meta.seats), "lang": lang}
+        common.update(self._chat(snap, seat, lang))
         if snap.over:
             scores = sorted(((sc.player, int(sc.total), int(sc.rank))
                              for sc in final_scores(state)), key=lambda x: (x[2], x[0]))
@@ -52,16 +54,20 @@ class Composer(NotifierBase):
         if self._present(snap, seat):
             return "its players are at the hot-seat screen"
         decision = state.decision()
-        asked = plain_words(decision.prompt)[0] if decision is not None else None
+        asked = (plain_words(decision.render(lang, viewer=decision.player))[0]
+                 if decision is not None else None)
         clock = snap.clock
         deadline = (clock.deadline if clock is not None and clock.running == seat
                     else None)
         return Message("turn", asked=asked, deadline=deadline, **common)
 
-    def _chat(self, snap: Snapshot, seat: int) -> dict[str, Any]:
-        """The chat's messages ``seat`` has not seen, for its message (see chat.py)."""
+    def _chat(self, snap: Snapshot, seat: int, lang: str = "en") -> dict[str, Any]:
+        """The chat's messages ``seat`` has not seen, for its message (see chat.py), in
+        ``lang``'s words ("Ann wrote: ...")."""
         unseen = chat.unseen(self.store, snap, seat)
-        return {"chat": unseen.lines, "chat_more": unseen.more, "chat_upto": unseen.upto}
+        lines = tuple(notice.say(notice.WROTE, lang, name=name, text=text)
+                      for name, text in unseen.said)
+        return {"chat": lines, "chat_more": unseen.more, "chat_upto": unseen.upto}
 
     def _present(self, snap: Snapshot, seat: int) -> bool:
         """Whether the last move made by a person (not a bot, not the host) was made

@@ -12,9 +12,10 @@ from email.utils import format_datetime, make_msgid
 from typing import Any, Final
 from urllib.parse import quote
 
-from ..names import result_line, seat_words
+from ..names import seat_words
 from ..store import utcnow
-from ..when import until_words
+from ..view import notice
+from ..view.notice import say
 
 #: Discord's limit on a message's ``content`` (characters)
 DISCORD_MAX: Final = 2000
@@ -48,7 +49,13 @@ class Message:
     :mod:`endeavor.web.seating`).
 
     ``chat``: the chat's messages the seat has not seen ("Ann wrote: ..."), ``chat_more``
-    how many more there are, ``chat_upto`` the last message they cover (see chat.py)."""
+    how many more there are, ``chat_upto`` the last message they cover (see chat.py).
+
+    ``lang``: the language of its words (``en``, ``fr``: the seat's settings'); every
+    sentence is a message of :mod:`endeavor.web.view.notice` put into words in it (what
+    the game asks in it too, when composed: :meth:`Composer.compose`). The machine
+    fields of :meth:`webhook_body` (ids, links, numbers) read the same in every
+    language."""
 
     event: str
     game_id: str
@@ -70,6 +77,8 @@ class Message:
     also: tuple[str, ...] = ()
     #: the seats' names, by seat (empty: P0, P1, ...); see :mod:`endeavor.web.names`
     names: tuple[str, ...] = ()
+    #: the language of its words (see above)
+    lang: str = "en"
 
     def who(self, seat: int, escape: Callable[[str], str] = str) -> str:
         """A seat in words: ``Anna (P1)``, or ``P1`` for a seat not named (the name
@@ -82,7 +91,7 @@ class Message:
         ``escape``)."""
         names = tuple(escape(self.names[s]) if 0 <= s < len(self.names) else f"P{s}"
                       for s in range(max((x[0] for x in self.scores), default=-1) + 1))
-        return result_line(self.scores, names)
+        return notice.result_words(self.scores, names, self.lang)
 
     @property
     def review_url(self) -> str:
@@ -93,35 +102,38 @@ class Message:
     def subject(self) -> str:
         """The e-mail's subject and the notification's title."""
         if self.event == "test":
-            return f"Endeavor: a test from {self.title}"
+            return say(notice.SUBJECT_TEST, self.lang, title=self.title)
         if self.event == "over":
-            return f"Endeavor: {self.title} is over"
-        return f"Endeavor: your move in {self.title}"
+            return say(notice.SUBJECT_OVER, self.lang, title=self.title)
+        return say(notice.SUBJECT_TURN, self.lang, title=self.title)
 
     @property
     def round_words(self) -> str:
-        return "setup" if self.round <= 0 else f"round {self.round} of {self.rounds}"
+        if self.round <= 0:
+            return say(notice.SETUP, self.lang)
+        return say(notice.ROUND, self.lang, round=str(self.round), rounds=str(self.rounds))
 
     def _lines(self, title: str, link: str,
                escape: Callable[[str], str] = str) -> list[str]:
+        lang = self.lang
         who = self.who(self.seat, escape)
-        seat_line = (f"Watch the game: {link}" if self.shared else f"Your seat: {link}")
+        seat_line = say(notice.WATCH if self.shared else notice.YOUR_SEAT, lang, link=link)
         if self.event == "test":
-            return [f"A test message for {who} in {title}: this channel works.", seat_line]
+            return [say(notice.TEST, lang, who=who, title=title), seat_line]
         if self.event == "over":
-            how = (" (ended by the host: the scores are counted as they stood)"
-                   if self.ended_by_host else "")
-            return [f"{title} is over{how}.",
-                    f"{self.result(escape)}." if self.scores else "No scores.",
-                    f"The review: {self.review_url}",
-                    f"Watch the game: {link}" if self.shared
-                    else f"Your seat ({who}): {link}"]
-        lines = [f"{who}, it is your move in {title} ({self.round_words})."]
+            return [say(notice.OVER_BY_HOST if self.ended_by_host else notice.OVER, lang,
+                        title=title),
+                    say(notice.RESULT, lang, result=self.result(escape)) if self.scores
+                    else say(notice.NO_SCORES, lang),
+                    say(notice.REVIEW, lang, link=self.review_url),
+                    say(notice.WATCH, lang, link=link) if self.shared
+                    else say(notice.YOUR_SEAT_WHO, lang, who=who, link=link)]
+        lines = [say(notice.TURN, lang, who=who, title=title, round=self.round_words)]
         if self.asked:
-            lines.append(f"Asked: {self.asked}")
+            lines.append(say(notice.ASKED, lang, asked=self.asked))
         if self.deadline is not None:
-            lines.append(f"You have until {_when(self.deadline)} "
-                         f"({until_words(self.deadline, utcnow())}).")
+            lines.append(say(notice.UNTIL, lang, when=_when(self.deadline),
+                             left=notice.until_words(self.deadline, utcnow(), lang)))
         lines.append(seat_line)
         lines.extend(self.also)
         return lines
@@ -131,8 +143,8 @@ class Message:
         markup)."""
         if not self.chat:
             return lines
-        more = (f"… and {self.chat_more} more message{'s' if self.chat_more != 1 else ''} "
-                f"in the chat" if self.chat_more else None)
+        more = (say(notice.MORE_ONE if self.chat_more == 1 else notice.MORE, self.lang,
+                    n=str(self.chat_more)) if self.chat_more else None)
         said = [escape(line) if escape else line for line in self.chat]
         return [*lines, "", *said, *([more] if more else [])]
 
@@ -190,6 +202,5 @@ class Message:
         m["Date"] = format_datetime(utcnow())
         m["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "endeavor.invalid")
         m["Auto-Submitted"] = "auto-generated"
-        m.set_content(self.text() + "\n\n-- \nYou get this because this seat asked for it on "
-                      "the game's page, where you can change or remove it.\n")
+        m.set_content(self.text() + "\n\n-- \n" + say(notice.FOOTER, self.lang) + "\n")
         return m

@@ -25,7 +25,7 @@ _FREE = or_(_O.c.lease_until.is_(None), _O.c.lease_until < bindparam("b_now"))
 #: the due rows nobody holds, oldest first, with their seat's setting (if still set)
 _DUE: Final = (
     select(_O.c.game_id, _O.c.seat, _O.c.channel, _O.c.seq, _O.c.attempts, _N.c.target,
-           _N.c.link_token)
+           _N.c.link_token, _N.c.lang)
     .select_from(_O.outerjoin(_N, and_(_N.c.game_id == _O.c.game_id,
                                        _N.c.seat == _O.c.seat,
                                        _N.c.channel == _O.c.channel)))
@@ -54,7 +54,8 @@ _RETRY: Final = update(_O).where(_MINE).values(
 @dataclass(frozen=True)
 class Job:
     """An outbox row this worker claimed until ``lease``, with the seat's setting on its
-    channel (None: removed since); ``attempts``: which attempt this is (1 the first)."""
+    channel (None: removed since) and the language of its messages; ``attempts``: which
+    attempt this is (1 the first)."""
 
     game_id: str
     seat: int
@@ -64,6 +65,7 @@ class Job:
     lease: datetime
     target: str | None = None
     token: str | None = None
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ class Outbox(NotifierBase):
                 if won.rowcount == 1:
                     jobs.append(Job(r.game_id, int(r.seat), r.channel, int(r.seq),
                                     int(r.attempts) + 1, lease, r.target,
-                                    r.link_token))
+                                    r.link_token, r.lang or "en"))
         return jobs
 
     @staticmethod

@@ -172,7 +172,8 @@ class Sender(Outbox, Composer, WebhookChannel, MailChannel):
         try:
             # composed under the game's lock, from its cached position (not copied)
             message = self.store.peek(job.game_id,
-                                      lambda snap: self.compose(snap, job.seat, token))
+                                      lambda snap: self.compose(snap, job.seat, token,
+                                                                job.lang))
         except StoreError:
             return Outcome(job, True, said="the game is gone")
         if isinstance(message, str):

@@ -129,10 +129,10 @@ def log_view(snap: Snapshot, since: int = 0, locale: str = "en") -> list[dict[st
         if e.seq <= since:
             continue
         while i < len(lines) and lines[i].seq <= e.seq:
-            out.append(view.line_view(lines[i]))
+            out.append(view.line_view(lines[i], locale))
             i += 1
         out.extend(view.action_view(e.seq, e.action, e.events, locale))
-    out.extend(view.line_view(line) for line in lines[i:])
+    out.extend(view.line_view(line, locale) for line in lines[i:])
     return out
 
 

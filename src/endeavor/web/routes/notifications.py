@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import schemas, seating
 from ..store import CHANNELS
-from .state import AppState, GameId, Token, Web, one_seat, seats_of, token_of
+from .state import AppState, GameId, Locale, Token, Web, one_seat, seats_of, token_of
 
 router = APIRouter(tags=["notifications"])
 
@@ -38,9 +38,11 @@ def get_notify(game_id: GameId, token: Token, web: Web) -> dict[str, Any]:
 
 @router.put("/api/games/{game_id}/notify", response_model=schemas.NotifyView)
 async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token, web: Web,
-                     ) -> dict[str, Any]:
+                     locale: Locale) -> dict[str, Any]:
     """Set or remove (``null``) your seat's webhook and/or e-mail; a field left out
-    stays as it is. A webhook on a loopback or private address is refused unless the
+    stays as it is. The seat's messages are written in ``lang``, else in the
+    language of the request (``?lang=``, else its Accept-Language header, else
+    English). A webhook on a loopback or private address is refused unless the
     server allows it (its host is looked up on a thread of its own, awaited here:
     a name server that does not answer within a few seconds is a 400, and holds
     none of the threads that serve moves); an e-mail needs the server's SMTP
@@ -57,12 +59,15 @@ async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
     if "email" in fields:
         changes["email"] = web.notifier.check_email(body.email) if body.email else None
 
+    lang = body.lang or locale
+
     def save() -> dict[str, Any]:
         for channel, target in changes.items():
-            web.store.set_notification(game_id, seat, channel, target, secret)
+            web.store.set_notification(game_id, seat, channel, target, secret, lang)
         modes = {c: m for c in CHANNELS if (m := fields.get(f"{c}_mode")) is not None}
         if modes:
             seating.set_modes(web.store, game_id, seat, modes)
+        web.store.set_notify_lang(game_id, seat, lang)
         return notify_view(web, game_id, you)
     return await run_in_threadpool(save)
 

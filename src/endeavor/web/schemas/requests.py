@@ -114,6 +114,9 @@ class NotifyRequest(_Request):
     # a seat that stays yours: every turn or a digest, per channel (seating.py)
     webhook_mode: Literal["turn", "digest"] | None = None
     email_mode: Literal["turn", "digest"] | None = None
+    # the language of the seat's messages; left out: the request's (?lang=, else its
+    # Accept-Language header, else English)
+    lang: Literal["en", "fr"] | None = None
 
 
 class NotifySeat(BaseModel):

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Final
 
-from sqlalchemy import and_, delete, insert, select
+from sqlalchemy import and_, delete, insert, select, update
+
+from endeavor.messages import DEFAULT_LOCALE, LOCALES
 
 from .. import db
 from .errors import BadRequest
@@ -25,18 +27,22 @@ class Notifications(Repository):
         """The notification settings of ``seats``."""
         n = db.notify
         rows = self.read(lambda conn: list(conn.execute(
-            select(n.c.seat, n.c.channel, n.c.target)
+            select(n.c.seat, n.c.channel, n.c.target, n.c.lang)
             .where(and_(n.c.game_id == game_id, n.c.seat.in_(list(seats))))
             .order_by(n.c.seat, n.c.channel))))
-        return [Notification(int(r.seat), r.channel, r.target) for r in rows]
+        return [Notification(int(r.seat), r.channel, r.target, r.lang or DEFAULT_LOCALE)
+                for r in rows]
 
     def set_notification(self, game_id: str, seat: int, channel: str, target: str | None,
-                         token: str) -> None:
+                         token: str, lang: str = DEFAULT_LOCALE) -> None:
         """Set (``target``) or remove (None) ``seat``'s notification on ``channel``;
-        ``token`` is the seat's, kept for the link a message carries. (The target is
-        checked by the caller.)"""
+        ``token`` is the seat's, kept for the link a message carries; ``lang`` the
+        language of its messages (see :meth:`set_notify_lang`). (The target is checked
+        by the caller.)"""
         if channel not in CHANNELS:
             raise BadRequest(f"unknown channel {channel!r}: {', '.join(CHANNELS)}")
+        if lang not in LOCALES:
+            raise BadRequest(f"unknown language {lang!r}: {', '.join(LOCALES)}")
         n = db.notify
         key = and_(n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel)
         with self.write_lock, self.engine.begin() as conn:
@@ -48,4 +54,14 @@ class Notifications(Repository):
             if target is not None:  # a new address keeps the channel's mode
                 conn.execute(insert(n).values(game_id=game_id, seat=seat, channel=channel,
                                               target=target, link_token=token,
-                                              created=_now(), mode=mode))
+                                              created=_now(), mode=mode, lang=lang))
+
+    def set_notify_lang(self, game_id: str, seat: int, lang: str) -> None:
+        """The language of ``seat``'s messages on every channel it set (``en``, ``fr``:
+        the language its player used the app in when they saved the settings)."""
+        if lang not in LOCALES:
+            raise BadRequest(f"unknown language {lang!r}: {', '.join(LOCALES)}")
+        n = db.notify
+        with self.transaction() as conn:
+            conn.execute(update(n).where(and_(n.c.game_id == game_id, n.c.seat == seat))
+                         .values(lang=lang))

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from endeavor import Event, State
 from endeavor.bots import NAMES as BOT_NAMES
+from endeavor.messages import Message
 
+from ..view.journal import journal_text
 from .errors import BadRequest
 from .values import hash_token, utc_or_none
 from .words import is_rename
@@ -164,6 +166,15 @@ class LogLine:
     kind: str
     player: int | None
     text: str
+    #: the line as a structured message (put into the reader's words when the log is
+    #: served: :func:`endeavor.web.view.log.line_view`); None: a line known only by
+    #: its ``text``, shown as it is
+    message: Message | None = None
+
+
+def journal_line(seq: int, kind: str, player: int | None, message: Message) -> LogLine:
+    """A journal line of ``message``, its ``text`` the English words."""
+    return LogLine(seq, kind, player, journal_text(message), message)
 
 
 @dataclass(frozen=True)
@@ -285,6 +296,8 @@ class Notification:
     seat: int
     channel: str
     target: str
+    #: the language of its messages (``en``, ``fr``)
+    lang: str = "en"
 
 
 def seat_from_row(row: Any) -> Seat:

@@ -28,9 +28,9 @@ from endeavor import Event, GameConfig, State, new_game
 from .. import db
 from .clockstate import ClockConfig, ClockState
 from .errors import NotFound
-from .records import Effective, Entry, LogLine, Meta, Snapshot, seat_from_row
+from .records import Effective, Entry, LogLine, Meta, Snapshot, journal_line, seat_from_row
 from .values import utc, utc_or_none
-from .words import host_words, is_rename, timeout_words, undo_words
+from .words import host_message, is_rename, timeout_message, undo_message
 
 log = logging.getLogger("endeavor.web")
 
@@ -88,8 +88,8 @@ class CachedGame:
             else:
                 self.state = after
             if entry.note is not None and entry.note.startswith("timeout:"):
-                self.journal.append(LogLine(entry.seq, "timeout", entry.seat,
-                                            timeout_words(entry.seat, entry.note)))
+                self.journal.append(journal_line(entry.seq, "timeout", entry.seat,
+                                                 timeout_message(entry.seat, entry.note)))
             self.effective.append(Effective(entry.seq, entry.seat, entry.action,
                                             tuple(events), entry.note))
         elif entry.kind == "undo":
@@ -98,12 +98,13 @@ class CachedGame:
             else:
                 self.state = after
             gone = self.effective.pop()
-            self.journal.append(LogLine(entry.seq, "undo", gone.seat, undo_words(gone)))
+            self.journal.append(journal_line(entry.seq, "undo", gone.seat,
+                                             undo_message(gone)))
         elif entry.kind == "host":
             if not is_rename(entry):  # a new name shows everywhere at once: no line
-                self.journal.append(LogLine(entry.seq, "host",
-                                            entry.seat if entry.seat >= 0 else None,
-                                            host_words(entry)))
+                self.journal.append(journal_line(entry.seq, "host",
+                                                 entry.seat if entry.seat >= 0 else None,
+                                                 host_message(entry)))
         else:
             raise RuntimeError(f"game {self.meta.id}: unknown log entry kind {entry.kind!r}")
         self.log.append(entry)

@@ -3,10 +3,10 @@ running out, a host entry), and a game's title."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Final
 
-from ..view import plain_words
+from ...messages import Message, Seat, msg
+from ..view import journal
 
 if TYPE_CHECKING:
     from endeavor import GameConfig
@@ -14,39 +14,31 @@ if TYPE_CHECKING:
     from .records import Effective, Entry, SeatSpec
 
 MAX_TITLE: Final = 200
-_PLAYER_PREFIX: Final = re.compile(r"^P\d+:\s*")
+
+
+def undo_message(gone: Effective) -> Message:
+    """The undo of ``gone`` as a journal message: ``P0 took back: Build the Shipyard``
+    (the undone action's own words, as everyone reads them)."""
+    event = next((ev for ev in gone.events if ev.kind == "action"), None)
+    message = event.message if event is not None else None
+    return msg(journal.UNDO, seat=Seat(gone.seat),
+               what=message if message is not None else gone.action)
 
 
 def undo_words(gone: Effective) -> str:
-    """``P0 took back: Build the Shipyard`` (the undone action's own words, as everyone
-    reads them)."""
-    event = next((ev for ev in gone.events if ev.kind == "action"), None)
-    message = event.message if event is not None else None
-    if message is not None:
-        what = _PLAYER_PREFIX.sub("", plain_words(message.render())[0])
-    else:
-        what = gone.action
-    return f"P{gone.seat} took back: {what}"
+    """``P0 took back: Build the Shipyard`` (:func:`undo_message` in English)."""
+    return journal.journal_text(undo_message(gone))
+
+
+def timeout_message(seat: int, note: str) -> Message:
+    """``P2's time ran out: the medium bot played for them``, as a journal message."""
+    bot = note.split(":", 1)[1] if ":" in note else "a"
+    return msg(journal.TIMEOUT, seat=Seat(seat), bot=bot)
 
 
 def timeout_words(seat: int, note: str) -> str:
     """``P2's time ran out: the medium bot played for them``."""
-    bot = note.split(":", 1)[1] if ":" in note else "a"
-    return f"P{seat}'s time ran out: the {bot} bot played for them"
-
-
-def _duration_words(seconds: float) -> str:
-    s = int(round(seconds))
-    if s % 86400 == 0 and s >= 86400:
-        n = s // 86400
-        return f"{n} day{'s' if n != 1 else ''}"
-    if s % 3600 == 0 and s >= 3600:
-        n = s // 3600
-        return f"{n} hour{'s' if n != 1 else ''}"
-    if s % 60 == 0 and s >= 60:
-        n = s // 60
-        return f"{n} minute{'s' if n != 1 else ''}"
-    return f"{s} second{'s' if s != 1 else ''}"
+    return journal.journal_text(timeout_message(seat, note))
 
 
 def is_rename(entry: Entry) -> bool:
@@ -54,42 +46,43 @@ def is_rename(entry: Entry) -> bool:
     return entry.kind == "host" and (entry.action or "").startswith("name ")
 
 
-def host_words(entry: Entry) -> str:
-    """A ``host`` entry in words (its notation: ``reissue 2``, ``bot 2 medium``,
-    ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` /
+def host_message(entry: Entry) -> Message:
+    """A ``host`` entry as a journal message (its notation: ``reissue 2``, ``bot 2
+    medium``, ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` /
     ``extend all 3600``, ``pause``, ``resume``, ``end``, ``reclaim 2``, ``takeover 2
     medium`` (a clock ran out for the rest of the game))."""
     words = (entry.action or "").split()
     op = words[0] if words else ""
     arg = words[1] if len(words) > 1 else ""
-    who = f"P{arg}" if arg.isdigit() else "every seat"
+    who = journal.who_message(arg)
     if op == "reissue":
-        return f"The host issued a new link for {who} (the old one no longer works)"
+        return msg(journal.REISSUE, who=who)
     if op == "bot":
-        bot = words[2] if len(words) > 2 else "a"
-        return f"The host put the {bot} bot in {who}'s seat"
+        return msg(journal.BOT, bot=words[2] if len(words) > 2 else "a", who=who)
     if op == "human":
-        if words[2:3] == ["same"]:
-            return f"The host handed {who}'s seat back to its player (on their link)"
-        return f"The host handed {who}'s seat back to a player (with a new link)"
+        return msg(journal.HANDED_SAME if words[2:3] == ["same"] else journal.HANDED_NEW,
+                   who=who)
     if op == "extend":
         secs = float(words[2]) if len(words) > 2 else 0.0
-        return f"The host gave {who} {_duration_words(secs)} more"
+        return msg(journal.EXTEND, who=who, time=journal.duration_message(secs))
     if op == "pause":
-        return "The host stopped the clocks"
+        return msg(journal.PAUSE)
     if op == "resume":
-        return "The host restarted the clocks"
+        return msg(journal.RESUME)
     if op == "end":
-        return "The host ended the game: the scores are counted as they stand"
+        return msg(journal.END)
     if op == "reclaim":
-        return f"{who} took their seat back from the bot"
+        return msg(journal.RECLAIM, who=who)
     if op == "name":
-        return f"{who} has a new name: {' '.join(words[2:])}"
+        return msg(journal.NAME, who=who, name=" ".join(words[2:]))
     if op == "takeover":
-        bot = words[2] if len(words) > 2 else "a"
-        return (f"{who}'s time ran out: the {bot} bot plays for them for the rest of the "
-                "game")
-    return f"The host changed the game ({entry.action})"
+        return msg(journal.TAKEOVER, who=who, bot=words[2] if len(words) > 2 else "a")
+    return msg(journal.OTHER, action=str(entry.action))
+
+
+def host_words(entry: Entry) -> str:
+    """A ``host`` entry in words (:func:`host_message` in English)."""
+    return journal.journal_text(host_message(entry))
 
 
 def clean_title(title: str | None) -> str:

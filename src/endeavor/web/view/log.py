@@ -14,6 +14,8 @@ from ...state import State
 if TYPE_CHECKING:
     from ..store import LogLine
 
+from . import notice  # noqa: F401  (declares a notification's words: see its module)
+from .journal import journal_text
 from .pieces import JSON
 from .words import choice_words, plain_words
 
@@ -61,7 +63,9 @@ def action_view(seq: int, action: str, events: Iterable[Event], locale: str = "e
     return out
 
 
-def line_view(line: LogLine) -> JSON:
+def line_view(line: LogLine, locale: str = "en") -> JSON:
     """A log line that is not an engine event (an undo, the host's change, a clock),
-    shaped as :func:`event_view`'s."""
-    return {"seq": line.seq, "kind": line.kind, "player": line.player, "text": line.text}
+    shaped as :func:`event_view`'s: its message in ``locale``'s words (a line kept
+    without one: its text as it is)."""
+    text = line.text if line.message is None else journal_text(line.message, locale)
+    return {"seq": line.seq, "kind": line.kind, "player": line.player, "text": text}
