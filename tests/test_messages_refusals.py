@@ -1,0 +1,164 @@
+"""Refusals as messages: the reason an illegal action is refused for (the rule areas'
+``why_not``) and what the decision asks are structured messages, read in English word for
+word as the engine always said them and in French with no English left.
+
+A seeded sweep plays random games (every ruleset, board side, Exploits, the Silent Fleet
+and its optional rules) and, at sampled decisions, tries many actions that are not legal
+there. The English errors are compared with ``fixtures/refusals.json``, recorded from the
+engine when the reasons were still English strings (``python tests/test_messages_refusals.py
+--record`` writes it again: only when an English refusal is meant to change)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from endeavor import GameConfig, new_game
+from endeavor import actions as A
+from endeavor.errors import IllegalActionError
+from endeavor.messages import Message
+
+FIXTURE = Path(__file__).parent / "fixtures" / "refusals.json"
+
+FLEET = {"silent_fleet": True, "limited_occupation": True, "no_token_reaction": True,
+         "building_shortage": True}
+
+#: the games swept: (config, every how many decisions a position is sampled)
+GAMES: list[tuple[dict[str, Any], int]] = [
+    *(({"players": n, "seed": 100 + n}, 4) for n in (2, 3, 4, 5)),
+    ({"players": 4, "seed": 7, "board": "B"}, 4),
+    ({"players": 4, "seed": 8, "options": {"plus_same_region": True}}, 4),
+    *(({"players": 3 + g % 3, "seed": 200 + g, "exploits": "random"}, 3) for g in range(8)),
+    *(({"players": 3 + g % 3, "seed": 300 + g, "ruleset": "classic"}, 4) for g in range(3)),
+    ({"players": 2, "seed": 401, "options": FLEET}, 3),
+    ({"players": 2, "seed": 402, "options": {"silent_fleet": True}, "board": "B"}, 3),
+    ({"players": 2, "seed": 403, "options": FLEET, "exploits": "random"}, 3),
+]
+
+#: illegal actions tried at each sampled position: of a verb the decision takes, of any
+PER_SAMPLE_NEAR = 120
+PER_SAMPLE_ANY = 16
+
+#: English words no French refusal may keep
+ENGLISH = (" the ", "the ", " you ", "you ", " your ", " is ", " not ", " no ", " has ",
+           " need", " needs ", " already ", " only ", " must ", " open", " track",
+           "Harbor", " worker", " building", " deck", " card", " of ", " and ", " with ",
+           " time for ", " make ", " choose ", " decision", " left ", " supply",
+           " level", " presence", " below ", "unoccupied", " yours", " nothing ")
+
+Refusal = tuple[str, Message | None]
+
+
+def _refusals(cfg: dict[str, Any], every: int) -> list[Refusal]:
+    """(the English error, its message) of each illegal action tried in one game."""
+    s = new_game(GameConfig(**cfg))
+    r = random.Random(json.dumps(cfg, sort_keys=True))
+    out: list[Refusal] = []
+    all_codes = sorted(A.BY_CODE)
+    step = 0
+    while not s.is_over:
+        legal = s.legal_actions()
+        if step % every == every - 1:
+            codes = {a.code for a in legal}
+            verbs = {a.verb for a in legal} | {A.V_SHIP, A.V_OCCUPY, A.V_ATTACK, A.V_DRAW}
+            near = [c for c in all_codes if c not in codes and A.BY_CODE[c].verb in verbs]
+            far = [c for c in all_codes if c not in codes and A.BY_CODE[c].verb not in verbs]
+            tried = r.sample(near, min(PER_SAMPLE_NEAR, len(near))) + r.sample(
+                far, min(PER_SAMPLE_ANY, len(far)))
+            for c in tried:
+                with pytest.raises(IllegalActionError) as e:
+                    s.apply(A.BY_CODE[c])
+                out.append((str(e.value), e.value.message))
+        step += 1
+        # ship more often than at random, so that regions open and Exploits wake up
+        ships = [a for a in legal if a.verb in (A.V_SHIP, A.V_ACT)]
+        pick = r.choice(ships) if ships and r.random() < 0.4 else r.choice(legal)
+        s.apply(pick)
+    return out
+
+
+def _reason(m: Message | None) -> Any:
+    return None if m is None else m.args.get("reason")
+
+
+def _english(reason: Any) -> str:
+    if reason is None:
+        return ""
+    return reason if isinstance(reason, str) else reason.render()
+
+
+def record() -> dict[str, Any]:
+    """What the fixture holds: a digest of every English error in order, and the distinct
+    English reasons."""
+    digest = hashlib.sha256()
+    reasons: set[str] = set()
+    n = 0
+    for cfg, every in GAMES:
+        for text, m in _refusals(cfg, every):
+            digest.update(text.encode() + b"\n")
+            reasons.add(_english(_reason(m)))
+            n += 1
+    return {"refusals": n, "digest": digest.hexdigest(), "reasons": sorted(reasons)}
+
+
+@pytest.fixture(scope="module")
+def swept() -> list[Refusal]:
+    return [x for cfg, every in GAMES for x in _refusals(cfg, every)]
+
+
+def test_the_english_refusals_read_as_they_always_did(swept: list[Refusal]) -> None:
+    want = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    reasons = sorted({_english(_reason(m)) for _, m in swept})
+    assert len(swept) == want["refusals"]
+    assert sorted(set(reasons) - set(want["reasons"])) == []
+    assert sorted(set(want["reasons"]) - set(reasons)) == []
+    digest = hashlib.sha256()
+    for text, _ in swept:
+        digest.update(text.encode() + b"\n")
+    assert digest.hexdigest() == want["digest"]
+
+
+def test_every_refusal_is_a_message(swept: list[Refusal]) -> None:
+    assert len(swept) > 5000
+    for text, m in swept:
+        assert isinstance(m, Message), text
+        assert m.render() == text
+        reason = _reason(m)
+        assert reason is None or isinstance(reason, Message), text
+        assert isinstance(m.args.get("asks", Message("list.and", {})), Message), text
+
+
+def test_the_french_refusals_keep_no_english(swept: list[Refusal]) -> None:
+    seen: set[str] = set()
+    for text, m in swept:
+        assert m is not None
+        reason = _reason(m)
+        parts = [(m.args["asks"], m.args["asks"].render())] if "asks" in m.args else []
+        if isinstance(reason, Message):
+            parts.append((reason, reason.render()))
+        for part, english in parts:
+            for viewer in (None, 0):
+                fr = part.render("fr", viewer=viewer)
+                if fr in seen:
+                    continue
+                seen.add(fr)
+                assert "{" not in fr, fr
+                assert fr != english, fr
+                padded = f" {fr} "
+                for word in ENGLISH:
+                    assert word not in padded, f"{word!r} in {fr!r} ({english!r})"
+    assert len(seen) > 100
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        sys.exit("usage: python tests/test_messages_refusals.py --record")
+    FIXTURE.write_text(json.dumps(record(), indent=1, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+    print(f"wrote {FIXTURE}")
