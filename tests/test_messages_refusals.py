@@ -52,11 +52,12 @@ ENGLISH = (" the ", "the ", " you ", "you ", " your ", " is ", " not ", " no ", 
            " time for ", " make ", " choose ", " decision", " left ", " supply",
            " level", " presence", " below ", "unoccupied", " yours", " nothing ")
 
-Refusal = tuple[str, Message | None]
+#: the English error, its message and the seat it is said to
+Refusal = tuple[str, Message | None, int | None]
 
 
 def _refusals(cfg: dict[str, Any], every: int) -> list[Refusal]:
-    """(the English error, its message) of each illegal action tried in one game."""
+    """Each illegal action tried in one game, refused."""
     s = new_game(GameConfig(**cfg))
     r = random.Random(json.dumps(cfg, sort_keys=True))
     out: list[Refusal] = []
@@ -74,7 +75,7 @@ def _refusals(cfg: dict[str, Any], every: int) -> list[Refusal]:
             for c in tried:
                 with pytest.raises(IllegalActionError) as e:
                     s.apply(A.BY_CODE[c])
-                out.append((str(e.value), e.value.message))
+                out.append((str(e.value), e.value.message, e.value.viewer))
         step += 1
         # ship more often than at random, so that regions open and Exploits wake up
         ships = [a for a in legal if a.verb in (A.V_SHIP, A.V_ACT)]
@@ -87,10 +88,10 @@ def _reason(m: Message | None) -> Any:
     return None if m is None else m.args.get("reason")
 
 
-def _english(reason: Any) -> str:
+def _english(reason: Any, viewer: int | None) -> str:
     if reason is None:
         return ""
-    return reason if isinstance(reason, str) else reason.render()
+    return reason if isinstance(reason, str) else reason.render(viewer=viewer)
 
 
 def record() -> dict[str, Any]:
@@ -100,9 +101,9 @@ def record() -> dict[str, Any]:
     reasons: set[str] = set()
     n = 0
     for cfg, every in GAMES:
-        for text, m in _refusals(cfg, every):
+        for text, m, viewer in _refusals(cfg, every):
             digest.update(text.encode() + b"\n")
-            reasons.add(_english(_reason(m)))
+            reasons.add(_english(_reason(m), viewer))
             n += 1
     return {"refusals": n, "digest": digest.hexdigest(), "reasons": sorted(reasons)}
 
@@ -114,21 +115,21 @@ def swept() -> list[Refusal]:
 
 def test_the_english_refusals_read_as_they_always_did(swept: list[Refusal]) -> None:
     want = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    reasons = sorted({_english(_reason(m)) for _, m in swept})
+    reasons = sorted({_english(_reason(m), viewer) for _, m, viewer in swept})
     assert len(swept) == want["refusals"]
     assert sorted(set(reasons) - set(want["reasons"])) == []
     assert sorted(set(want["reasons"]) - set(reasons)) == []
     digest = hashlib.sha256()
-    for text, _ in swept:
+    for text, _, _ in swept:
         digest.update(text.encode() + b"\n")
     assert digest.hexdigest() == want["digest"]
 
 
 def test_every_refusal_is_a_message(swept: list[Refusal]) -> None:
     assert len(swept) > 5000
-    for text, m in swept:
+    for text, m, viewer in swept:
         assert isinstance(m, Message), text
-        assert m.render() == text
+        assert m.render(viewer=viewer) == text
         reason = _reason(m)
         assert reason is None or isinstance(reason, Message), text
         assert isinstance(m.args.get("asks", Message("list.and", {})), Message), text
@@ -136,15 +137,16 @@ def test_every_refusal_is_a_message(swept: list[Refusal]) -> None:
 
 def test_the_french_refusals_keep_no_english(swept: list[Refusal]) -> None:
     seen: set[str] = set()
-    for text, m in swept:
+    for _, m, viewer in swept:
         assert m is not None
         reason = _reason(m)
-        parts = [(m.args["asks"], m.args["asks"].render())] if "asks" in m.args else []
+        parts = [m.args["asks"]] if "asks" in m.args else []
         if isinstance(reason, Message):
-            parts.append((reason, reason.render()))
-        for part, english in parts:
-            for viewer in (None, 0):
-                fr = part.render("fr", viewer=viewer)
+            parts.append(reason)
+        for part in parts:
+            english = part.render(viewer=viewer)
+            for reader in (viewer, None):
+                fr = part.render("fr", viewer=reader)
                 if fr in seen:
                     continue
                 seen.add(fr)
