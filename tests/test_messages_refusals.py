@@ -22,8 +22,11 @@ import pytest
 
 from endeavor import GameConfig, new_game
 from endeavor import actions as A
+from endeavor import testing as T
 from endeavor.errors import IllegalActionError
 from endeavor.messages import Message
+from endeavor.rules.module import M_MISSIONARY
+from endeavor.state import State
 
 FIXTURE = Path(__file__).parent / "fixtures" / "refusals.json"
 
@@ -163,6 +166,64 @@ def test_the_french_refusals_keep_no_english(swept: list[Refusal]) -> None:
                 assert not words, f"{sorted(words)} in {fr!r} ({english!r})"
     assert len(seen) > 100
 
+
+
+# --------------------------------------------------------------------------- rare reasons
+def _attack_frame(harbor: int, exploits: tuple[str, ...] = ()) -> State:
+    """P0 has activated a Barracks (an Attack to carry out) with ``harbor`` discs left;
+    P1 holds Cadiz."""
+    s = T.fresh(4, exploits=exploits)
+    T.place(s, 1, "EU3")
+    T.ready_to_act(s, 0, 3, "barracks")
+    s.apply("act barracks")
+    T.set_harbor(s, 0, harbor)
+    return s
+
+
+def _missionary() -> State:
+    s = _attack_frame(2, ("jesuit_missionaries",))  # (a mark counts with an Exploit in play)
+    T.mark_site(s, "EU3", M_MISSIONARY)
+    return s
+
+
+def _level5() -> State:
+    s = T.fresh(4)
+    p = s.decision().player
+    T.give_building(s, p, "museum")
+    return s
+
+
+def _no_disc() -> State:
+    s = T.fresh(4)
+    T.ready_to_act(s, 0, 0)
+    return s
+
+
+RARE = [
+    (lambda: _attack_frame(1), "attack EU3",
+     "attacking EU3 (Cadiz) needs 2 discs in your Harbor (1 casualty + 1 to occupy)"),
+    (_missionary, "attack EU3", "a Missionary protects EU3 (Cadiz): it may never be Attacked"),
+    (_level5, "build memorial", "you already have a level-5 building"),
+    (_no_disc, "act shipyard", "you have no disc in your Harbor"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(RARE)))
+def test_a_rare_refusal_reads_as_before_and_in_french(k: int) -> None:
+    build, action, english = RARE[k]
+    s = build()
+    with pytest.raises(IllegalActionError) as e:
+        s.apply(action)
+    m = e.value.message
+    assert m is not None
+    reason = m.args["reason"]
+    assert isinstance(reason, Message)
+    assert reason.render(viewer=e.value.viewer) == english
+    assert f" is illegal: {english}; player " in str(e.value)
+    fr = reason.render("fr", viewer=e.value.viewer)
+    assert fr != english
+    assert not set(re.findall(r"[^\W\d_]+", fr)) & ENGLISH, fr
+    assert english not in m.render("fr", viewer=e.value.viewer)
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--record"]:
