@@ -15,6 +15,7 @@ import json
 import random
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -188,8 +189,9 @@ def _missionary() -> State:
 
 def _level5() -> State:
     s = T.fresh(4)
-    p = s.decision().player
-    T.give_building(s, p, "museum")
+    d = s.decision()
+    assert d is not None
+    T.give_building(s, d.player, "museum")
     return s
 
 
@@ -199,7 +201,7 @@ def _no_disc() -> State:
     return s
 
 
-RARE = [
+RARE: list[tuple[Callable[[], State], str, str]] = [
     (lambda: _attack_frame(1), "attack EU3",
      "attacking EU3 (Cadiz) needs 2 discs in your Harbor (1 casualty + 1 to occupy)"),
     (_missionary, "attack EU3", "a Missionary protects EU3 (Cadiz): it may never be Attacked"),
@@ -224,6 +226,17 @@ def test_a_rare_refusal_reads_as_before_and_in_french(k: int) -> None:
     assert fr != english
     assert not set(re.findall(r"[^\W\d_]+", fr)) & ENGLISH, fr
     assert english not in m.render("fr", viewer=e.value.viewer)
+
+
+def test_an_unknown_action_code_is_refused_in_words_of_every_language() -> None:
+    s = new_game(GameConfig(players=3, seed=1))
+    code = max(A.BY_CODE) + 1
+    with pytest.raises(IllegalActionError) as e:
+        s.apply_code(code)
+    assert str(e.value) == f"unknown action code {code}"
+    m = e.value.message
+    assert m is not None
+    assert m.render("fr") == f"code d'action inconnu : {code}"
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--record"]:

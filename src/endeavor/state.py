@@ -95,6 +95,7 @@ ILLEGAL = define("error.illegal", "{action} is illegal: player {player} must {as
 ILLEGAL_WHY = define("error.illegal.why", "{action} is illegal: {reason}; player {player} "
                      "must {asks} (round {round}, {phase}); legal: {legal}{more}")
 MORE = define("error.more", " and {n} more")
+UNKNOWN_CODE = define("error.unknown_code", "unknown action code {code}")
 #: an action's event: the seat, then the option's words
 ACTION = define("event.action", "{seat}: {option}")
 
@@ -657,7 +658,7 @@ class State:
             codes = self._gen()
         if not (_has(codes, c) if _COMPILED else c in codes):
             if c not in A.BY_CODE:
-                raise IllegalActionError(f"unknown action code {c!r}")
+                raise IllegalActionError(msg(UNKNOWN_CODE, code=repr(c)))
             raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes), self._refused_to())
         # the phase driver inlined: this is the hot path of every search
         self._legal = None
