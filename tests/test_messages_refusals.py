@@ -23,6 +23,7 @@ import pytest
 
 from endeavor import GameConfig, new_game
 from endeavor import actions as A
+from endeavor import data as D
 from endeavor import testing as T
 from endeavor.errors import IllegalActionError
 from endeavor.messages import Message
@@ -60,6 +61,21 @@ ENGLISH = frozenset({
     "top", "staffed", "token", "carried", "now", "it", "its",
     "casualty", "casualties", "Attacked", "Occupied", "declined", "game", "this", "that",
 })
+
+
+#: words an English refusal and its French share rightly: French words spelt the same, and
+#: the names of Exploits that keep a word ("Transit", "Main")
+SAME_IN_FRENCH = frozenset({"a", "action", "actions", "source", "Exploit", "pile", "normal",
+                            "Europe", "Transit", "Main"})
+#: the names of places, printed in English on the board: the same in every language
+PLACES = frozenset(w for site in D.SITES for w in re.findall(r"[^\W\d_]+", site.name))
+
+
+def _words(text: str) -> set[str]:
+    """The words of a text but the notation's (quoted) and the codes (``AF/3``, ``EU3``,
+    ``R8``: capitals)."""
+    text = re.sub("«[^»]*»|'[^']*'", "", text)
+    return {w for w in re.findall(r"[^\W\d_]+", text) if not w.isupper()}
 
 
 #: the English error, its message and the seat it is said to
@@ -163,8 +179,11 @@ def test_the_french_refusals_keep_no_english(swept: list[Refusal]) -> None:
                 assert "{" not in fr, fr
                 assert fr != english, fr
                 # a verb of the notation, quoted, is a code: the same in every language
-                words = set(re.findall(r"[^\W\d_]+", re.sub("«[^»]*»", "", fr))) & ENGLISH
+                words = _words(fr) & ENGLISH
                 assert not words, f"{sorted(words)} in {fr!r} ({english!r})"
+                # and no word of the English left, but places and words French spells alike
+                kept = _words(fr) & _words(english) - PLACES - SAME_IN_FRENCH
+                assert not kept, f"{sorted(kept)} kept in {fr!r} ({english!r})"
     assert len(seen) > 100
 
 
