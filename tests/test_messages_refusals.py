@@ -66,7 +66,7 @@ ENGLISH = frozenset({
 #: words an English refusal and its French share rightly: French words spelt the same, and
 #: the names of Exploits that keep a word ("Transit", "Main")
 SAME_IN_FRENCH = frozenset({"a", "action", "actions", "source", "Exploit", "pile", "normal",
-                            "Europe", "Transit", "Main"})
+                            "type", "Europe", "Transit", "Main"})
 #: the names of places, printed in English on the board: the same in every language
 PLACES = frozenset(w for site in D.SITES for w in re.findall(r"[^\W\d_]+", site.name))
 
@@ -74,7 +74,7 @@ PLACES = frozenset(w for site in D.SITES for w in re.findall(r"[^\W\d_]+", site.
 def _words(text: str) -> set[str]:
     """The words of a text but the notation's (quoted) and the codes (``AF/3``, ``EU3``,
     ``R8``: capitals)."""
-    text = re.sub("«[^»]*»|'[^']*'", "", text)
+    text = re.sub(r"«[^»]*»|'[a-z-]+(?: [A-Z]{2})?'", "", text)
     return {w for w in re.findall(r"[^\W\d_]+", text) if not w.isupper()}
 
 
