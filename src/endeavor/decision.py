@@ -39,7 +39,7 @@ from .frames import (
     SRC_SHIFT,
 )
 from .ids import ActionCode, PlayerId
-from .messages import Message, SeatNames
+from .messages import Message, SeatNames, define, msg
 
 if TYPE_CHECKING:
     from .state import State
@@ -163,9 +163,17 @@ class Decision:
                 f"{len(self.options)} options)")
 
 
-def not_now(action: Action) -> str:
+#: refusals: the reason of an action whose verb this decision never takes, and what
+#: a decision asks ("player 1 must <this>"), by frame kind
+NOT_NOW: Final = define("error.not_now", "this is not the time for '{verb}'")
+ASKS: Final = tuple(define(f"error.asks.{name.replace(' ', '_')}",
+                           f"make {'an' if name[0] in 'aeiou' else 'a'} {name} decision")
+                    for name in FRAME_NAMES)
+
+
+def not_now(action: Action) -> Message:
     """The refusal of an action whose verb this decision never takes."""
-    return f"this is not the time for {A.VERB_NAMES[action.verb]!r}"
+    return msg(NOT_NOW, verb=A.VERB_NAMES[action.verb])
 
 
 class DecisionType:
@@ -191,9 +199,10 @@ class DecisionType:
         """Carry out legal code ``c``; ``f`` is already popped from the stack."""
         raise NotImplementedError
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
-        """Why ``action`` (not legal) is refused here; "" when the legal list says it all."""
-        return ""
+    def why_not(self, s: State, f: Frame, action: Action) -> Message | None:
+        """Why ``action`` (not legal) is refused here: a message said to the seat deciding
+        (made only when an action is refused); None when the legal list says it all."""
+        return None
 
     def kind_of(self, s: State, f: Frame) -> str:
         """The public kind of this decision (``Decision.kind``)."""
@@ -204,11 +213,10 @@ class DecisionType:
         seat deciding."""
         return self.kind
 
-    def asks(self, s: State, f: Frame) -> str:
-        """What this decision asks, short, for refusals: "player 1 must <this>"."""
-        what = FRAME_NAMES[f[0]]
-        art = "an" if what[0] in "aeiou" else "a"
-        return f"make {art} {what} decision"
+    def asks(self, s: State, f: Frame) -> str | Message:
+        """What this decision asks, short, for refusals: "player 1 must <this>" (a
+        message, or words)."""
+        return msg(ASKS[f[0]])
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
         """What legal ``action`` does: a message (or words) said to the seat deciding."""

@@ -20,15 +20,19 @@ class NotationError(EndeavorError, ValueError):
 class IllegalActionError(EndeavorError, ValueError):
     """The action is well formed but not legal in this state; the state is unchanged.
     ``str(error)`` is the reason in English; ``message`` the same as a structured message
-    (:mod:`endeavor.messages`) for a client that says it in another language, or None."""
+    (:mod:`endeavor.messages`) for a client that says it in another language, or None;
+    ``viewer`` the seat the refusal is said to (the seat deciding: its reasons say
+    "you"), to render ``message`` for, or None."""
 
-    def __init__(self, reason: str | Message) -> None:
+    def __init__(self, reason: str | Message, viewer: int | None = None) -> None:
         self.message = reason if isinstance(reason, Message) else None
-        super().__init__(reason if isinstance(reason, str) else reason.render())
+        self.viewer = viewer
+        super().__init__(reason if isinstance(reason, str) else reason.render(viewer=viewer))
 
-    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str | Message]]:
+    def __reduce__(self) -> tuple[type[IllegalActionError],
+                                  tuple[str | Message, int | None]]:
         return (IllegalActionError, (self.message if self.message is not None
-                                     else str(self),))
+                                     else str(self), self.viewer))
 
 
 class RecordError(EndeavorError, ValueError):

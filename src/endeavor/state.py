@@ -95,6 +95,7 @@ ILLEGAL = define("error.illegal", "{action} is illegal: player {player} must {as
 ILLEGAL_WHY = define("error.illegal.why", "{action} is illegal: {reason}; player {player} "
                      "must {asks} (round {round}, {phase}); legal: {legal}{more}")
 MORE = define("error.more", " and {n} more")
+UNKNOWN_CODE = define("error.unknown_code", "unknown action code {code}")
 #: an action's event: the seat, then the option's words
 ACTION = define("event.action", "{seat}: {option}")
 
@@ -613,7 +614,7 @@ class State:
         if codes is None:
             codes = self.legal_codes()
         if not (_has(codes, c) if _COMPILED else c in codes):  # the one legality check
-            raise IllegalActionError(self._why_illegal(action, codes))
+            raise IllegalActionError(self._why_illegal(action, codes), self._refused_to())
         f = self.stack[-1]
         t = self.rules.decisions[f[0]]
         # the action's own words describe the position before it (what it costs, what it
@@ -657,8 +658,8 @@ class State:
             codes = self._gen()
         if not (_has(codes, c) if _COMPILED else c in codes):
             if c not in A.BY_CODE:
-                raise IllegalActionError(f"unknown action code {c!r}")
-            raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes))
+                raise IllegalActionError(msg(UNKNOWN_CODE, code=repr(c)))
+            raise IllegalActionError(self._why_illegal(A.BY_CODE[c], codes), self._refused_to())
         # the phase driver inlined: this is the hot path of every search
         self._legal = None
         stack = self.stack
@@ -790,6 +791,11 @@ class State:
         return msg(ILLEGAL_WHY if reason else ILLEGAL, action=action.text, reason=reason,
                    player=f[1], asks=t.asks(self, f), round=self.round,
                    phase=Term("phase", self.phase_name), legal=sample, more=more)
+
+    def _refused_to(self) -> int | None:
+        """The seat a refusal is said to: the seat deciding (None once the game is
+        over)."""
+        return None if self.is_over else self.stack[-1][1]
 
     # ------------------------------------------------------------------ records
     def history(self) -> list[Action]:

@@ -396,8 +396,8 @@ class PlaySession:
                     self._human_apply(state.parse_action(line))
                 except (NotationError, IllegalActionError) as e:
                     said = getattr(e, "message", None)  # a refusal in words, if it has them
-                    self._say(said.render(self.lang) if said is not None else str(e),
-                              "red")  # the state is unchanged
+                    self._say(said.render(self.lang, getattr(e, "viewer", None))
+                              if said is not None else str(e), "red")  # the state is unchanged
                 else:
                     return
 

@@ -16,11 +16,19 @@ from .. import data as D
 from ..data import REGION_STRIDE
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_CASUALTY, PH_ACTIONS
-from ..messages import Count, Message, Seat, Term, define, msg
+from ..messages import Count, Message, Seat, Term, define, msg, noun
 from . import board
-from .kinds import SITE_REGION, ActionKind, target_regions
+from .kinds import (
+    NO_PRESENCE,
+    NOT_ALLOWED,
+    NOT_OPEN,
+    SITE_REGION,
+    ActionKind,
+    not_on_board,
+    target_regions,
+)
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import links_message, owner_arg, plural, region_words, site_words
+from .words import links_message, owner_arg, region_term, site_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -158,31 +166,30 @@ class Attack(ActionKind):
         attack(s, p, x)
         return SITE_REGION[x], -1
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         x = c & A.ARG
         if x not in s.info.site_set:
-            return f"{D.SITES[x].code} is not on board side {s.info.side}"
+            return not_on_board(s, x)
         r = SITE_REGION[x]
         where = site_words(x)
         owner = s.site_owner[x]
         if owner < 0:
             if s.site_marks[x] & M_PIRATE:
-                return f"the Pirate holds {where}: it can't be Attacked"
-            return f"{where} is unoccupied: nothing to attack"
+                return msg(PIRATE, site=where)
+            return msg(UNOCCUPIED, site=where)
         if owner == p:
-            return f"{where} is yours"
+            return msg(YOURS, site=where)
         if not s.is_open(r):
-            return f"{region_words(r, True)} is not open"
+            return msg(NOT_OPEN, region=region_term(r, True))
         if r and not s.region_presence[p * REGION_STRIDE + r]:
-            return f"you have no presence in {region_words(r)} (R12)"
+            return msg(NO_PRESENCE, region=region_term(r))
         if s.site_marks[x] & M_NO_ATTACK:
-            return f"a Missionary protects {where}: it may never be Attacked"
+            return msg(MISSIONARY, site=where)
         need = 1 + cost(s, p, x)
         if harbor < need:
-            return (f"attacking {where} needs {plural(need, 'disc')} in your Harbor "
-                    f"({plural(need - 1, 'casualty')}"
-                    " + 1 to occupy)")
-        return "not allowed now"
+            return msg(NEEDS, site=where, discs=Count(need, "disc"),
+                       casualties=Count(need - 1, CASUALTY))
+        return msg(NOT_ALLOWED)
 
     def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
         return self.unavailable_message(s, p, harbor)
@@ -223,7 +230,7 @@ class Casualty(DecisionType):
             pl.base_discs[arg] += 1
             pl.attr[arg] += 1
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         return not_now(action)
 
     def prompt(self, s: State, f: Frame) -> Message:
@@ -237,3 +244,15 @@ class Casualty(DecisionType):
         a = s.players[p].attr[k]
         return msg(MEMORIAL_TRACK, seat=Seat(p),
                    attribute=Term("token", D.ATTRIBUTES[k].capitalize()), before=a, after=a + 1)
+
+
+# --------------------------------------------------------------------------- refusals
+PIRATE: Final = define("attack.refused.pirate", "the Pirate holds {site}: it can't be Attacked")
+UNOCCUPIED: Final = define("attack.refused.unoccupied", "{site} is unoccupied: nothing to attack")
+YOURS: Final = define("attack.refused.yours", "{site} is yours")
+MISSIONARY: Final = define("attack.refused.missionary",
+                           "a Missionary protects {site}: it may never be Attacked")
+NEEDS: Final = define("attack.refused.harbor",
+                      "attacking {site} needs {discs} in your Harbor ({casualties} + 1 to "
+                      "occupy)")
+CASUALTY: Final = noun("casualty", "casualties")

@@ -70,13 +70,13 @@ from .discard import (
     over_limit_slot_prompt,
 )
 from .draw import Draw
-from .kinds import target_regions
+from .kinds import NO_HARBOR_DISC, NOT_ALLOWED, target_regions
 from .occupy import Occupy
 from .payment import Payment
-from .salary import Salary, payment_codes, workers
+from .salary import Salary, no_worker, payment_codes, workers
 from .ship import Ship
 from .sources import ActionChoice, Effect
-from .words import card_message, region_term, region_words, token_term
+from .words import card_message, region_term, token_term
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -151,17 +151,15 @@ class ClassicShip(Ship):
             ship_track(s, p, pl, r)
         return r, -1
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         verb, arg = c >> A.SHIFT, c & A.ARG
         if verb == A.V_ROUTE:
-            return "the 2009 board has no trade routes (R10)"
+            return msg(NO_ROUTES)
         if verb == A.V_SEA:
-            code = D.REGION_CODES[arg]
-            return (f"the 2009 board has no open sea: 'ship {code}' puts a disc beside "
-                    "the track once it is full (P73)")
+            return msg(NO_SEA, region=D.REGION_CODES[arg])
         if harbor < 1:
-            return "you need 1 disc in your Harbor"
-        return "not allowed now"
+            return msg(NO_HARBOR_DISC)
+        return msg(NOT_ALLOWED)
 
     def unavailable(self, s: State, p: int, harbor: int) -> Message:
         return msg(ship.NO_DISC)
@@ -209,13 +207,12 @@ class ClassicDraw(Draw):
                     out.append(_DRAW | d)
         return out
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAWP:
-            return ("the 2009 game has no discard pile: a discarded card goes back into "
-                    "its deck (P76)")
+            return msg(NO_PILE)
         if arg not in (_EU, _SL) and s.decks[arg] and not s.is_open(arg):
-            return f"{region_words(arg, True)} is not open: Draw needs an open region (R14)"
+            return msg(DRAW_CLOSED, region=region_term(arg, True))
         return super().why_not(s, p, c, harbor)
 
     def unavailable(self, s: State, p: int, harbor: int) -> Message:
@@ -241,12 +238,12 @@ class ClassicPayment(Payment):
                 out.remove(own)
         return out
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         b = c & A.ARG
         f = s.stack[-1] if s.stack else ()
         if f and f[0] == F_EFFECT and f[EFFECT_FLAGS] >> SRC_SHIFT == b + 1:
-            return f"your {D.BUILDINGS[b].name} may not use its own Payment on itself (R15)"
-        return f"you have no worker on a {D.BUILDINGS[b].name}"
+            return msg(OWN_PAYMENT, building=Term("building", D.BUILDINGS[b].name))
+        return no_worker(b)
 
     def unavailable(self, s: State, p: int, harbor: int) -> Message:
         return msg(NO_WORKER, seat=Seat(p))
@@ -528,3 +525,18 @@ register_ruleset(Classic)
 __all__ = ["LINE_NAMES", "PHASE_NAMES", "SCORE_PAD", "Classic", "ClassicActionChoice",
            "ClassicBuild", "ClassicDiscard", "ClassicDraw", "ClassicGovernorSlot",
            "ClassicPayment", "ClassicShip", "NotInThisRuleset", "limit_words", "marker"]
+
+
+# --------------------------------------------------------------------------- refusals
+NO_ROUTES: Final = define("classic.refused.route", "the 2009 board has no trade routes (R10)")
+NO_SEA: Final = define(
+    "classic.refused.sea",
+    "the 2009 board has no open sea: 'ship {region}' puts a disc beside the track once it is "
+    "full (P73)")
+NO_PILE: Final = define(
+    "classic.refused.pile",
+    "the 2009 game has no discard pile: a discarded card goes back into its deck (P76)")
+DRAW_CLOSED: Final = define("classic.refused.closed",
+                            "{region} is not open: Draw needs an open region (R14)")
+OWN_PAYMENT: Final = define("classic.refused.own_payment",
+                            "your {building} may not use its own Payment on itself (R15)")

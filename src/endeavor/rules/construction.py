@@ -159,16 +159,17 @@ class Build(DecisionType):
     def apply(self, s: State, f: Frame, c: int) -> None:
         build(s, f[1], c & A.ARG)
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         if action.verb != A.V_BUILD:
             return not_now(action)
         bd = D.BUILDINGS[action.arg]
         pl = s.players[f[1]]
+        building = Term("building", bd.name)
         if not s.building_supply[action.arg]:
-            return f"no {bd.name} is left in the supply"
+            return msg(NONE_LEFT, building=building)
         if bd.level == 5 and any(_B_LEVEL[b] == 5 for b in pl.buildings):
-            return "you already have a level-5 building"
-        return f"{bd.name} is level {bd.level}, above your Build Level {build_level(s, f[1])}"
+            return msg(LEVEL_5)
+        return msg(ABOVE, building=building, level=bd.level, build_level=build_level(s, f[1]))
 
     def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
@@ -207,7 +208,7 @@ class StartTile(DecisionType):
         for k in range(4):
             pl.attr[k] += icons[k]
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         return not_now(action)
 
     def prompt(self, s: State, f: Frame) -> Message:
@@ -218,3 +219,10 @@ class StartTile(DecisionType):
         if m is None:  # a start tile's words never change
             m = _STARTS[action.arg] = msg(START, building=building_message(action.arg))
         return m
+
+
+# --------------------------------------------------------------------------- refusals
+NONE_LEFT: Final = define("construction.refused.supply", "no {building} is left in the supply")
+LEVEL_5: Final = define("construction.refused.level5", "you already have a level-5 building")
+ABOVE: Final = define("construction.refused.level",
+                      "{building} is level {level}, above your Build Level {build_level}")

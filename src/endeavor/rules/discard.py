@@ -178,10 +178,10 @@ class Discard(DecisionType):
         if over_card_limit(s, p):
             s.stack.append((F_DISCARD, p))
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         if action.verb != A.V_DISCARD:
             return not_now(action)
-        return f"you hold no {D.CARDS[action.arg].code} in a normal card slot"
+        return msg(NOT_HELD, card=D.CARDS[action.arg].code)
 
     def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
@@ -236,13 +236,12 @@ class GovernorSlot(DecisionType):
         if over_card_limit(s, p):
             s.stack.append((F_DISCARD, p))
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         if action.verb != A.V_SLOT:
             return not_now(action)
         if action.arg == A.NONE_ARG:
-            return ("before the last round the free Governor slot stays filled: emptying "
-                    "it would only mean one more card to discard (P1, P92)")
-        return f"you hold no Governor {D.CARDS[action.arg].code}"
+            return msg(SLOT_STAYS)
+        return msg(NO_GOVERNOR, card=D.CARDS[action.arg].code)
 
     def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
@@ -267,3 +266,12 @@ def over_limit_slot_prompt(s: State, p: int, id: str = SLOT_PROMPT) -> Message:
     """P92: the question before discarding over the limit with several Governors
     (``id``: its message, which names ``seat`` and ``limit``)."""
     return msg(id, seat=Seat(p), limit=limit_message(s, p))
+
+
+# --------------------------------------------------------------------------- refusals
+NOT_HELD: Final = define("discard.refused.card", "you hold no {card} in a normal card slot")
+SLOT_STAYS: Final = define(
+    "discard.refused.slot",
+    "before the last round the free Governor slot stays filled: emptying it would only mean "
+    "one more card to discard (P1, P92)")
+NO_GOVERNOR: Final = define("discard.refused.governor", "you hold no Governor {card}")

@@ -12,7 +12,7 @@ from ..data import REGION_STRIDE
 from ..messages import Message, Seat, Term, define, msg
 from .abolition import abolish
 from .kinds import ActionKind
-from .words import card_message, left_message, region_words
+from .words import card_message, left_message, region_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -141,20 +141,20 @@ class Draw(ActionKind):
         gain_card(s, p, arg, s.rules.discard_pile_bonus)  # R16
         return -1, _PILE
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAWP:
             code = D.CARDS[arg].code
             if arg not in s.pile:
-                return f"{code} is not in the discard pile"
-            return (f"your presence in Europe is {presence(s, p, _PILE)}, below the Draw "
-                    f"Value {_CARD_VALUE[arg]} of {code} (R14)")
+                return msg(NOT_IN_PILE, card=code)
+            return msg(PILE_PRESENCE, presence=presence(s, p, _PILE),
+                       value=_CARD_VALUE[arg], card=code)
         dk = s.decks[arg]
         if not dk:
-            return f"the {D.DECK_NAMES[arg]} deck is empty"
+            return msg(EMPTY, deck=Term("deck", D.DECK_NAMES[arg]))
         r = 0 if arg == _SL else arg
-        return (f"your presence in {region_words(r)} is {presence(s, p, arg)}, below "
-                f"the Draw Value {_CARD_VALUE[dk[-1]]} of the top card (R14)")
+        return msg(DECK_PRESENCE, region=region_term(r), presence=presence(s, p, arg),
+                   value=_CARD_VALUE[dk[-1]])
 
     def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
         return self.unavailable_message(s, p, harbor)
@@ -181,3 +181,15 @@ class Draw(ActionKind):
                     _WORDS[key] = m
             return m
         return msg(PILE, card=card_message(arg, s.rules.token_names))
+
+
+# --------------------------------------------------------------------------- refusals
+NOT_IN_PILE: Final = define("draw.refused.pile", "{card} is not in the discard pile")
+PILE_PRESENCE: Final = define(
+    "draw.refused.pile.presence",
+    "your presence in Europe is {presence}, below the Draw Value {value} of {card} (R14)")
+EMPTY: Final = define("draw.refused.empty", "the {deck} deck is empty")
+DECK_PRESENCE: Final = define(
+    "draw.refused.presence",
+    "your presence in {region} is {presence}, below the Draw Value {value} of the top card "
+    "(R14)")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from .. import actions as A
 from .. import data as D
 from ..frames import FL_NO_EUROPE
-from ..messages import Message, Term, define, msg
+from ..messages import Message, Term, define, msg, term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -66,9 +66,10 @@ class ActionKind:
         it does not apply), for a "+" second half under ``plus_same_region``."""
         raise NotImplementedError
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
-        """Why ``c`` (of this kind, not legal) cannot be carried out by ``p`` now."""
-        return "not allowed now"
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
+        """Why ``c`` (of this kind, not legal) cannot be carried out by ``p`` now: a
+        message said to ``p``, made only when an action is refused."""
+        return msg(NOT_ALLOWED)
 
     def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
         """Why no normal action of this kind is possible (for prompts): a message (or
@@ -78,3 +79,20 @@ class ActionKind:
     def describe(self, s: State, p: int, c: int) -> str | Message:
         """What legal code ``c`` does: a message (or words) said to ``p``."""
         return A.BY_CODE[c].text
+
+
+# --------------------------------------------------------------------------- refusals
+#: the reasons every action kind may give for refusing an action (``why_not``), said to
+#: the seat deciding
+NOT_ALLOWED: Final = define("kinds.refused", "not allowed now")
+NOT_ON_BOARD: Final = define("kinds.refused.board", "{site} is not on board side {side}")
+NO_HARBOR_DISC: Final = define("kinds.refused.harbor", "you need 1 disc in your Harbor")
+NOT_OPEN: Final = define("kinds.refused.closed", "{region} is not open")
+OCCUPIED: Final = define("kinds.refused.occupied", "{site} is already occupied")
+NO_PRESENCE: Final = define("kinds.refused.presence", "you have no presence in {region} (R12)")
+term("board_side", "A", "B", "classic")
+
+
+def not_on_board(s: State, x: int) -> Message:
+    """The refusal of site ``x``, which is not on this game's board side."""
+    return msg(NOT_ON_BOARD, site=D.SITES[x].code, side=Term("board_side", s.info.side))

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from .. import actions as A
 from .. import data as D
-from ..messages import Message, term
+from ..messages import Message, Term, define, msg, term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -257,10 +257,11 @@ class RuleModule:
         words)."""
         return f"{self.name}: choose"
 
-    def step_asks(self, s: State, i: int, f: Frame) -> str:
+    def step_asks(self, s: State, i: int, f: Frame) -> str | Message:
         """What own step ``f`` asks, short, for the refusal of an action that does not
-        answer it ("player 1 must <this> (round 3, Actions)")."""
-        return f"make a decision for {self.name}"
+        answer it ("player 1 must <this> (round 3, Actions)"): a message (or words), made
+        only when an action is refused."""
+        return msg(ASKS, module=Term("exploit" if self.is_exploit else "module", self.name))
 
     def step_phase(self, s: State, i: int, f: Frame) -> str:
         """The name of the step of the round own step ``f`` belongs to when it is not
@@ -400,6 +401,10 @@ def register(module: RuleModule) -> RuleModule:
     REGISTRY[module.id] = module
     term("exploit" if module.is_exploit else "module", module.name)
     return module
+
+
+#: what a module's own step asks by default (:meth:`RuleModule.step_asks`)
+ASKS: Final = define("error.asks.module", "make a decision for {module}")
 
 
 __all__ = ["D", "Exploit", "exploit_ids", "L_BLOCKADE", "OBS_FLEET", "OBS_MAX_COUNT",

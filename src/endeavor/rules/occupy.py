@@ -12,9 +12,19 @@ from ..data import REGION_STRIDE
 from ..frames import FL_NO_PRESENCE
 from ..messages import Count, Message, Seat, define, msg
 from . import board
-from .kinds import SITE_REGION, ActionKind, target_regions
+from .kinds import (
+    NO_HARBOR_DISC,
+    NO_PRESENCE,
+    NOT_ALLOWED,
+    NOT_OPEN,
+    OCCUPIED,
+    SITE_REGION,
+    ActionKind,
+    not_on_board,
+    target_regions,
+)
 from .module import M_PIRATE
-from .words import links_message, region_words, site_words, token_term
+from .words import links_message, region_term, site_words, token_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -98,22 +108,22 @@ class Occupy(ActionKind):
         board.place(s, p, x)
         return SITE_REGION[x], -1
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         x = c & A.ARG
         if x not in s.info.site_set:
-            return f"{D.SITES[x].code} is not on board side {s.info.side}"
+            return not_on_board(s, x)
         if harbor < 1:
-            return "you need 1 disc in your Harbor"
+            return msg(NO_HARBOR_DISC)
         r = SITE_REGION[x]
         if not s.is_open(r):
-            return f"{region_words(r, True)} is not open"
+            return msg(NOT_OPEN, region=region_term(r, True))
         if s.site_owner[x] >= 0:
-            return f"{site_words(x)} is already occupied"
+            return msg(OCCUPIED, site=site_words(x))
         if s.site_marks[x] & M_PIRATE:
-            return f"the Pirate holds {site_words(x)}: it can't be Occupied"
+            return msg(PIRATE, site=site_words(x))
         if r and not s.region_presence[p * REGION_STRIDE + r]:
-            return f"you have no presence in {region_words(r)} (R12)"
-        return "not allowed now"
+            return msg(NO_PRESENCE, region=region_term(r))
+        return msg(NOT_ALLOWED)
 
     def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
         return self.unavailable_message(s, p, harbor)
@@ -139,3 +149,8 @@ class Occupy(ActionKind):
                                    glory=Count(_SITE_GLORY[x], "glory"), gain=gain,
                                    links=links_message(s, p, x))
         return m
+
+
+# --------------------------------------------------------------------------- refusals
+PIRATE: Final = define("occupy.refused.pirate",
+                       "the Pirate holds {site}: it can't be Occupied")

@@ -9,7 +9,7 @@ from .. import actions as A
 from .. import data as D
 from ..messages import Message, Seat, Term, define, msg
 from .kinds import ActionKind
-from .salary import pay_worker, payment_codes, workers
+from .salary import no_worker, pay_worker, payment_codes, workers
 
 if TYPE_CHECKING:
     from ..state import State
@@ -42,14 +42,19 @@ class Payment(ActionKind):
         pay_worker(s, p, c & A.ARG)
         return -1, -1
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         bd = D.BUILDINGS[c & A.ARG]
         if bd.no_payment and workers(s, p) and c & A.ARG in s.players[p].buildings:
-            return f"workers on your {bd.name} cannot be paid in the Action phase (R15)"
-        return f"you have no worker on a {bd.name}"
+            return msg(NOT_IN_ACTIONS, building=Term("building", bd.name))
+        return no_worker(c & A.ARG)
 
     def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
         return msg(UNAVAILABLE)
 
     def describe(self, s: State, p: int, c: int) -> str | Message:
         return msg(PAY, seat=Seat(p), building=Term("building", D.BUILDINGS[c & A.ARG].name))
+
+
+# --------------------------------------------------------------------------- refusals
+NOT_IN_ACTIONS: Final = define(
+    "payment.refused.phase", "workers on your {building} cannot be paid in the Action phase (R15)")

@@ -158,10 +158,10 @@ class Salary(DecisionType):
                 pay_all(s, p)
             done(s, p)
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         if action.verb != A.V_PAY:
             return not_now(action)
-        return f"you have no worker on a {D.BUILDINGS[action.arg].name}"
+        return no_worker(action.arg)
 
     def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
@@ -181,3 +181,12 @@ class Salary(DecisionType):
             m = _PAY_MESSAGES[key] = msg(PAY, seat=Seat(f[1]), building=Term(
                 "building", D.BUILDINGS[action.arg].name))
         return m
+
+
+# --------------------------------------------------------------------------- refusals
+NO_WORKER: Final = define("salary.refused.worker", "you have no worker on a {building}")
+
+
+def no_worker(b: int) -> Message:
+    """The refusal of a payment for building ``b``, where the seat deciding has no worker."""
+    return msg(NO_WORKER, building=Term("building", D.BUILDINGS[b].name))

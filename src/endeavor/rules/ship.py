@@ -11,8 +11,16 @@ from .. import actions as A
 from .. import data as D
 from ..messages import Message, Term, define, msg
 from . import board
-from .kinds import SITE_REGION, ActionKind, target_regions
-from .words import region_term, region_words, site_words, token_term
+from .kinds import (
+    NO_HARBOR_DISC,
+    NOT_ALLOWED,
+    OCCUPIED,
+    SITE_REGION,
+    ActionKind,
+    not_on_board,
+    target_regions,
+)
+from .words import region_term, site_words, token_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -81,21 +89,20 @@ class Ship(ActionKind):
         board.add_sea(s, p, arg)  # V_SEA
         return arg, -1
 
-    def why_not(self, s: State, p: int, c: int, harbor: int) -> str:
+    def why_not(self, s: State, p: int, c: int, harbor: int) -> Message:
         verb, arg = c >> A.SHIFT, c & A.ARG
         if harbor < 1:
-            return "you need 1 disc in your Harbor"
+            return msg(NO_HARBOR_DISC)
         r = arg if verb != A.V_ROUTE else SITE_REGION[arg]
-        name = D.REGION_NAMES[r]
         if verb == A.V_SHIP:
-            return f"the {name} track is full: ship to a trade route or the open sea (R10)"
+            return msg(TRACK_FULL, region=Term("region", D.REGION_NAMES[r]))
         if verb == A.V_ROUTE and arg not in s.info.site_set:
-            return f"{D.SITES[arg].code} is not on board side {s.info.side}"
+            return not_on_board(s, arg)
         if not s.is_open(r):
-            return f"{region_words(r, True)} is not open: ship to its track (R10)"
+            return msg(CLOSED, region=region_term(r, True))
         if verb == A.V_ROUTE and s.site_owner[arg] >= 0:
-            return f"{site_words(arg)} is already occupied"
-        return "not allowed now"
+            return msg(OCCUPIED, site=site_words(arg))
+        return msg(NOT_ALLOWED)
 
     def unavailable(self, s: State, p: int, harbor: int) -> str | Message:
         return self.unavailable_message(s, p, harbor)
@@ -141,3 +148,9 @@ def _describe(c: int, key: int) -> Message:
     if verb == _V_ROUTE:
         return msg(ROUTE, site=site_words(arg), gain=gain)
     return msg(SEA, region=region_term(arg))
+
+
+# --------------------------------------------------------------------------- refusals
+TRACK_FULL: Final = define(
+    "ship.refused.full", "the {region} track is full: ship to a trade route or the open sea (R10)")
+CLOSED: Final = define("ship.refused.closed", "{region} is not open: ship to its track (R10)")

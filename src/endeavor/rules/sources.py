@@ -45,7 +45,7 @@ from ..frames import (
 from ..messages import OR, SEMICOLON, Items, Message, Seat, Term, define, msg
 from .kinds import VERB_KIND
 from .payment import PAY
-from .words import region_term, region_words
+from .words import region_term
 
 #: an Exploit's ability offered in place of a normal action
 INSTEAD: Final = define("sources.instead", "{ability} (instead of a normal {action})")
@@ -289,29 +289,19 @@ def source_message(mode: int, k1: int, k2: int) -> Message | Term:
     return msg(KINDS_CHOICE if mode == D.CHOICE else KINDS_BOTH, a=_action(k1), b=_action(k2))
 
 
-def _said(what: str | Message, p: int) -> str:
-    """Words or a message in English, said to ``p``."""
-    return what if isinstance(what, str) else what.render(viewer=p)
-
-
-def _source_reason(s: State, p: int, k1: int, k2: int, harbor: int,
-                   activation: bool = False) -> str:
-    """Why a source of kinds ``k1`` / ``k2`` can do nothing with ``harbor`` discs left;
-    ``activation``: a building, whose activation took one more disc (then a kind that
-    more discs would allow says how many it needs besides that one)."""
-    return "; ".join(_said(r, p) for r in _source_reasons(s, p, k1, k2, harbor, activation))
-
-
 def _source_reasons(s: State, p: int, k1: int, k2: int, harbor: int,
                     activation: bool = False) -> tuple[str | Message, ...]:
-    """:func:`_source_reason` as messages (or a rule area's words), one per reason."""
+    """Why a source of kinds ``k1`` / ``k2`` can do nothing with ``harbor`` discs left:
+    messages (or a rule area's words) said to ``p``, one per reason; ``activation``: a
+    building, whose activation took one more disc (then a kind that more discs would
+    allow says how many it needs besides that one)."""
     reasons = [_kind_reason(s, p, k, harbor, activation) for k in (k1, k2) if k >= 0]
     return tuple(dict.fromkeys(reasons))
 
 
 def _kind_reason(s: State, p: int, kind: int, harbor: int,
                  activation: bool) -> str | Message:
-    """Why no action of ``kind`` is possible (see :func:`_source_reason`)."""
+    """Why no action of ``kind`` is possible (see :func:`_source_reasons`)."""
     k = s.rules.kinds[kind]
     if not activation:
         return k.unavailable(s, p, harbor)
@@ -435,7 +425,7 @@ class ActionChoice(DecisionType):
         src = SRC_TOKEN + arg
         s.stack.append((F_EFFECT, p, mode, k1, k2, -1, -1, src << SRC_SHIFT))
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         verb, arg = action.verb, action.arg
         if A.V_EXPLOIT <= verb < A.V_DONE:
             return exploit_reason(s, f, action)
@@ -443,21 +433,21 @@ class ActionChoice(DecisionType):
             return not_now(action)
         pl = s.players[f[1]]
         if verb == A.V_ACT:
-            name = D.BUILDINGS[arg].name
+            name = Term("building", D.BUILDINGS[arg].name)
             if arg not in pl.buildings:
-                return f"you have no {name}"
+                return msg(NO_BUILDING, building=name)
             if all(pl.taken_circles >> i & 1 for i, b in enumerate(pl.buildings) if b == arg):
-                return f"your {name} is already staffed"
+                return msg(STAFFED, building=name)
             if pl.harbor < 1:
-                return "you have no disc in your Harbor"
+                return msg(NO_HARBOR_DISC)
             _, k1, k2 = _B_SPEC[arg]
-            return (f"none of its actions can be carried out now (R8): "
-                    f"{_source_reason(s, f[1], k1, k2, pl.harbor - 1, True)}")
+            return msg(NOTHING_NOW, reasons=Items(
+                _source_reasons(s, f[1], k1, k2, pl.harbor - 1, True), SEMICOLON))
         if verb == A.V_USE and not pl.blue[arg - 4]:
-            return f"you hold no {D.TOKEN_NAMES[arg]} token"
+            return msg(NO_TOKEN, token=Term("token", D.TOKEN_NAMES[arg]))
         _, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
-        return (f"none of its actions can be carried out now (R8): "
-                f"{_source_reason(s, f[1], k1, k2, pl.harbor)}")
+        return msg(NOTHING_NOW, reasons=Items(_source_reasons(s, f[1], k1, k2, pl.harbor),
+                                              SEMICOLON))
 
     def prompt(self, s: State, f: Frame) -> Message:
         p = f[1]
@@ -554,23 +544,22 @@ def second_half(s: State, f: Frame, p: int, kind: int, region: int, deck: int,
             stack.insert(base, frame)
 
 
-def exploit_reason(s: State, f: Frame, action: Action) -> str:
-    """Why an Exploit's action is not legal now (error messages only)."""
+def exploit_reason(s: State, f: Frame, action: Action) -> Message:
+    """Why an Exploit's action is not legal now (refusals only): a message said to the
+    seat deciding."""
     n = ((action.verb - A.V_EXPLOIT) // A.EXPLOIT_VERBS) + 1
     i = next((j for j, e in enumerate(s.ex) if e.number == n), -1)
     if i < 0:
-        return "that Exploit is not in this game"
+        return msg(NOT_IN_GAME)
     e = s.ex[i]
+    name = Term("exploit" if e.is_exploit else "module", e.name)
     if e.is_exploit and not s.exploit_active(i):
         r1, r2 = e.regions
-        return (f"{e.name} is dormant until {region_words(r1)} and "
-                f"{region_words(r2)} are both open")
+        return msg(DORMANT, exploit=name, first=region_term(r1), second=region_term(r2))
     if e.is_exploit and f[0] == F_EFFECT and not s.has_shield(f[1], i):
         r1, r2 = e.regions
-        return (f"you hold no Shield on {e.name}: it needs presence in both "
-                f"{region_words(r1)} and {region_words(r2)} (P13)")
-    return (f"{e.name} does not offer it now (it answers another action type, or it "
-            f"could not do anything, R8)")
+        return msg(NO_SHIELD, exploit=name, first=region_term(r1), second=region_term(r2))
+    return msg(NOT_OFFERED, exploit=name)
 
 
 class Effect(DecisionType):
@@ -607,28 +596,29 @@ class Effect(DecisionType):
         if f[EFFECT_MODE] == _BOTH:
             second_half(s, f, p, kind, region, deck, base)
 
-    def why_not(self, s: State, f: Frame, action: Action) -> str:
+    def why_not(self, s: State, f: Frame, action: Action) -> Message:
         verb = action.verb
         if A.V_EXPLOIT <= verb < A.V_DONE:
             return exploit_reason(s, f, action)
         if verb == A.V_DONE:
-            return "only the second action of a '+' source may be declined"
+            return msg(NOT_DECLINED)
         if verb not in VERB_KIND:
             return not_now(action)
         ek = VERB_KIND[verb]
         _, p, _, k1, k2, region, deck = f[:7]
         if ek not in (k1, k2):
-            allowed = "/".join(D.KIND_NAMES[k] for k in (k1, k2) if k >= 0)
-            return f"this source allows {allowed}, not {D.KIND_NAMES[ek]}"
+            allowed = tuple(Term("action", D.KIND_NAMES[k]) for k in (k1, k2) if k >= 0)
+            return msg(ALLOWS, allowed=Items(allowed, SLASH),
+                       action=Term("action", D.KIND_NAMES[ek]))
         arg = action.arg
         if deck >= 0 and ek == D.DRAW:
             d = arg if verb == A.V_DRAW else D.PILE
             if d != deck:
-                return "the second Draw must be from the same deck"
+                return msg(SAME_DECK)
         if region >= 0 and ek in (D.SHIP, D.OCCUPY, D.ATTACK):
             r = arg if verb in (A.V_SHIP, A.V_SEA) else D.SITES[arg].region
             if r != region:
-                return f"the second action must be in {region_words(region)}"
+                return msg(SAME_REGION, region=region_term(region))
         return s.rules.kinds[ek].why_not(s, p, action.code, s.players[p].harbor)
 
     def kind_of(self, s: State, f: Frame) -> str:
@@ -715,7 +705,7 @@ class ModuleStep(DecisionType):
     def prompt(self, s: State, f: Frame) -> str | Message:
         return self.module(s, f).step_prompt(s, f[EXPLOIT_MODULE], f)
 
-    def asks(self, s: State, f: Frame) -> str:
+    def asks(self, s: State, f: Frame) -> str | Message:
         return self.module(s, f).step_asks(s, f[EXPLOIT_MODULE], f)
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
@@ -735,3 +725,27 @@ class ModuleStep(DecisionType):
         return ""
 
 
+# --------------------------------------------------------------------------- refusals
+NO_BUILDING: Final = define("sources.refused.building", "you have no {building}")
+STAFFED: Final = define("sources.refused.staffed", "your {building} is already staffed")
+NO_HARBOR_DISC: Final = define("sources.refused.harbor", "you have no disc in your Harbor")
+NOTHING_NOW: Final = define("sources.refused.nothing",
+                            "none of its actions can be carried out now (R8): {reasons}")
+NO_TOKEN: Final = define("sources.refused.token", "you hold no {token} token")
+NOT_IN_GAME: Final = define("sources.refused.exploit", "that Exploit is not in this game")
+DORMANT: Final = define("sources.refused.dormant",
+                        "{exploit} is dormant until {first} and {second} are both open")
+NO_SHIELD: Final = define(
+    "sources.refused.shield",
+    "you hold no Shield on {exploit}: it needs presence in both {first} and {second} (P13)")
+NOT_OFFERED: Final = define(
+    "sources.refused.offered",
+    "{exploit} does not offer it now (it answers another action type, or it could not do "
+    "anything, R8)")
+NOT_DECLINED: Final = define("sources.refused.done",
+                             "only the second action of a '+' source may be declined")
+ALLOWS: Final = define("sources.refused.kind", "this source allows {allowed}, not {action}")
+#: joins the action kinds a source allows: ``Ship/Draw``
+SLASH: Final = define("sources.refused.slash", "{a}/{b}")
+SAME_DECK: Final = define("sources.refused.deck", "the second Draw must be from the same deck")
+SAME_REGION: Final = define("sources.refused.region", "the second action must be in {region}")

@@ -502,15 +502,9 @@ class SilentFleet(api.RuleModule):
             return api.msg(PROMPT_DRAW, fleet=_FLEET, seat=seat)
         return api.msg(PROMPT_SHORTAGE, seat=seat, level=api.build_level(s, f[1]))
 
-    def step_asks(self, s: State, i: int, f: api.Frame) -> str:
+    def step_asks(self, s: State, i: int, f: api.Frame) -> api.Message:
         """The fleet's steps are no Exploit's: say what each one asks."""
-        return ("choose which of the turn's actions The Silent Fleet reacts to",
-                "choose where The Silent Fleet's disc ships to (its reaction to a Ship)",
-                "choose the city The Silent Fleet occupies (its reaction to an Occupy)",
-                "choose the deck whose top card The Silent Fleet discards (its reaction "
-                "to a Draw)",
-                "discard a building from the supply for the building shortage (P90)"
-                )[f[api.EXPLOIT_STEP]]
+        return api.msg(ASKS[f[api.EXPLOIT_STEP]])
 
     def step_phase(self, s: State, i: int, f: api.Frame) -> str:
         """P90: the shortage comes at the start of the round, before Construction (the
@@ -658,3 +652,20 @@ def _winner(track: list[int]) -> int:
 
 
 api.register(SilentFleet())
+
+
+# --------------------------------------------------------------------------- refusals
+#: what each of the fleet's own steps asks, for the refusal of an action that does not
+#: answer it
+ASKS: Final = (
+    _M("silent_fleet.asks.reaction",
+       "choose which of the turn's actions The Silent Fleet reacts to"),
+    _M("silent_fleet.asks.ship",
+       "choose where The Silent Fleet's disc ships to (its reaction to a Ship)"),
+    _M("silent_fleet.asks.occupy",
+       "choose the city The Silent Fleet occupies (its reaction to an Occupy)"),
+    _M("silent_fleet.asks.draw",
+       "choose the deck whose top card The Silent Fleet discards (its reaction to a Draw)"),
+    _M("silent_fleet.asks.shortage",
+       "discard a building from the supply for the building shortage (P90)"),
+)
