@@ -44,7 +44,7 @@ test("a city's tip card in French: where it lies, who holds it, what an Attack t
   const words = siteWords(city({ fortified: true, attack_discs: [null, 3, 3] }), region(), 3).join(" ");
   assert.match(words, /^Une ville · Amérique du Nord \(ouverte\) ; elle vaut 1 Gloire/);
   assert.match(words, /Fortifiée : un jeton Fortification/);
-  assert.match(words, /L'attaquer prend 3 disques à votre Port : 2 perdu\(s\) vers votre réserve/);
+  assert.match(words, /L'attaquer prend 3 disques à votre Port : 2 perdus vers votre réserve/);
   assert.match(words, /\(elle est fortifiée\) ; il faut être présent dans la région\./);
   assert.doesNotMatch(words, /Attacking|Held by|discs/);
   const missioned = siteWords(city({ missionaries: 2, attack_discs: null }), region(), 3).join(" ");
