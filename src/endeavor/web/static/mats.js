@@ -37,7 +37,7 @@ function attributeRow(attr, index, classic) {
     h("span", { class: `attr-name a${index}` }, short),
     h("span", { class: "attr-bar" }, h("span", { class: `attr-fill a${index}`, style: `width:${width}%` })),
     h("span", { class: "attr-score" }, String(attr.marker)),
-    h("span", { class: "attr-level" }, `L${attr.level}`),
+    h("span", { class: "attr-level" }, t("mat.level_short", { level: attr.level })),
     h("span", { class: "attr-next" }, next));
 }
 
@@ -153,7 +153,7 @@ export function supplyHtml(state) {
       state.start_tiles.map(chip)));
   }
   for (const [level, items] of [...byLevel.entries()].sort((a, b) => a[0] - b[0])) {
-    rows.push(h("div", { class: "supply-row" }, h("span", { class: "lvl" }, `L${level}`), items.map(chip)));
+    rows.push(h("div", { class: "supply-row" }, h("span", { class: "lvl" }, t("mat.level_short", { level })), items.map(chip)));
   }
   return h("section", { class: "supply", "data-testid": "supply", "aria-label": t("supply.label") },
     h("h3", {}, t("tab.build")), rows);
