@@ -6,7 +6,7 @@ With ``$ENDEAVOR_SCREENSHOTS`` set, each view is saved as ``board-fr-<size>.png`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from test_board_pieces import PIECES, SIZES, on_board_tab, open_game, tip_of
@@ -25,7 +25,7 @@ def fortified(state: State) -> bool:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_board_and_its_tip_cards_in_french(server: Server, new_page: Any, shot: Any,
                                                size: str) -> None:
-    options: dict[str, Any] = dict(SIZES[size])
+    options = cast(dict[str, Any], SIZES[size])
     page = new_page(locale="fr-FR", **options)
     phone = size == "phone"
     open_game(server, page, PIECES, fortified)
