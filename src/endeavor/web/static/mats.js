@@ -2,7 +2,7 @@
 // The player mats and the building supply as HTML, from the position JSON. Clickable
 // elements carry data-target="<id>" like the board's.
 
-import { t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { h, COLOURS, tokenLabel } from "./dom.js";
 import { cardTitle, cardWords } from "./board.js";
 import { tip } from "./tipcard.js";
@@ -85,7 +85,9 @@ export function matHtml(mat, state, seat, you, clock = null) {
     type: "button", class: "slot-choice", "data-target": c.id, tabindex: -1,
     title: c.card ? t("mat.slot_put", { card: c.card }) : t("mat.slot_leave"),
   }, c.card || t("mat.none")));
-  const onTracks = Object.entries(mat.on_tracks).map(([k, v]) => `${k} ${v}`).join(", ");
+  // the tracks by their key in English (as ever), by the attribute's name in another language
+  const trackName = (/** @type {string} */ k) => (locale() === "en" ? k : mat.attributes.find((a) => a.key === k)?.name ?? k);
+  const onTracks = Object.entries(mat.on_tracks).map(([k, v]) => `${trackName(k)} ${v}`).join(", ");
   return h("section", {
     class: `mat${mat.to_move ? " to-move" : ""}${you ? " yours" : ""}`,
     "data-testid": `mat-${mat.seat}`, style: `--seat:${colour}`,
