@@ -11,6 +11,9 @@ import { seatTag, seatWords } from "./names.js";
 /** @typedef {import("./types.js").Building} Building */
 /** @typedef {import("./types.js").State} State */
 
+/** The attributes' keys, in the mats' order (data.ATTRIBUTES). */
+const ATTR_KEYS = ["industry", "culture", "wealth", "influence"];
+
 /** The attributes' short names (2009: Finance and Politics for the last two). */
 const attrShort = () => [t("mat.attr_industry"), t("mat.attr_culture"), t("mat.attr_wealth"), t("mat.attr_influence")];
 
@@ -86,7 +89,7 @@ export function matHtml(mat, state, seat, you, clock = null) {
     title: c.card ? t("mat.slot_put", { card: c.card }) : t("mat.slot_leave"),
   }, c.card || t("mat.none")));
   // the tracks by their key in English (as ever), by the attribute's name in another language
-  const trackName = (/** @type {string} */ k) => (locale() === "en" ? k : mat.attributes.find((a) => a.key === k)?.name ?? k);
+  const trackName = (/** @type {string} */ k) => (locale() === "en" ? k : mat.attributes[ATTR_KEYS.indexOf(k)]?.name ?? k);
   const onTracks = Object.entries(mat.on_tracks).map(([k, v]) => `${trackName(k)} ${v}`).join(", ");
   return h("section", {
     class: `mat${mat.to_move ? " to-move" : ""}${you ? " yours" : ""}`,
