@@ -3,8 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./catalogs.mjs";
 import { BENDS, H, REGIONS, SITES, W } from "../../src/endeavor/web/static/boardmap.js";
-import { CLASSIC_DISCARD_LINES, cardWords, nameLines } from "../../src/endeavor/web/static/board.js";
+import { classicDiscardLines, cardWords, nameLines } from "../../src/endeavor/web/static/board.js";
 
 /** @param {number[]} area @param {number} x @param {number} y */
 const inside = (area, x, y) => x >= area[0] && x <= area[0] + area[2] && y >= area[1] && y <= area[1] + area[3];
@@ -77,11 +78,11 @@ test("cardWords: a card's value, what it gives and its marks", () => {
 test("the 2009 discard panel: a discarded card goes back into its deck by value", () => {
   // the 2009 rulebook: "Discarded cards are returned to the card stack that they came
   // from. Cards are always arranged in increasing value order from the top down"
-  const words = CLASSIC_DISCARD_LINES.join(" ");
+  const words = classicDiscardLines("en").join(" ");
   assert.match(words, /back into its own deck by value, the lowest on top/);
   assert.doesNotMatch(words, /under/);
   assert.match(words, /Slavery card is set aside/);
   assert.match(words, /Governor leaves the game/);
   // each line fits the panel (245 units wide, 10-unit letters about 5.5 wide)
-  for (const line of CLASSIC_DISCARD_LINES) assert.ok(line.length <= 40, line);
+  for (const line of [...classicDiscardLines("en"), ...classicDiscardLines("fr")]) assert.ok(line.length <= 41, line);
 });

@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./catalogs.mjs";
+
 import {
   attackWords, cardWords, exploitStatus, linkWords, regionWords, siteWords,
 } from "../../src/endeavor/web/static/board.js";

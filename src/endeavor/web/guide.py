@@ -238,8 +238,12 @@ EXPLOITS: Final[dict[str, ExploitText]] = {
 }
 
 
-def shield_text(exploit_id: str) -> str:
-    """How this Exploit's Shields are earned and what they do."""
+def shield_text(exploit_id: str, locale: str = "en") -> str:
+    """How this Exploit's Shields are earned and what they do (in ``locale``: see
+    :mod:`.exploit_words`)."""
+    if locale != "en":
+        from .exploit_words import shield_text as in_locale
+        return in_locale(exploit_id, locale)
     m = REGISTRY[exploit_id]
     a, b = (D.REGION_NOUNS[r] for r in m.regions)
     words = (f"Earned when {a} and {b} are both open, by every player with presence in "
@@ -255,8 +259,12 @@ def exploit_paragraphs(exploit_id: str) -> list[str]:
     return EXPLOITS[exploit_id].rule.split("\n")
 
 
-def exploit_rule(exploit_id: str) -> str:
-    """The Exploit's whole rule in plain words, one string."""
+def exploit_rule(exploit_id: str, locale: str = "en") -> str:
+    """The Exploit's whole rule in plain words, one string (in ``locale``: see
+    :mod:`.exploit_words`)."""
+    if locale != "en":
+        from .exploit_words import exploit_rule as in_locale
+        return in_locale(exploit_id, locale)
     return " ".join(exploit_paragraphs(exploit_id))
 
 

@@ -168,9 +168,13 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
         snap, ("decision", mine, locale), lambda: view.decision_view(
             state, [current] if mine and current is not None else [], locale))
     events = _events_json(snap, since, locale)
-    position: bytes | None = snap.memo.get("state")
+    # the position's words are in the locale: one encoding per (seq, locale)
+    key = "state" if locale == "en" else ("state", locale)
+    position: bytes | None = snap.memo.get(key)
     if position is None:
-        position = snap.memo["state"] = POSITIONS.encode(snap.meta.id, view.position(state))
+        position = snap.memo[key] = POSITIONS.encode(
+            snap.meta.id if locale == "en" else f"{snap.meta.id}/{locale}",
+            view.position(state, locale))
     scores = _memo(snap, "scores", lambda: view.scores_view(state, force=over))
     can_undo = b"true" if snap.undo_target(you) is not None else b"false"
     return b"".join((

@@ -8,7 +8,8 @@
 // makes the legal ones live. Each region's group carries data-region="<code>". Every
 // piece has a tip card (tipcard.js) that says what it is and does in words.
 
-import { s, ownerColour, ownerName, tokenLabel } from "./dom.js";
+import { s, ownerColour, ownerName as seatName, tokenLabel } from "./dom.js";
+import { t } from "./i18n.js";
 import { tip } from "./tipcard.js";
 import {
   W, H, REGIONS, PILE_AREA, EXPLOIT_AREA, TRACK_STEP, SITES, BENDS,
@@ -36,6 +37,14 @@ const DECK_COLOURS = {
   NA: "#4f6db0", IN: "#b5523b", FE: "#a8842a",
 };
 
+/**
+ * A disc owner named for the reader: a seat, or the neutral Silent Fleet.
+ * @param {number} owner
+ * @param {number} players
+ */
+function ownerName(owner, players) {
+  return owner >= players ? t("board.silent_fleet") : seatName(owner, players);
+}
 const SITE_R = 17;
 const HIT = 46; // a target's invisible hit area (viewBox units)
 const CARD_W = 50;
@@ -108,7 +117,7 @@ function tokenBadge(token, x, y, size = 9, cls = "") {
 
 /** @param {Token} token */
 function tokenWords(token) {
-  return `${token.name} token (${token.colour === "blue" ? "an action you spend later" : "+1 " + token.name})`;
+  return t(token.colour === "blue" ? "board.token_blue" : "board.token_brown", { name: token.name });
 }
 
 /**
@@ -153,7 +162,7 @@ function overlaps(a, b, pad = 0) {
 
 // ------------------------------------------------------------------ cards
 /** What the discard pile's Draws count: the discs on Europe's cities and trade routes (R14). */
-export const PILE_COUNT = "your discs in Europe (on its cities and trade routes)";
+export const pileCount = () => t("board.pile_count");
 
 /**
  * What a card is and gives, in words (a list of sentences); `pile`: it lies in the
@@ -163,20 +172,32 @@ export const PILE_COUNT = "your discs in Europe (on its cities and trade routes)
  */
 export function cardWords(card, { pile = false } = {}) {
   const lines = [];
-  if (card.governor) lines.push("A Governor card: it counts as an Asset card, and the free Governor slot of a mat holds one without counting toward the card limit.");
+  if (card.governor) lines.push(t("board.card_governor"));
   else if (card.value !== null && card.value !== undefined) {
-    const n = `${card.value} disc${card.value === 1 ? "" : "s"}`;
+    const n = card.value;
     const regional = card.deck !== "EU" && card.deck !== "SL";
+    const deck = card.deck_name || "";
     lines.push(pile
-      ? `Draw value ${card.value}: from the discard pile a Draw action may take it when you have at least ${n} in Europe (on its cities and trade routes)${regional ? `, whatever you have in the ${card.deck_name} region` : ""}.`
-      : `Draw value ${card.value}: you may draw it with a Draw action when you have at least ${n} in ${regional ? `the ${card.deck_name} region` : "Europe"}.`);
+      ? (regional ? t("board.card_value_pile_region", { n, deck }) : t("board.card_value_pile", { n }))
+      : (regional ? t("board.card_value_region", { n, deck }) : t("board.card_value_europe", { n })));
   }
-  lines.push(`Gives ${card.gives}.`);
-  if (card.bonus_disc) lines.push("When you draw it you also take 1 disc from your supply to your Harbor.");
-  else if (pile && card.value === 1 && !["EU", "SL"].includes(card.deck)) lines.push("Drawn from the discard pile it brings no disc from your supply (this game's rules).");
-  if (card.slavery) lines.push("A Slavery card: when Slavery is abolished it is set aside (its symbols lost) and costs 1 glory at the end.");
-  if (card.abolition) lines.push("Abolition of Slavery: whoever draws it makes every player set aside their Slavery cards.");
+  lines.push(t("board.card_gives", { gives: card.gives }));
+  if (card.bonus_disc) lines.push(t("board.card_bonus_disc"));
+  else if (pile && card.value === 1 && !["EU", "SL"].includes(card.deck)) lines.push(t("board.card_no_bonus_disc"));
+  if (card.slavery) lines.push(t("board.card_slavery"));
+  if (card.abolition) lines.push(t("board.card_abolition"));
   return lines;
+}
+
+/**
+ * A card's tip title: its code, Governor or not, its deck (and the discard pile).
+ * @param {Pick<Card, "code" | "governor"> & { deck_name?: string }} card
+ * @param {boolean} [pile]
+ */
+export function cardTitle(card, pile = false) {
+  const key = card.governor ? (pile ? "board.card_title_governor_pile" : "board.card_title_governor")
+    : pile ? "board.card_title_pile" : "board.card_title";
+  return t(key, { code: card.code, deck: card.deck_name || "" });
 }
 
 /**
@@ -188,7 +209,7 @@ export function cardWords(card, { pile = false } = {}) {
  */
 export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id = null, label = null, pile = false } = {}) {
   const colour = DECK_COLOURS[card.deck] || "#777";
-  const g = s("g", { class: "card", "data-target": id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}` },
+  const g = s("g", { class: "card", "data-target": id, "aria-label": t(card.governor ? "board.card_label_governor" : "board.card_label", { code: card.code, gives: card.gives }) },
     s("rect", { x, y, width: w, height: h, rx: 5, fill: "#fffdf6", stroke: colour, "stroke-width": 2, class: "card-face hl" }),
     s("rect", { x, y, width: w, height: 16, rx: 5, fill: colour }),
     s("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "card-code" }, label || card.code));
@@ -206,7 +227,7 @@ export function cardSvg(card, x, y, { w = CARD_W, h = CARD_H, count = null, id =
     g.append(s("circle", { cx: x + w - 4, cy: y + h - 4, r: 10, class: "count-badge" }),
       s("text", { x: x + w - 4, y: y + h - 0.5, "text-anchor": "middle", class: "count-text" }, count));
   }
-  tip(g, () => ({ title: `${card.code}${card.governor ? " · Governor" : ""} (${card.deck_name}${pile ? ", in the discard pile" : ""})`, lines: cardWords(card, { pile }) }));
+  tip(g, () => ({ title: cardTitle(card, pile), lines: cardWords(card, { pile }) }));
   return g;
 }
 
@@ -235,16 +256,15 @@ function emptyCard(x, y, text, tipText, id = null) {
 function deckSvg(deck, x, y) {
   const top = deck.top;
   if (!top) {
-    return emptyCard(x, y, "empty", { title: `${deck.name} deck`, lines: ["No cards left to draw here."] }, deck.id);
+    return emptyCard(x, y, t("board.empty"), { title: t("board.deck", { name: deck.name }), lines: [t("board.deck_empty")] }, deck.id);
   }
   const g = cardSvg(top, x, y, { count: deck.size, id: deck.id });
   g.classList.add("deck");
-  g.setAttribute("aria-label", `${deck.name} deck, ${deck.size} cards, top ${top.code}: ${top.gives}`);
+  g.setAttribute("aria-label", t("board.deck_label", { name: deck.name, n: deck.size, code: top.code, gives: top.gives }));
   g.setAttribute("data-deck", deck.code);
   tip(g, () => ({
-    title: `${deck.name} deck · ${deck.size} card${deck.size === 1 ? "" : "s"}`,
-    lines: [`Top card ${top.code}.`, ...cardWords(top),
-      "A Draw action takes the top card; the next one shows only then."],
+    title: t("board.deck_title", { name: deck.name, n: deck.size }),
+    lines: [t("board.deck_top", { code: top.code }), ...cardWords(top), t("board.deck_draw")],
   }));
   return g;
 }
@@ -258,9 +278,9 @@ function deckSvg(deck, x, y) {
 function governorSvg(region, x, y, players) {
   const gov = region.governor;
   if (!gov) return null;
-  const rule = "It goes to the player with the most discs on the shipping track when the region opens (a tie: the tied disc closest to the deck).";
+  const rule = t("board.gov_rule");
   if (gov.where === "board") {
-    const g = cardSvg(gov.card, x, y, { label: "Gov." });
+    const g = cardSvg(gov.card, x, y, { label: t("board.gov_short") });
     g.classList.add("governor");
     const winner = gov.winner;
     if (winner !== null && winner !== undefined) {
@@ -268,23 +288,23 @@ function governorSvg(region, x, y, players) {
         `→ ${winner >= players ? "SF" : `P${winner}`}`)); // short: the tip names them
     }
     tip(g, () => ({
-      title: `${region.name} Governor`,
-      lines: [`Gives ${gov.card.gives}.`, rule,
-        winner !== null && winner !== undefined ? `${ownerName(winner, players)} would take it now.` : "Nobody would take it yet: no disc on the track.",
-        "It counts as an Asset card; the free Governor slot of a mat holds one outside the card limit."],
+      title: t("board.gov_title", { region: region.name }),
+      lines: [t("board.card_gives", { gives: gov.card.gives }), rule,
+        winner !== null && winner !== undefined ? t("board.gov_winner", { owner: ownerName(winner, players) }) : t("board.gov_nobody"),
+        t("board.gov_slot")],
     }));
     return g;
   }
-  const text = gov.where === "player" ? `Gov P${gov.holder}` : "Gov gone"; // the tip names them
+  const text = gov.where === "player" ? t("board.gov_held_short", { p: gov.holder ?? "" }) : t("board.gov_gone_short"); // the tip names them
   return emptyCard(x, y, text, {
-    title: `${region.name} Governor`,
-    lines: [gov.where === "player" ? `${ownerName(gov.holder ?? -1, players)} holds it (${gov.card.gives}).` : "Out of the game (discarded).", rule],
+    title: t("board.gov_title", { region: region.name }),
+    lines: [gov.where === "player" ? t("board.gov_holder", { owner: ownerName(gov.holder ?? -1, players), gives: gov.card.gives }) : t("board.gov_gone"), rule],
   });
 }
 
 // ------------------------------------------------------------------ sites
 /** @param {number} n */
-const discs = (n) => `${n} disc${n === 1 ? "" : "s"}`;
+const discs = (n) => t("board.discs", { n });
 
 /**
  * What an Attack on a held site takes, in words: the Harbor discs per attacker (the
@@ -296,25 +316,25 @@ const discs = (n) => `${n} disc${n === 1 ? "" : "s"}`;
  * @returns {string | null}
  */
 export function attackWords(site, region, players) {
-  if (site.missionaries) return "A city with a Missionary may never be Attacked (Jesuit Missionaries).";
-  if (site.pirate) return "Nobody may Occupy or Attack it while the Pirate is here.";
+  if (site.missionaries) return t("board.attack_missionary");
+  if (site.pirate) return t("board.attack_pirate");
   if (site.owner === null) return null;
-  const closed = region.id !== "EU" && !region.open ? " once the region is open" : "";
+  const closed = region.id !== "EU" && !region.open;
   /** @type {[number, number][]} each attacker's seat and Harbor discs */
   const others = [];
   (site.attack_discs || []).forEach((n, p) => { if (n !== null && n !== undefined) others.push([p, n]); });
   const first = others.length ? others[0][1] : 2;
-  const casualties = (/** @type {number} */ n) => (n - 1 === 0 ? "no casualty" : `${n - 1} lost to your supply`);
+  const casualties = (/** @type {number} */ n) => (n - 1 === 0 ? t("board.no_casualty") : t("board.casualties", { n: n - 1 }));
   let cost;
   if (others.every(([, n]) => n === first)) {
-    cost = `Attacking it${closed} takes ${discs(first)} from your Harbor: ${casualties(first)}, one that takes the place`;
+    cost = t(closed ? "board.attack_cost_closed" : "board.attack_cost", { discs: discs(first), casualties: casualties(first) });
   } else {
-    cost = `Attacking it${closed} takes from the Harbor (the casualties and one disc that takes the place): ${
-      others.map(([p, n]) => `${ownerName(p, players)} ${discs(n)}`).join(", ")}`;
+    cost = t(closed ? "board.attack_costs_closed" : "board.attack_costs", {
+      costs: others.map(([p, n]) => t("board.attack_cost_of", { owner: ownerName(p, players), discs: discs(n) })).join(", ") });
   }
-  const why = site.fortified ? " (it is fortified)"
-    : others.some(([, n]) => n < 2) ? " (Imperialism: no casualty for an attacker who controls a city joined to it by a link with no Blockade)" : "";
-  return `${cost}${why}; you need presence in the region.`;
+  const why = site.fortified ? t("board.attack_fortified")
+    : others.some(([, n]) => n < 2) ? t("board.attack_imperialism") : "";
+  return t("board.attack_words", { cost, why });
 }
 
 /**
@@ -325,32 +345,33 @@ export function attackWords(site, region, players) {
  */
 export function siteWords(site, region, players) {
   const lines = [];
-  const where = region.id === "EU" ? "Europe (always open)" : `${region.name}${region.open ? " (open)" : " (closed until its shipping track fills)"}`;
+  const where = region.id === "EU" ? t("board.where_europe")
+    : t(region.open ? "board.where_open" : "board.where_closed", { region: region.name });
   if (site.kind === "city") {
-    lines.push(`A city in ${where}, worth ${site.glory} glory at the end to whoever occupies it; every link it shares with another site you hold is 1 more.`);
+    lines.push(t("board.site_city", { where, glory: site.glory }));
   } else {
-    lines.push(`A trade route in ${where}: Ship a disc here (once the region is open) to take its token; it counts for the links it joins, not for glory of its own.`);
+    lines.push(t("board.site_route", { where }));
   }
-  if (site.fortified) lines.push(fortWords);
+  if (site.fortified) lines.push(fortWords());
   if (site.missionaries) lines.push(missionaryWords(site.missionaries));
-  if (site.pirate) lines.push(pirateWords);
-  if (site.owner !== null) lines.push(`Held by ${ownerName(site.owner, players)}.`);
+  if (site.pirate) lines.push(pirateWords());
+  if (site.owner !== null) lines.push(t("board.site_held", { owner: ownerName(site.owner, players) }));
   else if (site.token && !site.pirate) {
-    lines.push(`Free. Its token: ${tokenWords(site.token)}, taken by the first disc here.`);
-    if (site.kind === "city") lines.push("Occupy it with a disc from your Harbor (you need presence in the region).");
-  } else if (!site.pirate) lines.push("Free, its token already taken.");
+    lines.push(t("board.site_free", { token: tokenWords(site.token) }));
+    if (site.kind === "city") lines.push(t("board.site_occupy"));
+  } else if (!site.pirate) lines.push(t("board.site_taken"));
   const attack = attackWords(site, region, players);
   if (attack) lines.push(attack);
-  else lines.push("Once someone holds it, attacking it takes 2 discs from your Harbor (one lost, one that takes the place).");
-  if (site.tile) lines.push("An Exploit tile covers this site.");
+  else lines.push(t("board.site_attack_later"));
+  if (site.tile) lines.push(t("board.site_tile"));
   return lines;
 }
 
-const fortWords = "Fortified: a Fortification token lies under the holder's disc. An Attack here costs 2 casualties instead of 1, and the Fortification goes back to its Exploit tile.";
-const pirateWords = "The Pirate is here (The Republic of Pirates): it sent the city's disc back to its owner's supply and discarded its token. The city counts as unoccupied until the Pirate moves on.";
+const fortWords = () => t("board.fortified");
+const pirateWords = () => t("board.pirate_here");
 /** @param {number} n */
 function missionaryWords(n) {
-  return `${n === 1 ? "A Missionary is" : `${n} Missionaries are`} here (Jesuit Missionaries): the city may never be Attacked while one stays; its holder scores 1 glory for it with a Shield on that Exploit.`;
+  return t("board.missionaries_here", { n });
 }
 
 /**
@@ -370,30 +391,30 @@ function piecesSvg(site, x, y) {
     const fy = y - r + 8; // under a "2 glory" mark
     // a tower with three merlons, 22 wide and 22 high
     const d = `M${fx - 11},${fy + 11} V${fy - 6} h5 v-5 h3.5 v5 h5 v-5 h3.5 v5 h5 V${fy + 11} Z`;
-    out.push(tip(s("g", { class: "piece fortification", "aria-label": "Fortification" },
+    out.push(tip(s("g", { class: "piece fortification", "aria-label": t("board.fortification") },
       s("path", { d, class: "fort-shape" }),
       s("path", { d: `M${fx - 3},${fy + 11} v-6 a3,3 0 0 1 6,0 v6`, class: "fort-door" })),
-    { title: "Fortification", lines: [fortWords] }));
+    { title: t("board.fortification"), lines: [fortWords()] }));
   }
   if (site.missionaries) {
     const mx = x + r + 1;
     const my = y - r + 6;
-    const g = s("g", { class: "piece missionary", "aria-label": `Missionar${site.missionaries === 1 ? "y" : "ies"}` },
+    const g = s("g", { class: "piece missionary", "aria-label": t("board.missionaries_label", { n: site.missionaries }) },
       s("circle", { cx: mx, cy: my, r: 9.5, class: "missionary-shape" }),
       s("path", { d: `M${mx},${my - 6.5} V${my + 6.5} M${mx - 4.5},${my - 2} H${mx + 4.5}`, class: "missionary-cross" }));
     if (site.missionaries > 1) {
       g.append(s("text", { x: mx + 8, y: my - 6, class: "piece-count" }, `×${site.missionaries}`));
     }
-    out.push(tip(g, { title: site.missionaries === 1 ? "Missionary" : `${site.missionaries} Missionaries`, lines: [missionaryWords(site.missionaries)] }));
+    out.push(tip(g, { title: t("board.missionaries_title", { n: site.missionaries }), lines: [missionaryWords(site.missionaries)] }));
   }
   if (site.pirate) {
     // a black flag on a pole over the city, a white skull and crossbones on it
-    const g = s("g", { class: "piece pirate", "aria-label": "the Pirate" },
+    const g = s("g", { class: "piece pirate", "aria-label": t("board.pirate_label") },
       s("path", { d: `M${x - 9},${y + 11} V${y - 12}`, class: "pirate-pole" }),
       s("path", { d: `M${x - 9},${y - 12} h19 l-3,7.5 l3,7.5 h-19 Z`, class: "pirate-flag" }),
       s("circle", { cx: x + 0.5, cy: y - 7.5, r: 3, class: "pirate-skull" }),
       s("path", { d: `M${x - 3.5},${y - 4} L${x + 4.5},${y + 1} M${x + 4.5},${y - 4} L${x - 3.5},${y + 1}`, class: "pirate-bones" }));
-    out.push(tip(g, { title: "The Pirate", lines: [pirateWords] }));
+    out.push(tip(g, { title: t("board.pirate_title"), lines: [pirateWords()] }));
   }
   return out;
 }
@@ -426,11 +447,11 @@ function siteSvg(site, region, players, labels) {
   lines.forEach((line, i) => label.append(s("tspan", { x, dy: i ? 12.5 : 0 }, i < lines.length - 1 ? `${line} ` : line)));
   g.append(label);
   if (site.glory === 2) {
-    g.append(s("text", { x, y: y - r - 7, "text-anchor": "middle", class: "glory-mark" }, "2 glory"));
+    g.append(s("text", { x, y: y - r - 7, "text-anchor": "middle", class: "glory-mark" }, t("board.glory2")));
   }
   labels.push(labelBox(x, y, site.name));
   if (site.glory === 2) labels.push([x - 22, y - r - 18, 44, 13]);
-  tip(g, () => ({ title: `${site.name} · ${site.kind === "city" ? `city, ${site.glory} glory` : "trade route"}`, lines: siteWords(site, region, players) }));
+  tip(g, () => ({ title: site.kind === "city" ? t("board.city_title", { name: site.name, glory: site.glory }) : t("board.route_title", { name: site.name }), lines: siteWords(site, region, players) }));
   return g;
 }
 
@@ -447,7 +468,7 @@ function trackSvg(region, geo, players) {
   const xs = track.spaces.map((_, i) => near + dir * (n - 1 - i) * TRACK_STEP);
   const x0 = Math.min(...xs) - 17;
   const x1 = Math.max(...xs) + 17;
-  const g = s("g", { class: "track", "data-target": track.id, "aria-label": `${region.name} shipping track, ${track.filled} of ${n} taken` },
+  const g = s("g", { class: "track", "data-target": track.id, "aria-label": t("board.track_label", { region: region.name, filled: track.filled, n }) },
     s("rect", { x: x0 - 2, y: y - 22, width: x1 - x0 + 4, height: 44, class: "hit" }),
     s("rect", { x: x0, y: y - 16, width: x1 - x0, height: 32, rx: 16, class: "track-bg hl" }));
   // an arrow from the last space to the deck: the track runs toward its deck
@@ -459,18 +480,18 @@ function trackSvg(region, geo, players) {
     if (space.owner !== null) sp.append(discSvg(space.owner, players, cx, y, 10.5));
     else if (space.token) sp.append(tokenBadge(space.token, cx, y, 7.6));
     tip(sp, () => ({
-      title: `${region.name} shipping track, space ${space.space} of ${n}`,
-      lines: [space.owner !== null ? `${ownerName(space.owner, players)}'s disc is here.`
-        : `Free; its token: ${space.token ? tokenWords(space.token) : "none"}.`,
-      "A Ship action puts a disc on the free space furthest from the deck and takes its token.",
-      `When the last space fills the region opens and its Governor is awarded. ${track.filled} of ${n} taken.`],
+      title: t("board.space_title", { region: region.name, space: space.space, n }),
+      lines: [space.owner !== null ? t("board.space_owner", { owner: ownerName(space.owner, players) })
+        : t("board.space_free", { token: space.token ? tokenWords(space.token) : t("board.none") }),
+      t("board.space_ship"),
+      t("board.space_last", { filled: track.filled, n })],
     }));
     g.append(sp);
   });
   tip(g, () => ({
-    title: `${region.name} shipping track`,
-    lines: [`${track.filled} of ${n} spaces taken${region.open ? "; the region is open" : ""}.`,
-      "Ship here to claim the free space furthest from the deck (and its token); the track filling opens the region."],
+    title: t("board.track_title", { region: region.name }),
+    lines: [t(region.open ? "board.track_taken_open" : "board.track_taken", { filled: track.filled, n }),
+      t("board.track_ship")],
   }));
   return g;
 }
@@ -484,7 +505,7 @@ function trackSvg(region, geo, players) {
 function seaSvg(region, geo, players, classic) {
   const sea = /** @type {import("./types.js").Sea} */ (region.sea);
   const [x, y] = /** @type {[number, number]} */ (geo.sea);
-  const g = s("g", { class: "sea", "data-target": sea.id, "aria-label": `${region.name}: ${sea.label}` },
+  const g = s("g", { class: "sea", "data-target": sea.id, "aria-label": t("board.sea_title", { region: region.name, label: sea.label }) },
     s("rect", { x, y, width: 112, height: 44, rx: 10, class: "sea-bg hl" }),
     s("text", { x: x + 56, y: y + 12, "text-anchor": "middle", class: "small" }, sea.label));
   sea.discs.forEach((d, i) => {
@@ -493,11 +514,9 @@ function seaSvg(region, geo, players, classic) {
       s("text", { x: cx + 8, y: y + 41, class: "disc-count" }, `×${d.count}`));
   });
   tip(g, () => ({
-    title: `${region.name}: ${sea.label}`,
-    lines: [classic
-      ? "A ship to a full track goes here: it gives presence in the region, no token."
-      : "Ship a disc here once the region is open and its track is full: it gives you presence in the region (to Occupy, Attack and Draw), nothing else.",
-    sea.discs.length ? `Here: ${sea.discs.map((d) => `${ownerName(d.owner, players)} ×${d.count}`).join(", ")}.` : "No discs here yet."],
+    title: t("board.sea_title", { region: region.name, label: sea.label }),
+    lines: [classic ? t("board.sea_classic") : t("board.sea_rule"),
+      sea.discs.length ? t("board.sea_here", { discs: sea.discs.map((d) => `${ownerName(d.owner, players)} ×${d.count}`).join(", ") }) : t("board.sea_empty")],
   }));
   return g;
 }
@@ -548,27 +567,22 @@ function coast(area, seed) {
  * @param {boolean} classic the 2009 game: no trade routes, no open sea, Draw only in open regions
  */
 export function regionWords(region, players, classic) {
-  const presence = `Presence: ${region.presence.map((n, p) => `${ownerName(p, players)} ${n}`).join(", ")}.`;
+  const presence = t("board.presence", { presence: region.presence.map((n, p) => `${ownerName(p, players)} ${n}`).join(", ") });
   let rule;
   if (region.id === "EU") {
-    rule = classic
-      ? "Europe is open from the start: anyone may Occupy and Attack its cities, and everyone has presence here. It has no shipping track and can never be Shipped to; its two decks count your discs on its cities."
-      : "Europe is open from the start: anyone may Occupy, Attack and Ship to its trade routes, and everyone has presence here. Its two decks and the discard pile count your discs on its cities and trade routes.";
+    rule = t(classic ? "board.europe_classic" : "board.europe");
   } else if (region.open) {
-    rule = classic
-      ? "Open: its cities may be occupied and attacked and its deck drawn from; a Ship here goes beside the full track (presence, no token)."
-      : "Open: its cities may be occupied and attacked, its trade routes and open sea shipped to.";
+    rule = t(classic ? "board.open_classic" : "board.open");
   } else {
-    rule = `Closed until its shipping track fills (${region.track?.filled} of ${region.track?.length}); until then ${
-      classic ? "only Ship to the track works here (no Draw: a deck is drawn from only once its region is open)" : "only Ship to the track and Draw work here"}.`;
+    rule = t(classic ? "board.closed_classic" : "board.closed", { filled: region.track?.filled ?? 0, n: region.track?.length ?? 0 });
   }
   return [rule, presence];
 }
 
 /** @param {Region} region */
 function regionStatus(region) {
-  if (region.id === "EU" || !region.track) return "always open";
-  return region.open ? "open" : `closed · ${region.track.filled}/${region.track.length}`;
+  if (region.id === "EU" || !region.track) return t("board.status_always");
+  return region.open ? t("board.status_open") : t("board.status_closed", { filled: region.track.filled, n: region.track.length });
 }
 
 /**
@@ -601,7 +615,7 @@ function regionSvg(region, players, labels, cards, classic) {
     });
     if (region.abolished) {
       g.append(s("text", { x: spots[1][0] + CARD_W, y: spots[1][1] + CARD_H + 12, "text-anchor": "end", class: "small" },
-        "Slavery abolished"));
+        t("board.abolished")));
     }
   } else {
     const deckAt = /** @type {[number, number]} */ (geo.deck);
@@ -631,14 +645,13 @@ function regionSvg(region, players, labels, cards, classic) {
  * @param {number} players
  */
 export function linkWords(link, players) {
-  const kind = `${link.circular ? "A circular link" : "A square link (never has a token)"}: hold both ends to control it; each link you control is 1 glory at the end.`;
+  const kind = t(link.circular ? "board.link_circular" : "board.link_square");
   if (link.blockade) {
-    return [kind,
-      "A Blockade (Imperialism) lies on it: while it stays, the link may not be claimed, controlled or used in any way. Holding both ends does not control it, and nobody takes its token.",
-      `Once Imperialism is active, a player with a Shield on it may claim the Blockade with an Attack action and takes the token beneath it: ${link.token ? `a ${tokenWords(link.token)}` : "none here"}.`];
+    return [kind, t("board.link_blockade"),
+      link.token ? t("board.link_blockade_claim", { token: tokenWords(link.token) }) : t("board.link_blockade_claim_none")];
   }
-  return [kind, link.controller !== null ? `Controlled by ${ownerName(link.controller, players)}.`
-    : link.token ? `Its token (${tokenWords(link.token)}) goes to the first player to control it.` : "Nobody controls it."];
+  return [kind, link.controller !== null ? t("board.link_controlled", { owner: ownerName(link.controller, players) })
+    : link.token ? t("board.link_token", { token: tokenWords(link.token) }) : t("board.link_nobody")];
 }
 
 /**
@@ -649,7 +662,7 @@ export function linkWords(link, players) {
 function blockadeSvg(x, y) {
   const w = 26;
   const hgt = 14;
-  const g = s("g", { class: "blockade", "aria-label": "Blockade" },
+  const g = s("g", { class: "blockade", "aria-label": t("board.blockade") },
     s("rect", { x: x - w / 2, y: y - hgt / 2, width: w, height: hgt, rx: 3, class: "blockade-shape hl" }));
   for (const dx of [-8, 0, 8]) {
     g.append(s("path", { d: `M${x + dx - 4},${y + hgt / 2 - 1.5} l7,${-hgt + 3}`, class: "blockade-stripe" }));
@@ -705,7 +718,7 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
     const [px, py] = spot;
     avoid.push([px - 16, py - 10, 32, 20]);
     const marker = s("g", { class: `link-marker${link.circular ? "" : " square"}`, "data-target": link.id,
-      "aria-label": `Link ${sitesByCode[link.a]?.name || link.a} – ${sitesByCode[link.b]?.name || link.b}` },
+      "aria-label": t("board.link_title", { a: sitesByCode[link.a]?.name || link.a, b: sitesByCode[link.b]?.name || link.b }) },
       s("circle", { cx: px, cy: py, r: 21, class: "hit" }));
     if (link.blockade) marker.append(blockadeSvg(px, py));
     else if (link.token) marker.append(tokenBadge(link.token, px, py, 8, "link-token"));
@@ -714,7 +727,7 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
     else marker.append(s("rect", { x: px - 5, y: py - 5, width: 10, height: 10, class: "link-dot hl" }));
     const na = sitesByCode[link.a]?.name || link.a;
     const nb = sitesByCode[link.b]?.name || link.b;
-    tip(marker, () => ({ title: `Link ${na} – ${nb}${link.blockade ? " · Blockade" : ""}`, lines: linkWords(link, players) }));
+    tip(marker, () => ({ title: t(link.blockade ? "board.link_title_blockade" : "board.link_title", { a: na, b: nb }), lines: linkWords(link, players) }));
     markers.append(marker);
   }
   return [lines, markers];
@@ -724,34 +737,32 @@ function linksSvg(links, players, sitesByCode, avoid, siteHits) {
 /**
  * The 2009 rules have no discard pile: where a discarded card goes (the 2009 rulebook's
  * Pass / Discard: back to its own stack, kept in increasing value order from the top
- * down; Slavery cards set aside, Governors out of the game), a line each in the panel.
+ * down; Slavery cards set aside, Governors out of the game), a line each in the panel
+ * (in the reader's language).
+ * @param {string} [lang]
  */
-export const CLASSIC_DISCARD_LINES = [
-  "2009 rules: a discarded card goes back",
-  "into its own deck by value, the lowest",
-  "on top. A Slavery card is set aside",
-  "(−1 glory at the end); a Governor",
-  "leaves the game.",
-];
+export function classicDiscardLines(lang) {
+  return [t("board.classic_discard_1", {}, lang), t("board.classic_discard_2", {}, lang),
+    t("board.classic_discard_3", {}, lang), t("board.classic_discard_4", {}, lang),
+    t("board.classic_discard_5", {}, lang)];
+}
 
 /** @param {BoardState} state */
 function pileSvg(state) {
   const [x, y, w, h] = PILE_AREA;
   const g = s("g", { class: "pile-panel" },
     s("rect", { x, y, width: w, height: h, rx: 14, class: "panel" }),
-    s("text", { x: x + 12, y: y + 22, class: "region-name" }, "Discard pile"));
+    s("text", { x: x + 12, y: y + 22, class: "region-name" }, t("board.pile")));
   if (state.ruleset === "classic") {
-    g.append(...CLASSIC_DISCARD_LINES.map((line, i) =>
+    g.append(...classicDiscardLines().map((line, i) =>
       s("text", { x: x + 12, y: y + 46 + 14 * i, class: "small" }, line)));
-    tip(g, { title: "No discard pile (2009 rules)", lines: ["A discarded card goes back into the deck printed on it, at the place of its value (lowest on top); a Slavery card is set aside, a Governor leaves the game."] });
+    tip(g, { title: t("board.pile_none_title"), lines: [t("board.pile_none")] });
     return g;
   }
-  g.append(s("text", { x: x + w - 12, y: y + 22, "text-anchor": "end", class: "small pile-count" }, "Draw: discs in Europe"));
-  tip(g, { title: "Discard pile", lines: [
-    "Cards discarded in the Discard phase lie here face up (a Slavery card is set aside instead, a Governor leaves the game).",
-    `A Draw action may take any card here, not only the last one, when ${PILE_COUNT} reach its Draw value, whatever the card's deck.`] });
+  g.append(s("text", { x: x + w - 12, y: y + 22, "text-anchor": "end", class: "small pile-count" }, t("board.pile_draw")));
+  tip(g, { title: t("board.pile"), lines: [t("board.pile_rule"), t("board.pile_take", { count: pileCount() })] });
   if (!state.pile.length) {
-    g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, "empty"));
+    g.append(s("text", { x: x + 12, y: y + 46, class: "small" }, t("board.empty")));
     return g;
   }
   const perRow = Math.ceil(state.pile.length / (state.pile.length > 8 ? 2 : 1));
@@ -792,10 +803,10 @@ function tidy(text) {
 export function exploitStatus(tile, regions) {
   if (!tile.regions) return null;
   const named = tile.regions.map((id) => regions.find((r) => r.id === id) || { id, name: id, open: false });
-  const both = `${named[0].name} and ${named[1].name}`;
-  if (tile.active) return `Active: both its regions, ${both}, are open.`;
+  const [a, b] = [named[0].name, named[1].name];
+  if (tile.active) return t("board.exploit_active", { a, b });
   const open = named.filter((r) => r.open);
-  return `Dormant until both its regions, ${both}, are open${open.length ? ` (only ${open[0].name} is so far)` : " (neither is yet)"}.`;
+  return open.length ? t("board.exploit_dormant_one", { a, b, open: open[0].name }) : t("board.exploit_dormant", { a, b });
 }
 
 /** @param {BoardState} state */
@@ -805,10 +816,10 @@ function exploitsSvg(state) {
   const g = s("g", { class: "exploit-panel" },
     s("rect", { x, y, width: w, height: h, rx: 14, class: "panel" }),
     s("text", { x: x + 12, y: y + 22, class: "region-name" },
-      state.ruleset === "classic" ? "2009 rules" : tiles.length ? "Exploits" : "No Exploits"));
+      state.ruleset === "classic" ? t("board.rules_2009") : tiles.length ? t("board.exploits") : t("board.no_exploits")));
   if (!tiles.length) {
     g.append(s("text", { x: x + 12, y: y + 46, class: "small" },
-      state.ruleset === "classic" ? "The 2009 game has no Exploits." : "This game plays without Exploits."));
+      state.ruleset === "classic" ? t("board.no_exploits_2009") : t("board.no_exploits_game")));
     return g;
   }
   const gap = 8;
@@ -820,9 +831,9 @@ function exploitsSvg(state) {
     const active = tile.active;
     const rule = exploitRule(tile);
     const key = tile.key || tile.id.replace(/^exploit:/, "");
-    const t = s("g", { class: `exploit${active ? " active" : ""}`, "data-target": tile.id, "data-exploit": key, "aria-label": tile.name },
+    const el = s("g", { class: `exploit${active ? " active" : ""}`, "data-target": tile.id, "data-exploit": key, "aria-label": tile.name },
       s("rect", { x: tx, y: ty, width: tw, height: th, rx: 8, class: "exploit-bg hl" }));
-    const head = [tile.regions ? `${tile.regions.join(" + ")} · ${active ? "active" : "dormant"}` : "variant"];
+    const head = [tile.regions ? t(active ? "board.tile_active" : "board.tile_dormant", { regions: tile.regions.join(" + ") }) : t("board.tile_variant")];
     // HTML inside the tile: real word wrapping; the whole rule is in the DOM, the tile shows
     // as many lines as fit and the tip card the rest
     const fo = s("foreignObject", { x: tx + 6, y: ty + 4, width: tw - 12, height: th - 8 });
@@ -838,7 +849,7 @@ function exploitsSvg(state) {
       const shields = document.createElement("span");
       shields.className = "tile-shields";
       shields.textContent = tile.shields.length
-        ? ` · Shields: ${tile.shields.map((p) => ownerName(p, state.players_count)).join(", ")}` : " · no Shields";
+        ? t("board.tile_shields", { seats: tile.shields.map((p) => ownerName(p, state.players_count)).join(", ") }) : t("board.tile_no_shields");
       meta.append(shields);
     }
     const ruleEl = document.createElement("div");
@@ -847,15 +858,15 @@ function exploitsSvg(state) {
     ruleEl.textContent = rule;
     div.append(nameEl, meta, ruleEl);
     fo.append(div);
-    t.append(fo);
-    tip(t, () => ({
-      title: `${tile.name}${tile.number ? ` (Exploit ${tile.number})` : ""}`,
+    el.append(fo);
+    tip(el, () => ({
+      title: tile.number ? t("board.exploit_title", { name: tile.name, number: tile.number }) : tile.name,
       lines: [exploitStatus(tile, state.regions),
-        rule, tile.shield ? `Shields: ${tile.shield}` : null,
-        tile.shields && tile.shields.length ? `Shields held by ${tile.shields.map((p) => ownerName(p, state.players_count)).join(", ")}.` : null,
-        tile.rule && tile.text ? `Now: ${tidy(tile.text)}` : null],
+        rule, tile.shield ? t("board.exploit_shield", { shield: tile.shield }) : null,
+        tile.shields && tile.shields.length ? t("board.exploit_held", { seats: tile.shields.map((p) => ownerName(p, state.players_count)).join(", ") }) : null,
+        tile.rule && tile.text ? t("board.exploit_now", { text: tidy(tile.text) }) : null],
     }));
-    g.append(t);
+    g.append(el);
   });
   return g;
 }
@@ -878,7 +889,7 @@ export function drawBoard(state) {
   const svg = s("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "board", role: "img", "data-testid": "board",
     "data-board": state.board,
-    "aria-label": `Board side ${state.board}, round ${state.round}, ${state.phase}`,
+    "aria-label": t("board.label", { side: state.board, round: state.round, phase: state.phase }),
   });
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "ocean" }), graticule());
   const lands = s("g", { class: "lands" });

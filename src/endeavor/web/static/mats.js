@@ -2,25 +2,29 @@
 // The player mats and the building supply as HTML, from the position JSON. Clickable
 // elements carry data-target="<id>" like the board's.
 
-import { t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { h, COLOURS, tokenLabel } from "./dom.js";
-import { cardWords } from "./board.js";
+import { cardTitle, cardWords } from "./board.js";
 import { tip } from "./tipcard.js";
 import { seatTag, seatWords } from "./names.js";
 
 /** @typedef {import("./types.js").Building} Building */
 /** @typedef {import("./types.js").State} State */
 
-const ATTR_SHORT = ["Ind", "Cul", "Wea", "Inf"];
+/** The attributes' keys, in the mats' order (data.ATTRIBUTES). */
+const ATTR_KEYS = ["industry", "culture", "wealth", "influence"];
+
+/** The attributes' short names (2009: Finance and Politics for the last two). */
+const attrShort = () => [t("mat.attr_industry"), t("mat.attr_culture"), t("mat.attr_wealth"), t("mat.attr_influence")];
 
 /** @param {import("./types.js").Card} card */
 function cardChip(card) {
   return tip(h("button", {
     type: "button", class: `card-chip deck-${card.deck}${card.governor ? " governor" : ""}`,
-    "data-target": card.id, "aria-label": `${card.code}${card.governor ? " (Governor)" : ""}: ${card.gives}`,
+    "data-target": card.id, "aria-label": t(card.governor ? "board.card_label_governor" : "board.card_label", { code: card.code, gives: card.gives }),
     tabindex: -1,
   }, h("b", {}, card.code), h("span", {}, card.short || "—")),
-  () => ({ title: `${card.code}${card.governor ? " · Governor" : ""} (${card.deck_name})`, lines: cardWords(card) }));
+  () => ({ title: cardTitle(card), lines: cardWords(card) }));
 }
 
 /**
@@ -29,14 +33,14 @@ function cardChip(card) {
  * @param {boolean} classic
  */
 function attributeRow(attr, index, classic) {
-  const short = classic && index === 2 ? "Fin" : classic && index === 3 ? "Pol" : ATTR_SHORT[index];
+  const short = classic && index === 2 ? t("mat.attr_finance") : classic && index === 3 ? t("mat.attr_politics") : attrShort()[index];
   const next = attr.next_level_at === null ? t("mat.max_level") : t("mat.next_level", { level: attr.level + 1, at: attr.next_level_at });
   const width = Math.min(100, (attr.marker / 15) * 100);
   return h("div", { class: "attr", title: t("mat.attr_title", { name: attr.name, marker: attr.marker, level: attr.level, next, glory: attr.glory }) },
     h("span", { class: `attr-name a${index}` }, short),
     h("span", { class: "attr-bar" }, h("span", { class: `attr-fill a${index}`, style: `width:${width}%` })),
     h("span", { class: "attr-score" }, String(attr.marker)),
-    h("span", { class: "attr-level" }, `L${attr.level}`),
+    h("span", { class: "attr-level" }, t("mat.level_short", { level: attr.level })),
     h("span", { class: "attr-next" }, next));
 }
 
@@ -65,7 +69,7 @@ export function matHtml(mat, state, seat, you, clock = null) {
   const buildings = mat.buildings.map((b) => tip(h("button", {
     type: "button", class: `building level${b.level}${b.worker ? " staffed" : ""}`,
     "data-target": b.id, tabindex: -1,
-    "aria-label": `${b.name} (level ${b.level}): ${b.does}${b.activatable ? (b.worker ? " · worker on it" : " · circle free") : ""}`,
+    "aria-label": t(b.activatable ? (b.worker ? "mat.building_label_worker" : "mat.building_label_free") : "mat.building_label", { name: b.name, level: b.level, does: b.does }),
   },
   h("span", { class: "b-name" }, b.name),
   h("span", { class: "b-does" }, b.does),
@@ -84,7 +88,9 @@ export function matHtml(mat, state, seat, you, clock = null) {
     type: "button", class: "slot-choice", "data-target": c.id, tabindex: -1,
     title: c.card ? t("mat.slot_put", { card: c.card }) : t("mat.slot_leave"),
   }, c.card || t("mat.none")));
-  const onTracks = Object.entries(mat.on_tracks).map(([k, v]) => `${k} ${v}`).join(", ");
+  // the tracks by their key in English (as ever), by the attribute's name in another language
+  const trackName = (/** @type {string} */ k) => (locale() === "en" ? k : mat.attributes[ATTR_KEYS.indexOf(k)]?.name ?? k);
+  const onTracks = Object.entries(mat.on_tracks).map(([k, v]) => `${trackName(k)} ${v}`).join(", ");
   return h("section", {
     class: `mat${mat.to_move ? " to-move" : ""}${you ? " yours" : ""}`,
     "data-testid": `mat-${mat.seat}`, style: `--seat:${colour}`,
@@ -118,15 +124,12 @@ export function matHtml(mat, state, seat, you, clock = null) {
 function buildingTip(b, industry) {
   const start = b.count === undefined;
   return {
-    title: `${b.name} · ${start ? "start tile" : `level ${b.level}`}`,
+    title: start ? t("tip.building_start_title", { name: b.name }) : t("tip.building_title", { name: b.name, level: b.level }),
     lines: [
-      `Does: ${b.does}.`,
-      b.activatable
-        ? "Put a disc from your Harbor on it (activate it) to take its action; the Payment phase frees the disc."
-        : "It has no action: what it shows counts once it is built.",
-      start ? "A start tile: each player picks one before the first round."
-        : `Build it in the Build phase when your Build Level (set by ${industry}) is ${b.level} or more; a level 5 building at most once a game.`,
-      start ? null : b.count === 0 ? "None left in the supply." : `${b.count} left in the supply.`,
+      t("mat.does", { does: b.does }),
+      b.activatable ? t("tip.building_activate") : t("tip.building_no_action"),
+      start ? t("tip.building_start") : t("tip.building_build", { industry, level: b.level }),
+      start ? null : b.count === 0 ? t("tip.building_none_left") : t("tip.building_left", { n: b.count ?? 0 }),
     ],
   };
 }
@@ -146,7 +149,7 @@ export function supplyHtml(state) {
   const industry = state.attributes[0];
   const chip = (/** @type {Building} */ b) => tip(h("button", {
     type: "button", class: `supply-chip level${b.level}${b.count === 0 ? " sold-out" : ""}`,
-    "data-target": b.id, tabindex: -1, "aria-label": `${b.name} (level ${b.level}): ${b.does}`,
+    "data-target": b.id, tabindex: -1, "aria-label": t("mat.building_label", { name: b.name, level: b.level, does: b.does }),
   }, h("span", { class: "b-name" }, b.name), h("span", { class: "b-does" }, b.does),
   b.count !== undefined ? h("span", { class: "count" }, `×${b.count}`) : null), () => buildingTip(b, industry));
   const rows = [];
@@ -155,7 +158,7 @@ export function supplyHtml(state) {
       state.start_tiles.map(chip)));
   }
   for (const [level, items] of [...byLevel.entries()].sort((a, b) => a[0] - b[0])) {
-    rows.push(h("div", { class: "supply-row" }, h("span", { class: "lvl" }, `L${level}`), items.map(chip)));
+    rows.push(h("div", { class: "supply-row" }, h("span", { class: "lvl" }, t("mat.level_short", { level })), items.map(chip)));
   }
   return h("section", { class: "supply", "data-testid": "supply", "aria-label": t("supply.label") },
     h("h3", {}, t("tab.build")), rows);

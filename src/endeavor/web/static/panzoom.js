@@ -7,6 +7,7 @@
 // promise) stays at least 32 × 32 px; on a desktop it can show the whole board.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box a box in board units */
 
@@ -100,10 +101,10 @@ export function panZoom(wrap, { minScale = () => 0, onChange = () => {} } = {}) 
     type: "button", class: "pz-btn", title, "aria-label": title, "data-testid": testid,
     onclick: (/** @type {Event} */ event) => { event.stopPropagation(); fn(); },
   }, label);
-  const controls = h("div", { class: "pz-controls", role: "toolbar", "aria-label": "Board zoom" },
-    button("+", "Zoom in", "zoom-in", () => zoomBy(1.5)),
-    button("−", "Zoom out", "zoom-out", () => zoomBy(1 / 1.5)),
-    button("⤢", "Reset the view: the whole board, or on a phone all of the current decision's places", "zoom-reset", () => reset()));
+  const controls = h("div", { class: "pz-controls", role: "toolbar", "aria-label": t("map.zoom") },
+    button("+", t("map.zoom_in"), "zoom-in", () => zoomBy(1.5)),
+    button("−", t("map.zoom_out"), "zoom-out", () => zoomBy(1 / 1.5)),
+    button("⤢", t("map.zoom_reset"), "zoom-reset", () => reset()));
   wrap.classList.add("pz");
   wrap.append(controls);
 

@@ -1,16 +1,23 @@
 """The position as JSON (:func:`position`): the board's regions and links, the supply, the
-mats; and the element ids a position holds (:func:`element_ids`)."""
+mats; and the element ids a position holds (:func:`element_ids`).
+
+Its words (region, deck, token, building and Exploit names, what a building does and a
+card gives, the Exploits' rules and Shields) are in the locale asked: the engine's terms
+and the board's own messages (ids ``board.``, their French in
+``endeavor/locale/fr/parts/board.po``); codes, numbers and the places' proper names read
+the same in every language."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ... import data as D
+from ...messages import define, msg
 from ...rules.module import L_BLOCKADE
 from ...rules.words import word_player as player_name
 from ...scoring import final_scores
 from ...state import State
-from ..guide import exploit_rule, shield_text
+from ..exploit_words import exploit_rule, shield_text
 
 if TYPE_CHECKING:
     pass
@@ -29,13 +36,23 @@ from .pieces import (
     _token,
     card_json,
     missionary_counts,
+    term_words,
 )
+
+#: the board's own words (their French in ``endeavor/locale/fr/parts/board.po``): the
+#: regions' names as the map writes them, the open sea's label, the neutral colour
+REGION_LABELS: Final = tuple(define(f"board.region.{code}", name)
+                             for code, name in zip(D.REGION_CODES, D.REGION_NAMES,
+                                                   strict=True))
+SEA_BESIDE: Final = define("board.sea.beside", "beside the track")
+SEA_OPEN: Final = define("board.sea.open", "open sea")
+SILENT_FLEET: Final = define("board.silent_fleet", "Silent Fleet")
 
 
 def _region(state: State, r: int, held: list[list[int]] | None = None,
-            missionaries: dict[int, int] | None = None) -> JSON:
+            missionaries: dict[int, int] | None = None, locale: str = "en") -> JSON:
     """A region (``held``: each player's :meth:`State.held_cards`, ``missionaries``: the
-    Missionaries in each city, if known)."""
+    Missionaries in each city, if known), its words in ``locale``."""
     if missionaries is None:
         missionaries = missionary_counts(state)
     info = state.info
@@ -46,16 +63,16 @@ def _region(state: State, r: int, held: list[list[int]] | None = None,
         cities = board.setdefault(("cities", r), [
             s for s in info.sites if D.SITES[s].region == r and D.SITES[s].city])
     out: JSON = {
-        "id": code, "name": D.REGION_NAMES[r], "open": state.is_open(r),
-        "cities": [_site(state, s, missionaries) for s in cities],
-        "routes": [_site(state, s, missionaries) for s in info.routes_in[r]],
+        "id": code, "name": msg(REGION_LABELS[r]).render(locale), "open": state.is_open(r),
+        "cities": [_site(state, s, missionaries, locale) for s in cities],
+        "routes": [_site(state, s, missionaries, locale) for s in info.routes_in[r]],
         "presence": [state.presence(p, r) for p in range(state.owners)],
-        "governor": _governor(state, r, held),
+        "governor": _governor(state, r, held, locale),
     }
     if r == D.EUROPE:
         out["track"] = None
         out["sea"] = None
-        out["decks"] = [_deck(state, D.EU_DECK), _deck(state, D.SLAVERY_DECK)]
+        out["decks"] = [_deck(state, D.EU_DECK, locale), _deck(state, D.SLAVERY_DECK, locale)]
         out["abolished"] = state.abolished
         return out
     owners = state.track(r)
@@ -65,21 +82,22 @@ def _region(state: State, r: int, held: list[list[int]] | None = None,
         "filled": sum(1 for o in owners if o >= 0),
         # far from the deck first (space 1 is the nearest to the sea lane's start)
         "spaces": [{"space": len(owners) - i, "owner": _owner(state, o),
-                    "token": _token(state, t)}
+                    "token": _token(state, t, locale)}
                    for i, (o, t) in enumerate(zip(owners, tokens, strict=True))],
     }
     out["sea"] = {
         "id": f"sea:{code}",
-        "label": "beside the track" if state.config.ruleset == "classic" else "open sea",
+        "label": msg(SEA_BESIDE if state.config.ruleset == "classic" else SEA_OPEN
+                     ).render(locale),
         "discs": [{"owner": p, "count": state.sea_discs(p, r)}
                   for p in range(state.owners) if state.sea_discs(p, r)],
     }
-    out["decks"] = [_deck(state, r)]
+    out["decks"] = [_deck(state, r, locale)]
     out["abolished"] = False
     return out
 
 
-def _links(state: State) -> list[JSON]:
+def _links(state: State, locale: str = "en") -> list[JSON]:
     cache = _per_board(state)
     static: list[tuple[int, int, str, str, str, bool]] | None = cache.get("links")
     if static is None:
@@ -99,64 +117,67 @@ def _links(state: State) -> list[JSON]:
             state.controls_link(p, li) else None
         # a Blockade (Imperialism) covers the link's token: nobody may take or control it
         out.append({"id": lid, "a": a, "b": b, "circular": circular,
-                    "token": _token(state, tokens[li]), "controller": controller,
+                    "token": _token(state, tokens[li], locale), "controller": controller,
                     "blockade": bool(marks[li] & L_BLOCKADE)})
     return out
 
 
-def _supply(state: State) -> list[JSON]:
+def _supply(state: State, locale: str = "en") -> list[JSON]:
     """The buildings of the supply (levels 1-4 and the level-5 buildings in play)."""
     rules = state.rules
     kinds = list(rules.base_supply) + [b for b in state.level5 if b not in rules.base_supply]
     out = []
     for b in sorted(kinds, key=lambda b: (rules.buildings[b].level, b)):
-        entry = _building(state, b)
+        entry = _building(state, b, locale)
         entry["id"] = f"supply:{entry['code']}"
         entry["count"] = state.building_supply[b]
         out.append(entry)
     return out
 
 
-def _start_tiles(state: State) -> list[JSON]:
+def _start_tiles(state: State, locale: str = "en") -> list[JSON]:
     """The start tiles on offer during setup (Age of Sail's choice, R3), else []."""
     starts = state.rules.start_buildings
     if state.round != 0 or len(starts) < 2 or state.is_over:
         return []
     out = []
     for b in starts:
-        entry = _building(state, b)
+        entry = _building(state, b, locale)
         entry["id"] = f"supply:{entry['code']}"
         out.append(entry)
     return out
 
 
-def _modules(state: State) -> tuple[list[JSON], list[JSON]]:
-    """The Exploits in play and the variants (the Silent Fleet)."""
+def _modules(state: State, locale: str = "en") -> tuple[list[JSON], list[JSON]]:
+    """The Exploits in play and the variants (the Silent Fleet), named in ``locale``
+    (``text``, the module's state, is the engine's own English)."""
     exploits: list[JSON] = []
     variants: list[JSON] = []
     for i, m in enumerate(state.modules):
         text = " ".join(m.describe(state, i).split())
         if not m.is_exploit:
-            variants.append({"id": f"exploit:{m.id}", "name": m.name, "text": text})
+            variants.append({"id": f"exploit:{m.id}",
+                             "name": term_words("module", m.name, locale), "text": text})
             continue
         exploits.append({
-            "id": f"exploit:{m.id}", "key": m.id, "number": m.number, "name": m.name,
+            "id": f"exploit:{m.id}", "key": m.id, "number": m.number,
+            "name": term_words("exploit", m.name, locale),
             "regions": [D.REGION_CODES[r] for r in m.regions],
             "active": state.exploit_active(i),
             "shields": [p for p in range(state.n) if state.has_shield(p, i)],
             "text": text,
-            "rule": exploit_rule(m.id), "shield": shield_text(m.id),
+            "rule": exploit_rule(m.id, locale), "shield": shield_text(m.id, locale),
         })
     return exploits, variants
 
 
 # =========================================================================== the mats
-def _mat(state: State, p: int, glory: int) -> JSON:
+def _mat(state: State, p: int, glory: int, locale: str = "en") -> JSON:
     pl = state.players[p]
-    names = _attribute_names(state)
+    names = _attribute_names(state, locale)
     buildings = []
     for i, b in enumerate(pl.buildings):
-        entry = _building(state, b)
+        entry = _building(state, b, locale)
         entry["id"] = f"building:{p}:{i}"
         entry["index"] = i
         entry["worker"] = bool(pl.taken_circles >> i & 1)
@@ -172,12 +193,12 @@ def _mat(state: State, p: int, glory: int) -> JSON:
         })
     cards = []
     for c in pl.cards:
-        entry = card_json(state, c)
+        entry = card_json(state, c, locale)
         entry["id"] = f"card:{entry['code']}"
         cards.append(entry)
     gov = None
     if pl.gov >= 0:
-        gov = card_json(state, pl.gov)
+        gov = card_json(state, pl.gov, locale)
         gov["id"] = f"card:{gov['code']}"
     slot_choices: list[JSON] = [{"id": f"slot:{D.CARDS[c].code}", "card": D.CARDS[c].code}
                     for c in state.held_cards(p) if D.CARDS[c].governor]
@@ -186,7 +207,7 @@ def _mat(state: State, p: int, glory: int) -> JSON:
     tokens = []
     for t in range(8):
         count = pl.brown_tokens[t] if t < 4 else pl.blue[t - 4]
-        token = _token(state, t)
+        token = _token(state, t, locale)
         if count and token is not None:
             token["id"] = f"token:{p}:{D.TOKEN_CODES[t]}"
             token["count"] = count
@@ -203,13 +224,14 @@ def _mat(state: State, p: int, glory: int) -> JSON:
         "card_count": len(pl.cards), "over_limit": state.over_card_limit(p),
         "tokens": tokens,
         "on_tracks": {D.ATTRIBUTES[k]: pl.base_discs[k] for k in range(4) if pl.base_discs[k]},
-        "aside": [card_json(state, c) for c in pl.aside],
+        "aside": [card_json(state, c, locale) for c in pl.aside],
     }
 
 
 # =========================================================================== position
-def position(state: State) -> JSON:
-    """Everything a client needs to draw the board and the mats, with human names.
+def position(state: State, locale: str = "en") -> JSON:
+    """Everything a client needs to draw the board and the mats, with human names (in
+    ``locale``: ``"en"``, ``"fr"``).
 
     Keys: ``ruleset``, ``title``, ``board`` (side), ``round``, ``rounds``, ``phase``,
     ``crown``, ``current_player``, ``over``, ``attributes`` (the four names),
@@ -217,17 +239,18 @@ def position(state: State) -> JSON:
     ``exploits``, ``variants``, ``players``, ``neutral``. Every clickable element has an
     ``id`` (see the module docstring)."""
     scores = final_scores(state)
-    exploits, variants = _modules(state)
+    exploits, variants = _modules(state, locale)
     held = [state.held_cards(p) for p in range(state.n)]
     missionaries = missionary_counts(state)
     pile = []
     for c in state.pile:
-        entry = card_json(state, c)
+        entry = card_json(state, c, locale)
         entry["id"] = f"pile:{entry['code']}"
         # R16: from the pile a value-1 card brings its disc only under the published rule
         entry["bonus_disc"] = entry["bonus_disc"] and state.rules.discard_pile_bonus
         pile.append(entry)
-    neutral = [{"owner": state.n + k, "name": "Silent Fleet", "short": "SF",
+    fleet = msg(SILENT_FLEET).render(locale)
+    neutral = [{"owner": state.n + k, "name": fleet, "short": "SF",
                 "supply": state.neutral_supply[k]} for k in range(state.rules.neutrals)]
     return {
         "ruleset": state.config.ruleset, "title": state.rules.title,
@@ -235,15 +258,15 @@ def position(state: State) -> JSON:
         "round": state.round, "rounds": state.rules.rounds, "phase": state.phase_name,
         "crown": state.crown, "current_player": state.current_player,
         "over": state.is_over,
-        "attributes": list(_attribute_names(state)),
-        "regions": [_region(state, r, held, missionaries) for r in range(D.NREGIONS)],
-        "links": _links(state),
+        "attributes": list(_attribute_names(state, locale)),
+        "regions": [_region(state, r, held, missionaries, locale) for r in range(D.NREGIONS)],
+        "links": _links(state, locale),
         "pile": pile,
-        "supply": _supply(state),
-        "start_tiles": _start_tiles(state),
+        "supply": _supply(state, locale),
+        "start_tiles": _start_tiles(state, locale),
         "level5": [state.rules.buildings[b].code for b in state.level5],
         "exploits": exploits, "variants": variants,
-        "players": [_mat(state, p, scores[p].total) for p in range(state.n)],
+        "players": [_mat(state, p, scores[p].total, locale) for p in range(state.n)],
         "neutral": neutral,
         "pass": {"id": "pass"}, "done": {"id": "done"},
     }
