@@ -99,3 +99,35 @@ def test_the_words_come_with_their_messages_the_same_in_every_language(api: Any)
             if "message" in event:
                 words = from_dict(event["message"]).render(lang)
                 assert event["text"][:20] in " ".join(words.split()), (words, event)
+
+
+def test_an_illegal_move_is_refused_in_the_language_asked(api: Any) -> None:
+    """The engine's reason for refusing a move, said to the seat that tried it, in the
+    request's language, with its message; the game unchanged."""
+    from endeavor import GameConfig, IllegalActionError, new_game
+
+    g = api.create(["human", "human"], seed=6)
+    toks = api.tokens(g)
+    mover = api.view(g["id"])["current_player"]
+    before = api.view(g["id"])
+    state = new_game(GameConfig(players=2, seed=6))
+    try:
+        state.apply("pass")
+        raise AssertionError("pass should be illegal at the start")
+    except IllegalActionError as e:
+        english, message = str(e), e.message
+    assert message is not None
+    answers = {}
+    for lang in ("en", "fr"):
+        r = api.client.post(f"/api/games/{g['id']}/actions?lang={lang}",
+                            headers=auth(toks[mover]), json={"action": "pass", "seq": 0})
+        assert r.status_code == 400, r.text
+        answers[lang] = r.json()
+    assert answers["en"]["detail"] == english
+    assert answers["fr"]["detail"] == message.render("fr", viewer=mover)
+    assert answers["fr"]["detail"] != english
+    assert answers["en"]["message"] == answers["fr"]["message"] == message.to_dict()
+    by_header = api.client.post(f"/api/games/{g['id']}/actions", json={
+        "action": "pass", "seq": 0}, headers={**auth(toks[mover]), "Accept-Language": "fr"})
+    assert by_header.json()["detail"] == answers["fr"]["detail"]
+    assert api.view(g["id"]) == before

@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ...messages import LOCALES, locale_of
 from ..store import StoreError, Unauthorized
 from .middleware import route_path
 from .pages import index
@@ -17,11 +18,20 @@ from .pages import index
 log = logging.getLogger("endeavor.web")
 
 
-async def store_error(_request: Request, e: Exception) -> Response:
-    """A :class:`StoreError`: its status and words (401s ask for a bearer token)."""
+async def store_error(request: Request, e: Exception) -> Response:
+    """A :class:`StoreError`: its status and words (401s ask for a bearer token). The
+    engine's reason for refusing an action is said in the request's language
+    (``?lang=``, else ``Accept-Language``), and given as its message too (``message``:
+    id and arguments, the same in every language)."""
     assert isinstance(e, StoreError)
     headers = {"WWW-Authenticate": "Bearer"} if isinstance(e, Unauthorized) else None
-    return JSONResponse({"detail": str(e)}, status_code=e.status, headers=headers)
+    if e.words is None:
+        return JSONResponse({"detail": str(e)}, status_code=e.status, headers=headers)
+    lang = request.query_params.get("lang")
+    locale = lang if lang in LOCALES else locale_of(request.headers.get("accept-language"))
+    return JSONResponse({"detail": e.words.render(locale, viewer=e.viewer),
+                         "message": e.words.to_dict()},
+                        status_code=e.status, headers=headers)
 
 
 async def http_error(request: Request, e: Exception) -> Response:

@@ -7,15 +7,25 @@ from typing import Final
 
 from sqlalchemy.exc import DBAPIError
 
+from endeavor.messages import Message
+
 #: the 403 of a token that is no seat's of the game (never was, or re-issued since)
 NOT_A_SEAT: Final = "this link is not a seat of this game (any more)"
 
 
 class StoreError(Exception):
     """A request the store refuses; ``status`` is the HTTP status the API answers with
-    and the message is the ``detail`` a client sees."""
+    and the message is the ``detail`` a client sees. ``words``, when the engine said why
+    (an illegal action), is its structured message, said to the seat ``viewer``: the
+    answer gives it in the request's language."""
 
     status = 400
+
+    def __init__(self, *args: object, words: Message | None = None,
+                 viewer: int | None = None) -> None:
+        super().__init__(*args)
+        self.words = words
+        self.viewer = viewer
 
 
 class BadRequest(StoreError):

@@ -157,7 +157,9 @@ class GameLog(Repository):
             try:
                 parsed = trial.parse_action(action)
                 events = trial.apply(parsed)
-            except (IllegalActionError, NotationError) as e:
+            except IllegalActionError as e:
+                raise BadRequest(str(e), words=e.message, viewer=e.viewer) from None
+            except NotationError as e:
                 raise BadRequest(str(e)) from None
             # the log keeps the canonical notation, whatever spelling the client sent
             entry = Entry(seq + 1, who, "action", str(parsed), note)
