@@ -58,7 +58,8 @@ def host_words(entry: Entry) -> str:
     """A ``host`` entry in words (its notation: ``reissue 2``, ``bot 2 medium``,
     ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` /
     ``extend all 3600``, ``pause``, ``resume``, ``end``, ``reclaim 2``, ``takeover 2
-    medium`` (a clock ran out for the rest of the game))."""
+    medium`` (a clock ran out for the rest of the game), ``left 2 medium`` (the seat's
+    player deleted their account))."""
     words = (entry.action or "").split()
     op = words[0] if words else ""
     arg = words[1] if len(words) > 1 else ""
@@ -85,6 +86,9 @@ def host_words(entry: Entry) -> str:
         return f"{who} took their seat back from the bot"
     if op == "name":
         return f"{who} has a new name: {' '.join(words[2:])}"
+    if op == "left":
+        bot = words[2] if len(words) > 2 else "a"
+        return f"{who}'s player deleted their account: the {bot} bot plays for them"
     if op == "takeover":
         bot = words[2] if len(words) > 2 else "a"
         return (f"{who}'s time ran out: the {bot} bot plays for them for the rest of the "
