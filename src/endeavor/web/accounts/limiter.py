@@ -14,7 +14,7 @@ from typing import Final
 
 from sqlalchemy import Connection, and_, delete, func, insert, select
 
-from .. import db
+from . import tables as db
 
 #: failed sign-ins allowed per name and per address in the window
 MAX_FAILURES: Final = 5

@@ -29,6 +29,7 @@ from ..store import (
 )
 from ..store.values import hash_token, utc
 from ..store.values import now as _now
+from . import tables
 from .service import Account, Accounts
 
 #: the bot that plays a deleted account's seats in running games (by default)
@@ -79,7 +80,7 @@ class SeatClaims:
                              "one account")
         seat = next(iter(seats))
         current = snap.meta.seats[seat]
-        c = db.seat_claims
+        c = tables.seat_claims
         where = and_(c.c.game_id == game_id, c.c.seat == seat)
         with self.store.transaction() as conn:
             old = conn.execute(select(c).where(where)).first()
@@ -105,7 +106,7 @@ class SeatClaims:
 
     def claims(self, account_id: int) -> list[Claim]:
         """The account's claims, oldest first."""
-        c = db.seat_claims
+        c = tables.seat_claims
         rows = self.store.read(lambda conn: conn.execute(
             select(c).where(c.c.account_id == account_id)
             .order_by(c.c.claimed, c.c.game_id, c.c.seat)).all())
@@ -146,13 +147,13 @@ class SeatClaims:
             except NotFound:
                 continue
         with self.store.transaction() as conn:
-            conn.execute(delete(db.seat_claims)
-                         .where(db.seat_claims.c.account_id == account.id))
-            conn.execute(delete(db.account_sessions)
-                         .where(db.account_sessions.c.account_id == account.id))
-            conn.execute(delete(db.password_resets)
-                         .where(db.password_resets.c.account_id == account.id))
-            conn.execute(delete(db.accounts).where(db.accounts.c.id == account.id))
+            conn.execute(delete(tables.seat_claims)
+                         .where(tables.seat_claims.c.account_id == account.id))
+            conn.execute(delete(tables.account_sessions)
+                         .where(tables.account_sessions.c.account_id == account.id))
+            conn.execute(delete(tables.password_resets)
+                         .where(tables.password_resets.c.account_id == account.id))
+            conn.execute(delete(tables.accounts).where(tables.accounts.c.id == account.id))
         return changed
 
     def export(self, account: Account) -> dict[str, Any]:

@@ -14,12 +14,12 @@ from typing import Any, Final
 from sqlalchemy import Connection, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import db
 from .. import names as seat_names
 from ..store import DELETED_NAME, BadRequest, Conflict, Forbidden, NotFound, Store, Unauthorized
 from ..store.values import hash_token, utc
 from ..store.values import now as _now
 from . import limiter, passwords
+from . import tables as db
 
 #: a session ends after this long unused (each use moves its end on)
 SESSION_DAYS: Final = 30
