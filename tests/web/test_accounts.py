@@ -56,13 +56,16 @@ def client(app: FastAPI, base_url: str = "http://testserver",
 
 
 def sign_up(c: TestClient, name: str, password: str = PASSWORD, **kw: Any) -> httpx.Response:
-    r = c.post("/api/account/signup", json={"name": name, "password": password, **kw})
+    r: httpx.Response = c.post("/api/account/signup",
+                               json={"name": name, "password": password, **kw})
     assert r.status_code == 201, r.text
     return r
 
 
 def sign_in(c: TestClient, name: str, password: str = PASSWORD) -> httpx.Response:
-    return c.post("/api/account/signin", json={"name": name, "password": password})
+    r: httpx.Response = c.post("/api/account/signin",
+                               json={"name": name, "password": password})
+    return r
 
 
 def new_game(c: TestClient, seats: list[str]) -> dict[str, Any]:

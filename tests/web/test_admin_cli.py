@@ -42,8 +42,9 @@ def admin(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str
 
 
 def sign_in(app: FastAPI, name: str, password: str = PASSWORD) -> int:
-    return TestClient(app).post("/api/account/signin",
-                                json={"name": name, "password": password}).status_code
+    status: int = TestClient(app).post("/api/account/signin",
+                                       json={"name": name, "password": password}).status_code
+    return status
 
 
 def test_list_disable_and_enable(app: FastAPI, url: str,
