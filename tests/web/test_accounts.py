@@ -274,8 +274,11 @@ def test_deleting_the_account(app: FastAPI) -> None:
     assert sign_in(client(app), "Max").status_code == 401
     over = a.get(f"/api/games/{finished['id']}").json()["seats"][1]
     assert over["name"] == "deleted player" and over["played_by"] is None
-    seat = a.get(f"/api/games/{running['id']}").json()["seats"][1]
+    view = a.get(f"/api/games/{running['id']}").json()
+    seat = view["seats"][1]
     assert seat["name"] == "deleted player" and seat["played_by"] == "medium"
+    assert any("P1's player deleted their account: the medium bot plays for them"
+               in str(e) for e in view["events"])
     sign_up(client(app), "max")  # the name is free again
 
 
@@ -332,3 +335,22 @@ def test_the_cookie_behind_the_documented_nginx(tmp_path: Path) -> None:
         flags = {f.strip().lower() for f in r.headers["set-cookie"].split(";")[1:]}
         assert {"secure", "httponly", "samesite=lax", "path=/endeavor"} <= flags
         assert c.get(f"{p.public_url}/api/account").json()["name"] == "Quin"
+
+
+def test_a_reissued_link_frees_the_seat(app: FastAPI) -> None:
+    rae, sam = client(app), client(app)
+    sign_up(rae, "Rae")
+    sign_up(sam, "Sam")
+    game = new_game(rae, ["human", "human"])
+    gid = game["id"]
+    rae.post("/api/account/claim", json={"game_id": gid, "token": seat_token(game, 0)})
+    r = rae.post(f"/api/games/{gid}/host/seats/0/reissue", headers=auth(game["host_token"]))
+    assert r.status_code == 200, r.text
+    fresh = next(x["token"] for x in r.json()["seats"] if x["seat"] == 0)
+    got = rae.get("/api/account/games").json()["games"]
+    assert [(g["id"], g["valid"], g["link"], g["your_move"]) for g in got] == [
+        (gid, False, None, False)]
+    r = sam.post("/api/account/claim", json={"game_id": gid, "token": fresh})
+    assert r.status_code == 200 and r.json()["name"] == "Sam"
+    assert sam.get("/api/account/games").json()["games"][0]["valid"]
+    assert rae.get("/api/account/games").json()["games"] == []
