@@ -223,7 +223,7 @@ def test_the_migration_adds_the_language_english_for_the_settings_before_it(
         conn.execute(text("INSERT INTO notify (game_id, seat, channel, target, link_token, "
                           "created, mode) VALUES ('g1', 1, 'email', 'a@example.org', 'tok', "
                           ":now, 'turn')"), {"now": now})
-    db.upgrade(engine)
+    command.upgrade(cfg, "0005")
     with engine.connect() as conn:
         assert conn.execute(select(db.notify.c.lang)).scalars().all() == ["en"]
         assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [

@@ -1,5 +1,5 @@
 """The ``endeavor`` command line: ``simulate``, ``play``, ``replay``, ``review``,
-``bench``, ``tournament``, ``train`` and ``serve``.
+``bench``, ``tournament``, ``train``, ``serve`` and ``admin``.
 
 An adapter over the engine's public API. :func:`main` parses ``argv``, runs one
 subcommand and returns its exit status: 0 on success (and for ``--help``), 2 when the
@@ -16,7 +16,8 @@ asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.
 
 One module per command (:mod:`~endeavor.cli.simulate`, :mod:`~endeavor.cli.play`,
 :mod:`~endeavor.cli.replay`, :mod:`~endeavor.cli.review`, :mod:`~endeavor.cli.bench`,
-:mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.train`, :mod:`~endeavor.cli.serve`),
+:mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.train`, :mod:`~endeavor.cli.serve`,
+:mod:`~endeavor.cli.admin`),
 each with its
 ``add_parser(sub)``; the terminal session of ``play`` in :mod:`~endeavor.cli.session`;
 what they share in :mod:`~endeavor.cli.common`. ``serve`` imports the
@@ -37,7 +38,7 @@ from rich.console import Console
 
 from .. import BUILD, __version__
 from ..errors import EndeavorError
-from . import bench, play, replay, review, serve, simulate, tournament, train
+from . import admin, bench, play, replay, review, serve, simulate, tournament, train
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -98,6 +99,7 @@ def _build_parser() -> argparse.ArgumentParser:
     tournament.add_parser(sub)
     train.add_parser(sub)
     serve.add_parser(sub)
+    admin.add_parser(sub)
     bench.add_parser(sub)
     return parser
 

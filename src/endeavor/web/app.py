@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 import endeavor
 
-from . import db, hardening, rematch, reviews, schemas, uptime
+from . import accounts, db, hardening, rematch, reviews, schemas, uptime
 from .bots import BotRunner
 from .chat import Chat
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
@@ -39,6 +39,7 @@ from .links import Links
 from .notify import Notifier, NotifySettings
 from .reviews import Reviewer, ReviewSettings
 from .routes import ROUTERS, errors, games, pages
+from .routes.accounts import AccountsApp
 from .routes.announce import POLL_SECONDS, Announcer
 from .routes.encode import (
     POSITIONS,
@@ -116,6 +117,8 @@ def create_app(db_url: str | None = None, *,
     app = FastAPI(title="Endeavor", version=endeavor.__version__, lifespan=_lifespan,
                   description=_DESCRIPTION, responses=_PROBLEMS)  # type: ignore[arg-type]
     app.state.web = web
+    users = accounts.Accounts(web.store)
+    app.state.accounts = AccountsApp(users, accounts.SeatClaims(users))
     for name in ("store", "runner", "announcer", "chat", "engine", "threads", "clocks",
                  "notifier", "reviewer", "links"):  # what tests and tools look at
         setattr(app.state, name, getattr(web, name))

@@ -1,5 +1,6 @@
 """The web app's database: the tables (``games``, ``seats``, ``moves``, ``notify``,
-``outbox``, ``reviews``, ``chat``, ``heartbeat``), engine
+``outbox``, ``reviews``, ``chat``, ``heartbeat``; the accounts' tables are declared on the
+same ``metadata`` in :mod:`endeavor.web.accounts.tables`), engine
 creation for SQLite and PostgreSQL, and the Alembic upgrade run when the app starts.
 
 The tables are declared here with SQLAlchemy Core so the store can query them, but the

@@ -48,6 +48,7 @@ one cache):
 * :mod:`.newgames`: new and imported games;
 * :mod:`.host`: ``host`` entries and the host panel; :mod:`.seats`: seats, links and
   names; :mod:`.clocks`: the clock keeper's claims and the clocks' entries;
+  :mod:`.accounts`: the seats of a deleted account;
 * :mod:`.notifications`: the seats' notification settings; :mod:`.lobby`: the lobby;
 * :mod:`.records`, :mod:`.clockstate`: the plain records (seats, snapshots, clocks...);
   :mod:`.errors`: the errors; :mod:`.words`: the log's words; :mod:`.values`: tokens
@@ -62,6 +63,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from .accounts import DELETED_NAME, AccountSeats
 from .clocks import CLAIM_SECONDS, Clocks
 from .clockstate import (
     CLOCK_KINDS,
@@ -109,7 +111,8 @@ from .values import hash_token, seat_token, utc, utcnow
 from .words import MAX_TITLE, host_words, is_rename, timeout_words, undo_words
 
 __all__ = [
-    "CHANNELS", "CLAIM_SECONDS", "CLOCK_KINDS", "DEFAULT_TIMEOUT_BOT", "HOST_SEAT",
+    "CHANNELS", "CLAIM_SECONDS", "CLOCK_KINDS", "DEFAULT_TIMEOUT_BOT", "DELETED_NAME",
+    "HOST_SEAT",
     "MAX_ACTION", "MAX_CLOCK_SECONDS", "MAX_TITLE", "NOT_A_SEAT", "ON_TIMEOUT",
     "SEAT_KINDS", "STATUSES", "BadRequest", "ClockConfig", "ClockState", "Conflict",
     "Created", "CreatedSeat", "Effective", "Entry", "Forbidden", "HostSeat", "LobbyRow",
@@ -124,7 +127,8 @@ __all__ = [
 clock: Callable[[], datetime] = utcnow
 
 
-class Store(NewGames, Lobby, Notifications, Clocks, Seats, HostPanel, GameLog, Repository):
+class Store(NewGames, Lobby, Notifications, Clocks, AccountSeats, Seats, HostPanel, GameLog,
+            Repository):
     """Games in one database, with this process's cache of their positions.
 
     Thread-safe: the API serves requests from a thread pool and bots and clocks play

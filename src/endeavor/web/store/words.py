@@ -50,7 +50,8 @@ def host_message(entry: Entry) -> Message:
     """A ``host`` entry as a journal message (its notation: ``reissue 2``, ``bot 2
     medium``, ``human 2`` / ``human 2 same`` (on the player's link), ``extend 2 3600`` /
     ``extend all 3600``, ``pause``, ``resume``, ``end``, ``reclaim 2``, ``takeover 2
-    medium`` (a clock ran out for the rest of the game))."""
+    medium`` (a clock ran out for the rest of the game), ``left 2 medium`` (the seat's
+    player deleted their account))."""
     words = (entry.action or "").split()
     op = words[0] if words else ""
     arg = words[1] if len(words) > 1 else ""
@@ -75,6 +76,8 @@ def host_message(entry: Entry) -> Message:
         return msg(journal.RECLAIM, who=who)
     if op == "name":
         return msg(journal.NAME, who=who, name=" ".join(words[2:]))
+    if op == "left":
+        return msg(journal.LEFT, who=who, bot=words[2] if len(words) > 2 else "a")
     if op == "takeover":
         return msg(journal.TAKEOVER, who=who, bot=words[2] if len(words) > 2 else "a")
     return msg(journal.OTHER, action=str(entry.action))

@@ -34,6 +34,8 @@ RECLAIM: Final = define("journal.reclaim", "{who} took their seat back from the 
 NAME: Final = define("journal.name", "{who} has a new name: {name}")
 TAKEOVER: Final = define("journal.takeover", "{who}'s time ran out: the {bot} bot plays "
                          "for them for the rest of the game")
+LEFT: Final = define("journal.left", "{who}'s player deleted their account: the {bot} bot "
+                     "plays for them")
 OTHER: Final = define("journal.other", "The host changed the game ({action})")
 #: a time the host gave, in one unit: ``(singular, plural)`` message ids
 UNITS: Final = (
