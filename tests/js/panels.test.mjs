@@ -55,7 +55,7 @@ test("invitations in French: the seat's colour and shape, the game's title or no
 
 const STATIC = new URL("../../src/endeavor/web/static/", import.meta.url);
 /** The panels whose every word goes through the catalog. */
-const PANELS = ["host.js", "notifypanel.js", "invite.js", "when.js", "clock.js", "review.js"];
+const PANELS = ["host.js", "notifypanel.js", "invite.js", "when.js", "clock.js", "review.js", "howto.js"];
 
 test("the panels' modules write no English sentence of their own: every word is in the catalogs", () => {
   const en = catalog("en");
