@@ -124,7 +124,7 @@ export async function request(method, path, { body, token, keepalive = false } =
  */
 export const api = {
   meta: () => request("GET", "/api/meta"),
-  guide: () => request("GET", "/api/guide"),
+  guide: () => request("GET", `/api/guide${langQuery()}`),
   games: () => request("GET", "/api/games"),
   mine: (games, status) => request("POST", "/api/games/mine", { body: { games, status } }),
   create: (body) => request("POST", "/api/games", { body }),
