@@ -94,7 +94,7 @@ def test_the_host_panel_in_french(new_page: Any, server: Server, shot: Any,
     suffix = "-phone" if viewport is PHONE else ""
     shot(page, f"host-panel-fr{suffix}")
     page.click("[data-testid=host-end]")
-    assert "Terminer cette partie maintenant ?" in page.inner_text("[data-testid=host-panel]")
+    assert "Terminer cette partie maintenant\u00a0?" in page.inner_text("[data-testid=host-panel]")
 
 
 @pytest.fixture(scope="module")
