@@ -208,7 +208,7 @@ export function ownerColour(owner, players) {
  * @param {number} players
  */
 export function ownerName(owner, players) {
-  return owner >= players ? "Silent Fleet" : seatWords(owner);
+  return owner >= players ? t("page.silent_fleet") : seatWords(owner);
 }
 
 /**
