@@ -75,3 +75,9 @@ test("the panels' modules write no English sentence of their own: every word is 
   }
   assert.deepEqual(found, []);
 });
+
+test("the review's labels in French, the codes the server sends named by the catalog", async () => {
+  const { labelWord, LABELS } = await import("../../src/endeavor/web/static/review.js");
+  assert.deepEqual(LABELS.map(labelWord), ["meilleur", "bon", "imprécision", "erreur", "gaffe"]);
+  assert.equal(labelWord("unknown"), "unknown", "a label the catalog does not name stays as sent");
+});

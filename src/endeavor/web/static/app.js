@@ -43,6 +43,7 @@ window.addEventListener("hashchange", () => {
 function topbar() {
   const bar = document.querySelector(".topbar");
   if (!bar) return;
+  bar.setAttribute("aria-label", t("page.site"));
   const howto = bar.querySelector("[data-testid=howto-link]");
   if (howto) howto.textContent = t("app.how_to_play");
   const make = bar.querySelector('a[href="new"]');
