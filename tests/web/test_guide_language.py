@@ -1,6 +1,6 @@
 """The How to play page's tables in the reader's language (``GET /api/guide`` with
 ``?lang=`` or Accept-Language): the buildings' names, actions, gifts and notes, the
-attributes and the Exploits' names and regions in French for a French reader; the same
+attributes, what Shields are and the Exploits' names and regions in French for a French reader; the same
 numbers in every language, and English by default."""
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def test_the_tables_in_french(client: TestClient) -> None:
     french = guide_of(client, "?lang=fr")
     assert guide_of(client, **{"Accept-Language": "fr-CA,fr;q=0.8"}) == french
     assert french["tracks"] == english["tracks"]
+    assert french["shields"].startswith("Chaque Exploit appartient à deux régions")
     aos_en, aos_fr = english["rulesets"][0], french["rulesets"][0]
     assert aos_en["attributes"] == ["Industry", "Culture", "Wealth", "Influence"]
     assert aos_fr["attributes"] == ["Industrie", "Culture", "Richesse", "Influence"]

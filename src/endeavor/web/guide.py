@@ -270,6 +270,8 @@ _NO_ACTION: Final = define("guide.no_action", "no action")
 _EITHER: Final = define("guide.either", "{first} or {second}")
 _BOTH: Final = define("guide.both", "{first} + {second} (one or both)")
 _PLUS: Final = define("guide.plus", "+{n} {token}")
+#: what Shields are (:data:`SHIELDS`) as a message, for a reader's language
+_SHIELDS: Final = define("guide.shields", SHIELDS)
 _GLORY: Final = define("guide.glory", "{glory}")
 
 #: rule words a building's icons and actions do not say, per ruleset id (the level-5
@@ -392,4 +394,5 @@ def guide(locale: str = "en") -> JSON:
     """``GET /api/guide``: what the How to play page draws from the engine's data, its
     words in ``locale``."""
     return {"rulesets": [ruleset_guide(rid, locale) for rid in RULESETS],
-            "tracks": tracks(), "shields": SHIELDS, "exploits": exploits(locale)}
+            "tracks": tracks(), "shields": msg(_SHIELDS).render(locale),
+            "exploits": exploits(locale)}
