@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./catalogs.mjs";
 import { agoWords, durationWords, momentWords } from "../../src/endeavor/web/static/when.js";
 
 const NOW = new Date("2026-12-02T12:00:00Z");

@@ -150,11 +150,13 @@ def _iso(dt: datetime | None) -> str | None:
     return utc(dt).isoformat() if dt is not None else None
 
 
-def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
+def status_json(store: Store, game_id: str, enabled: bool, locale: str = "en") -> bytes:
     """``GET /api/games/{id}/review`` (docs/web.md): the finished game's review, its
     status, progress and, once done, the review's JSON and the moves in words, as JSON
-    bytes (the stored review is sent as it is, not parsed). :class:`NotFound` for an
-    unknown game, :class:`Conflict` for one not over."""
+    bytes (the stored review is sent as it is, not parsed). The moves are stored in
+    English; in another ``locale`` they are said again from the game's record
+    (:func:`moves_in`). :class:`NotFound` for an unknown game, :class:`Conflict` for
+    one not over."""
     over, actions = store.peek(game_id, lambda snap: (snap.over, len(snap.effective)))
     if not over:
         raise Conflict("the game is not over: its review is made once it has ended")
@@ -173,11 +175,38 @@ def status_json(store: Store, game_id: str, enabled: bool) -> bytes:
                     finished=_iso(row.finished))
         if row.status == "done":
             result, moves = row.result, row.moves
+            if locale != "en" and result is not None:
+                moves = moves_in(store, game_id, result, locale, _iso(row.finished)) or moves
         head["eta_seconds"] = eta_seconds(row.status, head["done"], head["total"],
                                           row.started, utcnow())
     text = json.dumps(head)
     return (text[:-1] + ', "review": ' + (result or "null") + ', "moves": '
             + (moves or "null") + "}").encode()
+
+
+#: the moves of the reviews said in another language than English, by (game, when the
+#: review was finished, locale): the last few asked for (a replay of the game each)
+_MOVES_IN: dict[tuple[str, str | None, str], str] = {}
+_MOVES_IN_KEPT: Final = 32
+
+
+def moves_in(store: Store, game_id: str, result: str, locale: str,
+             finished: str | None = None) -> str | None:
+    """A done review's moves in ``locale`` (the JSON text :func:`moves_of` makes), from
+    the game's record and the review's decisions; None if the review cannot be read."""
+    key = (game_id, finished, locale)
+    if key in _MOVES_IN:
+        return _MOVES_IN[key]
+    try:
+        decisions = R.Review.from_json(result).decisions
+    except R.ReviewError:
+        return None
+    record = store.peek(game_id, lambda snap: snap.state.record())
+    text = json.dumps(moves_of(record, decisions, locale), separators=(",", ":"))
+    if len(_MOVES_IN) >= _MOVES_IN_KEPT:
+        _MOVES_IN.pop(next(iter(_MOVES_IN)))
+    _MOVES_IN[key] = text
+    return text
 
 
 def eta_seconds(status: str, done: int, total: int | None, started: datetime | None,
@@ -209,10 +238,11 @@ def request(store: Store, game_id: str, iterations: int) -> bool:
 
 # --------------------------------------------------------------------------- the moves
 def moves_of(record: Mapping[str, Any], decisions: tuple[ReviewedDecision, ...],
-             ) -> dict[str, dict[str, Any]]:
+             locale: str = "en") -> dict[str, dict[str, Any]]:
     """Each reviewed decision's moves for a person (by step, as text keys): the move
-    played and the best move in words (the words of the decision's options) and the
-    board elements each is clicked on (:func:`endeavor.web.view.targets_of`)."""
+    played and the best move in words (the words of the decision's options, in
+    ``locale``, said to the seat deciding) and the board elements each is clicked on
+    (:func:`endeavor.web.view.targets_of`)."""
     wanted = {d.step: d for d in decisions}
     out: dict[str, dict[str, Any]] = {}
     state = replay({"format": RECORD_FORMAT, "version": 2, "config": record["config"],
@@ -221,7 +251,8 @@ def moves_of(record: Mapping[str, Any], decisions: tuple[ReviewedDecision, ...],
         d = wanted.get(k)
         if d is not None:
             decision = state.decision()
-            words = ({o.action: plain_words(o.text)[0] for o in decision.options}
+            words = ({o.action: plain_words(o.render(locale, viewer=o.player))[0]
+                      for o in decision.options}
                      if decision is not None else {})
             played, best = A.parse(d.played), A.parse(d.best)
             out[str(k)] = {"played": words.get(played, d.played),

@@ -18,7 +18,7 @@ import endeavor
 from .. import guide, schemas
 from ..compute import EngineStatus, local_status
 from .encode import dumps, meta_view
-from .state import AppState, Web, state_of
+from .state import AppState, Locale, Web, state_of
 
 STATIC: Final = Path(__file__).resolve().parent.parent / "static"
 #: paths the front end routes by itself: each serves index.html
@@ -52,16 +52,18 @@ def status(web: Web) -> schemas.Status:
 
 
 @functools.cache
-def guide_body() -> bytes:
-    """``/api/guide``'s answer, made once per process (the app builder makes it)."""
-    return dumps(schemas.Guide(**guide.guide()).model_dump())
+def guide_body(locale: str = "en") -> bytes:
+    """``/api/guide``'s answer in ``locale``'s words, made once per process and locale
+    (the app builder makes the English one)."""
+    return dumps(schemas.Guide(**guide.guide(locale)).model_dump())
 
 
 @router.get("/api/guide", response_model=schemas.Guide, tags=["meta"])
-def rules_guide() -> Response:
+def rules_guide(locale: Locale) -> Response:
     """The How to play page's tables, from the rulesets' data: buildings by level,
-    the status tracks, the Exploits' rules and Shields."""
-    return Response(guide_body(), media_type="application/json",
+    the status tracks, the Exploits' rules and Shields, in the reader's language
+    (``?lang=`` or Accept-Language)."""
+    return Response(guide_body(locale), media_type="application/json",
                     headers={"Cache-Control": "no-cache"})
 
 

@@ -124,7 +124,7 @@ export async function request(method, path, { body, token, keepalive = false } =
  */
 export const api = {
   meta: () => request("GET", "/api/meta"),
-  guide: () => request("GET", "/api/guide"),
+  guide: () => request("GET", `/api/guide${langQuery()}`),
   games: () => request("GET", "/api/games"),
   mine: (games, status) => request("POST", "/api/games/mine", { body: { games, status } }),
   create: (body) => request("POST", "/api/games", { body }),
@@ -135,8 +135,8 @@ export const api = {
   reclaim: (id, token, seat) => request("POST", `${game(id)}/reclaim${langQuery()}`, { token, body: { seat } }),
   record: (id) => request("GET", `${game(id)}/record`),
   replay: (id, n) => request("GET", `${game(id)}/replay/${n}${langQuery()}`),
-  review: (id) => request("GET", `${game(id)}/review`),
-  requestReview: (id) => request("POST", `${game(id)}/review`),
+  review: (id) => request("GET", `${game(id)}/review${langQuery()}`),
+  requestReview: (id) => request("POST", `${game(id)}/review${langQuery()}`),
   notify: (id, token) => request("GET", `${game(id)}/notify`, { token }),
   setNotify: (id, token, body) => request("PUT", `${game(id)}/notify`, { token, body }),
   testNotify: (id, token, seat, channel) => request("POST", `${game(id)}/notify/test`, { token, body: { seat, channel } }),

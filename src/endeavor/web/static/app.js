@@ -10,7 +10,7 @@ import { lobbyScreen } from "./lobby.js";
 import { newGameScreen } from "./newgame.js";
 import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
-import { languageSwitch, loadCatalogs, t } from "./i18n.js";
+import { languageSwitch, loadCatalogs, locale, t } from "./i18n.js";
 
 async function route() {
   const root = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html's
@@ -43,6 +43,7 @@ window.addEventListener("hashchange", () => {
 function topbar() {
   const bar = document.querySelector(".topbar");
   if (!bar) return;
+  bar.setAttribute("aria-label", t("page.site"));
   const howto = bar.querySelector("[data-testid=howto-link]");
   if (howto) howto.textContent = t("app.how_to_play");
   const make = bar.querySelector('a[href="new"]');
@@ -50,6 +51,27 @@ function topbar() {
   bar.append(languageSwitch());
   const loading = document.querySelector("#app > p.muted");
   if (loading) loading.textContent = t("common.loading");
+  footer();
+}
+
+/**
+ * The footer the server wrote ("Endeavor 1.2 · engine: pure Python") in the reader's
+ * language (English: as written).
+ */
+function footer() {
+  const box = document.getElementById("site-footer");
+  const said = box && box.textContent ? box.textContent.match(/^Endeavor (\S+) · engine: (.+)$/) : null;
+  if (!box || !said || locale() === "en") return;
+  /** @type {Record<string, string>} the server's words for its engine (compute/engines.py) */
+  const engines = {
+    "pure Python": t("page.engine_pure"),
+    "pure Python (in worker processes)": t("page.engine_workers"),
+    "pure Python (compiled build in progress)": t("page.engine_building"),
+    "pure Python (the compiled build failed)": t("page.engine_failed"),
+    "pure Python (the compiled build is of other sources)": t("page.engine_stale"),
+    "compiled (mypyc)": t("page.engine_compiled"),
+  };
+  box.textContent = t("page.footer", { version: said[1], engine: engines[said[2]] || said[2] });
 }
 
 loadCatalogs().then(topbar).then(route).finally(() => { document.body.dataset.ready = "1"; });

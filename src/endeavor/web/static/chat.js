@@ -5,7 +5,7 @@
 // desktop, in the Chat tab on a phone, whose badge counts the messages that came while
 // the tab was not open. Messages are text, never markup (textContent only).
 
-import { t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { ApiError, request } from "./api.js";
 import { h, href, replace, toast, COLOURS } from "./dom.js";
 import { seatChip } from "./names.js";
@@ -22,9 +22,10 @@ const chatPath = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(
 function when(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  const time = date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const lang = locale() === "en" ? [] : [locale()]; // English: the browser's own format
+  const time = date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
   if (date.toDateString() === new Date().toDateString()) return time;
-  return `${date.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+  return `${date.toLocaleDateString(lang, { day: "numeric", month: "short" })} ${time}`;
 }
 
 /**

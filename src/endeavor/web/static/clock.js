@@ -18,10 +18,12 @@ export function duration(seconds) {
   if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   if (s < 86400) {
     const m = Math.floor((s % 3600) / 60);
-    return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ""}`;
+    const hours = t("clock.h", { n: Math.floor(s / 3600) });
+    return m ? `${hours} ${t("clock.min", { n: m })}` : hours;
   }
   const hours = Math.floor((s % 86400) / 3600);
-  return `${Math.floor(s / 86400)} d${hours ? ` ${hours} h` : ""}`;
+  const days = t("clock.d", { n: Math.floor(s / 86400) });
+  return hours ? `${days} ${t("clock.h", { n: hours })}` : days;
 }
 
 /**
@@ -30,10 +32,10 @@ export function duration(seconds) {
  */
 export function amount(seconds) {
   const s = Math.round(seconds);
-  if (s % 86400 === 0 && s >= 86400) return `${s / 86400} day${s === 86400 ? "" : "s"}`;
-  if (s % 3600 === 0 && s >= 3600) return `${s / 3600} h`;
-  if (s % 60 === 0 && s >= 60) return `${s / 60} min`;
-  if (s < 60) return `${s} s`;
+  if (s % 86400 === 0 && s >= 86400) return t("clock.days", { n: s / 86400 });
+  if (s % 3600 === 0 && s >= 3600) return t("clock.h", { n: s / 3600 });
+  if (s % 60 === 0 && s >= 60) return t("clock.min", { n: s / 60 });
+  if (s < 60) return t("clock.s", { n: s });
   return duration(s);
 }
 
@@ -41,12 +43,13 @@ export function amount(seconds) {
 /** @param {Pick<Clock, "bank" | "per_decision" | "on_timeout" | "bot" | "reclaim" | "kind">} clock */
 export function clockWords(clock) {
   const parts = [];
-  if (clock.bank) parts.push(`${amount(clock.bank)} each`);
-  if (clock.per_decision) parts.push(`${amount(clock.per_decision)} per decision`);
+  if (clock.bank) parts.push(t("clock.words_each", { time: amount(clock.bank) }));
+  if (clock.per_decision) parts.push(t("clock.words_per_decision", { time: amount(clock.per_decision) }));
+  const bot = String(clock.bot);
   const then = clock.on_timeout === "game"
-    ? `the ${clock.bot} bot plays the rest of the game${clock.reclaim ? " (the player may take the seat back)" : ""}`
-    : `the ${clock.bot} bot plays that decision`;
-  return `${clock.kind === "live" ? "Live" : "Turn-based"} clock: ${parts.join(" + ")}; when time runs out, ${then}.`;
+    ? t(clock.reclaim ? "clock.words_then_game_reclaim" : "clock.words_then_game", { bot })
+    : t("clock.words_then_decision", { bot });
+  return t(clock.kind === "live" ? "clock.words_live" : "clock.words_turn", { parts: parts.join(" + "), then });
 }
 
 /** @type {ReturnType<typeof setInterval> | undefined} */

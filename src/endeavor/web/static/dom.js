@@ -3,6 +3,7 @@
 // the option popup and clipboard copy. No framework, no build step.
 
 import { seatWords } from "./names.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").Child} Child */
 /** @typedef {import("./types.js").Attrs} Attrs */
@@ -153,7 +154,7 @@ export function popup(x, y, heading, options, choose) {
       onclick: (/** @type {Event} */ event) => { event.stopPropagation(); closePopup(); choose(option); },
     }, option.text));
   }
-  menu.append(h("button", { class: "popup-cancel", onclick: closePopup }, "Cancel"));
+  menu.append(h("button", { class: "popup-cancel", onclick: closePopup }, t("page.cancel")));
   document.body.append(menu);
   const rect = menu.getBoundingClientRect();
   const left = Math.max(8, Math.min(x, window.innerWidth - rect.width - 8));
@@ -185,7 +186,7 @@ export async function copyText(text) {
     document.execCommand("copy");
     area.remove();
   }
-  toast("Copied to the clipboard", "info");
+  toast(t("page.copied"), "info");
 }
 
 /** Player colours by seat; the neutral Silent Fleet is grey. */
@@ -207,7 +208,7 @@ export function ownerColour(owner, players) {
  * @param {number} players
  */
 export function ownerName(owner, players) {
-  return owner >= players ? "Silent Fleet" : seatWords(owner);
+  return owner >= players ? t("page.silent_fleet") : seatWords(owner);
 }
 
 /**
@@ -250,7 +251,7 @@ export function problemPage(root, heading, text, actions = [], testid = "problem
   document.querySelector("link[rel~=icon]")?.setAttribute("href", href("/static/favicon.svg"));
   replace(root, h("section", { class: "card-box problem", "data-testid": testid, role: "alert" },
     h("h1", {}, heading),
-    (Array.isArray(text) ? text : [text]).map((t) => h("p", {}, t)),
+    (Array.isArray(text) ? text : [text]).map((line) => h("p", {}, line)),
     h("div", { class: "row" }, actions)));
 }
 
@@ -264,7 +265,7 @@ export function modal(heading, testid) {
   const dialog = h("dialog", { class: "dialog", "data-testid": testid, "aria-label": heading },
     h("div", { class: "dialog-head" }, h("h2", {}, heading),
       h("button", { type: "button", class: "btn small", "data-testid": `${testid}-close`,
-        onclick: () => dialog.close() }, "Close")),
+        onclick: () => dialog.close() }, t("page.close"))),
     body);
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);

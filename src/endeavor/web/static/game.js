@@ -12,7 +12,7 @@ import { clockChip, trackClock } from "./clock.js";
 import { connectionBanner } from "./connection.js";
 import { momentWords } from "./when.js";
 import { h, href, problemPage, replace, toast, popup, closePopup, COLOURS } from "./dom.js";
-import { languageSwitch, t } from "./i18n.js";
+import { languageSwitch, locale, t } from "./i18n.js";
 import { openHostPanel } from "./host.js";
 import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
@@ -600,7 +600,9 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       box.append(h("p", { class: "clock-line", "data-testid": "turn-clock" }, chip, line.words,
         // a turn-based clock's deadline as a moment too (days away: "by Fri 5 Dec, 14:00")
         line.deadline ? h("span", { class: "deadline-at", "data-testid": "turn-deadline",
-          title: new Date(line.deadline).toString() }, t("clock.by", { when: momentWords(line.deadline) })) : null));
+          title: locale() === "en" ? new Date(line.deadline).toString()
+            : new Date(line.deadline).toLocaleString(locale(), { dateStyle: "full", timeStyle: "long" }) },
+        t("clock.by", { when: momentWords(line.deadline) })) : null));
     }
     const quick = quickButtons(view);
     if (quick.length) {

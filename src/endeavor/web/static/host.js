@@ -12,6 +12,7 @@ import { inviteBox, inviteText } from "./invite.js";
 import { addToken, dropToken, heldTokens, hostToken, setHostFlag, setHostToken } from "./tokens.js";
 import { hostPutName, nameDialog, seatTag } from "./names.js";
 import { agoWords } from "./when.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").HostPanel} HostPanel */
 /** @typedef {import("./types.js").HostSeat} HostSeat */
@@ -23,24 +24,22 @@ import { agoWords } from "./when.js";
  */
 export async function hostScreen(root, id) {
   const token = fragmentToken() || hostToken(id);
-  const lobby = h("a", { class: "btn", href: href("/") }, "Back to the lobby");
-  const watch = h("a", { class: "btn", href: href(`/game/${encodeURIComponent(id)}`) }, "Watch this game");
+  const lobby = h("a", { class: "btn", href: href("/") }, t("common.back_to_lobby"));
+  const watch = h("a", { class: "btn", href: href(`/game/${encodeURIComponent(id)}`) }, t("seat.watch"));
   if (!token) {
-    problemPage(root, "This host link is incomplete",
-      "The link has no secret after the # sign: copy the whole host link from where you kept it.", [watch, lobby]);
+    problemPage(root, t("host.incomplete"), t("host.incomplete_text"), [watch, lobby]);
     return;
   }
   try {
     await api.host(id, token);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      problemPage(root, "No such game", `There is no game “${id}” on this server.`, [lobby], "no-game");
+      problemPage(root, t("game.no_such"), t("replay.no_game", { id }), [lobby], "no-game");
     } else if (err instanceof ApiError && (err.status === 403 || err.status === 401)) {
-      problemPage(root, "This is not the host link of this game",
-        "It may have been copied incompletely. The game's creator has the host link.", [watch, lobby]);
+      problemPage(root, t("host.not_host_link"), t("host.not_host_link_text"), [watch, lobby]);
     } else {
-      problemPage(root, "The game cannot be opened", err instanceof Error ? err.message : String(err), [
-        h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, "Try again"), lobby]);
+      problemPage(root, t("game.cannot_open"), err instanceof Error ? err.message : String(err), [
+        h("button", { type: "button", class: "btn primary", onclick: () => location.reload() }, t("common.try_again")), lobby]);
     }
     return;
   }
@@ -66,15 +65,15 @@ export async function hostScreen(root, id) {
  * @param {boolean} yours
  */
 function seatState(seat, yours) {
-  if (yours && !seat.played_by) return seat.kind === "hotseat" ? "you, on this screen (hot-seat)" : "you, in this browser";
+  if (yours && !seat.played_by) return seat.kind === "hotseat" ? t("host.state_you_hotseat") : t("host.state_you");
   if (seat.replaced === "host") {
-    return seat.token ? `the ${seat.played_by} bot, put there by you (the player's link watches until you hand the seat back)`
-      : `the ${seat.played_by} bot, put there by you`;
+    return seat.token ? t("host.state_put_watching", { bot: String(seat.played_by) })
+      : t("host.state_put", { bot: String(seat.played_by) });
   }
-  if (seat.replaced === "timeout") return `the ${seat.played_by} bot (the player's time ran out)`;
-  if (seat.kind === "bot") return `${seat.played_by || seat.bot} bot`;
-  if (seat.kind === "hotseat") return "hot-seat (one link for these seats)";
-  return "a person, with this link";
+  if (seat.replaced === "timeout") return t("host.state_timeout", { bot: String(seat.played_by) });
+  if (seat.kind === "bot") return t("host.state_bot", { bot: String(seat.played_by || seat.bot) });
+  if (seat.kind === "hotseat") return t("host.state_hotseat");
+  return t("host.state_person");
 }
 
 /**
@@ -86,7 +85,7 @@ function seatState(seat, yours) {
  */
 export function openHostPanel(id, { bots, onChange, adopt }) {
   const token = hostToken(id);
-  const { dialog, body } = modal("Host", "host-panel");
+  const { dialog, body } = modal(t("host.heading"), "host-panel");
   const message = h("p", { class: "host-message", role: "status", "data-testid": "host-message" });
   /** @type {HostPanel | null} */
   let panel = null;
@@ -115,7 +114,7 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       message.className = "host-message error";
       const words = err instanceof Error ? err.message : String(err);
       message.textContent = err instanceof ApiError && err.status === 403
-        ? "This browser's host link no longer works for this game."
+        ? t("host.link_gone")
         : words.charAt(0).toUpperCase() + words.slice(1);
     }
   }
@@ -152,14 +151,14 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       h("div", { class: "host-seat-head" },
         seatTag(seat.seat, panel.seats),
         h("button", { type: "button", class: "btn small link-like", "data-testid": `host-name-${seat.seat}`,
-          title: `Give P${seat.seat} a name`,
+          title: t("host.name_title", { p: seat.seat }),
           onclick: () => nameDialog({
-            seat: seat.seat, name: seat.named ? seat.name || "" : "", heading: `Name for P${seat.seat}`, own: false,
+            seat: seat.seat, name: seat.named ? seat.name || "" : "", heading: t("name.for", { p: seat.seat }), own: false,
             save: (name) => /** @type {Promise<HostPanel>} */ (hostPutName(id, token, seat.seat, name)),
             done: (next) => {
               currentPanel(next);
               draw();
-              say(`P${seat.seat} is called ${next.seats[seat.seat].name} now.`);
+              say(t("host.named", { p: seat.seat, name: String(next.seats[seat.seat].name) }));
               if (onChange) onChange();
             },
           }) }, "✎"),
@@ -169,12 +168,12 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       activityLine(seat),
       link ? h("div", { class: "link-row" },
         h("input", { type: "text", readonly: true, value: link, "data-testid": `host-link-${seat.seat}`,
-          "aria-label": `P${seat.seat}'s link` }),
+          "aria-label": t("host.seat_link", { p: seat.seat }) }),
         h("button", { type: "button", class: "btn small", "data-testid": `host-copy-${seat.seat}`,
-          onclick: () => copyText(link) }, "Copy"),
+          onclick: () => copyText(link) }, t("host.copy")),
         h("a", { class: "btn small", target: "_blank", rel: "noopener", "data-testid": `host-look-${seat.seat}`,
-          title: "Open this link read-only in a new tab: see that it works, without taking the seat",
-          href: href(`/play/${encodeURIComponent(id)}?look#${encodeURIComponent(seat.token || "")}`) }, "Open read-only")) : null,
+          title: t("host.look_title"),
+          href: href(`/play/${encodeURIComponent(id)}?look#${encodeURIComponent(seat.token || "")}`) }, t("host.look"))) : null,
       // an invitation ready to send, for a person's seat this browser does not play
       link && seat.url && seat.kind === "human" && !heldTokens(id).includes(seat.token || "")
         ? inviteBox(inviteText(panel.title, seat.seat, seat.url, seat.name), `host-invite-${seat.seat}`,
@@ -184,41 +183,39 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
       if (seat.token) {
         actions.append(h("button", {
           type: "button", class: "btn small", "data-testid": `host-reissue-${seat.seat}`,
-          title: "A new link for this seat: the old one stops working at once",
+          title: t("host.reissue_title"),
           onclick: () => run(() => api.reissue(id, token, seat.seat), (before, after) => {
             fresh = new Set([seat.seat]);
             draw();
-            say(`P${seat.seat} has a new link: send it to the player. The old link no longer works.`);
+            say(t("host.reissued", { p: seat.seat }));
             relink(before, after, seat.seat);
           }),
-        }, "New link"));
+        }, t("host.reissue")));
       }
-      const level = h("select", { "aria-label": `Bot for P${seat.seat}`, "data-testid": `host-bot-level-${seat.seat}` },
-        bots.map((b) => h("option", { value: b }, `${b} bot`)));
+      const level = h("select", { "aria-label": t("host.bot_for", { p: seat.seat }), "data-testid": `host-bot-level-${seat.seat}` },
+        bots.map((b) => h("option", { value: b }, t("host.bot_option", { bot: b }))));
       level.value = chosen.bots.get(seat.seat)
         ?? (seat.played_by && bots.includes(seat.played_by) ? seat.played_by
           : bots.includes("medium") ? "medium" : bots[0]);
       level.addEventListener("change", () => chosen.bots.set(seat.seat, level.value));
       actions.append(level, h("button", {
         type: "button", class: "btn small", "data-testid": `host-bot-${seat.seat}`,
-        title: "A bot plays this seat from now on; the player's link only watches until you hand the seat back",
+        title: t("host.bot_title"),
         onclick: () => run(() => api.putBot(id, token, seat.seat, level.value), () => {
-          say(`The ${level.value} bot plays P${seat.seat} now.`);
+          say(t("host.bot_put", { bot: level.value, p: seat.seat }));
         }),
-      }, seat.played_by ? "Change the bot" : "Put a bot in"));
+      }, seat.played_by ? t("host.bot_change") : t("host.bot_in")));
       if (seat.played_by) {
         actions.append(h("button", {
           type: "button", class: "btn small", "data-testid": `host-human-${seat.seat}`,
-          title: seat.token ? "The player plays this seat again, on the link they have"
-            : "A person plays this seat, with a new link",
+          title: seat.token ? t("host.human_title_same") : t("host.human_title_new"),
           onclick: () => run(() => api.handBack(id, token, seat.seat), (before, after) => {
             fresh = new Set([seat.seat]);
             draw();
             const same = seat.token && after.seats[seat.seat].token === seat.token;
-            say(same ? `P${seat.seat} is the player's again: the link they have plays it again, nothing to send.`
-              : `P${seat.seat} is a person's seat again: send them the new link above.`);
+            say(same ? t("host.human_same", { p: seat.seat }) : t("host.human_new", { p: seat.seat }));
           }),
-        }, "Hand to a person"));
+        }, t("host.human")));
       }
     }
     if (actions.childElementCount) row.append(actions);
@@ -232,10 +229,10 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
   function activityLine(seat) {
     if (seat.kind === "bot") return null;
     const now = panel?.now || new Date();
-    const moved = seat.last_moved ? `moved ${agoWords(seat.last_moved, now)}` : "not moved yet";
-    const seen = seat.last_seen ? `opened the game ${agoWords(seat.last_seen, now)}` : "has not opened the game";
+    const moved = seat.last_moved ? t("host.moved", { ago: agoWords(seat.last_moved, now) }) : t("host.not_moved");
+    const seen = seat.last_seen ? t("host.seen", { ago: agoWords(seat.last_seen, now) }) : t("host.not_seen");
     return h("p", { class: "host-activity muted", "data-testid": `host-activity-${seat.seat}`,
-      title: "When this seat's player last made a move, and when their link last opened the game (to the minute)" },
+      title: t("host.activity_title") },
     `${moved} · ${seen}`);
   }
 
@@ -243,18 +240,19 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
   function clockBox(panel) {
     const clock = panel.clock;
     if (!clock) return null;
-    const much = h("select", { "aria-label": "How much more time", "data-testid": "host-extend-amount" },
-      [[60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]].map(([v, t]) => h("option", { value: v }, t)));
+    const much = h("select", { "aria-label": t("host.how_much"), "data-testid": "host-extend-amount" },
+      [[60, t("host.minute_1")], [300, t("host.minutes_5")], [3600, t("host.hour_1")], [86400, t("host.day_1")]]
+        .map(([v, text]) => h("option", { value: v }, text)));
     much.value = String(chosen.amount ?? (clock.kind === "live" ? "300" : "86400"));
     much.addEventListener("change", () => { chosen.amount = much.value; });
-    const who = h("select", { "aria-label": "For whom", "data-testid": "host-extend-seat" },
-      h("option", { value: "" }, "every seat"),
+    const who = h("select", { "aria-label": t("host.for_whom"), "data-testid": "host-extend-seat" },
+      h("option", { value: "" }, t("host.every_seat")),
       panel.seats.map((s) => h("option", { value: s.seat }, s.name && s.name !== `P${s.seat}` ? `${s.name} (P${s.seat})` : `P${s.seat}`)));
     if (chosen.who !== null) who.value = String(chosen.who);
     who.addEventListener("change", () => { chosen.who = who.value; });
     return h("section", { class: "host-clock", "data-testid": "host-clock" },
-      h("h3", {}, "Clock"),
-      h("p", { class: "muted" }, clockWords(clock), clock.paused ? h("b", {}, " The clocks are stopped.") : null),
+      h("h3", {}, t("host.clock")),
+      h("p", { class: "muted" }, clockWords(clock), clock.paused ? h("b", {}, ` ${t("host.clocks_stopped")}`) : null),
       panel.over ? null : h("div", { class: "row" },
         h("button", {
           type: "button", class: "btn small", "data-testid": "host-extend",
@@ -262,36 +260,38 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
             /** @type {{ extend: number, seat?: number }} */
             const body = { extend: Number(much.value) };
             if (who.value !== "") body.seat = Number(who.value);
-            run(() => api.clock(id, token, body), () => say(`${who.value === "" ? "Every seat has" : `P${who.value} has`} ${much.selectedOptions[0].text} more.`));
+            run(() => api.clock(id, token, body), () => say(who.value === ""
+              ? t("host.given_all", { time: much.selectedOptions[0].text })
+              : t("host.given", { p: who.value, time: much.selectedOptions[0].text })));
           },
-        }, "Give"), much, h("span", {}, "more to"), who,
+        }, t("host.give")), much, h("span", {}, t("host.more_to")), who,
         h("button", {
           type: "button", class: "btn small", "data-testid": "host-pause",
           onclick: () => run(() => api.clock(id, token, { paused: !clock.paused }),
-            () => say(clock.paused ? "The clocks run again." : "The clocks are stopped.")),
-        }, clock.paused ? "▶ Restart the clocks" : "‖ Stop the clocks")));
+            () => say(clock.paused ? t("host.clocks_run") : t("host.clocks_stopped"))),
+        }, clock.paused ? t("host.restart") : t("host.stop"))));
   }
 
   /** @param {HostPanel} panel */
   function endBox(panel) {
     if (panel.over) {
       return h("p", { class: "muted", "data-testid": "host-over" },
-        panel.ended === "host" ? "You ended this game." : "This game is over.");
+        panel.ended === "host" ? t("host.you_ended") : t("host.over"));
     }
     if (!confirming) {
       return h("div", { class: "row" }, h("button", {
         type: "button", class: "btn danger", "data-testid": "host-end",
         onclick: () => { confirming = true; draw(); },
-      }, "End the game…"), h("span", { class: "hint" }, "for a game nobody will finish"));
+      }, t("host.end_ask")), h("span", { class: "hint" }, t("host.end_hint")));
     }
-    return h("div", { class: "confirm", role: "alertdialog", "aria-label": "End the game?" },
-      h("p", {}, h("b", {}, "End this game now?"), " No more moves can be made; the score pad is counted as the game stands. This cannot be undone."),
+    return h("div", { class: "confirm", role: "alertdialog", "aria-label": t("host.end_label") },
+      h("p", {}, h("b", {}, t("host.end_now")), ` ${t("host.end_text")}`),
       h("div", { class: "row" },
         h("button", {
           type: "button", class: "btn danger", "data-testid": "host-end-confirm",
-          onclick: () => { confirming = false; run(() => api.end(id, token), () => say("The game is over: ended by you.")); },
-        }, "End the game"),
-        h("button", { type: "button", class: "btn", onclick: () => { confirming = false; draw(); } }, "Cancel")));
+          onclick: () => { confirming = false; run(() => api.end(id, token), () => say(t("host.ended"))); },
+        }, t("host.end")),
+        h("button", { type: "button", class: "btn", onclick: () => { confirming = false; draw(); } }, t("host.cancel"))));
   }
 
   /** @param {HostPanel} next */
@@ -304,19 +304,19 @@ export function openHostPanel(id, { bots, onChange, adopt }) {
     const shown = panel;
     const hostLink = fullUrl(panel.host_url);
     replace(body,
-      h("p", { class: "muted" }, "You created this game. Keep the host link private: it shows every seat's link and changes the seats."),
-      h("div", { class: "link-row" }, h("span", { class: "field-label" }, "Host link"),
-        h("input", { type: "text", readonly: true, value: hostLink, "data-testid": "host-link", "aria-label": "Host link" }),
-        h("button", { type: "button", class: "btn small", onclick: () => copyText(hostLink) }, "Copy")),
+      h("p", { class: "muted" }, t("host.intro")),
+      h("div", { class: "link-row" }, h("span", { class: "field-label" }, t("host.host_link")),
+        h("input", { type: "text", readonly: true, value: hostLink, "data-testid": "host-link", "aria-label": t("host.host_link") }),
+        h("button", { type: "button", class: "btn small", onclick: () => copyText(hostLink) }, t("host.copy"))),
       message,
-      h("h3", {}, "Seats"),
+      h("h3", {}, t("host.seats")),
       h("div", { class: "host-seats" }, shown.seats.map((seat) => seatRow(seat, shown))),
       clockBox(shown),
-      h("h3", {}, "The game"),
+      h("h3", {}, t("host.the_game")),
       endBox(shown));
   }
 
-  replace(body, h("p", { class: "muted" }, "Loading…"));
+  replace(body, h("p", { class: "muted" }, t("common.loading")));
   run(() => api.host(id, token));
   return {
     dialog,

@@ -5,7 +5,8 @@
 // seat links.
 
 import { copyText, fullUrl, h, toast } from "./dom.js";
-import { COLOUR_WORDS, SHAPE_WORDS } from "./names.js";
+import { COLOUR_WORDS } from "./names.js";
+import { t } from "./i18n.js";
 
 /**
  * What a seat is called in an invitation: "P1 (blue square)", or "P1 (Bo, blue square)"
@@ -15,8 +16,8 @@ import { COLOUR_WORDS, SHAPE_WORDS } from "./names.js";
  */
 export function seatWords(seat, name = "") {
   const i = seat % COLOUR_WORDS.length;
-  const named = name && name !== `P${seat}` ? `${name}, ` : "";
-  return `P${seat} (${named}${COLOUR_WORDS[i]} ${SHAPE_WORDS[i]})`;
+  const look = t(`seat.look${i}`); // "blue square"
+  return name && name !== `P${seat}` ? t("invite.seat_named", { p: seat, name, look }) : t("invite.seat", { p: seat, look });
 }
 
 /**
@@ -28,8 +29,8 @@ export function seatWords(seat, name = "") {
  */
 export function inviteText(title, seats, url, name = "") {
   const list = Array.isArray(seats) ? seats : [seats];
-  const who = list.length === 1 ? seatWords(list[0], name) : `seats ${list.map((p) => seatWords(p)).join(", ")}`;
-  return `You're invited to ${title || "a game of Endeavor"} as ${who} — ${fullUrl(url)}`;
+  const who = list.length === 1 ? seatWords(list[0], name) : t("invite.seats", { seats: list.map((p) => seatWords(p)).join(", ") });
+  return title ? t("invite.text", { title, who, url: fullUrl(url) }) : t("invite.text_untitled", { who, url: fullUrl(url) });
 }
 
 /** Whether this browser has a share sheet. */
@@ -47,17 +48,17 @@ export function canShare() {
 export function inviteBox(text, testid, { title = "Endeavor" } = {}) {
   return h("div", { class: "invite", "data-testid": testid },
     h("textarea", { class: "invite-text", readonly: true, rows: 3, "data-testid": `${testid}-text`,
-      "aria-label": "Invitation to send" }, text),
+      "aria-label": t("invite.label") }, text),
     h("div", { class: "invite-buttons" },
       h("button", { type: "button", class: "btn small", "data-testid": `${testid}-copy`,
-        onclick: () => copyText(text) }, "Copy invitation"),
+        onclick: () => copyText(text) }, t("invite.copy")),
       canShare() ? h("button", { type: "button", class: "btn small primary", "data-testid": `${testid}-share`,
         onclick: async () => {
           try {
             await navigator.share({ title, text });
           } catch (err) {
-            if (err instanceof Error && err.name !== "AbortError") toast(`Sharing failed: ${err.message}`);
-            else if (!(err instanceof Error)) toast(`Sharing failed: ${String(err)}`);
+            if (err instanceof Error && err.name !== "AbortError") toast(t("invite.share_failed", { error: err.message }));
+            else if (!(err instanceof Error)) toast(t("invite.share_failed", { error: String(err) }));
           }
-        } }, "Share…") : null));
+        } }, t("invite.share")) : null));
 }

@@ -126,7 +126,7 @@ function gameRow(game, resume) {
     h("td", { class: "wide" }, String(game.players)),
     h("td", { class: "muted wide" }, seatsText(game)),
     h("td", {}, h("span", { class: `status ${game.status}` }, status)),
-    h("td", { class: "muted wide" }, new Date(game.created).toLocaleString()),
+    h("td", { class: "muted wide" }, new Date(game.created).toLocaleString(locale() === "en" ? undefined : locale())),
     h("td", { class: "links" },
       resume ? h("a", { class: `btn small${game.status === "over" ? "" : " primary"}`, href: playHref(game.id, resume),
         "data-testid": "resume" }, game.status === "over" ? t("lobby.open") : t("lobby.resume")) : null,

@@ -8,6 +8,7 @@ import {
   disableNotifications, enableNotifications, notificationState, setSound, soundOn,
 } from "./alerts.js";
 import { h, modal, replace } from "./dom.js";
+import { t } from "./i18n.js";
 
 /**
  * @typedef {{ seat: number, webhook?: string | null, email?: string | null, webhook_mode?: string,
@@ -18,13 +19,6 @@ import { h, modal, replace } from "./dom.js";
  *   test: (button: HTMLButtonElement) => void }} Extra what a channel with an address offers
  */
 
-/** @type {Record<string, string>} */
-const NOTIFY_WORDS = {
-  on: "On: a notification when the game reaches you while this tab is in the background.",
-  off: "Off.",
-  blocked: "Blocked by the browser: allow notifications for this site in its settings.",
-  unsupported: "This browser cannot show notifications.",
-};
 
 function deviceBox() {
   const sound = h("input", { type: "checkbox", "data-testid": "sound-toggle" });
@@ -34,8 +28,8 @@ function deviceBox() {
   const button = h("button", { type: "button", class: "btn small", "data-testid": "browser-notify" });
   const show = () => {
     const now = notificationState();
-    state.textContent = NOTIFY_WORDS[now];
-    button.textContent = now === "on" ? "Turn off" : "Allow browser notifications";
+    state.textContent = t(`notify.state_${now}`); // on, off, blocked, unsupported
+    button.textContent = now === "on" ? t("notify.turn_off") : t("notify.allow");
     button.hidden = now === "blocked" || now === "unsupported";
   };
   button.addEventListener("click", async () => {
@@ -45,8 +39,8 @@ function deviceBox() {
   });
   show();
   return h("section", {},
-    h("h3", {}, "On this device"),
-    h("label", { class: "field inline" }, sound, " Play a sound when it's your move"),
+    h("h3", {}, t("notify.device")),
+    h("label", { class: "field inline" }, sound, ` ${t("notify.sound")}`),
     h("div", { class: "row" }, button, state));
 }
 
@@ -55,16 +49,16 @@ function deviceBox() {
  * @param {Extra & { testid: string }} options
  */
 function extraRow({ testid, mode, hours, setMode, test }) {
-  const select = h("select", { "data-testid": `${testid}-mode`, "aria-label": "How often" },
-    h("option", { value: "turn" }, "every turn"),
-    h("option", { value: "digest" }, `a digest (at most one message every ${hours} hours)`));
+  const select = h("select", { "data-testid": `${testid}-mode`, "aria-label": t("notify.how_often") },
+    h("option", { value: "turn" }, t("notify.every_turn")),
+    h("option", { value: "digest" }, t("notify.digest_option", { n: hours })));
   select.value = mode || "turn";
   select.addEventListener("change", () => setMode(select.value));
   return h("div", { class: "notify-extra" },
-    h("span", { class: "hint" }, "Send"), select,
+    h("span", { class: "hint" }, t("notify.send")), select,
     h("button", { type: "button", class: "btn small", "data-testid": `${testid}-test`,
-      title: "Send a test message to this address now",
-      onclick: (/** @type {MouseEvent} */ event) => test(/** @type {HTMLButtonElement} */ (event.currentTarget)) }, "Send a test"));
+      title: t("notify.test_title"),
+      onclick: (/** @type {MouseEvent} */ event) => test(/** @type {HTMLButtonElement} */ (event.currentTarget)) }, t("notify.test")));
 }
 
 /**
@@ -78,10 +72,10 @@ function fieldRow({ label, type, value, placeholder, testid, save, remove, extra
     h("span", { class: "field-label" }, label),
     h("div", { class: "row" }, input,
       h("button", { type: "button", class: "btn small primary", "data-testid": `${testid}-save`,
-        onclick: () => save(input.value.trim()) }, "Save"),
+        onclick: () => save(input.value.trim()) }, t("notify.save")),
       value ? h("button", { type: "button", class: "btn small", "data-testid": `${testid}-remove`,
-        onclick: remove }, "Remove") : null),
-    value ? h("span", { class: "hint", "data-testid": `${testid}-current` }, `Now: ${value}`) : null,
+        onclick: remove }, t("notify.remove")) : null),
+    value ? h("span", { class: "hint", "data-testid": `${testid}-current` }, t("notify.now", { value })) : null,
     value && extra ? extraRow({ testid, ...extra }) : null);
 }
 
@@ -91,8 +85,8 @@ function fieldRow({ label, type, value, placeholder, testid, save, remove, extra
  * @param {string} token
  */
 export function openNotifyPanel(id, token) {
-  const { body } = modal("Tell me when it's my move", "notify-panel");
-  const away = h("section", { "data-testid": "notify-server" }, h("p", { class: "muted" }, "Loading…"));
+  const { body } = modal(t("notify.heading"), "notify-panel");
+  const away = h("section", { "data-testid": "notify-server" }, h("p", { class: "muted" }, t("common.loading")));
   const message = h("p", { class: "notify-message", role: "status", "data-testid": "notify-message" });
   replace(body, deviceBox(), away);
 
@@ -101,25 +95,25 @@ export function openNotifyPanel(id, token) {
     const rows = settings.seats.map((seat) => h("div", { class: "notify-seat", "data-testid": `notify-seat-${seat.seat}` },
       settings.seats.length > 1 ? h("h4", {}, `P${seat.seat}`) : null,
       fieldRow({
-        label: "Webhook", type: "url", value: seat.webhook, testid: "webhook",
-        placeholder: "https://ntfy.sh/your-topic, or a Discord or Slack webhook",
-        save: (/** @type {string} */ url) => (url ? change(seat.seat, { webhook: url }, "The webhook is saved.")
-          : failed("Paste a webhook address first (https://…).")),
-        remove: () => change(seat.seat, { webhook: null }, "The webhook is removed."),
+        label: t("notify.webhook"), type: "url", value: seat.webhook, testid: "webhook",
+        placeholder: t("notify.webhook_placeholder"),
+        save: (/** @type {string} */ url) => (url ? change(seat.seat, { webhook: url }, t("notify.webhook_saved"))
+          : failed(t("notify.webhook_first"))),
+        remove: () => change(seat.seat, { webhook: null }, t("notify.webhook_removed")),
         extra: extras(seat, "webhook", settings),
       }),
       settings.email_available ? fieldRow({
-        label: "E-mail", type: "email", value: seat.email, testid: "email", placeholder: "you@example.org",
-        save: (/** @type {string} */ addr) => (addr ? change(seat.seat, { email: addr }, "The e-mail address is saved.")
-          : failed("Type an e-mail address first.")),
-        remove: () => change(seat.seat, { email: null }, "The e-mail address is removed."),
+        label: t("notify.email"), type: "email", value: seat.email, testid: "email", placeholder: t("notify.email_placeholder"),
+        save: (/** @type {string} */ addr) => (addr ? change(seat.seat, { email: addr }, t("notify.email_saved"))
+          : failed(t("notify.email_first"))),
+        remove: () => change(seat.seat, { email: null }, t("notify.email_removed")),
         extra: extras(seat, "email", settings),
       }) : null));
     replace(away,
-      h("h3", {}, "When you are away"),
-      h("p", { class: "muted" }, "A webhook is a web address the server calls when it's your move: a Discord or Slack channel's webhook posts there, an ntfy.sh topic buzzes your phone."),
+      h("h3", {}, t("notify.away")),
+      h("p", { class: "muted" }, t("notify.webhook_text")),
       settings.email_available ? null
-        : h("p", { class: "muted", "data-testid": "no-email" }, "This server cannot send e-mail."),
+        : h("p", { class: "muted", "data-testid": "no-email" }, t("notify.no_email")),
       message, rows);
   }
 
@@ -130,25 +124,24 @@ export function openNotifyPanel(id, token) {
    * @returns {Extra}
    */
   function extras(seat, channel, settings) {
-    const words = channel === "email" ? "e-mails" : "webhook messages";
     return {
       mode: channel === "email" ? seat.email_mode : seat.webhook_mode,
       hours: settings.digest_hours ?? 12,
       setMode: (/** @type {string} */ mode) => change(seat.seat, { [`${channel}_mode`]: mode }, mode === "digest"
-        ? `A digest: at most one of the ${words} every ${settings.digest_hours ?? 12} hours.`
-        : `The ${words} come every turn.`),
+        ? t(channel === "email" ? "notify.digest_email" : "notify.digest_webhook", { n: settings.digest_hours ?? 12 })
+        : t(channel === "email" ? "notify.turn_email" : "notify.turn_webhook")),
       test: async (button) => {
         button.disabled = true;
         message.className = "notify-message";
-        message.textContent = "Sending a test…";
+        message.textContent = t("notify.sending");
         try {
           const result = await api.testNotify(id, token, seat.seat, channel);
           message.className = `notify-message ${result.ok ? "ok" : "error"}`;
           message.textContent = result.ok
-            ? `A test was sent to your ${channel === "email" ? "e-mail address" : "webhook"}: look for it.`
-            : `The test was not delivered: ${result.result.replace(/^failed: /, "")}.`;
+            ? t(channel === "email" ? "notify.sent_email" : "notify.sent_webhook")
+            : t("notify.not_delivered", { error: result.result.replace(/^failed: /, "") });
         } catch (err) {
-          failed(`No test sent: ${err instanceof Error ? err.message : String(err)}.`);
+          failed(t("notify.no_test", { error: err instanceof Error ? err.message : String(err) }));
         } finally {
           button.disabled = false;
         }
@@ -175,12 +168,12 @@ export function openNotifyPanel(id, token) {
       message.textContent = done;
     } catch (err) {
       failed(err instanceof ApiError && err.status === 403
-        ? "This link is not a seat of this game any more."
-        : `Not saved: ${err instanceof Error ? err.message : String(err)}.`);
+        ? t("notify.not_a_seat")
+        : t("notify.not_saved", { error: err instanceof Error ? err.message : String(err) }));
     }
   }
 
   api.notify(id, token).then(draw).catch((/** @type {Error} */ err) => {
-    replace(away, h("p", { class: "error" }, `The settings cannot be read: ${err.message}`));
+    replace(away, h("p", { class: "error" }, t("notify.cannot_read", { error: err.message })));
   });
 }

@@ -9,6 +9,8 @@
 import { api, ApiError } from "./api.js";
 import { COLOURS, h, href, replace, s, title } from "./dom.js";
 import { seatTag, seatWords } from "./names.js";
+import { phaseName } from "./gamecontrol.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").Label} Label */
 /** @typedef {import("./types.js").Review} Review */
@@ -36,7 +38,17 @@ const colour = (/** @type {number} */ seat) => COLOURS[seat % COLOURS.length];
 export function labelBadge(label, count = null) {
   return h("span", { class: `rv-badge rv-l-${label}`, "data-label": label },
     h("span", { class: "rv-mark", "aria-hidden": "true" }, MARKS[label] || ""),
-    count === null ? label : `${label} ${count}`);
+    count === null ? labelWord(label) : `${labelWord(label)} ${count}`);
+}
+
+/**
+ * A label's word in the reader's language ("best", "mistake"...: the review's codes).
+ * @param {string} label
+ */
+export function labelWord(label) {
+  const key = `review.label_${label}`;
+  const words = t(key);
+  return words === key ? label : words;
 }
 
 /**
@@ -53,7 +65,7 @@ export function replayHref(id, step) {
  * @param {ReviewDecision} d
  */
 function when(d) {
-  return d.round ? `R${d.round} · ${d.phase}` : d.phase;
+  return d.round ? t("review.when", { round: d.round, phase: phaseName(d.phase) }) : phaseName(d.phase);
 }
 
 /**
@@ -89,21 +101,24 @@ export function reviewNote(body, d, marked = null) {
   const same = d.played === d.best;
   const lost = d.glory_loss >= 0.05 || d.win_loss >= 0.005;
   return h("div", { class: "rv-note", "data-testid": "review-note", style: `--seat:${colour(d.seat)}` },
-    h("p", { class: "rv-note-head" }, h("b", {}, `${seatWords(d.seat)}'s decision`), ` · step ${d.step} · ${when(d)} `,
-      labelBadge(d.label)),
-    h("p", { "data-testid": "review-played" }, h("span", { class: "rv-key" }, "Played: "), m.played,
-      !same && lost ? h("span", { class: "rv-loss" },
-        ` (−${one(d.glory_loss)} glory${d.win_loss >= 0.005 ? `, −${pct(d.win_loss)} win chance` : ""})`) : null),
+    h("p", { class: "rv-note-head" }, h("b", {}, t("review.decision_of", { seat: seatWords(d.seat) })),
+      ` · ${t("review.step", { n: d.step })} · ${when(d)} `, labelBadge(d.label)),
+    h("p", { "data-testid": "review-played" }, h("span", { class: "rv-key" }, t("review.played")), m.played,
+      !same && lost ? h("span", { class: "rv-loss" }, ` (${d.win_loss >= 0.005
+        ? t("review.lost_win", { glory: one(d.glory_loss), win: pct(d.win_loss) })
+        : t("review.lost", { glory: one(d.glory_loss) })})`) : null),
     same
-      ? h("p", { class: "rv-better same", "data-testid": "review-better" }, "The strongest bot plays it too.")
+      ? h("p", { class: "rv-better same", "data-testid": "review-better" }, t("review.same"))
       : lost
-        ? h("p", { class: "rv-better", "data-testid": "review-better" }, h("span", { class: "rv-key" }, "Better: "),
-          m.best, ` (+${one(d.glory_loss)} glory${d.win_loss >= 0.005 ? `, +${pct(d.win_loss)} win chance` : ""})`)
-        : h("p", { class: "rv-better same", "data-testid": "review-better" }, h("span", { class: "rv-key" }, "The bot's move: "),
-          m.best, " (no better: both keep the same glory)"),
+        ? h("p", { class: "rv-better", "data-testid": "review-better" }, h("span", { class: "rv-key" }, t("review.better")),
+          m.best, ` (${d.win_loss >= 0.005
+            ? t("review.kept_win", { glory: one(d.glory_loss), win: pct(d.win_loss) })
+            : t("review.kept", { glory: one(d.glory_loss) })})`)
+        : h("p", { class: "rv-better same", "data-testid": "review-better" }, h("span", { class: "rv-key" }, t("review.bot_move")),
+          m.best, ` ${t("review.no_better")}`),
     !same && (m.bestTargets.length || m.playedTargets.length)
-      ? h("p", { class: "hint" }, m.bestTargets.length ? "On the table, the better move's place is ringed in green" : "",
-        m.playedTargets.length ? `${m.bestTargets.length ? "; " : "On the table, "}the move played's in red dashes.` : ".")
+      ? h("p", { class: "hint" }, m.bestTargets.length && m.playedTargets.length ? t("review.rings_both")
+        : m.bestTargets.length ? t("review.rings_best") : t("review.rings_played"))
       : null);
 }
 
@@ -166,7 +181,8 @@ export function glorySvg(review, width, { pick = null } = {}) {
   const M = { left: 40, right: 58, top: 24, bottom: 36 };
   const svg = s("svg", { class: "rv-chart-svg", "data-testid": "review-chart", viewBox: `0 0 ${W} ${H}`,
     width: W, height: H, role: "img",
-    "aria-label": `Expected final glory over the game: ${curve.length ? curve[curve.length - 1].glory.map((g, p) => `P${p} ${one(g)}`).join(", ") : "no data"}` });
+    "aria-label": t("review.chart_label", { glory: curve.length
+      ? curve[curve.length - 1].glory.map((g, p) => `P${p} ${one(g)}`).join(", ") : t("review.no_data") }) });
   if (curve.length < 1) return svg;
   const x0 = curve[0].step;
   const x1 = Math.max(x0 + 1, review.actions, curve[curve.length - 1].step);
@@ -194,7 +210,7 @@ export function glorySvg(review, width, { pick = null } = {}) {
     const a = X(b.from);
     const z = X(i + 1 < bands.length ? bands[i + 1].from : x1);
     if (b.round % 2 === 1) grid.append(s("rect", { class: "rv-band", x: a, y: M.top, width: Math.max(0, z - a), height: H - M.top - M.bottom }));
-    if (z - a >= 16 && b.round > 0) grid.append(s("text", { class: "rv-round", x: (a + z) / 2, y: M.top - 8, "text-anchor": "middle" }, `R${b.round}`));
+    if (z - a >= 16 && b.round > 0) grid.append(s("text", { class: "rv-round", x: (a + z) / 2, y: M.top - 8, "text-anchor": "middle" }, t("review.round", { round: b.round })));
   });
   for (const v of ticks(lo, hi, phoneSized ? 4 : 6)) {
     grid.append(s("line", { class: "rv-gridline", x1: M.left, x2: W - M.right, y1: Y(v), y2: Y(v) }),
@@ -207,10 +223,10 @@ export function glorySvg(review, width, { pick = null } = {}) {
     s("line", { class: "rv-axis", x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }),
     s("line", { class: "rv-axis", x1: M.left, x2: M.left, y1: M.top, y2: H - M.bottom }),
     s("text", { class: "rv-axis-title", x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" },
-      "actions played (rounds shaded)"),
+      t("review.axis_actions")),
     s("text", { class: "rv-axis-title", x: 12, y: (M.top + H - M.bottom) / 2, "text-anchor": "middle",
-      transform: `rotate(-90 12 ${(M.top + H - M.bottom) / 2})` }, "expected final glory"));
-  svg.append(title("Every player's expected final glory after each decision, then the final scores"), grid);
+      transform: `rotate(-90 12 ${(M.top + H - M.bottom) / 2})` }, t("review.axis_glory")));
+  svg.append(title(t("review.chart_title")), grid);
   // one line per player, named at its end (names pushed apart so that none overlap)
   const ends = [];
   for (let p = 0; p < n; p++) {
@@ -232,7 +248,7 @@ export function glorySvg(review, width, { pick = null } = {}) {
     if (d.label !== "mistake" && d.label !== "blunder") continue;
     const cx = X(d.step);
     const cy = Y(d.glory_after[d.seat]);
-    const tip = title(`Step ${d.step}: ${seatWords(d.seat)}'s ${d.label}, −${one(d.glory_loss)} glory`);
+    const tip = title(t("review.mark_tip", { n: d.step, seat: seatWords(d.seat), label: labelWord(d.label), glory: one(d.glory_loss) }));
     const g = s("g", { class: `rv-mark-${d.label}`, "data-step": d.step, tabindex: pick ? 0 : null, role: pick ? "button" : null }, tip);
     if (d.label === "mistake") g.append(s("circle", { cx, cy, r: 4.5, stroke: colour(d.seat) }));
     else g.append(s("path", { d: `M${cx - 4.5},${cy - 4.5}L${cx + 4.5},${cy + 4.5}M${cx - 4.5},${cy + 4.5}L${cx + 4.5},${cy - 4.5}`, stroke: colour(d.seat) }));
@@ -254,8 +270,7 @@ export function glorySvg(review, width, { pick = null } = {}) {
 function chartFigure(review, pick) {
   const holder = h("div", { class: "rv-chart-holder" });
   const figure = h("figure", { class: "rv-chart" },
-    h("figcaption", {}, h("b", {}, "Expected final glory"), h("span", { class: "muted" },
-      " · after each decision (the medium bot plays on to the round's end), then the final scores; ○ mistake, ✕ blunder")),
+    h("figcaption", {}, h("b", {}, t("review.chart_heading")), h("span", { class: "muted" }, ` · ${t("review.chart_caption")}`)),
     holder,
     h("div", { class: "rv-legend" }, Array.from({ length: review.config.players }, (_, p) =>
       h("span", { class: "rv-legend-item" }, h("span", { class: "rv-swatch", style: `background:${colour(p)}` }), seatWords(p)))));
@@ -281,8 +296,8 @@ function chartFigure(review, pick) {
  */
 function budgetWords(iterations, policy) {
   return policy === "contested"
-    ? `up to ${iterations} iterations a decision, the whole budget where the choice is contested`
-    : `${iterations} iterations a decision`;
+    ? t("review.budget_contested", { n: Number(iterations) })
+    : t("review.budget", { n: Number(iterations) });
 }
 
 /**
@@ -301,30 +316,30 @@ function playerCard(body, p, pickLink) {
     h("header", { class: "rv-player-head" },
       h("h3", {}, seatTag(p.seat)),
       p.final !== null && p.final !== undefined
-        ? h("span", { class: "rv-final" }, `${p.final} glory${p.final === best ? " ★" : ""}`) : null),
+        ? h("span", { class: "rv-final" }, `${t("review.glory", { n: p.final })}${p.final === best ? " ★" : ""}`) : null),
     h("p", { class: "rv-accuracy" }, h("b", { "data-testid": `review-accuracy-${p.seat}` }, p.decisions ? `${Math.round(p.accuracy)}%` : "–"),
-      h("span", { class: "muted" }, ` accuracy · ${p.decisions} decision${p.decisions === 1 ? "" : "s"} reviewed`)),
+      h("span", { class: "muted" }, ` ${t("review.accuracy", { n: p.decisions })}`)),
     h("p", { class: "rv-counts" }, LABELS.map((l) => labelBadge(l, p.labels[l] || 0))),
-    h("p", { class: "rv-lost" }, `Glory lost in all: `, h("b", {}, one(p.glory_lost)),
-      p.decisions ? h("span", { class: "muted" }, ` · win chance lost per decision: ${pct(p.win_lost / p.decisions)}`) : null),
-    h("h4", {}, "Glory lost by phase"),
+    h("p", { class: "rv-lost" }, t("review.glory_lost"), h("b", {}, one(p.glory_lost)),
+      p.decisions ? h("span", { class: "muted" }, ` · ${t("review.win_lost", { win: pct(p.win_lost / p.decisions) })}`) : null),
+    h("h4", {}, t("review.by_phase")),
     phases.length
       ? h("ul", { class: "rv-phases" }, phases.map(([phase, v]) => h("li", {},
-        h("span", { class: "rv-phase" }, phase),
+        h("span", { class: "rv-phase" }, phaseName(phase)),
         h("span", { class: "rv-phase-bar" }, h("span", { style: `width:${Math.max(4, (v / most) * 100)}%` })),
         h("span", { class: "rv-phase-v" }, one(v)))))
-      : h("p", { class: "muted" }, "None."),
-    h("h4", {}, "Biggest mistakes"),
+      : h("p", { class: "muted" }, t("review.none")),
+    h("h4", {}, t("review.biggest")),
     p.worst.length
       ? h("ol", { class: "rv-worst" }, p.worst.map((step) => {
         const d = byStep.get(step);
         if (!d) return null;
         const m = movesOf(body, d);
-        return h("li", {}, pickLink(d, [h("span", { class: "rv-step" }, `Step ${d.step}`), " ", labelBadge(d.label), " ",
-          h("span", {}, m.played), h("span", { class: "muted" }, ` → better ${m.best}`),
+        return h("li", {}, pickLink(d, [h("span", { class: "rv-step" }, t("review.step_cap", { n: d.step })), " ", labelBadge(d.label), " ",
+          h("span", {}, m.played), h("span", { class: "muted" }, ` → ${t("review.better_move", { move: m.best })}`),
           h("span", { class: "rv-loss" }, ` −${one(d.glory_loss)}`)]));
       }))
-      : h("p", { class: "muted" }, "No inaccuracy or worse."));
+      : h("p", { class: "muted" }, t("review.no_worse")));
 }
 
 /**
@@ -341,12 +356,12 @@ function decisionRow(body, d, pickLink) {
       h("span", { class: "rv-who", style: `--seat:${colour(d.seat)}` }, seatWords(d.seat)),
       labelBadge(d.label),
       h("span", { class: "rv-moves" },
-        h("span", { class: "rv-playedmove" }, same ? "" : h("span", { class: "rv-key" }, "Played: "), m.played),
-        same ? h("span", { class: "muted rv-same" }, " (the bot's move too)")
+        h("span", { class: "rv-playedmove" }, same ? "" : h("span", { class: "rv-key" }, t("review.played")), m.played),
+        same ? h("span", { class: "muted rv-same" }, ` ${t("review.bot_too")}`)
           : h("span", { class: "rv-bestmove" }, h("span", { class: "rv-key" },
-            d.glory_loss < 0.05 && d.win_loss < 0.005 ? "Bot's move (as good): " : "Better: "), m.best)),
+            d.glory_loss < 0.05 && d.win_loss < 0.005 ? t("review.as_good") : t("review.better")), m.best)),
       h("span", { class: "rv-cost" }, same || d.glory_loss < 0.05 ? "" : `−${one(d.glory_loss)}`,
-        !same && d.win_loss >= 0.005 ? h("small", {}, ` ${pct(d.win_loss)} win`) : null),
+        !same && d.win_loss >= 0.005 ? h("small", {}, ` ${t("review.win", { win: pct(d.win_loss) })}`) : null),
     ], "review-decision"));
 }
 
@@ -368,11 +383,11 @@ function doneHtml(id, body, pick, selected) {
       pick(d);
     } : null,
   }, children);
-  const who = h("select", { class: "rv-filter-seat", "aria-label": "Whose decisions", "data-testid": "review-filter-seat" },
-    h("option", { value: "" }, "Every player"),
+  const who = h("select", { class: "rv-filter-seat", "aria-label": t("review.whose"), "data-testid": "review-filter-seat" },
+    h("option", { value: "" }, t("review.every_player")),
     review.players.map((p) => h("option", { value: String(p.seat) }, seatWords(p.seat))));
   const worse = h("input", { type: "checkbox", "data-testid": "review-filter-bad" });
-  const list = h("ol", { class: "rv-list", "data-testid": "review-list", "aria-label": "Every decision reviewed" },
+  const list = h("ol", { class: "rv-list", "data-testid": "review-list", "aria-label": t("review.list_label") },
     review.decisions.map((d) => decisionRow(body, d, pickLink)));
   const filter = () => {
     const seat = who.value;
@@ -385,25 +400,26 @@ function doneHtml(id, body, pick, selected) {
   worse.addEventListener("change", filter);
   const limits = review.thresholds || {};
   const rule = (/** @type {string} */ l) => (limits[l] && limits[l].glory_loss_below !== undefined
-    ? `under ${limits[l].glory_loss_below} glory and ${Math.round(limits[l].win_loss_below * 100)} points of win chance lost` : null);
+    ? t("review.under", { glory: limits[l].glory_loss_below, win: Math.round(limits[l].win_loss_below * 100) }) : null);
   return [
     h("div", { class: "rv-head" },
-      h("h2", {}, "Review"),
+      h("h2", {}, t("review.heading")),
       h("p", { class: "muted", "data-testid": "review-meta" },
-        `${review.decisions.length} decisions of ${review.players.length === 2 ? "both players" : `all ${review.players.length} players`} judged against the ${review.bot || "hard"} bot, the strongest (${budgetWords(review.iterations, review.policy)}; forced moves skipped).`),
-      h("details", { class: "rv-how" }, h("summary", {}, "How it is judged"),
-        h("p", {}, "For each decision the strongest bot looks for the best move; then the medium bot plays on to the end of the round from the move played and from the best move, and the positions reached are rated: each player's expected final glory, and their chance to win."),
-        h("p", {}, "Labels, by the glory and the win chance the move played loses against the best one: ",
-          labelBadge("best"), " the bot's move, or no loss; ",
+        t(review.players.length === 2 ? "review.meta_two" : "review.meta", { n: review.decisions.length, players: review.players.length,
+          bot: review.bot || "hard", budget: budgetWords(review.iterations, review.policy) })),
+      h("details", { class: "rv-how" }, h("summary", {}, t("review.how")),
+        h("p", {}, t("review.how_text")),
+        h("p", {}, t("review.labels_intro"),
+          labelBadge("best"), ` ${t("review.labels_best")} `,
           ["good", "inaccuracy", "mistake"].map((l) => [labelBadge(l), ` ${rule(l) || ""}; `]),
-          labelBadge("blunder"), " a larger loss. Accuracy: the share of best and good moves."))),
+          labelBadge("blunder"), ` ${t("review.labels_blunder")}`))),
     h("div", { class: "rv-top" },
       chartFigure(review, pick),
       h("div", { class: "rv-players" }, review.players.map((p) => playerCard(body, p, pickLink)))),
     h("section", { class: "rv-decisions" },
-      h("div", { class: "rv-list-head" }, h("h3", {}, "Every decision"),
+      h("div", { class: "rv-list-head" }, h("h3", {}, t("review.every_decision")),
         h("label", { class: "rv-filter" }, who),
-        h("label", { class: "rv-filter" }, worse, " inaccuracies and worse only")),
+        h("label", { class: "rv-filter" }, worse, ` ${t("review.worse_only")}`)),
       list),
   ];
 }
@@ -419,7 +435,7 @@ function doneHtml(id, body, pick, selected) {
  *   onDone?: ((body: ReviewBody) => void) | null }} [options]
  */
 export function reviewPanel(id, { pick = null, selected = null, onDone = null } = {}) {
-  const el = h("section", { class: "review-panel", "data-testid": "review", "aria-label": "Post-game review" });
+  const el = h("section", { class: "review-panel", "data-testid": "review", "aria-label": t("review.label") });
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   let stopped = true;
@@ -447,17 +463,17 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
   function progressHtml(b) {
     const running = b.status === "running" && b.total !== null;
     const words = running
-      ? `Reviewing… ${b.done} of ${b.total} decisions`
-      : "Waiting for the reviewer… (the review is queued)";
+      ? t("review.reviewing", { done: String(b.done), n: Number(b.total) })
+      : t("review.waiting");
     const eta = running && typeof b.eta_seconds === "number" ? etaWords(b.eta_seconds) : null;
     return [
-      h("h2", {}, "Review"),
+      h("h2", {}, t("review.heading")),
       h("p", { class: "rv-progress-words", "data-testid": "review-progress" }, words,
         eta ? h("span", { class: "rv-eta", "data-testid": "review-eta" }, ` · ${eta}`) : null),
       running
         ? h("progress", { class: "rv-progress", max: b.total || 1, value: b.done, "aria-label": words })
         : h("progress", { class: "rv-progress", "aria-label": words }),
-      h("p", { class: "hint", "data-testid": "review-bot" }, `The server reviews every decision of the game against its strongest bot, the ${b.bot || "hard"} bot (${budgetWords(b.iterations, b.policy)}), one game at a time; this page follows it.`),
+      h("p", { class: "hint", "data-testid": "review-bot" }, t("review.server_reviews", { bot: b.bot || "hard", budget: budgetWords(b.iterations, b.policy) })),
     ];
   }
 
@@ -466,12 +482,12 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
    * @param {number} seconds
    */
   function etaWords(seconds) {
-    if (seconds < 60) return "less than a minute left";
+    if (seconds < 60) return t("review.eta_short");
     const minutes = Math.ceil(seconds / 60);
-    if (minutes < 60) return `about ${minutes} minute${minutes === 1 ? "" : "s"} left`;
+    if (minutes < 60) return t("review.eta_minutes", { n: minutes });
     const hours = Math.floor(minutes / 60);
     const rest = minutes % 60;
-    return `about ${hours} hour${hours === 1 ? "" : "s"}${rest ? ` ${rest} min` : ""} left`;
+    return rest ? t("review.eta_hours_min", { n: hours, min: rest }) : t("review.eta_hours", { n: hours });
   }
 
   /** @param {ReviewBody} b */
@@ -492,15 +508,15 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
       replace(el, progressHtml(b));
       again();
     } else if (b.status === "failed") {
-      replace(el, h("h2", {}, "Review"),
-        h("p", { class: "error", "data-testid": "review-failed" }, `The review failed: ${b.error || "no reason given"}.`),
-        b.enabled ? h("button", { type: "button", class: "btn", onclick: ask }, "Try again") : null);
+      replace(el, h("h2", {}, t("review.heading")),
+        h("p", { class: "error", "data-testid": "review-failed" }, t("review.failed", { error: b.error || t("review.no_reason") })),
+        b.enabled ? h("button", { type: "button", class: "btn", onclick: ask }, t("common.try_again")) : null);
     } else {
-      replace(el, h("h2", {}, "Review"),
+      replace(el, h("h2", {}, t("review.heading")),
         b.enabled
-          ? [h("p", {}, "This game has not been reviewed yet (it ended before the server reviewed games)."),
-            h("button", { type: "button", class: "btn primary", "data-testid": "review-request", onclick: ask }, "Review this game")]
-          : h("p", { class: "muted", "data-testid": "review-off" }, "This server does not review games."));
+          ? [h("p", {}, t("review.not_yet")),
+            h("button", { type: "button", class: "btn primary", "data-testid": "review-request", onclick: ask }, t("review.request"))]
+          : h("p", { class: "muted", "data-testid": "review-off" }, t("review.off")));
     }
   }
 
@@ -511,9 +527,9 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         el.dataset.status = "not-over";
-        replace(el, h("h2", {}, "Review"), h("p", { class: "muted" }, "The review is made once the game has ended."));
+        replace(el, h("h2", {}, t("review.heading")), h("p", { class: "muted" }, t("review.not_over")));
       } else {
-        replace(el, h("h2", {}, "Review"), h("p", { class: "error" }, err instanceof Error ? err.message : String(err)));
+        replace(el, h("h2", {}, t("review.heading")), h("p", { class: "error" }, err instanceof Error ? err.message : String(err)));
         again();
       }
     }
@@ -525,7 +541,7 @@ export function reviewPanel(id, { pick = null, selected = null, onDone = null } 
       if (!stopped) return;
       stopped = false;
       if (drawnStatus !== "done") {
-        if (!el.childElementCount) replace(el, h("p", { class: "muted" }, "Loading the review…"));
+        if (!el.childElementCount) replace(el, h("p", { class: "muted" }, t("review.loading")));
         load();
       }
     },
