@@ -1,7 +1,8 @@
 """The How to play page's tables in the reader's language (``GET /api/guide`` with
 ``?lang=`` or Accept-Language): the buildings' names, actions, gifts and notes, the
-attributes, what Shields are and the Exploits' names and regions in French for a French reader; the same
-numbers in every language, and English by default."""
+attributes, what Shields are and the Exploits' names, regions, rules and Shields in
+French for a French reader; the same numbers in every language, and English by
+default."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from endeavor.web import schemas
+from endeavor.web.guide import exploit_rule, shield_text
 
 
 def guide_of(client: TestClient, query: str = "", **headers: str) -> dict[str, Any]:
@@ -53,3 +55,10 @@ def test_the_tables_in_french(client: TestClient) -> None:
     assert first["name"] == "Les Réserves de salpêtre"
     assert first["regions"] == ["L'Amérique du Nord", "L'Inde"]
     assert english["exploits"][0]["regions"] == ["North America", "India"]
+    # each Exploit's rule and Shield in the page's language, the English as before
+    for en_x, fr_x in zip(english["exploits"], french["exploits"], strict=True):
+        assert fr_x["rule"] == exploit_rule(fr_x["id"], "fr") != en_x["rule"]
+        assert en_x["rule"] == exploit_rule(en_x["id"])
+        assert len(fr_x["paragraphs"]) == len(en_x["paragraphs"])
+        assert fr_x["shield"] == shield_text(fr_x["id"], "fr")
+        assert bool(fr_x["shield"]) == bool(en_x["shield"])

@@ -254,9 +254,12 @@ def shield_text(exploit_id: str, locale: str = "en") -> str:
     return f"{words} {note}" if note else words
 
 
-def exploit_paragraphs(exploit_id: str) -> list[str]:
+def exploit_paragraphs(exploit_id: str, locale: str = "en") -> list[str]:
     """The Exploit's rule in paragraphs: its setup, each ability, lasting effects, the
-    end-game scoring."""
+    end-game scoring (in ``locale``: see :mod:`endeavor.web.exploit_words`)."""
+    if locale != "en":
+        from .exploit_words import exploit_paragraphs as in_locale
+        return in_locale(exploit_id, locale)
     return EXPLOITS[exploit_id].rule.split("\n")
 
 
@@ -394,8 +397,8 @@ def exploits(locale: str = "en") -> list[JSON]:
     return [{"id": e, "number": REGISTRY[e].number,
              "name": _term("exploit", REGISTRY[e].name, locale),
              "regions": [_region(r, locale) for r in REGISTRY[e].regions],
-             "rule": exploit_rule(e), "paragraphs": exploit_paragraphs(e),
-             "shield": shield_text(e)} for e in EXPLOIT_IDS]
+             "rule": exploit_rule(e, locale), "paragraphs": exploit_paragraphs(e, locale),
+             "shield": shield_text(e, locale)} for e in EXPLOIT_IDS]
 
 
 def guide(locale: str = "en") -> JSON:
