@@ -138,7 +138,7 @@ export const api = {
   review: (id) => request("GET", `${game(id)}/review${langQuery()}`),
   requestReview: (id) => request("POST", `${game(id)}/review${langQuery()}`),
   notify: (id, token) => request("GET", `${game(id)}/notify`, { token }),
-  setNotify: (id, token, body) => request("PUT", `${game(id)}/notify`, { token, body }),
+  setNotify: (id, token, body) => request("PUT", `${game(id)}/notify${langQuery()}`, { token, body }),
   testNotify: (id, token, seat, channel) => request("POST", `${game(id)}/notify/test`, { token, body: { seat, channel } }),
   presence: (id, token, visible, keepalive = false) => request("POST", `${game(id)}/presence`, { token, body: { visible }, keepalive }),
   host: (id, token) => request("GET", `${game(id)}/host`, { token }),
