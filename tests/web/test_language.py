@@ -131,3 +131,32 @@ def test_an_illegal_move_is_refused_in_the_language_asked(api: Any) -> None:
         "action": "pass", "seq": 0}, headers={**auth(toks[mover]), "Accept-Language": "fr"})
     assert by_header.json()["detail"] == answers["fr"]["detail"]
     assert api.view(g["id"]) == before
+
+
+def test_the_option_groups_and_the_score_pad_in_the_language_asked(api: Any) -> None:
+    """The options' group labels (a menu's headings) and the score pad's lines (an
+    Exploit's by its name) are words too: French for a French reader, English as before."""
+    g = api.create(["human", "human"], seed=8, exploits=["spanish_main"])
+    toks = api.tokens(g)
+    groups: dict[str, set[str]] = {"en": set(), "fr": set()}
+    rng = random.Random(2)
+    v = api.view(g["id"])
+    while not v["over"]:
+        token = toks[v["current_player"]]
+        for lang in ("en", "fr"):
+            mine = api.client.get(f"/api/games/{g['id']}?lang={lang}", headers=auth(token))
+            groups[lang] |= {o["group"] for o in mine.json()["decision"]["options"]}
+        r = api.move(g["id"], token, rng.choice(mine.json()["legal_actions"]), mine.json()["seq"])
+        v = r.json()
+    assert {"Build", "Ship", "Pass", "Activate"} <= groups["en"]
+    assert {"Construire", "Navigation", "Passer", "Activer"} <= groups["fr"]
+    assert not groups["fr"] & {"Build", "Pass", "Activate", "Use token", "Start tile"}
+    en = api.client.get(f"/api/games/{g['id']}?lang=en").json()["scores"]
+    fr = api.client.get(f"/api/games/{g['id']}?lang=fr").json()["scores"]
+    en_lines = [name for name, _ in en[0]["lines"]]
+    fr_lines = [name for name, _ in fr[0]["lines"]]
+    assert en_lines[0] == "The Spanish Main" and "Buildings & cards" in en_lines
+    assert fr_lines[0] != en_lines[0] and "Bâtiments et cartes" in fr_lines
+    assert "Villes et liaisons" in fr_lines and "Richesse" in fr_lines
+    assert [[pts for _, pts in s["lines"]] for s in en] == \
+        [[pts for _, pts in s["lines"]] for s in fr]

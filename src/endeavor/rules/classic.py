@@ -102,6 +102,7 @@ SCORE_PAD: Final = (("A", "Cities"), ("B", "Connections"), ("C", "Industry"), ("
                     ("E", "Finance"), ("F", "Politics"), ("G", "Cards"), ("H", "Governor space"),
                     ("I", "Universities"), ("J", "Extra population"), ("K", "Slavery"))
 LINE_NAMES: Final = tuple(name for _, name in SCORE_PAD)
+term("score_line", *LINE_NAMES)
 
 BOARD_INFO: Final = BoardInfo(D.CLASSIC_BOARD)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from .. import data as D
+from ..messages import term
 from .board import controls_link
 from .discard import held_cards
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 LINE_NAMES: Final = ("Industry", "Culture", "Wealth", "Influence", "Cities & links",
                      "Buildings & cards", "Governor slot", "Extra population", "Slavery")
+term("score_line", *LINE_NAMES)  # the score pad's lines, for a client's other languages
 
 
 @dataclass(frozen=True)

@@ -175,7 +175,8 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
         position = snap.memo[key] = POSITIONS.encode(
             snap.meta.id if locale == "en" else f"{snap.meta.id}/{locale}",
             view.position(state, locale))
-    scores = _memo(snap, "scores", lambda: view.scores_view(state, force=over))
+    scores = _memo(snap, ("scores", locale),
+                   lambda: view.scores_view(state, force=over, locale=locale))
     can_undo = b"true" if snap.undo_target(you) is not None else b"false"
     return b"".join((
         head[:-1], b',"seats":', seats, b',"config":', config,

@@ -4,18 +4,15 @@ second or third person."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ... import actions as A
+from ...messages import term
 from ...rules.module import RuleModule
 from ...state import State
 from ...targets import targets
 from ..effects import option_effects
-
-if TYPE_CHECKING:
-    pass
-
-from .pieces import JSON
+from .pieces import JSON, term_words
 from .words import plain_words
 
 #: a short label per verb, for grouping the options in a menu
@@ -35,18 +32,24 @@ def _module_of(state: State, action: A.Action) -> RuleModule | None:
     return None
 
 
-def group_of(state: State, action: A.Action) -> str:
+#: the groups' labels in other languages: terms of kind ``option_group`` (terms.po)
+term("option_group", *dict.fromkeys(VERB_GROUPS.values()), "Other", "Building shortage")
+
+
+def group_of(state: State, action: A.Action, locale: str = "en") -> str:
     """A short label for the option's verb: Build, Activate, Use token, Ship, ..., or
-    the name of the Exploit (or variant) whose action it is."""
+    the name of the Exploit (or variant) whose action it is; in ``locale``."""
     label = VERB_GROUPS.get(action.verb)
     if label is not None:
-        return label
+        return term_words("option_group", label, locale)
     m = _module_of(state, action)
     if m is None:
-        return "Other"
+        return term_words("option_group", "Other", locale)
     if m.id == "silent_fleet":
-        return "Building shortage" if action.text.startswith("shortage") else "Silent Fleet"
-    return m.name
+        if action.text.startswith("shortage"):
+            return term_words("option_group", "Building shortage", locale)
+        return term_words("module", m.name, locale)
+    return term_words("exploit", m.name, locale)
 
 
 def targets_of(state: State, action: A.Action, p: int) -> list[str]:
@@ -80,7 +83,7 @@ def decision_view(state: State, seats: list[int] | tuple[int, ...] | set[int],
             text, rules = plain_words(o.render(locale, viewer=d.player))
             option: JSON = {"action": str(o.action), "text": text,
                             "message": None if o.message is None else o.message.to_dict(),
-                            "group": group_of(state, o.action),
+                            "group": group_of(state, o.action, locale),
                             "targets": list(o.targets)}
             if rules:
                 option["rules"] = rules

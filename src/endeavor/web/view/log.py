@@ -16,18 +16,21 @@ if TYPE_CHECKING:
 
 from . import notice  # noqa: F401  (declares a notification's words: see its module)
 from .journal import journal_text
-from .pieces import JSON
+from .pieces import JSON, term_words
 from .words import choice_words, plain_words
 
 
-def scores_view(state: State, force: bool = False) -> list[JSON] | None:
+def scores_view(state: State, force: bool = False, locale: str = "en") -> list[JSON] | None:
     """The score pad when the game is over (None before; ``force``: counted as the game
     stands, for a game the host ended): per seat its total, rank and lines in pad
-    order."""
+    order, the lines named in ``locale`` (an Exploit's line by the Exploit's name)."""
     if not state.is_over and not force:
         return None
+    exploits = {m.name for m in state.modules}
     return [{"seat": s.player, "name": player_name(s.player), "total": s.total,
-             "rank": s.rank, "lines": [[name, pts] for name, pts in s.lines.items()]}
+             "rank": s.rank,
+             "lines": [[term_words("exploit" if name in exploits else "score_line", name,
+                                   locale), pts] for name, pts in s.lines.items()]}
             for s in final_scores(state)]
 
 
