@@ -6,7 +6,7 @@ import { afterEach, test } from "node:test";
 
 import { MemoryStorage } from "./storage.mjs";
 import { catalog } from "./catalogs.mjs";
-import { STORAGE_KEY, locale, pluralForm, setLocale, t } from "../../src/endeavor/web/static/i18n.js";
+import { STORAGE_KEY, botName, locale, pluralForm, setCatalog, setLocale, t } from "../../src/endeavor/web/static/i18n.js";
 
 const en = catalog("en");
 const fr = catalog("fr");
@@ -81,4 +81,13 @@ test("t: placeholders filled, English when a language lacks the key, the key whe
   assert.equal(t("game.round", { round: 3, rounds: 7, phase: "Actions" }, "fr"), "Manche 3/7 · Actions");
   assert.equal(t("turn.your_move", {}, "de"), "Your move");
   assert.equal(t("no.such.key"), "no.such.key");
+});
+
+test("a bot level is named in the reader's language wherever a text names it", () => {
+  setCatalog("en", { "seat.bot": "P{p} ({bot} bot)", "botname.medium": "medium" });
+  setCatalog("fr", { "seat.bot": "P{p} (robot {bot})", "botname.medium": "moyen" });
+  assert.equal(t("seat.bot", { p: 1, bot: "medium" }, "fr"), "P1 (robot moyen)");
+  assert.equal(t("seat.bot", { p: 1, bot: "medium" }, "en"), "P1 (medium bot)");
+  assert.equal(botName("medium", "fr"), "moyen");
+  assert.equal(botName("future-level", "fr"), "future-level");
 });

@@ -39,9 +39,9 @@ test("clocks in French: amounts, durations and the settings in one line", () => 
   assert.equal(duration(2 * 86400 + 5 * 3600), "2 j 5 h");
   assert.equal(duration(5 * 3600 + 12 * 60), "5 h 12 min");
   assert.equal(clockWords({ kind: "live", bank: 1200, per_decision: 20, on_timeout: "game", bot: "medium", reclaim: true }),
-    "Pendule en direct : 20 min chacun + 20 s par décision ; quand le temps est écoulé, le robot medium joue le reste de la partie (le joueur peut reprendre sa place).");
+    "Pendule en direct : 20 min chacun + 20 s par décision ; quand le temps est écoulé, le robot moyen joue le reste de la partie (le joueur peut reprendre sa place).");
   assert.equal(clockWords({ kind: "turn", bank: 0, per_decision: 86400, on_timeout: "decision", bot: "easy", reclaim: false }),
-    "Pendule au tour par tour : 1 jour par décision ; quand le temps est écoulé, le robot easy joue cette décision.");
+    "Pendule au tour par tour : 1 jour par décision ; quand le temps est écoulé, le robot facile joue cette décision.");
 });
 
 test("invitations in French: the seat's colour and shape, the game's title or none", () => {

@@ -107,7 +107,7 @@ def test_a_time_out_line_in_french_and_in_the_same_english(fast: TestClient) -> 
     assert _lines(fast, gid, "en", "timeout")[0] == (
         f"P{p}'s time ran out: the medium bot played for them")
     assert _lines(fast, gid, "fr", "timeout")[0] == (
-        f"Le temps de P{p} est écoulé : le robot medium a joué à sa place")
+        f"Le temps de P{p} est écoulé : le robot moyen a joué à sa place")
 
 
 def test_a_line_known_only_by_its_english_text_is_shown_as_it_is() -> None:

@@ -83,12 +83,15 @@ export function pluralForm(lang, n) {
 
 /**
  * The text of `key` in the reader's language, `{name}` filled from `vars`; with a numeric
- * `vars.n`, `key_one` or `key_other` when the catalog has them.
+ * `vars.n`, `key_one` or `key_other` when the catalog has them; `vars.bot`, a bot level,
+ * named in that language too (`botName`).
  * @param {string} key
  * @param {Record<string, string | number>} [vars]
  * @param {string} [lang] another language than the reader's
  */
 export function t(key, vars = {}, lang = locale()) {
+  // a `bot` variable is a bot level's name (easy, medium...): said in the reader's language
+  if (typeof vars.bot === "string" && vars.bot) vars = { ...vars, bot: botName(vars.bot, lang) };
   let id = key;
   if (typeof vars.n === "number") {
     const form = `${key}_${pluralForm(lang, vars.n)}`;
@@ -96,6 +99,16 @@ export function t(key, vars = {}, lang = locale()) {
   }
   const text = (catalogs[lang] || {})[id] ?? catalogs.en[id] ?? id;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+/**
+ * A bot level's name (`easy`, `medium`, `hard`...) in the reader's language: the
+ * catalog's `botname.<level>`, else the level as the server names it.
+ * @param {string} level
+ * @param {string} [lang]
+ */
+export function botName(level, lang = locale()) {
+  return (catalogs[lang] || {})[`botname.${level}`] ?? level;
 }
 
 /**

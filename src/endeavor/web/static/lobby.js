@@ -3,7 +3,7 @@
 // games first, their count in the tab's title), the open and running games with Watch
 // and Resume, New game, import.
 
-import { locale, t } from "./i18n.js";
+import { botName, locale, t } from "./i18n.js";
 import { api } from "./api.js";
 import { setBadge } from "./alerts.js";
 import { h, href, linkHref, replace, toast } from "./dom.js";
@@ -29,7 +29,7 @@ let mineFilter = "";
 /** @param {GameSummary} game */
 function seatsText(game) {
   return game.seats.map((s) => {
-    const kind = s.kind === "bot" ? s.bot : s.kind === "hotseat" ? t("mat.hotseat") : t("mat.human");
+    const kind = s.kind === "bot" ? botName(String(s.bot)) : s.kind === "hotseat" ? t("mat.hotseat") : t("mat.human");
     return s.name && s.name !== `P${s.seat}` && !(s.kind === "bot" && s.name.toLowerCase().startsWith(s.bot || ""))
       ? `${s.name} (${kind})` : kind;
   }).join(", ");
@@ -331,7 +331,7 @@ export async function lobbyScreen(root) {
           onclick: () => (file.files && file.files[0] ? importRecord(file.files[0], mode.value, bot.value) : toast(t("lobby.choose_file"))) },
         t("lobby.import")))));
   api.meta().then((meta) => {
-    replace(bot, meta.bots.map((/** @type {string} */ b) => h("option", { value: b }, meta.quick_bots.includes(b) ? b : t("lobby.slow_bot", { bot: b }))));
+    replace(bot, meta.bots.map((/** @type {string} */ b) => h("option", { value: b }, meta.quick_bots.includes(b) ? botName(b) : t("lobby.slow_bot", { bot: b }))));
     bot.value = meta.bots.includes("easy") ? "easy" : meta.bots[0];
   }).catch(() => { /* easy it is */ });
 

@@ -33,7 +33,7 @@ def undo_words(gone: Effective) -> str:
 def timeout_message(seat: int, note: str) -> Message:
     """``P2's time ran out: the medium bot played for them``, as a journal message."""
     bot = note.split(":", 1)[1] if ":" in note else "a"
-    return msg(journal.TIMEOUT, seat=Seat(seat), bot=bot)
+    return msg(journal.TIMEOUT, seat=Seat(seat), bot=journal.bot_level(bot))
 
 
 def timeout_words(seat: int, note: str) -> str:
@@ -56,10 +56,11 @@ def host_message(entry: Entry) -> Message:
     op = words[0] if words else ""
     arg = words[1] if len(words) > 1 else ""
     who = journal.who_message(arg)
+    bot = journal.bot_level(words[2] if len(words) > 2 else "a")
     if op == "reissue":
         return msg(journal.REISSUE, who=who)
     if op == "bot":
-        return msg(journal.BOT, bot=words[2] if len(words) > 2 else "a", who=who)
+        return msg(journal.BOT, bot=bot, who=who)
     if op == "human":
         return msg(journal.HANDED_SAME if words[2:3] == ["same"] else journal.HANDED_NEW,
                    who=who)
@@ -77,9 +78,9 @@ def host_message(entry: Entry) -> Message:
     if op == "name":
         return msg(journal.NAME, who=who, name=" ".join(words[2:]))
     if op == "left":
-        return msg(journal.LEFT, who=who, bot=words[2] if len(words) > 2 else "a")
+        return msg(journal.LEFT, who=who, bot=bot)
     if op == "takeover":
-        return msg(journal.TAKEOVER, who=who, bot=words[2] if len(words) > 2 else "a")
+        return msg(journal.TAKEOVER, who=who, bot=bot)
     return msg(journal.OTHER, action=str(entry.action))
 
 

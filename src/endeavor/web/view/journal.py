@@ -11,8 +11,19 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ...messages import DEFAULT_LOCALE, Message, Seat, define, msg
+from ...messages import DEFAULT_LOCALE, Message, Seat, Term, define, msg, term
 from .words import plain_words
+
+#: the bot levels by their names, said in the reader's language (terms.po)
+BOT_LEVELS: Final = ("random", "greedy", "easy", "medium", "mcts", "hard", "expert")
+term("bot_level", *BOT_LEVELS)
+
+
+def bot_level(name: str) -> Term | str:
+    """A bot level's name as a term (said in the reader's language), another word as
+    it is."""
+    return Term("bot_level", name) if name in BOT_LEVELS else name
+
 
 UNDO: Final = define("journal.undo", "{seat} took back: {what}")
 TIMEOUT: Final = define("journal.timeout",
