@@ -9,7 +9,7 @@
 // piece has a tip card (tipcard.js) that says what it is and does in words.
 
 import { s, ownerColour, ownerName as seatName, tokenLabel } from "./dom.js";
-import { t } from "./i18n.js";
+import { phaseName, t } from "./i18n.js";
 import { tip } from "./tipcard.js";
 import {
   W, H, REGIONS, PILE_AREA, EXPLOIT_AREA, TRACK_STEP, SITES, BENDS,
@@ -889,7 +889,7 @@ export function drawBoard(state) {
   const svg = s("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "board", role: "img", "data-testid": "board",
     "data-board": state.board,
-    "aria-label": t("board.label", { side: state.board, round: state.round, phase: state.phase }),
+    "aria-label": t("board.label", { side: state.board, round: state.round, phase: phaseName(state.phase) }),
   });
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "ocean" }), graticule());
   const lands = s("g", { class: "lands" });

@@ -7,23 +7,14 @@
 // requests and the drawing are callbacks, so Node's tests drive it without a browser.
 
 import { ApiError } from "./api.js";
-import { t } from "./i18n.js";
+import { phaseName, t } from "./i18n.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Decision} Decision */
 /** @typedef {import("./types.js").Option} Option */
 /** @typedef {import("./types.js").State} State */
 
-/**
- * A phase's name (the state's, English) in the page's language; as given when the
- * catalog does not name it.
- * @param {string} phase
- */
-export function phaseName(phase) {
-  const key = `phase.${phase}`;
-  const words = t(key);
-  return words === key ? phase : words;
-}
+export { phaseName };
 
 /**
  * "Round 3/7 · Actions · Crown P1"

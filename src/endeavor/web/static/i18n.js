@@ -112,6 +112,17 @@ export function botName(level, lang = locale()) {
 }
 
 /**
+ * A phase's name (the state's, English) in the page's language; as given when the
+ * catalog does not name it.
+ * @param {string} phase
+ */
+export function phaseName(phase) {
+  const key = `phase.${phase}`;
+  const words = t(key);
+  return words === key ? phase : words;
+}
+
+/**
  * The language switch (EN / FR): a choice reloads the page in that language.
  */
 export function languageSwitch() {
