@@ -61,3 +61,18 @@ test("the name this browser used last", () => {
   rememberName("Bea");
   assert.equal(lastName(), "Bea");
 });
+
+test("seatName: a bot's seat nobody named is called by its level in the reader's language", async () => {
+  const { setLocale } = await import("../../src/endeavor/web/static/i18n.js");
+  const bots = [{ kind: "bot", bot: "medium", named: false, name: "Medium bot" },
+    { kind: "bot", bot: "medium", named: false, name: "Medium bot 2" },
+    { kind: "bot", bot: "hard", named: true, name: "Deep Blue" }];
+  setLocale("en");
+  assert.deepEqual([0, 1, 2].map((p) => seatName(p, bots)), ["Medium bot", "Medium bot 2", "Deep Blue"]);
+  setLocale("fr");
+  try {
+    assert.deepEqual([0, 1, 2].map((p) => seatName(p, bots)), ["Robot moyen", "Robot moyen 2", "Deep Blue"]);
+  } finally {
+    setLocale("en");
+  }
+});

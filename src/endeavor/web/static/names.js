@@ -5,7 +5,7 @@
 // player names their seat (asked once, when a seat not yet named is first opened; the
 // name this browser used last is offered).
 
-import { t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { langQuery, request } from "./api.js";
 import { h, s, COLOURS, modal, toast } from "./dom.js";
 
@@ -45,13 +45,21 @@ export function setSeats(seats) {
 }
 
 /**
- * Seat `p`'s name ("Anna"), or "P1" for a seat not named (or not known).
+ * Seat `p`'s name ("Anna"), or "P1" for a seat not named (or not known); a bot's
+ * seat nobody named by its level, in the reader's language ("Robot moyen").
  * @param {number} p
  * @param {readonly (Seat | null | undefined)[]} [seats]
  */
 export function seatName(p, seats = current) {
   const seat = seats[p];
-  return seat && seat.name ? seat.name : `P${p}`;
+  if (!seat || !seat.name) return `P${p}`;
+  // a bot's seat nobody named is called by its level ("Medium bot", "Medium bot 2"):
+  // in the reader's language
+  if (seat.kind === "bot" && seat.named === false && seat.bot && locale() !== "en") {
+    const n = seat.name.match(/ (\d+)$/);
+    return t("names.bot_default", { bot: seat.bot }) + (n ? ` ${n[1]}` : "");
+  }
+  return seat.name;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface Clock {
 /** One of the table's seats (`view.seats[p]`). */
 export interface Seat {
   kind?: string;
+  /** a bot seat's level */
+  bot?: string | null;
   name?: string | null;
   named?: boolean;
   /** the bot level playing the seat (a bot seat, or a person's seat a bot took over) */
