@@ -149,3 +149,15 @@ def _tokens(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _rulings(text: str) -> list[str]:
     return re.findall(r"\b[RP]\d+\b", text)
+
+
+def test_the_icons_letters_in_french(api: Any) -> None:
+    """A card's and a building's short icons use the reader's letters: R (Richesse) for
+    Wealth in French, W in English; the same numbers."""
+    g = api.create(["human", "human"], seed=3)
+    en = api.client.get(f"/api/games/{g['id']}?lang=en").json()["state"]
+    fr = api.client.get(f"/api/games/{g['id']}?lang=fr").json()["state"]
+    en_short = [b["icons"] for b in en["supply"]]
+    fr_short = [b["icons"] for b in fr["supply"]]
+    assert any("W" in s for s in en_short) and not any("W" in s for s in fr_short)
+    assert [s.replace("W", "R") for s in en_short] == fr_short

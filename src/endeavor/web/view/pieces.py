@@ -34,6 +34,20 @@ DOES_ONE: Final = define("board.does.one", "{kind} action")
 DOES_OR: Final = define("board.does.or", "{a} or {b}")
 DOES_BOTH: Final = define("board.does.both", "{a} + {b}")
 DOES_NONE: Final = define("board.does.none", "no action")
+#: the icons' letters on cards and buildings: Industry, Culture, Wealth, Influence, Glory
+LETTERS: Final = define("board.letters", "I C W N G")
+
+
+def short_icons(icons: tuple[int, int, int, int], glory: int, locale: str = "en") -> str:
+    """``(0, 2, 0, 1)``, glory 1 -> ``"C2 N1 G1"``, with the icons' letters of ``locale``
+    (French: ``R`` for Richesse)."""
+    if locale == "en":
+        return icons_label(icons, glory)
+    letters = msg(LETTERS).render(locale).split()
+    parts = [f"{letters[k]}{icons[k]}" for k in range(4) if icons[k]]
+    if glory:
+        parts.append(f"{letters[4]}{glory}")
+    return " ".join(parts)
 
 
 def term_words(kind: str, words: str, locale: str = "en") -> str:
@@ -145,7 +159,7 @@ def _card_json(state: State, c: int, locale: str = "en") -> JSON:
         "governor": card.governor, "slavery": card.deck == D.SLAVERY_DECK,
         "abolition": card.abolition,
         "icons": {names[k].lower(): card.icons[k] for k in range(4)},
-        "glory": card.glory, "short": icons_label(card.icons, card.glory),
+        "glory": card.glory, "short": short_icons(card.icons, card.glory, locale),
         "gives": _icons_words(state, card.icons, card.glory, locale)
         or msg(NOTHING).render(locale),
         "bonus_disc": bool(state.rules.card_bonus[c]),
@@ -181,7 +195,7 @@ def _building(state: State, b: int, locale: str = "en") -> JSON:
             "code": bd.code, "name": term_words("building", bd.name, locale),
             "level": bd.level, "activatable": bd.activatable,
             "does": building_does(state, b, locale),
-            "icons": icons_label(bd.icons, bd.glory)})
+            "icons": short_icons(bd.icons, bd.glory, locale)})
     return dict(entry)  # a fresh copy: callers add to it
 
 
