@@ -1,7 +1,7 @@
 """The web app's database: the tables (``games``, ``seats``, ``moves``, ``notify``,
-``outbox``, ``reviews``, ``chat``, ``heartbeat``; the accounts' tables are declared on the
-same ``metadata`` in :mod:`endeavor.web.accounts.tables`), engine
-creation for SQLite and PostgreSQL, and the Alembic upgrade run when the app starts.
+``outbox``, ``reviews``, ``chat``, ``heartbeat``; the accounts' are on the same ``metadata``
+in :mod:`endeavor.web.accounts.tables`), engine creation for SQLite and PostgreSQL, and
+the Alembic upgrade run when the app starts.
 
 The tables are declared here with SQLAlchemy Core so the store can query them, but the
 schema is created only by the Alembic migrations in ``migrations/`` (the one source of
@@ -155,8 +155,7 @@ notify = Table(
     # period, covering everything since the last (``last_sent``)
     Column("mode", String(8), nullable=False, default="turn"),
     Column("last_sent", DateTime(timezone=True), nullable=True),
-    # 0005: the language of its messages (``en``, ``fr``: the locale of the request that
-    # saved the settings, see endeavor.messages.LOCALES)
+    # 0005: its messages' language (the locale of the request that saved the settings)
     Column("lang", String(8), nullable=False, default="en", server_default="en"),
     # 0004: the settings of one address (a shared webhook, a digest's period)
     Index("ix_notify_target", "channel", "target"),
