@@ -151,8 +151,7 @@ notify = Table(
     Column("target", String(512), nullable=False),
     Column("link_token", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
-    # 0004: ``turn``: a message every turn; ``digest``: at most one message a digest
-    # period, covering everything since the last (``last_sent``)
+    # 0004: ``turn``: every turn; ``digest``: at most one a period (since ``last_sent``)
     Column("mode", String(8), nullable=False, default="turn"),
     Column("last_sent", DateTime(timezone=True), nullable=True),
     # 0005: its messages' language (the locale of the request that saved the settings)
