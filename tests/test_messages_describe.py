@@ -1,0 +1,101 @@
+"""The rule modules' one-line state summaries (``describe``) are structured messages: read
+in English word for word as the engine always said them, and in French with no English
+left.
+
+A seeded sweep plays random games with each Exploit and with the Silent Fleet (and its
+optional rules) and reads every module's summary at every fifth decision. The English lines
+are compared with ``fixtures/describe.json``, recorded from the engine when the summaries
+were still English strings (``python tests/test_messages_describe.py --record`` writes it
+again: only when an English summary is meant to change)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from endeavor import GameConfig, new_game
+from endeavor import data as D
+from endeavor.bots import GreedyBot
+from endeavor.exploits import EXPLOIT_IDS
+
+FIXTURE = Path(__file__).parent / "fixtures" / "describe.json"
+
+FLEET = {"silent_fleet": True, "limited_occupation": True, "no_token_reaction": True,
+         "building_shortage": True}
+EVERY = 5
+
+#: the games swept, by the module they are about
+GAMES: dict[str, list[dict[str, Any]]] = {
+    **{x: [{"players": 2 + g % 4, "seed": 500 + 10 * k + g, "exploits": (x,)}
+           for g in range(6)] for k, x in enumerate(EXPLOIT_IDS)},
+    "silent_fleet": [
+        {"players": 2, "seed": 701, "options": FLEET},
+        {"players": 2, "seed": 702, "options": {"silent_fleet": True}},
+        {"players": 2, "seed": 703, "options": FLEET, "board": "B"},
+        {"players": 2, "seed": 704, "options": {"silent_fleet": True,
+                                                "building_shortage": True}},
+        {"players": 2, "seed": 705, "options": FLEET, "exploits": "random"},
+        {"players": 2, "seed": 706, "options": {"silent_fleet": True,
+                                                "limited_occupation": True}},
+    ],
+}
+
+
+def _summaries(cfg: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Every module's summary (its id and what ``describe`` returns) at every fifth
+    decision of one game."""
+    s = new_game(GameConfig(**cfg))
+    r = random.Random(json.dumps(cfg, sort_keys=True))
+    bot = GreedyBot(cfg["seed"])
+    out: list[tuple[str, Any]] = []
+    step = 0
+    while True:
+        if step % EVERY == 0 or s.is_over:
+            out.extend((m.id, m.describe(s, i)) for i, m in enumerate(s.modules))
+        if s.is_over:
+            break
+        step += 1
+        # a greedy bot, with a random move now and then, so that Exploits wake up and
+        # the positions vary
+        if r.random() < 0.8:
+            s.apply(bot.choose(s))
+        else:
+            s.apply(r.choice(s.legal_actions()))
+    return out
+
+
+def _english(said: Any) -> str:
+    return said if isinstance(said, str) else said.render()
+
+
+def record() -> dict[str, Any]:
+    """What the fixture holds, by module swept: how many summaries, a digest of them in
+    order, and the distinct lines."""
+    out: dict[str, Any] = {}
+    for key, games in GAMES.items():
+        digest = hashlib.sha256()
+        lines: set[str] = set()
+        n = 0
+        for cfg in games:
+            for mid, said in _summaries(cfg):
+                text = _english(said)
+                digest.update(f"{mid}\t{text}\n".encode())
+                lines.add(f"{mid}\t{text}")
+                n += 1
+        out[key] = {"summaries": n, "digest": digest.hexdigest(), "lines": sorted(lines)}
+    return out
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        sys.exit("usage: python tests/test_messages_describe.py --record")
+    FIXTURE.write_text(json.dumps(record(), indent=1, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+    print(f"wrote {FIXTURE}")
