@@ -2,8 +2,9 @@
 in English word for word as the engine always said them, and in French with no English
 left.
 
-A seeded sweep plays random games with each Exploit and with the Silent Fleet (and its
-optional rules) and reads every module's summary at every fifth decision. The English lines
+A seeded sweep plays games (a greedy bot, now and then a random move) with each Exploit
+and with the Silent Fleet (and its optional rules) and reads every module's summary at
+every fifth decision. The English lines
 are compared with ``fixtures/describe.json``, recorded from the engine when the summaries
 were still English strings (``python tests/test_messages_describe.py --record`` writes it
 again: only when an English summary is meant to change)."""
@@ -24,6 +25,7 @@ from endeavor import GameConfig, new_game
 from endeavor import data as D
 from endeavor.bots import GreedyBot
 from endeavor.exploits import EXPLOIT_IDS
+from endeavor.messages import Message
 
 FIXTURE = Path(__file__).parent / "fixtures" / "describe.json"
 
@@ -91,6 +93,37 @@ def record() -> dict[str, Any]:
                 n += 1
         out[key] = {"summaries": n, "digest": digest.hexdigest(), "lines": sorted(lines)}
     return out
+
+
+@pytest.fixture(scope="module")
+def swept() -> dict[str, list[tuple[str, Any]]]:
+    return {key: [x for cfg in games for x in _summaries(cfg)] for key, games in GAMES.items()}
+
+
+def test_the_english_summaries_read_as_they_always_did(
+        swept: dict[str, list[tuple[str, Any]]]) -> None:
+    want = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert sorted(swept) == sorted(want)
+    for key, said in swept.items():
+        lines = [f"{mid}\t{_english(x)}" for mid, x in said]
+        assert len(lines) == want[key]["summaries"], key
+        assert sorted(set(lines) - set(want[key]["lines"])) == [], key
+        assert sorted(set(want[key]["lines"]) - set(lines)) == [], key
+        digest = hashlib.sha256()
+        for line in lines:
+            digest.update(f"{line}\n".encode())
+        assert digest.hexdigest() == want[key]["digest"], key
+
+
+def test_every_summary_is_a_message_of_its_module(
+        swept: dict[str, list[tuple[str, Any]]]) -> None:
+    seen = set()
+    for said in swept.values():
+        for mid, x in said:
+            assert isinstance(x, Message), (mid, x)
+            assert all(i.startswith(mid + ".") or i.startswith("list.") for i in x.ids()), x
+            seen.add(mid)
+    assert seen == {*EXPLOIT_IDS, "silent_fleet"}
 
 
 if __name__ == "__main__":
