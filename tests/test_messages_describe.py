@@ -25,7 +25,7 @@ from endeavor import GameConfig, new_game
 from endeavor import data as D
 from endeavor.bots import GreedyBot
 from endeavor.exploits import EXPLOIT_IDS
-from endeavor.messages import Message
+from endeavor.messages import MESSAGES, Message, msg
 
 FIXTURE = Path(__file__).parent / "fixtures" / "describe.json"
 
@@ -124,6 +124,63 @@ def test_every_summary_is_a_message_of_its_module(
             assert all(i.startswith(mid + ".") or i.startswith("list.") for i in x.ids()), x
             seen.add(mid)
     assert seen == {*EXPLOIT_IDS, "silent_fleet"}
+
+
+#: English words no French summary may keep
+ENGLISH = frozenset({
+    "on", "the", "tile", "held", "none", "empty", "in", "of", "out", "game", "unclaimed",
+    "fortified", "placed", "kept", "map", "tokens", "token", "left", "deck", "card", "cards",
+    "abolished", "discs", "disc", "sea", "moved", "between", "decks", "track", "leaders",
+    "holders", "stacked", "symbols", "is", "not", "formed", "its", "supply", "board", "and",
+    "sent", "buildings", "discarded", "optional", "rules", "bubble", "burst", "has",
+    "Blockades", "links", "Galleons", "Improved", "Cannons", "Missionaries", "Shares",
+    "Investment", "Track", "Freedom", "Slavery", "Shield", "Haitian", "Republic", "Trade",
+    "Governor", "industry", "wealth", "glory", "payment", "payments", "Manila",
+})
+#: words a summary and its French share rightly: French words spelt the same and names
+SAME_IN_FRENCH = frozenset({"Pirate", "Nassau", "Fortifications", "Transit", "Financier",
+                            "culture", "influence", "Culture", "Influence", "occupation", "s"})
+#: the names of places, printed in English on the board: the same in every language
+PLACES = frozenset(w for site in D.SITES for w in re.findall(r"[^\W\d_]+", site.name))
+
+
+def _words(text: str) -> set[str]:
+    """The words of a text but the codes (``AF/3``, ``EU3``, ``P1``: capitals)."""
+    return {w for w in re.findall(r"[^\W\d_]+", text) if not w.isupper()}
+
+
+def _no_english(english: str, fr: str) -> None:
+    assert "{" not in fr, fr
+    assert fr != english, fr
+    words = _words(fr) & ENGLISH
+    assert not words, f"{sorted(words)} in {fr!r} ({english!r})"
+    kept = _words(fr) & _words(english) - PLACES - SAME_IN_FRENCH
+    assert not kept, f"{sorted(kept)} kept in {fr!r} ({english!r})"
+
+
+def test_the_french_summaries_keep_no_english(
+        swept: dict[str, list[tuple[str, Any]]]) -> None:
+    seen: set[str] = set()
+    for said in swept.values():
+        for _, x in said:
+            fr = x.render("fr")
+            if fr not in seen:
+                seen.add(fr)
+                _no_english(x.render(), fr)
+    assert len(seen) > 300
+
+
+def test_every_word_of_the_summaries_is_french() -> None:
+    """Each message the summaries are made of, the rare ones too (a fortified Batavia, the
+    Pirate out of the game, the bubble burst...), reads French with its fields filled."""
+    ids = [i for i in MESSAGES if ".describe" in i]
+    assert {i.split(".")[0] for i in ids} == {*EXPLOIT_IDS, "silent_fleet"}
+    for i in ids:
+        fields = {f: "X" for f in MESSAGES[i].fields}
+        english, fr = msg(i, **fields).render(), msg(i, **fields).render("fr")
+        assert fr.count("X") == english.count("X"), i
+        if set(_words(english)) - {"X"}:
+            _no_english(english, fr)
 
 
 if __name__ == "__main__":
