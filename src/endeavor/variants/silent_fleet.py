@@ -232,6 +232,23 @@ O_CITIES: Final = OBS.field("cities", "count", api.REGION_CODES,
 
 
 
+# the summary of the module's state (describe)
+DESCRIBE: Final = api.define_message(
+    "silent_fleet.describe",
+    "{supply} discs in its supply, {board} on the board; {tokens} and {cards} sent out of "
+    "the game{discarded}{rules}")
+DESCRIBE_TOKEN: Final = api.define_message("silent_fleet.describe.token", "{n} Trade token")
+DESCRIBE_TOKENS: Final = api.define_message("silent_fleet.describe.tokens", "{n} Trade tokens")
+DESCRIBE_DISCARDED: Final = api.define_message("silent_fleet.describe.discarded",
+                                               "; buildings discarded: {buildings}")
+DESCRIBE_RULES: Final = api.define_message("silent_fleet.describe.rules",
+                                           "; optional rules: {rules}")
+#: the optional rules, by option name
+DESCRIBE_RULE: Final = {o: api.define_message(f"silent_fleet.describe.{o}", o.replace("_", " "))
+                        for o in ("limited_occupation", "no_token_reaction",
+                                  "building_shortage")}
+
+
 class SilentFleet(api.RuleModule):
     id = "silent_fleet"
     number = 16
@@ -649,23 +666,6 @@ def _winner(track: list[int]) -> int:
             counts[q] = counts.get(q, 0) + 1
     best = max(counts.values())
     return next(q for q in reversed(track) if q >= 0 and counts[q] == best)
-
-
-# ---------------------------------------------------------------------- the summary
-DESCRIBE: Final = api.define_message(
-    "silent_fleet.describe",
-    "{supply} discs in its supply, {board} on the board; {tokens} and {cards} sent out of "
-    "the game{discarded}{rules}")
-DESCRIBE_TOKEN: Final = api.define_message("silent_fleet.describe.token", "{n} Trade token")
-DESCRIBE_TOKENS: Final = api.define_message("silent_fleet.describe.tokens", "{n} Trade tokens")
-DESCRIBE_DISCARDED: Final = api.define_message("silent_fleet.describe.discarded",
-                                               "; buildings discarded: {buildings}")
-DESCRIBE_RULES: Final = api.define_message("silent_fleet.describe.rules",
-                                           "; optional rules: {rules}")
-#: the optional rules, by option name
-DESCRIBE_RULE: Final = {o: api.define_message(f"silent_fleet.describe.{o}", o.replace("_", " "))
-                        for o in ("limited_occupation", "no_token_reaction",
-                                  "building_shortage")}
 
 
 api.register(SilentFleet())
