@@ -21,11 +21,12 @@ from typing import Any
 
 import pytest
 
-from endeavor import GameConfig, new_game
+from endeavor import GameConfig, api, new_game
 from endeavor import data as D
 from endeavor.bots import GreedyBot
 from endeavor.exploits import EXPLOIT_IDS
 from endeavor.messages import MESSAGES, Message, msg
+from endeavor.state import State
 
 FIXTURE = Path(__file__).parent / "fixtures" / "describe.json"
 
@@ -124,6 +125,21 @@ def test_every_summary_is_a_message_of_its_module(
             assert all(i.startswith(mid + ".") or i.startswith("list.") for i in x.ids()), x
             seen.add(mid)
     assert seen == {*EXPLOIT_IDS, "silent_fleet"}
+
+
+class _Plain(api.RuleModule):
+    """A module of one's own whose summary is plain English text."""
+
+    def describe(self, s: State, i: int) -> str:
+        return f"  round {s.round}:\n  nothing to see "
+
+
+def test_describe_in_reads_a_message_or_plain_text_on_one_line() -> None:
+    s = new_game(GameConfig(players=3, seed=2, exploits=("imperialism",)))
+    [imperialism] = s.modules
+    assert imperialism.describe_in(s, 0) == "9 Blockades on links; held: none"
+    assert imperialism.describe_in(s, 0, "fr") == "Blocus sur les liaisons : 9 ; détenus : aucun"
+    assert _Plain().describe_in(s, 0, "fr") == "round 0: nothing to see"
 
 
 #: English words no French summary may keep
