@@ -27,6 +27,7 @@ from endeavor.bots import GreedyBot
 from endeavor.exploits import EXPLOIT_IDS
 from endeavor.messages import MESSAGES, Message, msg
 from endeavor.state import State
+from endeavor.terminal.screen import exploit_lines
 
 FIXTURE = Path(__file__).parent / "fixtures" / "describe.json"
 
@@ -140,6 +141,16 @@ def test_describe_in_reads_a_message_or_plain_text_on_one_line() -> None:
     assert imperialism.describe_in(s, 0) == "9 Blockades on links; held: none"
     assert imperialism.describe_in(s, 0, "fr") == "Blocus sur les liaisons : 9 ; détenus : aucun"
     assert _Plain().describe_in(s, 0, "fr") == "round 0: nothing to see"
+
+
+def test_the_terminal_shows_the_summaries_in_its_language() -> None:
+    s = new_game(GameConfig(players=2, seed=4, exploits=("imperialism",),
+                            options={"silent_fleet": True}))
+    en = " ".join(line.plain for line in exploit_lines(s, 200, level=1))
+    fr = " ".join(line.plain for line in exploit_lines(s, 200, level=1, lang="fr"))
+    assert "9 Blockades on links; held: none" in en and "discs in its supply" in en
+    assert "Blocus sur les liaisons : 9 ; détenus : aucun" in fr
+    assert "disques dans sa réserve : " in fr and "Blockades" not in fr
 
 
 #: English words no French summary may keep
