@@ -198,7 +198,7 @@ def check_end(s: State, g: int) -> None:
     for sc in scores:
         assert "The Silent Fleet" not in sc.lines and sc.total == sum(sc.lines.values())
     i = len(s.modules) - 1
-    assert s.modules[i].id == "silent_fleet" and s.modules[i].describe(s, i)
+    assert s.modules[i].id == "silent_fleet" and s.modules[i].describe_in(s, i)
 
 
 def play_suite_game(g: int, cov: Counter[str]) -> None:

@@ -361,9 +361,18 @@ class RuleModule:
         """End-game glory for ``p`` (an Exploit: called for Shield holders only)."""
         return 0
 
-    def describe(self, s: State, i: int) -> str:
-        """One-line human summary of the module's state."""
+    def describe(self, s: State, i: int) -> Message | str:
+        """A one-line summary of the module's state, in the third person: a message of
+        the module's own (declared with ``define_message``, so that every language reads
+        it) or, from a module that declares none, plain English text."""
         return ""
+
+    def describe_in(self, s: State, i: int, locale: str = "en") -> str:
+        """:meth:`describe` in words for ``locale``, on one line (no viewer: the third
+        person)."""
+        said = self.describe(s, i)
+        text = said if isinstance(said, str) else said.render(locale)
+        return " ".join(text.split())
 
     # ------------------------------------------------------------------ observation
     def observe(self, s: State, i: int, w: ObsWriter) -> None:

@@ -795,7 +795,7 @@ def exploit_lines(state: State, width: int, level: int = 0, lang: str = "en") ->
     for i, e in enumerate(state.modules):
         if not e.is_exploit:  # a variant (the Silent Fleet): its own one-line summary
             out.append(fit(Text.assemble((W.term(lang, "module", e.name), "bold"), "  ",
-                                         (" ".join(e.describe(state, i).split()), "dim")),
+                                         (e.describe_in(state, i, lang), "dim")),
                            width))
             continue
         line = Text.assemble((W.term(lang, "exploit", e.name), "bold"))
@@ -814,7 +814,7 @@ def exploit_lines(state: State, width: int, level: int = 0, lang: str = "en") ->
             line.append_text(Text(" ").join(R.player_text(p) for p in holders))
         else:
             line.append("—", style="dim")
-        tile = " ".join(e.describe(state, i).split())
+        tile = e.describe_in(state, i, lang)
         if level >= 1:
             line.append(" │ ")
             line.append(tile, style="dim")

@@ -232,6 +232,23 @@ O_CITIES: Final = OBS.field("cities", "count", api.REGION_CODES,
 
 
 
+# the summary of the module's state (describe)
+DESCRIBE: Final = api.define_message(
+    "silent_fleet.describe",
+    "{supply} discs in its supply, {board} on the board; {tokens} and {cards} sent out of "
+    "the game{discarded}{rules}")
+DESCRIBE_TOKEN: Final = api.define_message("silent_fleet.describe.token", "{n} Trade token")
+DESCRIBE_TOKENS: Final = api.define_message("silent_fleet.describe.tokens", "{n} Trade tokens")
+DESCRIBE_DISCARDED: Final = api.define_message("silent_fleet.describe.discarded",
+                                               "; buildings discarded: {buildings}")
+DESCRIBE_RULES: Final = api.define_message("silent_fleet.describe.rules",
+                                           "; optional rules: {rules}")
+#: the optional rules, by option name
+DESCRIBE_RULE: Final = {o: api.define_message(f"silent_fleet.describe.{o}", o.replace("_", " "))
+                        for o in ("limited_occupation", "no_token_reaction",
+                                  "building_shortage")}
+
+
 class SilentFleet(api.RuleModule):
     id = "silent_fleet"
     number = 16
@@ -610,21 +627,21 @@ class SilentFleet(api.RuleModule):
             out.append("more cards or tokens sent out of the game than are out of it")
         return out
 
-    def describe(self, s: State, i: int) -> str:
+    def describe(self, s: State, i: int) -> api.Message:
         d = s.module_data[i]
         q = self.owner(s, i)
         board = sum(s.presence(q, r) for r in range(api.NREGIONS))
-        text = (f"{api.neutral_supply(s, q)} discs in its supply, {board} on the board; "
-                f"{api.plural(d[TOKENS_OUT], 'Trade token')} and "
-                f"{api.plural(d[CARDS_OUT], 'card')} sent out of the game")
-        gone = [api.BUILDINGS[b].name for b in self.tile_buildings(s, i)]
-        if gone:
-            text += f"; buildings discarded: {', '.join(gone)}"
-        rules = [o.replace("_", " ") for o in ("limited_occupation", "no_token_reaction",
-                                               "building_shortage") if self._on(s, o)]
-        if rules:
-            text += f"; optional rules: {', '.join(rules)}"
-        return text
+        gone = tuple(api.Term("building", api.BUILDINGS[b].name)
+                     for b in self.tile_buildings(s, i))
+        rules = tuple(api.msg(m) for o, m in DESCRIBE_RULE.items() if self._on(s, o))
+        return api.msg(
+            DESCRIBE, supply=api.neutral_supply(s, q), board=board,
+            tokens=api.msg(DESCRIBE_TOKEN if d[TOKENS_OUT] == 1 else DESCRIBE_TOKENS,
+                           n=d[TOKENS_OUT]),
+            cards=api.Count(d[CARDS_OUT], "card"),
+            discarded=api.msg(DESCRIBE_DISCARDED, buildings=api.Items(gone, api.COMMA))
+            if gone else "",
+            rules=api.msg(DESCRIBE_RULES, rules=api.Items(rules, api.COMMA)) if rules else "")
 
     # ------------------------------------------------------------------ observation
     def observe(self, s: State, i: int, w: api.ObsWriter) -> None:

@@ -149,12 +149,12 @@ def _start_tiles(state: State, locale: str = "en") -> list[JSON]:
 
 
 def _modules(state: State, locale: str = "en") -> tuple[list[JSON], list[JSON]]:
-    """The Exploits in play and the variants (the Silent Fleet), named in ``locale``
-    (``text``, the module's state, is the engine's own English)."""
+    """The Exploits in play and the variants (the Silent Fleet), named in ``locale``, with
+    ``text``, the module's state, in words for ``locale`` too."""
     exploits: list[JSON] = []
     variants: list[JSON] = []
     for i, m in enumerate(state.modules):
-        text = " ".join(m.describe(state, i).split())
+        text = m.describe_in(state, i, locale)
         if not m.is_exploit:
             variants.append({"id": f"exploit:{m.id}",
                              "name": term_words("module", m.name, locale), "text": text})
