@@ -52,6 +52,7 @@ def _load_engine() -> Any:
     import endeavor.terminal.words  # noqa: F401  (the terminal's own words; no Rich)
     import endeavor.variants  # noqa: F401
     import endeavor.web.view  # noqa: F401  (the web's own sentences; no web libraries)
+    import endeavor.web.guide  # noqa: F401  (How to play's tables)
     from endeavor import messages
     return messages
 
