@@ -45,7 +45,7 @@ def lobby_game(web: AppState, r: Any, more: bool = False) -> dict[str, Any]:
     out = {"id": r.id, "title": r.title, "created": r.created,
            "ruleset": r.config.get("ruleset", ""), "players": len(r.seats),
            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-                      **({"played_by": s.played_by} if more else {})}
+                      "named": s.named, **({"played_by": s.played_by} if more else {})}
                      for s in r.seats],
            "seq": r.seq, "status": r.status, "current_player": r.current_player,
            "spectate_url": web.links.spectate(r.id)}

@@ -138,6 +138,8 @@ class LobbySeat(BaseModel):
     kind: Literal["human", "hotseat", "bot"]
     bot: str | None
     name: str = Field(default="", description="the seat's name")
+    named: bool = Field(default=True, description="the name was chosen (else the seat's "
+                        "number, or a bot's level: a client may say it in its language)")
     played_by: str | None = Field(default=None, description='"Your games" only')
 
 

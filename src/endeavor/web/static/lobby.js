@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { setBadge } from "./alerts.js";
 import { h, href, linkHref, replace, toast } from "./dom.js";
 import { addToken, allHeld, dropToken, setHostToken } from "./tokens.js";
-import { seatTag } from "./names.js";
+import { seatName, seatTag } from "./names.js";
 
 /** How often "Your games" is looked at again while the lobby is open (ms). */
 const MINE_EVERY = 15000;
@@ -92,7 +92,9 @@ export function resultText(game, you = []) {
       return t(tied ? "lobby.you_tied" : "lobby.you_rank", { head, rank: ordinal(mine.rank), of: n, total: mine.total });
     }
   }
-  const winners = result.scores.filter((s) => s.rank === 1).map((s) => s.name || `P${s.seat}`);
+  const seats = /** @type {Partial<GameSummary>} */ (game).seats;
+  const winners = result.scores.filter((s) => s.rank === 1)
+    .map((s) => (seats && seats[s.seat] ? seatName(s.seat, seats) : s.name || `P${s.seat}`));
   const total = result.scores[0].total;
   if (winners.length === 1) return t("lobby.won", { head, name: winners[0], total });
   return t("lobby.tied", { head, names: winners.slice(0, -1).join(", "), last: winners[winners.length - 1], total });
