@@ -3,7 +3,9 @@
 every tab, page and panel there is, no English word shows outside proper names, checked
 against the catalogs (``english_words``): the page's text, the board's SVG labels, the
 tip cards of the board's pieces (with three Exploits in play), and the labels a
-reader's pointer or screen reader finds (``title``, ``aria-label``, ``placeholder``)."""
+reader's pointer or screen reader finds (``title``, ``aria-label``, ``placeholder``);
+an action's notation, the same in every language, is not words (a tooltip marked
+``data-notation``)."""
 
 from __future__ import annotations
 
@@ -23,7 +25,10 @@ PAGE_WORDS = """() => {
   const out = [document.body.innerText, document.title];
   for (const el of document.querySelectorAll('svg text, svg title')) out.push(el.textContent);
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
-    for (const a of ['title', 'aria-label', 'placeholder']) {
+    // an action's notation (a tooltip marked data-notation) is the same in every language
+    const said = el.hasAttribute('data-notation') ? ['aria-label', 'placeholder']
+      : ['title', 'aria-label', 'placeholder'];
+    for (const a of said) {
       const v = el.getAttribute(a); if (v) out.push(v);
     }
   }

@@ -217,7 +217,7 @@ export async function replayScreen(root, id, start = null) {
     const said = own.find((e) => e.kind === "action") || own[0];
     const words = n > 0 && said ? said.text : null;
     replace(stepBox,
-      h("h2", { "data-testid": "replay-step", title: done || null }, n === 0 ? t("game.setup") : t("replay.action", { n, words: words || done || "" })),
+      h("h2", { "data-testid": "replay-step", title: done || null, "data-notation": done ? "" : null }, n === 0 ? t("game.setup") : t("replay.action", { n, words: words || done || "" })),
       view.decision ? h("p", { class: "prompt", "data-testid": "replay-next-decision" }, t("replay.next_decision", { summary: summaryOf(view.decision) })) : null,
       noteBox);
     replace(logPanel,
