@@ -191,11 +191,13 @@ class Attack(ActionKind):
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_DISCS) if harbor < 2 else msg(NO_TARGET, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str | Message:
-        return self.describe_message(s, p, c)
-
     def describe_message(self, s: State, p: int, c: int) -> Message:
-        """:meth:`describe` as a message (no second person: no "your" in it)."""
+        """This kind's own :meth:`describe` (a subclass's rewording aside)."""
+        return Attack.describe(self, s, p, c)
+
+    def describe(self, s: State, p: int, c: int) -> Message:
+        """What legal code ``c`` does, as a message (no second person: no "your" in
+        it)."""
         x = c & A.ARG
         k = cost(s, p, x)
         lost = msg(NO_CASUALTY) if k == 0 else msg(ONE_CASUALTY if k == 1 else CASUALTIES, n=k)

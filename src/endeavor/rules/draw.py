@@ -64,6 +64,10 @@ NO_CARD = define("draw.unavailable",
                  you="no card within your presence (Draw Value above your discs there)")
 
 
+def _bonus_message(p: int, c: int) -> Message:
+    return msg(BONUS, seat=Seat(p), card=D.CARDS[c].code)
+
+
 def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
     """Card ``c`` joins ``p``'s normal slots: its icons raise the tracks; a region
     value-1 card gives a disc from the supply (R16) when ``bonus_ok``; the Europe 5 card
@@ -80,7 +84,7 @@ def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
         pl.supply -= 1
         pl.harbor += 1
         if s.ev is not None:
-            s.emit("bonus", p, msg(BONUS, seat=Seat(p), card=D.CARDS[c].code))
+            s.emit_later("bonus", p, _bonus_message, p, c)
     if card.abolition and not s.abolished:
         abolish(s)
 
@@ -163,11 +167,13 @@ class Draw(ActionKind):
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_CARD, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str | Message:
-        return self.describe_message(s, p, c)
-
     def describe_message(self, s: State, p: int, c: int) -> Message:
-        """:meth:`describe` as a message (no second person: no "your" in it)."""
+        """This kind's own :meth:`describe` (a subclass's rewording aside)."""
+        return Draw.describe(self, s, p, c)
+
+    def describe(self, s: State, p: int, c: int) -> Message:
+        """What legal code ``c`` does, as a message (no second person: no "your" in
+        it)."""
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAW:
             deck = s.decks[arg]
