@@ -98,8 +98,8 @@ _BUILDING_MESSAGE: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
 
 #: the start tiles' option messages, by building
 _STARTS: Final[dict[int, Message]] = {}
-#: Build's option messages by (building << 8 | supply, names)
-_BUILD_OPTION: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
+#: Build's option messages by building << 8 | supply (the Age of Sail's token names)
+_BUILD_OPTION: Final[dict[int, Message]] = {}
 
 BUILDING = define("construction.building", "{building} (level {level}): {what}")
 START_BUILDING = define("construction.building.start", "{building}: {what}")
@@ -178,11 +178,13 @@ class Build(DecisionType):
         b = action.arg
         k = s.building_supply[b]
         names = s.rules.token_names
-        key = (b << 8 | k, names)  # the words of (building, supply): made once
+        # the message of (building, supply) with the Age of Sail's token names: made once
+        key = b << 8 | k if names is D.TOKEN_NAMES else -1
         m = _BUILD_OPTION.get(key)
         if m is None:
-            m = _BUILD_OPTION[key] = msg(BUILD, building=building_message(b, names),
-                                         left=left_message(k))
+            m = msg(BUILD, building=building_message(b, names), left=left_message(k))
+            if key >= 0:
+                _BUILD_OPTION[key] = m
         return m
 
 

@@ -173,17 +173,27 @@ def icons_message(icons: tuple[int, int, int, int], glory: int = 0,
 
 #: card_message already made, by (card, names): a card's message never changes
 _CARD_MESSAGES: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
+#: the same with the Age of Sail's token names, by card
+_AOS_CARD_MESSAGES: Final[dict[int, Message]] = {}
 
 
 def card_message(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Message:
     """:func:`card_words` as a message: ``AF/3 (+2 Wealth, +2 Influence)``."""
+    if names is D.TOKEN_NAMES:  # the Age of Sail's: keyed by the card alone
+        m = _AOS_CARD_MESSAGES.get(c)
+        if m is None:
+            m = _AOS_CARD_MESSAGES[c] = _card_message(c, names)
+        return m
     key = (c, names)
     m = _CARD_MESSAGES.get(key)
     if m is None:
-        card = D.CARDS[c]
-        m = _CARD_MESSAGES[key] = msg(CARD, code=card.code,
-                                      icons=icons_message(card.icons, card.glory, names))
+        m = _CARD_MESSAGES[key] = _card_message(c, names)
     return m
+
+
+def _card_message(c: int, names: tuple[str, ...]) -> Message:
+    card = D.CARDS[c]
+    return msg(CARD, code=card.code, icons=icons_message(card.icons, card.glory, names))
 
 
 def region_term(r: int, start: bool = False) -> Term:
