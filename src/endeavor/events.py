@@ -46,8 +46,9 @@ class Event:
     ``message`` is what happened as a structured message (:mod:`endeavor.messages`): an
     id and its arguments, which :meth:`render` puts into words for a locale, a viewer and
     the client's seat names; ``text`` is its English words as the engine has always
-    said them (seats as ``P0``..``P4``). An event a rule module raises with words only
-    has no message (None) and renders as its words.
+    said them (seats as ``P0``..``P4``; an action's said to the seat acting, "your", and
+    an event raised with a ``reader`` to that seat). An event a rule module raises with
+    words only has no message (None) and renders as its words.
 
     The message costs nothing until it is read: rule code raises most events with a
     function ``make`` and the values ``args`` it needs, captured when the event happened
