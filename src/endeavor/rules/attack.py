@@ -20,7 +20,7 @@ from ..messages import Count, Message, Seat, Term, define, msg
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import links_message, owner_arg, plural, region_words, site_words
+from .words import links_key, links_message, owner_arg, plural, region_words, site_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -30,6 +30,8 @@ _C: Final = A.code
 _ATTACK: Final = A.code(A.V_ATTACK)
 _SITE_GLORY: Final = tuple(site.glory for site in D.SITES)
 _SITE_CITY: Final = tuple(site.city for site in D.SITES)
+#: the Attack options' messages made so far (see Attack.describe)
+_ATTACKS: Final[dict[int, Message]] = {}
 
 CITY = define("attack.city",
               "Attack the {site} held by {owner}: {lost} + 1 disc to occupy, {glory} at the "
@@ -200,10 +202,21 @@ class Attack(ActionKind):
         it)."""
         x = c & A.ARG
         k = cost(s, p, x)
-        lost = msg(NO_CASUALTY) if k == 0 else msg(ONE_CASUALTY if k == 1 else CASUALTIES, n=k)
-        return msg(CITY if _SITE_CITY[x] else ROUTE, site=site_words(x),
-                   owner=owner_arg(s, s.site_owner[x]), lost=lost,
-                   glory=Count(_SITE_GLORY[x], "glory"), links=links_message(s, p, x))
+        q = s.site_owner[x]
+        # made once per (site, its owner, the casualties, the links completed) where a
+        # seat holds it and the token names are the Age of Sail's
+        key = links_key(s, p, x, ((1 << 8 | x) << 8 | q) << 8 | k) \
+            if q < s.n and s.rules.token_names is D.TOKEN_NAMES else -1
+        m = _ATTACKS.get(key)
+        if m is None:
+            lost = msg(NO_CASUALTY) if k == 0 else \
+                msg(ONE_CASUALTY if k == 1 else CASUALTIES, n=k)
+            m = msg(CITY if _SITE_CITY[x] else ROUTE, site=site_words(x),
+                    owner=owner_arg(s, q), lost=lost,
+                    glory=Count(_SITE_GLORY[x], "glory"), links=links_message(s, p, x))
+            if key >= 0:
+                _ATTACKS[key] = m
+        return m
 
 
 class Casualty(DecisionType):

@@ -14,7 +14,7 @@ from ..messages import Count, Message, Seat, define, msg
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
-from .words import links_message, region_words, site_words, token_term
+from .words import links_key, links_message, region_words, site_words, token_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -32,21 +32,8 @@ NO_CITY = define("occupy.unavailable.city",
                  "presence")
 
 
-#: the cities' option messages made so far, by _city_key (see Occupy.describe)
+#: the cities' option messages made so far, by city, token and links (words.links_key)
 _CITIES: dict[int, Message] = {}
-
-
-def _city_key(s: State, p: int, x: int, t: int) -> int:
-    """What :meth:`Occupy.describe` says of ``p`` occupying ``x`` (holding token ``t``),
-    as one int: the city and its token, then each link completed with its token."""
-    key = x << 8 | (t + 1)
-    owner = s.site_owner
-    marks = s.link_marks
-    tokens = s.link_token
-    for li, other in s.info.adj[x]:
-        if owner[other] == p and not marks[li]:
-            key = (key << 8 | other) << 8 | (tokens[li] + 1)
-    return key
 
 
 class Occupy(ActionKind):
@@ -134,7 +121,8 @@ class Occupy(ActionKind):
         names = s.rules.token_names
         # made once per (city, its token, the links it completes and their tokens), with
         # the Age of Sail's token names
-        key = _city_key(s, p, x, t) if names is D.TOKEN_NAMES else -1
+        key = links_key(s, p, x, (1 << 8 | x) << 8 | (t + 1)) \
+            if names is D.TOKEN_NAMES else -1
         m = _CITIES.get(key)
         if m is None:
             gain: Message | str = msg(GAIN, token=token_term(t, names)) if t >= 0 else ""

@@ -247,6 +247,20 @@ def links_message(s: State, p: int, x: int) -> Message | str:
     return msg(LINKS_MANY if len(parts) > 1 else LINKS_ONE, links=Items(tuple(parts), COMMA))
 
 
+def links_key(s: State, p: int, x: int, key: int) -> int:
+    """``key`` followed by what :func:`links_message` says of ``p`` holding ``x``, as
+    bytes of one int: each link completed, its other end and its token (for the
+    options' message caches; ``key`` starts with a nonzero byte so that no two
+    read alike)."""
+    owner = s.site_owner
+    marks = s.link_marks
+    tokens = s.link_token
+    for li, other in s.info.adj[x]:
+        if owner[other] == p and not marks[li]:
+            key = (key << 8 | other) << 8 | (tokens[li] + 1)
+    return key
+
+
 def left_message(k: int) -> Message:
     """:func:`left_after` as a message: ``"then 4 left"``, ``"then none left"``."""
     return msg(LEFT, n=k - 1) if k > 1 else msg(NONE_LEFT)
