@@ -20,7 +20,7 @@ from ..messages import Count, Message, Seat, Term, define, msg
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import links_key, links_message, owner_arg, plural, region_words, site_words
+from .words import AOS_NAMES, links_key, links_message, owner_arg, plural, region_words, site_words
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -203,10 +203,11 @@ class Attack(ActionKind):
         x = c & A.ARG
         k = cost(s, p, x)
         q = s.site_owner[x]
+        names = s.rules.token_names
         # made once per (site, its owner, the casualties, the links completed) where a
         # seat holds it and the token names are the Age of Sail's
         key = links_key(s, p, x, ((1 << 8 | x) << 8 | q) << 8 | k) \
-            if q < s.n and s.rules.token_names is D.TOKEN_NAMES else -1
+            if q < s.n and (names is AOS_NAMES or names == AOS_NAMES) else -1
         m = _ATTACKS.get(key)
         if m is None:
             lost = msg(NO_CASUALTY) if k == 0 else \

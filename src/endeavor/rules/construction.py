@@ -15,7 +15,7 @@ from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_BUILD, F_START, PH_CONSTRUCTION, PH_SETUP
 from ..messages import SEMICOLON, Items, Message, Seat, Term, define, msg
-from .words import icons_message, left_message
+from .words import AOS_NAMES, icons_message, left_message
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -179,7 +179,7 @@ class Build(DecisionType):
         k = s.building_supply[b]
         names = s.rules.token_names
         # the message of (building, supply) with the Age of Sail's token names: made once
-        key = b << 8 | k if names is D.TOKEN_NAMES else -1
+        key = b << 8 | k if names is AOS_NAMES or names == AOS_NAMES else -1
         m = _BUILD_OPTION.get(key)
         if m is None:
             m = msg(BUILD, building=building_message(b, names), left=left_message(k))

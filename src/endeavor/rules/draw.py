@@ -12,7 +12,7 @@ from ..data import REGION_STRIDE
 from ..messages import Message, Seat, Term, define, msg
 from .abolition import abolish
 from .kinds import ActionKind
-from .words import card_message, left_message, region_words
+from .words import AOS_NAMES, card_message, left_message, region_words
 
 if TYPE_CHECKING:
     from ..state import State
@@ -179,11 +179,12 @@ class Draw(ActionKind):
             deck = s.decks[arg]
             names = s.rules.token_names
             key = (c << 8 | deck[-1]) << 8 | len(deck)
-            m = _WORDS.get(key) if names is D.TOKEN_NAMES else None
+            aos = names is AOS_NAMES or names == AOS_NAMES
+            m = _WORDS.get(key) if aos else None
             if m is None:
                 m = msg(DECK, card=card_message(deck[-1], names),
                         deck=Term("deck", _DECK_NAMES[arg]), left=left_message(len(deck)))
-                if names is D.TOKEN_NAMES:  # made once for (deck, top card, size)
+                if aos:  # made once for (deck, top card, size)
                     _WORDS[key] = m
             return m
         return msg(PILE, card=card_message(arg, s.rules.token_names))

@@ -14,7 +14,7 @@ from ..messages import Count, Message, Seat, define, msg
 from . import board
 from .kinds import SITE_REGION, ActionKind, target_regions
 from .module import M_PIRATE
-from .words import links_key, links_message, region_words, site_words, token_term
+from .words import AOS_NAMES, links_key, links_message, region_words, site_words, token_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -122,7 +122,7 @@ class Occupy(ActionKind):
         # made once per (city, its token, the links it completes and their tokens), with
         # the Age of Sail's token names
         key = links_key(s, p, x, (1 << 8 | x) << 8 | (t + 1)) \
-            if names is D.TOKEN_NAMES else -1
+            if names is AOS_NAMES or names == AOS_NAMES else -1
         m = _CITIES.get(key)
         if m is None:
             gain: Message | str = msg(GAIN, token=token_term(t, names)) if t >= 0 else ""

@@ -171,6 +171,12 @@ def icons_message(icons: tuple[int, int, int, int], glory: int = 0,
     return Items(tuple(parts), COMMA, NOTHING)
 
 
+#: the Age of Sail's token names, read once: the options' message caches hold the messages
+#: made with these names. Compare with ``names is AOS_NAMES or names == AOS_NAMES``: in
+#: the compiled build ``D.TOKEN_NAMES`` read in another module can be another tuple of
+#: the same names, never identical to the ruleset's
+AOS_NAMES: tuple[str, ...] = D.TOKEN_NAMES
+
 #: card_message already made, by (card, names): a card's message never changes
 _CARD_MESSAGES: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
 #: the same with the Age of Sail's token names, by card
@@ -179,7 +185,7 @@ _AOS_CARD_MESSAGES: Final[dict[int, Message]] = {}
 
 def card_message(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Message:
     """:func:`card_words` as a message: ``AF/3 (+2 Wealth, +2 Influence)``."""
-    if names is D.TOKEN_NAMES:  # the Age of Sail's: keyed by the card alone
+    if names is AOS_NAMES or names == AOS_NAMES:  # the Age of Sail's: by the card alone
         m = _AOS_CARD_MESSAGES.get(c)
         if m is None:
             m = _AOS_CARD_MESSAGES[c] = _card_message(c, names)
