@@ -46,8 +46,9 @@ class Event:
     ``message`` is what happened as a structured message (:mod:`endeavor.messages`): an
     id and its arguments, which :meth:`render` puts into words for a locale, a viewer and
     the client's seat names; ``text`` is its English words as the engine has always
-    said them (seats as ``P0``..``P4``). An event a rule module raises with words only
-    has no message (None) and renders as its words.
+    said them (seats as ``P0``..``P4``; an action's said to the seat acting, "your", and
+    an event raised with a ``reader`` to that seat). An event a rule module raises with
+    words only has no message (None) and renders as its words.
 
     The message costs nothing until it is read: rule code raises most events with a
     function ``make`` and the values ``args`` it needs, captured when the event happened
@@ -72,9 +73,25 @@ class Event:
         self._make = make
         self._args = args
         self._make_data = make_data
-        self._msg = message
-        #: whom ``text`` speaks to (None: everyone); a few old texts say "your"
-        self._reader = reader
+        # the two below stay unset unless given (most events are made lazily and speak
+        # to everyone): two stores fewer an event on the public loop
+        if message is not None:
+            self._msg = message
+        if reader is not None:  # whom ``text`` speaks to, a few old texts say "your"
+            self._reader = reader
+
+    def _message_now(self) -> Message | None:
+        """The message given or made so far (None: none yet, or words only)."""
+        m: Message | None = getattr(self, "_msg", None)
+        return m
+
+    def _viewer(self) -> int | None:
+        """Whom the English ``text`` speaks to: the reader given, or for an action its
+        player (the seat acting reads "your"), else nobody in particular."""
+        r: int | None = getattr(self, "_reader", None)
+        if r is None and self.kind == "action":
+            return self.player
+        return r
 
     def _made(self) -> None:
         make = self._make
@@ -92,9 +109,9 @@ class Event:
     def message(self) -> Message | None:
         """What happened as a structured message; None for an event a rule module raised
         with words only."""
-        if self._msg is None and self._make is not None:
+        if self._make is not None:
             self._made()
-        return self._msg
+        return self._message_now()
 
     @property
     def text(self) -> str:
@@ -105,11 +122,11 @@ class Event:
                 self._made()
                 t = self._text
             if t is None:
-                m = self._msg
+                m = self._message_now()
                 if m is None:
                     raise TypeError("an Event needs its text or a function making it, "
                                     "or a message")
-                t = self._text = m.render(viewer=self._reader)
+                t = self._text = m.render(viewer=self._viewer())
         return t
 
     def render(self, locale: str = "en", viewer: int | None = None,
@@ -146,7 +163,7 @@ class Event:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (Event, (self.kind, self.player, self.text, self.data, None, (), None,
-                        self.message, self._reader))
+                        self.message, getattr(self, "_reader", None)))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: kind, player, text (English), the message (``{"id", "args"}``,

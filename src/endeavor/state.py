@@ -620,8 +620,8 @@ class State:
         # the action's own words describe the position before it (what it costs, what it
         # gains, what is left): made now, while that position exists
         p = f[1]
-        events = [Event("action", p, None, None, _action_message, (p, t.option(self, f, action)),
-                        None, None, p)]  # its words said to the seat acting ("your")
+        # (an action event's English words are said to the seat acting: "your")
+        events = [Event("action", p, None, None, _action_message, (p, t.option(self, f, action)))]
         exploits = self.rules.exploits
         shields = 0
         filled = self.filled

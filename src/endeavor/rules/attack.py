@@ -28,7 +28,14 @@ from .kinds import (
     target_regions,
 )
 from .module import M_FORTIFIED, M_NO_ATTACK, M_PIRATE
-from .words import links_message, owner_arg, region_term, site_words
+from .words import (
+    AOS_NAMES,
+    links_key,
+    links_message,
+    owner_arg,
+    region_term,
+    site_words,
+)
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -38,6 +45,8 @@ _C: Final = A.code
 _ATTACK: Final = A.code(A.V_ATTACK)
 _SITE_GLORY: Final = tuple(site.glory for site in D.SITES)
 _SITE_CITY: Final = tuple(site.city for site in D.SITES)
+#: the Attack options' messages made so far (see Attack.describe)
+_ATTACKS: Final[dict[int, Message]] = {}
 
 CITY = define("attack.city",
               "Attack the {site} held by {owner}: {lost} + 1 disc to occupy, {glory} at the "
@@ -198,17 +207,31 @@ class Attack(ActionKind):
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_DISCS) if harbor < 2 else msg(NO_TARGET, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str | Message:
-        return self.describe_message(s, p, c)
-
     def describe_message(self, s: State, p: int, c: int) -> Message:
-        """:meth:`describe` as a message (no second person: no "your" in it)."""
+        """This kind's own :meth:`describe` (a subclass's rewording aside)."""
+        return Attack.describe(self, s, p, c)
+
+    def describe(self, s: State, p: int, c: int) -> Message:
+        """What legal code ``c`` does, as a message (no second person: no "your" in
+        it)."""
         x = c & A.ARG
         k = cost(s, p, x)
-        lost = msg(NO_CASUALTY) if k == 0 else msg(ONE_CASUALTY if k == 1 else CASUALTIES, n=k)
-        return msg(CITY if _SITE_CITY[x] else ROUTE, site=site_words(x),
-                   owner=owner_arg(s, s.site_owner[x]), lost=lost,
-                   glory=Count(_SITE_GLORY[x], "glory"), links=links_message(s, p, x))
+        q = s.site_owner[x]
+        names = s.rules.token_names
+        # made once per (site, its owner, the casualties, the links completed) where a
+        # seat holds it and the token names are the Age of Sail's
+        key = links_key(s, p, x, ((1 << 8 | x) << 8 | q) << 8 | k) \
+            if q < s.n and (names is AOS_NAMES or names == AOS_NAMES) else -1
+        m = _ATTACKS.get(key)
+        if m is None:
+            lost = msg(NO_CASUALTY) if k == 0 else \
+                msg(ONE_CASUALTY if k == 1 else CASUALTIES, n=k)
+            m = msg(CITY if _SITE_CITY[x] else ROUTE, site=site_words(x),
+                    owner=owner_arg(s, q), lost=lost,
+                    glory=Count(_SITE_GLORY[x], "glory"), links=links_message(s, p, x))
+            if key >= 0:
+                _ATTACKS[key] = m
+        return m
 
 
 class Casualty(DecisionType):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import data as D
 from ..data import REGION_STRIDE
-from ..messages import Seat, Term, define, msg
+from ..messages import Message, Seat, Term, define, msg
 from .module import L_BLOCKADE
 from .words import icons_message, owner_words, region_term
 
@@ -87,11 +87,14 @@ def claim_links(s: State, p: int, pl: Player, x: int) -> None:
             t = lt[li]
             lt[li] = -1
             gain_token(s, pl, t)
-            if s.ev is not None:
+            if s.ev is not None:  # its message made when read
                 a, b = s.info.board.links[li]
-                s.emit("link", p, msg(LINK, seat=Seat(p),
-                                      link=f"{D.SITES[a].code}-{D.SITES[b].code}",
-                                      token=Term("token", s.rules.token_names[t])))
+                s.emit_later("link", p, _link_message, p, a, b, s.rules.token_names[t])
+
+
+def _link_message(p: int, a: int, b: int, token: str) -> Message:
+    return msg(LINK, seat=Seat(p), link=f"{D.SITES[a].code}-{D.SITES[b].code}",
+               token=Term("token", token))
 
 
 def remove(s: State, x: int) -> int:
@@ -201,7 +204,7 @@ def open_region(s: State, r: int) -> None:
     """The track of ``r`` is full: the region opens and its Governor goes to the winner
     (into the free Governor slot if it is empty, P1)."""
     if s.ev is not None:
-        s.emit("region", None, msg(REGION, region=region_term(r, True)))
+        s.emit_later("region", None, _region_message, r)
     g = s.region_governors[r]
     if g < 0:
         return
@@ -224,7 +227,14 @@ def open_region(s: State, r: int) -> None:
         pl.cards.append(g)
     gain_icons(pl, _CARD_ICONS[g], 1)
     if s.ev is not None:
-        card = D.CARDS[g]
-        s.emit("governor", w, msg(GOVERNOR, seat=Seat(w), region=Term("region", D.REGION_NAMES[r]),
-                                  card=card.code, icons=icons_message(
-                                      card.icons, card.glory, s.rules.token_names)))
+        s.emit_later("governor", w, _governor_message, w, r, g, s.rules.token_names)
+
+
+def _region_message(r: int) -> Message:
+    return msg(REGION, region=region_term(r, True))
+
+
+def _governor_message(w: int, r: int, g: int, names: tuple[str, ...]) -> Message:
+    card = D.CARDS[g]
+    return msg(GOVERNOR, seat=Seat(w), region=Term("region", D.REGION_NAMES[r]),
+               card=card.code, icons=icons_message(card.icons, card.glory, names))

@@ -15,7 +15,7 @@ from .. import data as D
 from ..decision import DecisionType, Frame, not_now
 from ..frames import F_BUILD, F_START, PH_CONSTRUCTION, PH_SETUP
 from ..messages import SEMICOLON, Items, Message, Seat, Term, define, msg
-from .words import icons_message, left_message
+from .words import AOS_NAMES, icons_message, left_message
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -98,8 +98,8 @@ _BUILDING_MESSAGE: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
 
 #: the start tiles' option messages, by building
 _STARTS: Final[dict[int, Message]] = {}
-#: Build's option messages by (building << 8 | supply, names)
-_BUILD_OPTION: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
+#: Build's option messages by building << 8 | supply (the Age of Sail's token names)
+_BUILD_OPTION: Final[dict[int, Message]] = {}
 
 BUILDING = define("construction.building", "{building} (level {level}): {what}")
 START_BUILDING = define("construction.building.start", "{building}: {what}")
@@ -179,11 +179,13 @@ class Build(DecisionType):
         b = action.arg
         k = s.building_supply[b]
         names = s.rules.token_names
-        key = (b << 8 | k, names)  # the words of (building, supply): made once
+        # the message of (building, supply) with the Age of Sail's token names: made once
+        key = b << 8 | k if names is AOS_NAMES or names == AOS_NAMES else -1
         m = _BUILD_OPTION.get(key)
         if m is None:
-            m = _BUILD_OPTION[key] = msg(BUILD, building=building_message(b, names),
-                                         left=left_message(k))
+            m = msg(BUILD, building=building_message(b, names), left=left_message(k))
+            if key >= 0:
+                _BUILD_OPTION[key] = m
         return m
 
 

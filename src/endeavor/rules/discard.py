@@ -24,6 +24,10 @@ from .words import card_message
 SLOT = define("event.slot", "{seat} puts {card} in the free Governor slot (P1)",
               you="You put {card} in the free Governor slot (P1)")
 
+
+def _slot_message(p: int, c: int) -> Message:
+    return msg(SLOT, seat=Seat(p), card=D.CARDS[c].code)
+
 if TYPE_CHECKING:
     from ..actions import Action
     from ..state import State
@@ -151,7 +155,7 @@ def begin(s: State, p: int) -> None:
                 pl.cards.remove(c)
                 pl.gov = c
                 if s.ev is not None:
-                    s.emit("slot", p, msg(SLOT, seat=Seat(p), card=D.CARDS[c].code))
+                    s.emit_later("slot", p, _slot_message, p, c)
                 break
     if over_card_limit(s, p):
         if pl.gov >= 0 and not _GOVERNORS.isdisjoint(pl.cards):

@@ -12,7 +12,7 @@ from ..data import REGION_STRIDE
 from ..messages import Message, Seat, Term, define, msg
 from .abolition import abolish
 from .kinds import ActionKind
-from .words import card_message, left_message, region_term
+from .words import AOS_NAMES, card_message, left_message, region_term
 
 if TYPE_CHECKING:
     from ..state import State
@@ -64,6 +64,10 @@ NO_CARD = define("draw.unavailable",
                  you="no card within your presence (Draw Value above your discs there)")
 
 
+def _bonus_message(p: int, c: int) -> Message:
+    return msg(BONUS, seat=Seat(p), card=D.CARDS[c].code)
+
+
 def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
     """Card ``c`` joins ``p``'s normal slots: its icons raise the tracks; a region
     value-1 card gives a disc from the supply (R16) when ``bonus_ok``; the Europe 5 card
@@ -80,7 +84,7 @@ def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
         pl.supply -= 1
         pl.harbor += 1
         if s.ev is not None:
-            s.emit("bonus", p, msg(BONUS, seat=Seat(p), card=D.CARDS[c].code))
+            s.emit_later("bonus", p, _bonus_message, p, c)
     if card.abolition and not s.abolished:
         abolish(s)
 
@@ -163,21 +167,24 @@ class Draw(ActionKind):
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_CARD, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str | Message:
-        return self.describe_message(s, p, c)
-
     def describe_message(self, s: State, p: int, c: int) -> Message:
-        """:meth:`describe` as a message (no second person: no "your" in it)."""
+        """This kind's own :meth:`describe` (a subclass's rewording aside)."""
+        return Draw.describe(self, s, p, c)
+
+    def describe(self, s: State, p: int, c: int) -> Message:
+        """What legal code ``c`` does, as a message (no second person: no "your" in
+        it)."""
         arg = c & A.ARG
         if c >> A.SHIFT == A.V_DRAW:
             deck = s.decks[arg]
             names = s.rules.token_names
             key = (c << 8 | deck[-1]) << 8 | len(deck)
-            m = _WORDS.get(key) if names is D.TOKEN_NAMES else None
+            aos = names is AOS_NAMES or names == AOS_NAMES
+            m = _WORDS.get(key) if aos else None
             if m is None:
                 m = msg(DECK, card=card_message(deck[-1], names),
                         deck=Term("deck", _DECK_NAMES[arg]), left=left_message(len(deck)))
-                if names is D.TOKEN_NAMES:  # made once for (deck, top card, size)
+                if aos:  # made once for (deck, top card, size)
                     _WORDS[key] = m
             return m
         return msg(PILE, card=card_message(arg, s.rules.token_names))

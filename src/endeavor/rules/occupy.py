@@ -24,7 +24,14 @@ from .kinds import (
     target_regions,
 )
 from .module import M_PIRATE
-from .words import links_message, region_term, site_words, token_term
+from .words import (
+    AOS_NAMES,
+    links_key,
+    links_message,
+    region_term,
+    site_words,
+    token_term,
+)
 
 if TYPE_CHECKING:
     from ..state import State
@@ -42,21 +49,8 @@ NO_CITY = define("occupy.unavailable.city",
                  "presence")
 
 
-#: the cities' option messages made so far (see Occupy.describe_message)
-_CITIES: dict[tuple[int, tuple[str, ...], tuple[int, ...]], Message] = {}
-
-
-def _links_key(s: State, p: int, x: int) -> tuple[int, ...]:
-    """What :func:`~.words.links_message` says of ``p`` holding ``x``, as numbers: the
-    links completed (with their tokens)."""
-    out: tuple[int, ...] = ()
-    owner = s.site_owner
-    marks = s.link_marks
-    tokens = s.link_token
-    for li, other in s.info.adj[x]:
-        if owner[other] == p and not marks[li]:
-            out += (other, tokens[li])
-    return out
+#: the cities' option messages made so far, by city, token and links (words.links_key)
+_CITIES: dict[int, Message] = {}
 
 
 class Occupy(ActionKind):
@@ -132,22 +126,27 @@ class Occupy(ActionKind):
         """:meth:`unavailable` as a message (said to ``p``)."""
         return msg(NO_DISC) if harbor < 1 else msg(NO_CITY, seat=Seat(p))
 
-    def describe(self, s: State, p: int, c: int) -> str | Message:
-        return self.describe_message(s, p, c)
-
     def describe_message(self, s: State, p: int, c: int) -> Message:
-        """:meth:`describe` as a message (no second person: no "your" in it)."""
+        """This kind's own :meth:`describe` (a subclass's rewording aside)."""
+        return Occupy.describe(self, s, p, c)
+
+    def describe(self, s: State, p: int, c: int) -> Message:
+        """What legal code ``c`` does, as a message (no second person: no "your" in
+        it)."""
         x = c & A.ARG
         t = s.site_token[x]
         names = s.rules.token_names
-        # made once per (city, its token, the links it completes and their tokens)
-        key = (x << 8 | (t + 1), names, _links_key(s, p, x))
+        # made once per (city, its token, the links it completes and their tokens), with
+        # the Age of Sail's token names
+        key = links_key(s, p, x, (1 << 8 | x) << 8 | (t + 1)) \
+            if names is AOS_NAMES or names == AOS_NAMES else -1
         m = _CITIES.get(key)
         if m is None:
             gain: Message | str = msg(GAIN, token=token_term(t, names)) if t >= 0 else ""
-            m = _CITIES[key] = msg(CITY, site=site_words(x),
-                                   glory=Count(_SITE_GLORY[x], "glory"), gain=gain,
-                                   links=links_message(s, p, x))
+            m = msg(CITY, site=site_words(x), glory=Count(_SITE_GLORY[x], "glory"),
+                    gain=gain, links=links_message(s, p, x))
+            if key >= 0:
+                _CITIES[key] = m
         return m
 
 

@@ -111,8 +111,8 @@ PROMPT_MORE = define(
 PAY = define("salary.pay", "Pay the worker on their {building}: it returns to their Harbor",
              you="Pay the worker on your {building}: it returns to your Harbor")
 noun("more worker")
-#: the payment options' messages made so far, by building << 4 | seat
-_PAY_MESSAGES: dict[int, Message] = {}
+#: the payment options' messages made so far, by seat, then building
+_PAY_MESSAGES: tuple[dict[int, Message], ...] = tuple({} for _ in range(16))
 
 
 def _salary_message(p: int, count: int, level: int) -> Message:
@@ -175,10 +175,10 @@ class Salary(DecisionType):
                    level=level)
 
     def option(self, s: State, f: Frame, action: Action) -> Message:
-        key = action.arg << 4 | f[1]
-        m = _PAY_MESSAGES.get(key)  # made once per (building, seat)
+        made = _PAY_MESSAGES[f[1]]
+        m = made.get(action.arg)  # made once per (seat, building)
         if m is None:
-            m = _PAY_MESSAGES[key] = msg(PAY, seat=Seat(f[1]), building=Term(
+            m = made[action.arg] = msg(PAY, seat=Seat(f[1]), building=Term(
                 "building", D.BUILDINGS[action.arg].name))
         return m
 

@@ -111,11 +111,9 @@ class Ship(ActionKind):
         """:meth:`unavailable` as a message."""
         return msg(NO_DISC)
 
-    def describe(self, s: State, p: int, c: int) -> str | Message:
-        return self.describe_message(s, p, c)
-
-    def describe_message(self, s: State, p: int, c: int) -> Message:
-        """:meth:`describe` as a message (no second person: no "your" in it)."""
+    def describe(self, s: State, p: int, c: int) -> Message:
+        """What legal code ``c`` does, as a message (no second person: no "your" in
+        it)."""
         verb, arg = c >> _SHIFT, c & _ARG
         if verb == _V_SHIP:
             k = s.filled[arg]
@@ -132,6 +130,10 @@ class Ship(ActionKind):
         if m is None:
             m = _WORDS[key] = _describe(c, key)
         return m
+
+    def describe_message(self, s: State, p: int, c: int) -> Message:
+        """This kind's own :meth:`describe` (a subclass's rewording aside)."""
+        return Ship.describe(self, s, p, c)
 
 
 def _describe(c: int, key: int) -> Message:

@@ -336,8 +336,9 @@ def _choice_words() -> dict[int, tuple[str, dict[str, object]]]:
 
 
 _CHOICE_WORDS: Final = _choice_words()
-#: the choices' messages made so far, by code << 4 | seat
-_CHOICE_MESSAGES: Final[dict[int, Message]] = {}
+#: the choices' messages made so far, by seat, then code (one dict per seat: the key is
+#: the code itself, no int made per lookup)
+_CHOICE_MESSAGES: Final[tuple[dict[int, Message], ...]] = tuple({} for _ in range(16))
 
 class ActionChoice(DecisionType):
     frame = F_ACTION
@@ -486,14 +487,13 @@ class ActionChoice(DecisionType):
         return out
 
     def option(self, s: State, f: Frame, action: Action) -> str | Message:
-        key = action.code << 4 | f[1]
-        m = _CHOICE_MESSAGES.get(key)  # a message never changes: made once per seat
+        m = _CHOICE_MESSAGES[f[1]].get(action.code)  # never changes: made once per seat
         if m is not None:
             return m
         words = _CHOICE_WORDS.get(action.code)
         if words is not None:
             id, args = words
-            m = _CHOICE_MESSAGES[key] = msg(id, seat=Seat(f[1]), **args)
+            m = _CHOICE_MESSAGES[f[1]][action.code] = msg(id, seat=Seat(f[1]), **args)
             return m
         i = module_of(s, action.code)
         return s.ex[i].describe_action(s, i, action.code)

@@ -171,19 +171,35 @@ def icons_message(icons: tuple[int, int, int, int], glory: int = 0,
     return Items(tuple(parts), COMMA, NOTHING)
 
 
+#: the Age of Sail's token names, read once: the options' message caches hold the messages
+#: made with these names. Compare with ``names is AOS_NAMES or names == AOS_NAMES``: in
+#: the compiled build ``D.TOKEN_NAMES`` read in another module can be another tuple of
+#: the same names, never identical to the ruleset's
+AOS_NAMES: tuple[str, ...] = D.TOKEN_NAMES
+
 #: card_message already made, by (card, names): a card's message never changes
 _CARD_MESSAGES: Final[dict[tuple[int, tuple[str, ...]], Message]] = {}
+#: the same with the Age of Sail's token names, by card
+_AOS_CARD_MESSAGES: Final[dict[int, Message]] = {}
 
 
 def card_message(c: int, names: tuple[str, ...] = D.TOKEN_NAMES) -> Message:
     """:func:`card_words` as a message: ``AF/3 (+2 Wealth, +2 Influence)``."""
+    if names is AOS_NAMES or names == AOS_NAMES:  # the Age of Sail's: by the card alone
+        m = _AOS_CARD_MESSAGES.get(c)
+        if m is None:
+            m = _AOS_CARD_MESSAGES[c] = _card_message(c, names)
+        return m
     key = (c, names)
     m = _CARD_MESSAGES.get(key)
     if m is None:
-        card = D.CARDS[c]
-        m = _CARD_MESSAGES[key] = msg(CARD, code=card.code,
-                                      icons=icons_message(card.icons, card.glory, names))
+        m = _CARD_MESSAGES[key] = _card_message(c, names)
     return m
+
+
+def _card_message(c: int, names: tuple[str, ...]) -> Message:
+    card = D.CARDS[c]
+    return msg(CARD, code=card.code, icons=icons_message(card.icons, card.glory, names))
 
 
 def region_term(r: int, start: bool = False) -> Term:
@@ -235,6 +251,20 @@ def links_message(s: State, p: int, x: int) -> Message | str:
     if not parts:
         return ""
     return msg(LINKS_MANY if len(parts) > 1 else LINKS_ONE, links=Items(tuple(parts), COMMA))
+
+
+def links_key(s: State, p: int, x: int, key: int) -> int:
+    """``key`` followed by what :func:`links_message` says of ``p`` holding ``x``, as
+    bytes of one int: each link completed, its other end and its token (for the
+    options' message caches; ``key`` starts with a nonzero byte so that no two
+    read alike)."""
+    owner = s.site_owner
+    marks = s.link_marks
+    tokens = s.link_token
+    for li, other in s.info.adj[x]:
+        if owner[other] == p and not marks[li]:
+            key = (key << 8 | other) << 8 | (tokens[li] + 1)
+    return key
 
 
 def left_message(k: int) -> Message:
