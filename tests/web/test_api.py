@@ -413,7 +413,7 @@ def test_lobby_lists_newest_first_with_status(api: Any, client: TestClient) -> N
     assert by_id[a["id"]]["status"] == "open" and by_id[a["id"]]["seq"] == 0
     assert by_id[c["id"]]["status"] == "over" and by_id[c["id"]]["current_player"] is None
     assert by_id[b["id"]]["seats"][1] == {"seat": 1, "kind": "bot", "bot": "random",
-                                          "name": "Random bot"}
+                                          "name": "Random bot", "named": False}
     assert by_id[a["id"]]["current_player"] == api.view(a["id"])["current_player"]
     x = by_id[a["id"]]
     assert set(x) == {"id", "title", "created", "ruleset", "players", "seats", "seq",
