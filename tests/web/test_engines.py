@@ -281,8 +281,13 @@ def test_the_status_endpoint(make_app: Callable[..., FastAPI]) -> None:
 
 def test_serve_says_where_the_engine_runs(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--port", "1",
-                 "--engine-python", str(tmp_path / "nothing")]) == 2
+    saved = dict(os.environ)  # serve sets the workers' environment before it stops
+    try:
+        assert main(["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--port", "1",
+                     "--engine-python", str(tmp_path / "nothing")]) == 2
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
     assert "--engine-python" in capsys.readouterr().err
     server = ServerProcess(f"sqlite:///{tmp_path}/s.db", log=tmp_path / "s.log",
                            extra=("--engine-python", sys.executable))
