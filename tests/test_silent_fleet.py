@@ -106,7 +106,7 @@ def test_the_fleet_never_scores() -> None:
     s = _game()
     assert [sc.player for sc in final_scores(s)] == [0, 1]
     assert all("The Silent Fleet" not in sc.lines for sc in final_scores(s))  # P87
-    assert "35 discs in its supply, 0 on the board" in s.modules[0].describe(s, 0)
+    assert "35 discs in its supply, 0 on the board" in s.modules[0].describe_in(s, 0)
 
 
 # --------------------------------------------------------------------------- Ship
@@ -520,7 +520,7 @@ def test_building_shortage_at_each_round_start() -> None:  # R22, P90
                               "Workshop (level 1) from the supply; it leaves the game (R22, "
                               "P90)")
     assert s.building_supply[D.BUILDING_INDEX["workshop"]] == 4
-    assert "buildings discarded: Workshop" in s.modules[0].describe(s, 0)
+    assert "buildings discarded: Workshop" in s.modules[0].describe_in(s, 0)
     assert _kind(s) == "construction" and s.current_player == s.crown
     check(s)
     assert replay(s.record()).to_json() == s.to_json()

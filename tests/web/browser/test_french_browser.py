@@ -4,8 +4,9 @@ every tab, page and panel there is, no English word shows outside proper names, 
 against the catalogs (``english_words``): the page's text, the board's SVG labels, the
 tip cards of the board's pieces (with three Exploits in play), and the labels a
 reader's pointer or screen reader finds (``title``, ``aria-label``, ``placeholder``);
-an action's notation, the same in every language, is not words (a tooltip marked
-``data-notation``)."""
+an action's notation (a tooltip marked ``data-notation``) and a player's own words (a
+game's title in the lobby, marked ``translate="no"``) are the same in every language.
+The lobby also lists the games other tests left on the shared server."""
 
 from __future__ import annotations
 
@@ -22,10 +23,19 @@ DESKTOP = {"viewport": {"width": 1440, "height": 900}}
 
 #: everything a reader can see or hear on the page now
 PAGE_WORDS = """() => {
-  const out = [document.body.innerText, document.title];
-  for (const el of document.querySelectorAll('svg text, svg title')) out.push(el.textContent);
+  // what a player's words are, marked translate="no" (a game's title in the lobby), and
+  // an action's notation (a tooltip marked data-notation), are the same in every language
+  const theirs = (el) => !!el.closest('[translate=no]');
+  const out = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || theirs(el) || el.closest('script, style')) continue;
+    if (el.checkVisibility && !el.checkVisibility() && !el.closest('svg')) continue;
+    out.push(n.textContent);
+  }
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
-    // an action's notation (a tooltip marked data-notation) is the same in every language
+    if (theirs(el)) continue;
     const said = el.hasAttribute('data-notation') ? ['aria-label', 'placeholder']
       : ['title', 'aria-label', 'placeholder'];
     for (const a of said) {

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 
 from .. import rematch, schemas
 from .encode import created_view
-from .state import AppState, Web
+from .state import AppState, Locale, Web
 
 router = APIRouter()
 
@@ -19,22 +19,23 @@ def _clock(spec: schemas.ClockSpec | None) -> dict[str, Any] | None:
 
 
 @router.post("/api/games", status_code=201, response_model=schemas.Created, tags=["games"])
-def create_game(body: schemas.CreateGame, web: Web) -> schemas.Created:
+def create_game(body: schemas.CreateGame, web: Web, locale: Locale) -> schemas.Created:
     """A new game: one seat per player (``human``: its own link; ``hotseat``: one
     link shared by the hot-seat seats; ``bot:<name>``: played by the server), an
-    optional clock, and the host's link for the creator."""
+    optional clock, and the host's link for the creator; a game without a title gets
+    one in the request's language."""
     created = web.store.create(body.config, body.seats, body.title, _clock(body.clock),
-                               names=body.names)
+                               names=body.names, locale=locale)
     web.runner.after_commit(created.id)
     return created_view(created, web.links)
 
 
 @router.post("/api/games/import", status_code=201, response_model=schemas.Created,
              tags=["games"])
-def import_game(body: schemas.ImportGame, web: Web) -> schemas.Created:
+def import_game(body: schemas.ImportGame, web: Web, locale: Locale) -> schemas.Created:
     """A new game continuing a record (as ``GET /api/games/{id}/record`` returns)."""
     created = web.store.import_record(body.record, body.seats, body.title,
-                                      _clock(body.clock), names=body.names)
+                                      _clock(body.clock), names=body.names, locale=locale)
     web.runner.after_commit(created.id)
     return created_view(created, web.links)
 

@@ -58,7 +58,8 @@ function playHref(id, token) {
  */
 function titleCell(game) {
   const text = game.title || game.id;
-  return h("td", { class: "title-cell" }, h("b", { class: "clip", title: text }, text));
+  // a title is its creator's words: the page does not translate it
+  return h("td", { class: "title-cell" }, h("b", { class: "clip", title: text, translate: "no" }, text));
 }
 
 /**
@@ -269,7 +270,7 @@ async function importRecord(file, seatsMode, bot) {
   const seats = seatsMode === "hotseat" ? Array(players).fill("hotseat")
     : ["human", ...Array(players - 1).fill(`bot:${bot}`)];
   try {
-    const created = await api.importRecord({ record, seats, title: `Imported ${file.name}`.slice(0, 200) });
+    const created = await api.importRecord({ record, seats, title: t("lobby.imported_title", { name: file.name }).slice(0, 200) });
     if (created.host_token) setHostToken(created.id, created.host_token);
     const mine = created.seats.find((s) => s.token);
     if (mine && mine.token) {

@@ -74,14 +74,16 @@ class NewGames(GameLog):
 
     def create(self, config: object, seats: Sequence[object], title: str | None = None,
                clock: object = None, names: Sequence[object] | None = None,
-               then: Callable[[Connection, Created], None] | None = None) -> Created:
+               then: Callable[[Connection, Created], None] | None = None,
+               locale: str = "en") -> Created:
         """A new game with no entry in its log. ``config``: the ``GameConfig`` fields
         (:class:`BadRequest` with the engine's reason when impossible); ``seats``: one
         ``human`` / ``hotseat`` / ``bot:<name>`` per player; ``clock``: the
         :class:`ClockConfig` fields, or None for no clock; ``names``: the seats' names
         (see :func:`new_seat_names`). ``then``: more writes in the game's own transaction,
         given the new game (a rematch links the two games there; a :class:`StoreError`
-        it raises creates nothing)."""
+        it raises creates nothing). ``locale``: the language of a title made when none
+        is given (the creator's)."""
         cfg = game_config(config)
         specs = self._seats(cfg, seats)
         chosen = new_seat_names(specs, names)
@@ -89,11 +91,11 @@ class NewGames(GameLog):
         start = new_game(cfg)  # setup can't fail for a valid config; checked before writing
         return self._insert(cfg, specs, title, [], over=False,
                             player=start.current_player, clock=clock_cfg, names=chosen,
-                            then=then)
+                            then=then, locale=locale)
 
     def import_record(self, record: object, seats: Sequence[object],
                       title: str | None = None, clock: object = None,
-                      names: Sequence[object] | None = None) -> Created:
+                      names: Sequence[object] | None = None, locale: str = "en") -> Created:
         """A new game from a record (as ``GET /record`` returns it): replayed by the
         engine (:class:`BadRequest` with its reason for a corrupt record), its log
         holding the record's actions, each attributed to the seat that decided it."""
@@ -116,7 +118,8 @@ class NewGames(GameLog):
             state.apply(text_)
             entries.append((who, text_))
         return self._insert(cfg, specs, title, entries, over=state.is_over,
-                            player=state.current_player, clock=clock_cfg, names=chosen)
+                            player=state.current_player, clock=clock_cfg, names=chosen,
+                            locale=locale)
 
     def _seats(self, cfg: GameConfig, seats: Sequence[object]) -> list[SeatSpec]:
         if not isinstance(seats, (list, tuple)):
@@ -130,7 +133,8 @@ class NewGames(GameLog):
                 entries: list[tuple[int, str]], over: bool, player: int | None,
                 clock: ClockConfig | None,
                 names: Sequence[tuple[str, bool]] | None = None,
-                then: Callable[[Connection, Created], None] | None = None) -> Created:
+                then: Callable[[Connection, Created], None] | None = None,
+                locale: str = "en") -> Created:
         game_id = secrets.token_urlsafe(9)
         host_token = secrets.token_urlsafe(32)
         created_seats = []
@@ -150,7 +154,7 @@ class NewGames(GameLog):
                               "token_gen": 0,
                               "token_hash": hash_token(token) if token else None})
         now = _now()
-        name = clean_title(title) or default_title(cfg, specs)
+        name = clean_title(title) or default_title(cfg, specs, locale)
         values: dict[str, Any] = {
             "id": game_id, "created": now, "config": cfg.to_dict(), "seats": len(specs),
             "seq": len(entries), "over": over, "title": name,

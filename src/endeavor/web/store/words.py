@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ...messages import Message, Seat, msg
-from ..view import journal
+from ...messages import Count, Message, Seat, msg
+from ..view import journal, words
 
 if TYPE_CHECKING:
     from endeavor import GameConfig
@@ -99,8 +99,10 @@ def clean_title(title: str | None) -> str:
     return cleaned[:MAX_TITLE]
 
 
-def default_title(cfg: GameConfig, specs: list[SeatSpec]) -> str:
-    ruleset = "Age of Sail" if cfg.ruleset == "age_of_sail" else "2009 rules"
+def default_title(cfg: GameConfig, specs: list[SeatSpec], locale: str = "en") -> str:
+    """``"4 players, Age of Sail, 3 bots"`` in ``locale``."""
     bots = sum(1 for s in specs if s.kind == "bot")
-    who = f", {bots} bot{'s' if bots != 1 else ''}" if bots else ""
-    return f"{cfg.players} players, {ruleset}{who}"
+    ruleset = "Age of Sail" if cfg.ruleset == "age_of_sail" else msg(words.TITLE_CLASSIC)
+    return msg(words.TITLE, players=cfg.players, ruleset=ruleset,
+               bots=msg(words.TITLE_BOTS, bots=Count(bots, "bot")) if bots else "",
+               ).render(locale)

@@ -7,11 +7,16 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ...messages import Seat, define, msg
+from ...messages import Seat, define, msg, noun
 
 #: the web's own sentences around the engine's (their French in
 #: ``endeavor/locale/fr/parts/web.po``)
 CHOICE: Final = define("web.choice", "{text} ({seat}'s choice)")
+#: a game's title when its creator gives none, in the creator's language
+TITLE: Final = define("web.title", "{players} players, {ruleset}{bots}")
+TITLE_BOTS: Final = define("web.title.bots", ", {bots}")
+TITLE_CLASSIC: Final = define("web.title.classic", "2009 rules")
+noun("bot")
 
 
 def choice_words(text: str, chooser: int, locale: str) -> str:
