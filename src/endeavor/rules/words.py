@@ -22,12 +22,28 @@ def word_player(p: int) -> str:
 ICON_LETTERS: Final = ("I", "C", "W", "N")
 
 
-def icons_label(icons: tuple[int, int, int, int], glory: int = 0) -> str:
+#: the icons' letters in another language: Industry, Culture, Wealth, Influence, Glory
+LETTERS: Final = define("words.letters", "I C W N G")
+
+
+def icon_letters(locale: str = "en") -> tuple[str, ...]:
+    """The letters of the icons Industry, Culture, Wealth, Influence and Glory in
+    ``locale`` (French: ``R`` Richesse)."""
+    if locale != "en":
+        letters = tuple(msg(LETTERS).render(locale).split())
+        if len(letters) == 5:
+            return letters
+    return (*ICON_LETTERS, "G")
+
+
+def icons_label(icons: tuple[int, int, int, int], glory: int = 0,
+                letters: tuple[str, ...] = (*ICON_LETTERS, "G")) -> str:
     """``(0, 2, 0, 1)``, glory 1 -> ``"C2 N1 G1"`` (empty when there is nothing): the
-    short form the terminal screen and the web view draw on cards and buildings."""
-    parts = [f"{ICON_LETTERS[k]}{icons[k]}" for k in range(4) if icons[k]]
+    short form the terminal screen and the web view draw on cards and buildings, with
+    the icons' ``letters`` (:func:`icon_letters` of a language)."""
+    parts = [f"{letters[k]}{icons[k]}" for k in range(4) if icons[k]]
     if glory:
-        parts.append(f"G{glory}")
+        parts.append(f"{letters[4]}{glory}")
     return " ".join(parts)
 
 

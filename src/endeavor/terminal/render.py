@@ -24,7 +24,7 @@ from rich.text import Text
 from .. import data as D
 from ..events import Event
 from ..messages import COMMA, Items, Term, msg
-from ..rules.words import icons_label
+from ..rules.words import icon_letters, icons_label
 from ..rules.words import word_player as player_name
 from ..scoring import final_scores
 from ..state import State
@@ -128,23 +128,10 @@ def token_text(t: int, lang: str = "en") -> Text:
     return Text(token_abbrevs(lang)[t], style=token_style(t))
 
 
-def icon_letters(lang: str = "en") -> tuple[str, ...]:
-    """The letters of the icons Industry, Culture, Wealth, Influence and Glory in
-    ``lang`` (French: ``R`` Richesse)."""
-    letters = tuple(W.say(lang, W.ICONS).split())
-    return letters if len(letters) == 5 else ("I", "C", "W", "N", "G")
-
-
 def card_gives(c: int, lang: str = "en") -> str:
     """What a card gives, e.g. ``"I2 W1 N1 G1"``."""
     card = D.CARDS[c]
-    if lang == "en":
-        return icons_label(card.icons, card.glory)
-    letters = icon_letters(lang)
-    parts = [f"{letters[k]}{card.icons[k]}" for k in range(4) if card.icons[k]]
-    if card.glory:
-        parts.append(f"{letters[4]}{card.glory}")
-    return " ".join(parts)
+    return icons_label(card.icons, card.glory, icon_letters(lang))
 
 
 def card_label(c: int, lang: str = "en") -> str:

@@ -47,7 +47,7 @@ from ..actions import Action
 from ..decision import Decision, Option
 from ..events import Event
 from ..frames import PH_ACTIONS
-from ..rules.words import ICON_LETTERS
+from ..rules.words import icon_letters
 from ..state import State
 from . import render as R
 from . import words as W
@@ -900,7 +900,7 @@ def mat_lines(state: State, width: int, human: int | None = None,
     glory = {s.player: s.total for s in final_scores(state)}
     heads = [_mat_head(state, p, human, names, lang) for p in range(len(state.players))]
     tracks_abbrevs = R.track_abbrevs(lang)
-    letters = ICON_LETTERS if lang == "en" else R.icon_letters(lang)
+    letters = icon_letters(lang)
     head_w = max([17] + [h.cell_len + 1 for h in heads])
     out: list[Text] = []
     for p, pl in enumerate(state.players):

@@ -91,7 +91,6 @@ DORMANT: Final = define("terminal.exploit.dormant", "dormant")
 # ------------------------------------------------------------------ the mats
 #: the letters of a card's icons: Industry, Culture, Wealth, Influence, Glory ("AF/4 I2 W1
 #: N1 G1"), five letters separated by spaces
-ICONS: Final = define("terminal.icons", "I C W N G")
 YOU: Final = define("terminal.mat.you", "you")
 PASSED: Final = define("terminal.mat.passed", "passed")
 HARBOR: Final = define("terminal.mat.harbor", "harbor {harbor} · supply {supply}")

@@ -15,7 +15,7 @@ from ... import data as D
 from ...exploits.jesuit_missionaries import JesuitMissionaries
 from ...messages import COMMA, SEMICOLON, Count, Items, Term, catalog, define, msg
 from ...rules.module import M_FORTIFIED, M_MISSIONARY, M_NO_ATTACK, M_PIRATE
-from ...rules.words import icons_label
+from ...rules.words import icon_letters, icons_label
 from ...state import State
 
 if TYPE_CHECKING:
@@ -34,20 +34,12 @@ DOES_ONE: Final = define("board.does.one", "{kind} action")
 DOES_OR: Final = define("board.does.or", "{a} or {b}")
 DOES_BOTH: Final = define("board.does.both", "{a} + {b}")
 DOES_NONE: Final = define("board.does.none", "no action")
-#: the icons' letters on cards and buildings: Industry, Culture, Wealth, Influence, Glory
-LETTERS: Final = define("board.letters", "I C W N G")
 
 
 def short_icons(icons: tuple[int, int, int, int], glory: int, locale: str = "en") -> str:
     """``(0, 2, 0, 1)``, glory 1 -> ``"C2 N1 G1"``, with the icons' letters of ``locale``
     (French: ``R`` for Richesse)."""
-    if locale == "en":
-        return icons_label(icons, glory)
-    letters = msg(LETTERS).render(locale).split()
-    parts = [f"{letters[k]}{icons[k]}" for k in range(4) if icons[k]]
-    if glory:
-        parts.append(f"{letters[4]}{glory}")
-    return " ".join(parts)
+    return icons_label(icons, glory, icon_letters(locale))
 
 
 def term_words(kind: str, words: str, locale: str = "en") -> str:
