@@ -76,6 +76,19 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path}/t.db"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def both_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each test on a fresh SQLite file and on a fresh PostgreSQL database (skipped
+    without one, except under CI: :func:`pg.pg_url`)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/t.db"
+        return
+    from pg import fresh_database, pg_url
+
+    with fresh_database(pg_url()) as url:
+        yield url
+
+
 @pytest.fixture
 def make_app(db_url: str) -> Callable[..., FastAPI]:
     """Build an app on the test's database (call again for a 'restarted' server)."""

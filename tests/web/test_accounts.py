@@ -19,7 +19,6 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pg import fresh_database, pg_url
 from sqlalchemy import inspect, select
 from tools.loadtest import ServerProcess
 from webapi import auth
@@ -32,14 +31,10 @@ PASSWORD = "correct horse battery"
 BUDGETS = {"hard": {"iterations": 30}, "mcts": {"iterations": 30}}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@pytest.fixture
+def url(both_db_url: str) -> str:
     """A fresh database of each kind."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/a.db"
-        return
-    with fresh_database(pg_url()) as pg:
-        yield pg
+    return both_db_url
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pg import fresh_database, pg_url
 
 from endeavor.cli import main
 from endeavor.web.app import create_app
@@ -19,13 +18,9 @@ from endeavor.web.app import create_app
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/a.db"
-        return
-    with fresh_database(pg_url()) as pg:
-        yield pg
+@pytest.fixture
+def url(both_db_url: str) -> str:
+    return both_db_url
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from alembic import command
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pg import auth, fresh_database, pg_url, tokens
+from pg import auth, tokens
 from sqlalchemy import create_engine, inspect, select, text
 from test_notify import Mailbox, Receiver
 
@@ -34,14 +33,10 @@ ENGLISH = ("your move", "You have until", "Your seat", "Asked:", " wrote: ", "ro
            " minute", "ended by the host")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@pytest.fixture
+def db_url(both_db_url: str) -> str:
     """Each test on a fresh SQLite file and on a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/t.db"
-    else:
-        with fresh_database(pg_url()) as url:
-            yield url
+    return both_db_url
 
 
 @pytest.fixture
