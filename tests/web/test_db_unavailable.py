@@ -275,7 +275,8 @@ def test_postgresql_lost_or_read_only_then_back_without_restart(tmp_path: Path) 
             admin.execute(sql.SQL("ALTER DATABASE {} " + setting).format(
                 sql.Identifier(name)))
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))
+                          "WHERE datname = %s AND usename = current_user "
+                          "AND pid <> pg_backend_pid()", (name,))
 
         srv = ServerProcess(url, log=tmp_path / "server.log")
         srv.start()
