@@ -156,8 +156,13 @@ notify = Table(
     Column("last_sent", DateTime(timezone=True), nullable=True),
     # 0005: its messages' language (the locale of the request that saved the settings)
     Column("lang", String(8), nullable=False, default="en", server_default="en"),
+    # 0008: a setting given by the seat's account (its notification setting, used while
+    # the seat has none of its own); NULL: the seat's own
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE",
+                                             name="fk_notify_account"), nullable=True),
     # 0004: the settings of one address (a shared webhook, a digest's period)
     Index("ix_notify_target", "channel", "target"),
+    Index("ix_notify_account", "account_id"),
 )
 
 #: notifications waiting to be sent: at most one row per (game, seat, channel), inserted

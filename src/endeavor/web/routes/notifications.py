@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from .. import schemas, seating
+from ..accounts import notifying
 from ..store import CHANNELS
 from .state import AppState, GameId, Locale, Token, Web, one_seat, seats_of, token_of
 
@@ -68,6 +69,7 @@ async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
         if modes:
             seating.set_modes(web.store, game_id, seat, modes)
         web.store.set_notify_lang(game_id, seat, lang)
+        notifying.refresh(web.store, game_id, seat)  # its own setting, else its account's
         return notify_view(web, game_id, you)
     return await run_in_threadpool(save)
 
@@ -110,4 +112,5 @@ def delete_notify(game_id: GameId, token: Token, web: Web,
     p = one_seat(you, seat)
     for channel in CHANNELS:
         web.store.set_notification(game_id, p, channel, None, secret)
+    notifying.refresh(web.store, game_id, p)  # the account's setting comes back, if any
     return notify_view(web, game_id, you)
