@@ -1,8 +1,11 @@
 // @ts-check
 // The browser app's entry point: routes by location.pathname (the server serves this
-// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id} and /replay/{id}, and with status
+// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id},
+// /account/notifications and /account/link, and with status
 // 404 for any other address, which gets the "Nothing here" page).
 
+import { accountLinkScreen } from "./accountlink.js";
+import { accountNotifyScreen } from "./accountnotify.js";
 import { gameScreen } from "./game.js";
 import { hostScreen } from "./host.js";
 import { howtoScreen } from "./howto.js";
@@ -19,10 +22,13 @@ async function route() {
   const match = path.match(/^\/(play|game|host|replay)\/([^/]+)$/) || path.match(/^\/(replay)\/([^/]+)\/(\d+)$/);
   const id = match ? decodeURIComponent(match[2]) : "";
   document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby"
-    : path === "/rules" ? "rules" : "nothing";
+    : path === "/rules" ? "rules" : path === "/account/notifications" ? "account-notifications"
+    : path === "/account/link" ? "account-link" : "nothing";
   if (path === "/") return lobbyScreen(root);
   if (path === "/new") return newGameScreen(root);
   if (path === "/rules") return howtoScreen(root);
+  if (path === "/account/notifications") return accountNotifyScreen(root);
+  if (path === "/account/link") return accountLinkScreen(root);
   if (match && match[1] === "play") return gameScreen(root, id);
   if (match && match[1] === "game") return gameScreen(root, id, { spectator: true });
   if (match && match[1] === "host") return hostScreen(root, id);

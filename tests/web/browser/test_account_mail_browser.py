@@ -1,0 +1,142 @@
+"""Accounts by e-mail in the browser, against a real server with a local SMTP server:
+the account's notification page saves the address and the setting and shows them again
+after a reload (a note says a game's own setting overrides it; signed out, it says to
+sign in first); the sign-in link page asks for a link by the account's name, and the
+mailed link signs the browser in and lands on "Your games", once (used again: the
+server's words). Phones (390x844, touch) and a desktop."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conftest import Server, sticking_out
+
+try:
+    from test_notify import Mailbox
+except ImportError:  # pragma: no cover - tests/web is on the path through its conftest
+    Mailbox = None
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def mailbox() -> Iterator[Any]:
+    if Mailbox is None:
+        pytest.skip("tests/web/test_notify.py is not importable")
+    m = Mailbox()
+    yield m
+    m.close()
+
+
+@pytest.fixture(scope="module")
+def mail_server(tmp_path_factory: pytest.TempPathFactory, mailbox: Any) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("account-mail-server"),
+                 ("--smtp", f"smtp://127.0.0.1:{mailbox.port}",
+                  "--mail-from", "endeavor@example.org", "--review-iterations", "0",
+                  "--allow-private-webhooks"))
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def ready(page: Any) -> None:
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+
+
+def sign_up(page: Any, name: str) -> None:
+    """Sign up from the page (its cookie is the browser's)."""
+    status = page.evaluate("""async (name) => (await fetch('api/account/signup', {
+        method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({name, password: '%s'})})).status""" % PASSWORD, name)
+    assert status == 201
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_notification_page_saves_and_shows_again(
+        mail_server: Server, new_page: Any, shot: Any, device: str) -> None:
+    page = new_page(**(PHONE if device == "phone" else DESKTOP))
+    page.goto(mail_server.url + "/account/notifications")
+    ready(page)
+    error = page.wait_for_selector("[data-testid=account-notify-error]")
+    assert "Sign in first" in error.inner_text()
+    sign_up(page, f"Nina {device}")
+    page.reload()
+    ready(page)
+    page.wait_for_selector("[data-testid=account-notify-form]")
+    assert "overrides this one" in page.inner_text("[data-testid=account-notify-override]")
+    page.fill("[data-testid=account-email]", f"nina-{device}@example.org")
+    page.check("[data-testid=account-notify-email]")
+    page.select_option("[data-testid=account-email-mode]", "digest")
+    page.fill("[data-testid=account-webhook]", "http://127.0.0.1:9/nina")
+    page.click("[data-testid=account-notify-save]")
+    page.wait_for_selector("[data-testid=account-notify-message].ok")
+    shot(page, f"account-notifications-{device}", full_page=True)
+    if device == "phone":
+        assert sticking_out(page, 390) == []
+    page.reload()
+    ready(page)
+    page.wait_for_selector("[data-testid=account-notify-form]")
+    assert page.input_value("[data-testid=account-email]") == f"nina-{device}@example.org"
+    assert page.is_checked("[data-testid=account-notify-email]")
+    assert page.input_value("[data-testid=account-email-mode]") == "digest"
+    assert page.input_value("[data-testid=account-webhook-mode]") == "turn"
+    assert page.input_value("[data-testid=account-webhook]") == "http://127.0.0.1:9/nina"
+    # a bad address: refused in words, and the page keeps what was saved
+    page.fill("[data-testid=account-email]", "not an address")
+    page.click("[data-testid=account-notify-save]")
+    said = page.wait_for_selector("[data-testid=account-notify-message].error").inner_text()
+    assert said.startswith("Not saved:") and "address" in said
+    page.reload()
+    ready(page)
+    page.wait_for_selector("[data-testid=account-notify-form]")
+    assert page.input_value("[data-testid=account-email]") == f"nina-{device}@example.org"
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_a_mailed_link_signs_in_once(mail_server: Server, mailbox: Any, new_page: Any,
+                                     shot: Any, device: str) -> None:
+    options = PHONE if device == "phone" else DESKTOP
+    owner = new_page(**options)
+    owner.goto(mail_server.url + "/account/notifications")
+    ready(owner)
+    name, address = f"Lina {device}", f"lina-{device}@example.org"
+    sign_up(owner, name)
+    status = owner.evaluate("""async (email) => (await fetch('api/account/notifications', {
+        method: 'PUT', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({email})})).status""", address)
+    assert status == 200
+    # another browser asks for a link by the account's name
+    page = new_page(**options)
+    page.goto(mail_server.url + "/account/link")
+    ready(page)
+    page.fill("[data-testid=mail-name]", name)
+    page.click("[data-testid=mail-signin]")
+    said = page.wait_for_selector("[data-testid=mail-said].ok").inner_text()
+    assert "a link is on its way" in said
+    shot(page, f"account-link-asked-{device}", full_page=True)
+    if device == "phone":
+        assert sticking_out(page, 390) == []
+    [mail] = mailbox.wait(address)
+    found = re.search(r"(/account/link#[A-Za-z0-9_-]+)", mail["msg"].get_content())
+    assert found is not None
+    page.goto(mail_server.url + found.group(1))
+    page.wait_for_url(re.compile(r"/account/games$"))
+    ready(page)
+    who = page.evaluate("async () => (await (await fetch('api/account')).json()).name")
+    assert who == name
+    # the same link again, in a third browser: used, said in words
+    late = new_page(**options)
+    late.goto(mail_server.url + found.group(1))
+    problem = late.wait_for_selector("[data-testid=link-problem]").inner_text()
+    assert "unknown, used or expired" in problem
+    assert "#" not in late.url  # the token left the address bar
+    late.wait_for_selector("[data-testid=mail-form]")
+    shot(late, f"account-link-used-{device}", full_page=True)
