@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, String, Table
 
-from ..db import metadata
+from ..db import metadata, notify
+
+#: the seats' settings given by an account (``notify.account_id``, declared in db.py)
+Index("ix_notify_account", notify.c.account_id)
 
 #: an account's e-mail address (optional: where its sign-in and reset links go) and its
 #: notification setting, used for every seat it claimed that has none of its own:
