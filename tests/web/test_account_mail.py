@@ -37,28 +37,24 @@ def db_url(both_db_url: str) -> str:
 
 
 @pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    r = Receiver()
-    yield r
-    r.close()
+def served(make_app: Callable[..., FastAPI]) -> Iterator[tuple[FastAPI, Mailbox, Receiver]]:
+    """An app that sends e-mail (to a local SMTP server of the test's own) and webhooks
+    (to a local receiver, on a private address), in the background (started)."""
+    mailbox, receiver = Mailbox(), Receiver()
+    try:
+        made = make_app(notify=NotifySettings(
+            smtp=f"smtp://127.0.0.1:{mailbox.port}", mail_from=SENDER, allow_private=True,
+            poll_seconds=0.1, backoff=(0.2, 0.2)))
+        with TestClient(made):
+            yield made, mailbox, receiver
+    finally:
+        mailbox.close()
+        receiver.close()
 
 
 @pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    m = Mailbox()
-    yield m
-    m.close()
-
-
-@pytest.fixture
-def app(make_app: Callable[..., FastAPI], mailbox: Mailbox) -> Iterator[FastAPI]:
-    """An app that sends e-mail (to the local SMTP server) and webhooks to private
-    addresses, in the background (started)."""
-    made = make_app(notify=NotifySettings(
-        smtp=f"smtp://127.0.0.1:{mailbox.port}", mail_from=SENDER, allow_private=True,
-        poll_seconds=0.1, backoff=(0.2, 0.2)))
-    with TestClient(made):
-        yield made
+def app(served: tuple[FastAPI, Mailbox, Receiver]) -> FastAPI:
+    return served[0]
 
 
 def client(app: FastAPI, address: str = "testclient", **headers: str) -> TestClient:
@@ -69,6 +65,15 @@ def client(app: FastAPI, address: str = "testclient", **headers: str) -> TestCli
 def sign_up(c: TestClient, name: str) -> None:
     r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
+
+
+def anna_with_address(app: FastAPI, **setting: Any) -> TestClient:
+    """Anna's browser: signed up, with the address anna@example.org (and ``setting``)."""
+    c = client(app)
+    sign_up(c, "Anna")
+    r = c.put("/api/account/notifications", json={"email": "anna@example.org", **setting})
+    assert r.status_code == 200, r.text
+    return c
 
 
 def move(c: TestClient, gid: str, token: str) -> None:
@@ -98,7 +103,8 @@ def link_in(mail: dict[str, Any], page: str) -> str:
 
 
 def test_the_accounts_setting_notifies_its_seats_and_a_games_own_wins(
-        app: FastAPI, mailbox: Mailbox, receiver: Receiver) -> None:
+        served: tuple[FastAPI, Mailbox, Receiver]) -> None:
+    app, mailbox, receiver = served
     anna = client(app, **{"Accept-Language": "fr-FR,fr;q=0.9"})
     sign_up(anna, "Anna")
     r = anna.put("/api/account/notifications",
@@ -148,10 +154,7 @@ def test_the_accounts_setting_notifies_its_seats_and_a_games_own_wins(
 
 
 def test_a_reissued_link_leaves_the_accounts_setting_behind(app: FastAPI) -> None:
-    anna = client(app)
-    sign_up(anna, "Anna")
-    r = anna.put("/api/account/notifications", json={"email": "anna@example.org"})
-    assert r.status_code == 200, r.text
+    anna = anna_with_address(app)
     r = anna.post("/api/games", json={"config": {"players": 2, "seed": 3},
                                       "seats": ["human", "human"]})
     game = r.json()
@@ -168,11 +171,9 @@ def test_a_reissued_link_leaves_the_accounts_setting_behind(app: FastAPI) -> Non
 
 
 def test_a_mailed_sign_in_link_works_once_and_not_once_expired(
-        app: FastAPI, mailbox: Mailbox) -> None:
-    anna = client(app)
-    sign_up(anna, "Anna")
-    assert anna.put("/api/account/notifications",
-                    json={"email": "anna@example.org"}).status_code == 200
+        served: tuple[FastAPI, Mailbox, Receiver]) -> None:
+    app, mailbox, _ = served
+    anna_with_address(app)
     other = client(app, address="10.0.0.2")
     r = other.post("/api/account/email-link", json={"name": "anna"})
     assert r.status_code == 202, r.text
@@ -199,12 +200,10 @@ def test_a_mailed_sign_in_link_works_once_and_not_once_expired(
     assert "expiré" in late.json()["detail"]
 
 
-def test_a_mailed_reset_link_sets_a_new_password(app: FastAPI, mailbox: Mailbox) -> None:
-    anna = client(app)
-    sign_up(anna, "Anna")
-    assert anna.put("/api/account/notifications",
-                    json={"email": "anna@example.org", "notify_email": False}
-                    ).status_code == 200
+def test_a_mailed_reset_link_sets_a_new_password(
+        served: tuple[FastAPI, Mailbox, Receiver]) -> None:
+    app, mailbox, _ = served
+    anna = anna_with_address(app, notify_email=False)
     r = client(app).post("/api/account/email-reset", json={"name": "Anna"})
     assert r.status_code == 202, r.text
     [mail] = mailbox.wait("anna@example.org")
@@ -219,11 +218,10 @@ def test_a_mailed_reset_link_sets_a_new_password(app: FastAPI, mailbox: Mailbox)
     assert r.status_code == 200, r.text
 
 
-def test_the_same_answer_whatever_the_name(app: FastAPI, mailbox: Mailbox) -> None:
-    anna = client(app)
-    sign_up(anna, "Anna")
-    assert anna.put("/api/account/notifications",
-                    json={"email": "anna@example.org"}).status_code == 200
+def test_the_same_answer_whatever_the_name(
+        served: tuple[FastAPI, Mailbox, Receiver]) -> None:
+    app, mailbox, _ = served
+    anna_with_address(app)
     sign_up(client(app), "Bea")  # no address
     answers = []
     for i, name in enumerate(("Nobody", "Bea", "Anna")):

@@ -27,24 +27,27 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture(scope="module")
-def mailbox() -> Iterator[Any]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Any]]:
+    """A server that mails through a local SMTP server (and that SMTP server)."""
     if Mailbox is None:
         pytest.skip("tests/web/test_notify.py is not importable")
-    m = Mailbox()
-    yield m
-    m.close()
-
-
-@pytest.fixture(scope="module")
-def mail_server(tmp_path_factory: pytest.TempPathFactory, mailbox: Any) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("account-mail-server"),
-                 ("--smtp", f"smtp://127.0.0.1:{mailbox.port}",
-                  "--mail-from", "endeavor@example.org", "--review-iterations", "0",
-                  "--allow-private-webhooks"))
+    mailbox = Mailbox()
     try:
-        yield srv
+        srv = Server(tmp_path_factory.mktemp("account-mail-server"),
+                     ("--smtp", f"smtp://127.0.0.1:{mailbox.port}",
+                      "--mail-from", "endeavor@example.org", "--review-iterations", "0",
+                      "--allow-private-webhooks"))
+        try:
+            yield srv, mailbox
+        finally:
+            srv.stop()
     finally:
-        srv.stop()
+        mailbox.close()
+
+
+@pytest.fixture
+def mail_server(served: tuple[Server, Any]) -> Server:
+    return served[0]
 
 
 def ready(page: Any) -> None:
@@ -53,9 +56,9 @@ def ready(page: Any) -> None:
 
 def sign_up(page: Any, name: str) -> None:
     """Sign up from the page (its cookie is the browser's)."""
-    status = page.evaluate("""async (name) => (await fetch('api/account/signup', {
+    status = page.evaluate("""async ([name, password]) => (await fetch('api/account/signup', {
         method: 'POST', headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify({name, password: '%s'})})).status""" % PASSWORD, name)
+        body: JSON.stringify({name, password})})).status""", [name, PASSWORD])
     assert status == 201
 
 
@@ -101,8 +104,9 @@ def test_the_notification_page_saves_and_shows_again(
 
 
 @pytest.mark.parametrize("device", ["phone", "desktop"])
-def test_a_mailed_link_signs_in_once(mail_server: Server, mailbox: Any, new_page: Any,
-                                     shot: Any, device: str) -> None:
+def test_a_mailed_link_signs_in_once(served: tuple[Server, Any], new_page: Any, shot: Any,
+                                     device: str) -> None:
+    mail_server, mailbox = served
     options = PHONE if device == "phone" else DESKTOP
     owner = new_page(**options)
     owner.goto(mail_server.url + "/account/notifications")

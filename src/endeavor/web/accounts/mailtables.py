@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, String, Table
 
 from ..db import metadata, notify
+from . import tables
 
 #: the seats' settings given by an account (``notify.account_id``, declared in db.py)
 Index("ix_notify_account", notify.c.account_id)
@@ -30,17 +31,9 @@ account_settings = Table(
     Column("updated", DateTime(timezone=True), nullable=False),
 )
 
-#: one-time sign-in links mailed to an account's address: the token's digest, valid
-#: until ``expires`` and once (``used``)
-signin_links = Table(
-    "signin_links", metadata,
-    Column("token_hash", String(64), primary_key=True),
-    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"),
-           nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
-    Column("expires", DateTime(timezone=True), nullable=False),
-    Column("used", DateTime(timezone=True), nullable=True),
-)
+#: one-time sign-in links mailed to an account's address, as the password-reset links
+#: are kept: the token's digest, valid until ``expires`` and once (``used``)
+signin_links = tables.password_resets.to_metadata(metadata, name="signin_links")
 
 #: an account's mail waiting to be sent (``kind``: ``signin``, a sign-in link, or
 #: ``reset``, a password-reset link), written by the request that asks for it and sent

@@ -65,21 +65,11 @@ class AccountMailer(MailChannel):
         """Claim up to ``limit`` due account mails nobody holds (oldest first)."""
         if limit <= 0:
             return []
-        now = now or utcnow()
-        rows = self.store.read(lambda conn: list(conn.execute(
-            _DUE, {"b_now": now, "b_limit": limit})))
-        if not rows:
-            return []
-        lease = now + timedelta(seconds=self.lease_seconds)
-        jobs = []
-        with self.store.transaction() as conn:
-            for r in rows:
-                won = conn.execute(_CLAIM, {"b_id": r.id, "b_now": now, "b_lease": lease})
-                if won.rowcount == 1:
-                    jobs.append(MailJob(int(r.id), int(r.account_id), r.kind,
-                                        r.lang or "en", int(r.attempts) + 1, lease, r.name,
-                                        r.email, bool(r.disabled)))
-        return jobs
+        won, lease = self.claim_rows(_DUE, _CLAIM, limit, now or utcnow(),
+                                     lambda r: {"b_id": r.id})
+        return [MailJob(int(r.id), int(r.account_id), r.kind, r.lang or "en",
+                        int(r.attempts) + 1, lease, r.name, r.email, bool(r.disabled))
+                for r in won]
 
     def send_account_mail(self, job: MailJob) -> str:
         """Send the claimed mail ``job`` (or drop it) and write back what became of it;
