@@ -19,9 +19,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg import auth, tokens
-from sqlalchemy import update
+from sqlalchemy import select, update
 from test_notify import Mailbox, Receiver
 
+from endeavor.web import db
 from endeavor.web.accounts import mailtables
 from endeavor.web.notify import NotifySettings
 from endeavor.web.store import utcnow
@@ -168,6 +169,21 @@ def test_a_reissued_link_leaves_the_accounts_setting_behind(app: FastAPI) -> Non
     seat = anna.get(f"/api/games/{gid}/notify", headers=auth(new)).json()["seats"][0]
     assert seat["email"] is None
     assert anna.get("/api/account/notifications").json()["seats"] == 0
+
+
+def test_a_deleted_accounts_setting_leaves_its_seats(app: FastAPI) -> None:
+    anna = anna_with_address(app)
+    game = anna.post("/api/games", json={"config": {"players": 2, "seed": 3},
+                                         "seats": ["human", "human"]}).json()
+    gid, toks = game["id"], tokens(game)
+    assert anna.post("/api/account/claim",
+                     json={"game_id": gid, "token": toks[1]}).status_code == 200
+    assert anna.get("/api/account/notifications").json()["seats"] == 1
+    r = anna.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert r.status_code == 204, r.text
+    rows = app.state.store.read(lambda conn: conn.execute(
+        select(db.notify).where(db.notify.c.game_id == gid)).all())
+    assert rows == []
 
 
 def test_a_mailed_sign_in_link_works_once_and_not_once_expired(
