@@ -126,6 +126,7 @@ def test_the_accounts_setting_notifies_its_seats_and_a_games_own_wins(
     # the seat's panel shows what is in effect: the account's address
     seat = host.get(f"/api/games/{gid}/notify", headers=auth(toks[1])).json()["seats"][0]
     assert (seat["email"], seat["webhook"]) == ("Anna@example.org", f"{receiver.url}/anna")
+    assert seat["from_account"] is True
 
     play_until(host, gid, toks, 1)
     [mail] = mailbox.wait("Anna@example.org")
@@ -139,6 +140,7 @@ def test_the_accounts_setting_notifies_its_seats_and_a_games_own_wins(
                  json={"webhook": f"{receiver.url}/own"})
     assert r.status_code == 200, r.text
     assert r.json()["seats"][0]["email"] is None
+    assert r.json()["seats"][0]["from_account"] is False
     assert anna.get("/api/account/notifications").json()["seats"] == 0
     play_until(host, gid, toks, 1)
     receiver.wait("/own")

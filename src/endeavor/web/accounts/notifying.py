@@ -7,7 +7,7 @@ account's back."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -94,6 +94,14 @@ def refresh_account(conn: Connection, account_id: int) -> int:
     for r in seats:
         refresh_seat(conn, r.game_id, int(r.seat), now)
     return len(seats)
+
+
+def from_account(store: Store, game_id: str, seats: Collection[int]) -> set[int]:
+    """Which of ``seats`` use their account's setting (having none of their own)."""
+    n = db.notify
+    return store.read(lambda conn: {int(r.seat) for r in conn.execute(
+        select(n.c.seat).where(and_(n.c.game_id == game_id, n.c.seat.in_(sorted(seats)),
+                                    n.c.account_id.is_not(None))))})
 
 
 def refresh(store: Store, game_id: str, seat: int) -> None:

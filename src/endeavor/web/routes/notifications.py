@@ -21,10 +21,12 @@ def notify_view(web: AppState, game_id: str, you: frozenset[int]) -> dict[str, A
     """The notification settings of the seats ``you`` (``schemas.NotifyView``)."""
     settings = web.store.notifications(game_id, you)
     modes = seating.modes(web.store, game_id, you)
+    accounts = notifying.from_account(web.store, game_id, you)
     return {"seats": [{"seat": p, **{c: next((n.target for n in settings
                                               if n.seat == p and n.channel == c), None)
                                      for c in CHANNELS},
-                       **{f"{c}_mode": modes.get((p, c), "turn") for c in CHANNELS}}
+                       **{f"{c}_mode": modes.get((p, c), "turn") for c in CHANNELS},
+                       "from_account": p in accounts}
                       for p in sorted(you)],
             "email_available": web.notifier.email_available,
             "digest_hours": web.notifier.settings.digest_seconds / 3600.0}
