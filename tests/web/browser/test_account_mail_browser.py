@@ -144,3 +144,28 @@ def test_a_mailed_link_signs_in_once(served: tuple[Server, Any], new_page: Any, 
     assert "#" not in late.url  # the token left the address bar
     late.wait_for_selector("[data-testid=mail-form]")
     shot(late, f"account-link-used-{device}", full_page=True)
+
+
+def test_a_claimed_seats_panel_says_the_setting_is_the_accounts(
+        mail_server: Server, new_page: Any, shot: Any) -> None:
+    page = new_page(**DESKTOP)
+    page.goto(mail_server.url + "/account/notifications")
+    ready(page)
+    sign_up(page, "Cleo")
+    game = mail_server.create(["human", "human"], players=2, seed=5, title="Cleo's game")
+    seat = game["seats"][1]
+    claimed = page.evaluate("""async ([game_id, token, email]) => {
+        await fetch('api/account/notifications', {method: 'PUT',
+          headers: {'Content-Type': 'application/json'}, body: JSON.stringify({email})});
+        return (await fetch('api/account/claim', {method: 'POST',
+          headers: {'Content-Type': 'application/json'},
+          body: JSON.stringify({game_id, token})})).status; }""",
+                            [game["id"], seat["token"], "cleo@example.org"])
+    assert claimed == 200
+    page.goto(mail_server.url + seat["url"])
+    page.wait_for_selector("[data-testid=board]")
+    page.click("[data-testid=notify-open]")
+    hint = page.wait_for_selector("[data-testid=notify-from-account]").inner_text()
+    assert "From your account's notification setting" in hint
+    assert page.input_value("[data-testid=email-input]") == "cleo@example.org"
+    shot(page, "account-seat-panel-desktop")
