@@ -123,6 +123,10 @@ def test_the_accounts_setting_notifies_its_seats_and_a_games_own_wins(
     r = anna.post("/api/account/claim", json={"game_id": gid, "token": toks[1]})
     assert r.status_code == 200, r.text
     assert anna.get("/api/account/notifications").json()["seats"] == 1
+    r = anna.put("/api/account/notifications", json={"webhook": ""})  # removed, as null
+    assert r.status_code == 200 and r.json()["webhook"] is None
+    r = anna.put("/api/account/notifications", json={"webhook": f"{receiver.url}/anna"})
+    assert r.status_code == 200 and r.json()["webhook"] == f"{receiver.url}/anna"
     # the seat's panel shows what is in effect: the account's address
     seat = host.get(f"/api/games/{gid}/notify", headers=auth(toks[1])).json()["seats"][0]
     assert (seat["email"], seat["webhook"]) == ("Anna@example.org", f"{receiver.url}/anna")

@@ -76,10 +76,11 @@ async def put_notifications(body: s.AccountNotifyRequest, request: Request, web:
     account, _ = await run_in_threadpool(signed_in, request, a)
     fields = body.model_dump(exclude_unset=True)
     changes: dict[str, Any] = {k: v for k, v in fields.items() if k != "lang"}
-    if body.webhook:
-        changes["webhook"] = await web.notifier.check_webhook_async(body.webhook)
-    if body.email:
-        changes["email"] = web.notifier.check_email(body.email)
+    if "webhook" in fields:  # an empty one removes it, as null does
+        changes["webhook"] = (await web.notifier.check_webhook_async(body.webhook)
+                              if body.webhook else None)
+    if "email" in fields:
+        changes["email"] = web.notifier.check_email(body.email) if body.email else None
     lang = body.lang or locale
 
     def save() -> dict[str, Any]:
