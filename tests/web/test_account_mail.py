@@ -197,6 +197,7 @@ def test_a_mailed_sign_in_link_works_once_and_not_once_expired(
     app, mailbox, _ = served
     anna_with_address(app)
     other = client(app, address="10.0.0.2")
+    assert other.get("/api/meta").json()["email_available"] is True
     r = other.post("/api/account/email-link", json={"name": "anna"})
     assert r.status_code == 202, r.text
     token = link_in(mailbox.wait("anna@example.org")[0], "/account/link")
@@ -300,6 +301,7 @@ def test_no_mailed_links_without_smtp(make_app: Callable[..., FastAPI]) -> None:
     anna = client(app)
     sign_up(anna, "Anna")
     assert anna.get("/api/account/notifications").json()["email_available"] is False
+    assert anna.get("/api/meta").json()["email_available"] is False
     r = anna.put("/api/account/notifications", json={"email": "anna@example.org"})
     assert r.status_code == 400 and "cannot send e-mail" in r.json()["detail"]
     for path in ("/api/account/email-link", "/api/account/email-reset"):

@@ -71,7 +71,7 @@ export async function accountLinkScreen(root) {
     }
   }
   const meta = await api.meta().catch(() => null);
-  const mail = Boolean(meta && /** @type {{ email_notifications?: boolean }} */ (meta).email_notifications);
+  const mail = Boolean(meta && /** @type {{ email_available?: boolean }} */ (meta).email_available);
   replace(box, h("h1", {}, t("accountmail.link_title")),
     problem ? h("p", { class: "error", role: "alert", "data-testid": "link-problem" }, problem)
       : h("p", {}, t("accountmail.no_token")),
