@@ -155,7 +155,7 @@ export function markMoves(root, body, d) {
  * @param {number} hi
  * @param {number} count
  */
-function ticks(lo, hi, count) {
+export function ticks(lo, hi, count) {
   const raw = (hi - lo) / Math.max(1, count);
   const mag = 10 ** Math.floor(Math.log10(raw || 1));
   const stepSize = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw) || 10 * mag;
