@@ -44,7 +44,7 @@ export function historySvg(history, width) {
   const phoneSized = width < 520;
   const W = Math.max(260, Math.round(width));
   const H = phoneSized ? 190 : 220;
-  const M = { left: 42, right: 14, top: 12, bottom: 38 };
+  const M = { left: 52, right: 14, top: 12, bottom: 38 };
   const svg = s("svg", { class: "rc-chart-svg", "data-testid": "rating-chart", viewBox: `0 0 ${W} ${H}`,
     width: W, height: H, role: "img", "aria-label": historySummary(history) });
   svg.append(title(historySummary(history)));
