@@ -7,7 +7,7 @@
 import { h, replace, s, title } from "./dom.js";
 import { locale, t } from "./i18n.js";
 import { one } from "./ratings.js";
-import { ticks } from "./review.js";
+import { chartAxes, ticks } from "./review.js";
 
 /** @typedef {import("./ratings.js").HistoryPoint} HistoryPoint */
 
@@ -58,21 +58,10 @@ export function historySvg(history, width) {
     : M.left + 8 + (i / (n - 1)) * (W - M.left - M.right - 16));
   const Y = (/** @type {number} */ r) => M.top + (1 - (r - lo) / (hi - lo || 1)) * (H - M.top - M.bottom);
   const grid = s("g", { class: "rv-grid" });
-  for (const v of ticks(lo, hi, phoneSized ? 4 : 5)) {
-    grid.append(s("line", { class: "rv-gridline", x1: M.left, x2: W - M.right, y1: Y(v), y2: Y(v) }),
-      s("text", { class: "rv-tick", x: M.left - 6, y: Y(v) + 4, "text-anchor": "end" }, one(v)));
-  }
-  const numbers = ticks(1, n, phoneSized ? 4 : 8).filter((v) => Number.isInteger(v));
-  for (const v of numbers) {
-    grid.append(s("text", { class: "rv-tick", x: X(v - 1), y: H - M.bottom + 15, "text-anchor": "middle" }, String(v)));
-  }
-  grid.append(
-    s("line", { class: "rv-axis", x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }),
-    s("line", { class: "rv-axis", x1: M.left, x2: M.left, y1: M.top, y2: H - M.bottom }),
-    s("text", { class: "rv-axis-title", x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" },
-      t("rating.axis_games")),
-    s("text", { class: "rv-axis-title", x: 11, y: (M.top + H - M.bottom) / 2, "text-anchor": "middle",
-      transform: `rotate(-90 11 ${(M.top + H - M.bottom) / 2})` }, t("rating.axis_rating")));
+  chartAxes(grid, { W, H, M, X: (v) => X(v - 1), Y }, {
+    yTicks: ticks(lo, hi, phoneSized ? 4 : 5), yWords: one,
+    xTicks: ticks(1, n, phoneSized ? 4 : 8).filter((v) => Number.isInteger(v)), // game numbers
+    xTitle: t("rating.axis_games"), yTitle: t("rating.axis_rating") });
   const d = history.map((p, i) => `${i ? "L" : "M"}${X(i).toFixed(1)},${Y(p.rating).toFixed(1)}`).join("");
   svg.append(grid, s("path", { class: "rv-line rc-line", d }),
     s("g", { class: "rc-points" }, history.map((p, i) => s("circle", {
