@@ -126,7 +126,8 @@ def test_the_leaderboard_lists_people_and_bots_by_rating(server: Server, page: A
         "bot", "account", "bot", "account"]
     # bots are not people: no profile link; people link to theirs
     assert rows.nth(0).locator("a").count() == 0
-    assert page.get_attribute("[data-testid=player-link] >> nth=0", "href") == "/players/Am%C3%A9lie"
+    link = page.get_attribute("[data-testid=player-link] >> nth=0", "href")
+    assert link == "/players/Am%C3%A9lie"
     shot(page, "leaderboard-desktop")
     # another family: nobody rated yet
     page.click("[data-testid=family-classic]")
@@ -312,7 +313,8 @@ def test_the_ratings_pages_in_french(server: Server, new_page: Any, shot: Any) -
         english.look(page, f"{name}, an empty leaderboard")
         ready(page, server.url + "/players/Amélie")
         page.wait_for_selector("[data-testid=rating-chart]")
-        assert page.inner_text("[data-testid=plays-like] >> nth=0") == "Joue comme le robot difficile"
+        plays_like = page.inner_text("[data-testid=plays-like] >> nth=0")
+        assert plays_like == "Joue comme le robot difficile"
         assert "14,2" in page.inner_text("[data-testid=family-rating] >> nth=0")
         english.look(page, f"{name}, the profile")
         shot(page, f"french-profile-{name}", full_page=True)
