@@ -1,0 +1,122 @@
+// @ts-check
+// The account this browser is signed in with (docs/web.md "Accounts"): who it is (GET
+// /api/account, asked once per page), the header's link to the account page, and the
+// question asked when a seat's link is opened while signed in (claim the seat, or not
+// now: a "not now" is remembered for that seat in this browser).
+
+import { ApiError, request } from "./api.js";
+import { h, href, problemPage, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+/**
+ * Who is signed in.
+ * @typedef {{ name: string, created: string }} Me
+ * A game of the account's "Your games" (GET /api/account/games).
+ * @typedef {{ id: string, seat: number, valid: boolean, benched: boolean, your_move: boolean,
+ *   to_move: number | null, to_move_name: string | null, link: string | null, last_activity: string,
+ *   game: import("./lobby.js").GameSummary | null }} AccountGame
+ */
+
+/** @type {Promise<Me | null> | null} */
+let asked = null;
+
+/** Who is signed in (asked once per page): null when nobody is (or the server cannot say). */
+export function whoami() {
+  if (!asked) {
+    asked = request("GET", "/api/account").then((me) => /** @type {Me} */ (me), () => null);
+  }
+  return asked;
+}
+
+/**
+ * A POST to an account endpoint: its answer (null for 204); throws ApiError in words.
+ * @param {string} path "/api/account/..."
+ * @param {unknown} [body]
+ */
+export function post(path, body) {
+  return request("POST", path, body === undefined ? {} : { body });
+}
+
+/** @returns {Promise<{ games: AccountGame[], your_move: number }>} */
+export function accountGames() {
+  return request("GET", "/api/account/games");
+}
+
+/** The header's link: the account's name (to /account) or "Sign in". */
+export function accountLink() {
+  const link = h("a", { href: href("/account"), class: "btn small account-link", "data-testid": "account-link" },
+    t("account.sign_in"));
+  whoami().then((me) => {
+    if (!me) return;
+    link.textContent = me.name;
+    link.setAttribute("translate", "no"); // the person's own words
+    link.setAttribute("title", t("account.signed_in_as", { name: me.name }));
+    link.dataset.signedIn = "1";
+  });
+  return link;
+}
+
+/** @param {string} id @param {number} seat */
+const notNowKey = (id, seat) => `endeavor.claim.notnow.${id}.${seat}`;
+
+/** @param {string} id @param {number} seat */
+function saidNotNow(id, seat) {
+  try { return localStorage.getItem(notNowKey(id, seat)) === "1"; } catch { return false; }
+}
+
+/** @param {string} id @param {number} seat */
+function rememberNotNow(id, seat) {
+  try { localStorage.setItem(notNowKey(id, seat), "1"); } catch { /* asked again next time */ }
+}
+
+/**
+ * Whether the account holds seat `seat` of game `id` already (by a link that still plays it).
+ * @param {string} id
+ * @param {number} seat
+ */
+async function holds(id, seat) {
+  try {
+    const { games } = await accountGames();
+    return games.some((g) => g.id === id && g.seat === seat && g.valid);
+  } catch {
+    return true; // the server cannot say: do not ask
+  }
+}
+
+/**
+ * A seat's link opened while signed in: when the seat (one seat, a person's) is not the
+ * account's yet and no "Not now" was said for it here, ask whether to claim it. Resolves
+ * once answered (and the seat claimed, or not): true when it was claimed.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {string} token
+ * @param {import("./types.js").View} view the seat's view
+ */
+export async function offerClaim(root, id, token, view) {
+  const you = view.you || [];
+  if (you.length !== 1 || view.over) return false;
+  const seat = you[0];
+  const me = await whoami();
+  if (!me || saidNotNow(id, seat) || await holds(id, seat)) return false;
+  return new Promise((resolve) => {
+    const error = h("p", { class: "error", "data-testid": "claim-error", role: "alert", hidden: true });
+    const yes = h("button", { type: "button", class: "btn primary", "data-testid": "claim-yes" }, t("claim.yes"));
+    yes.addEventListener("click", async () => {
+      yes.disabled = true;
+      try {
+        await post("/api/account/claim", { game_id: id, token });
+        toast(t("claim.done", { name: me.name }), "info");
+        resolve(true);
+      } catch (err) {
+        error.hidden = false;
+        error.textContent = t("claim.refused", { error: err instanceof ApiError ? err.message : String(err) });
+      }
+    });
+    problemPage(root, t("claim.ask", { name: me.name }), [t("claim.what", { seat: `P${seat}` })], [
+      yes,
+      h("button", { type: "button", class: "btn", "data-testid": "claim-not-now",
+        onclick: () => { rememberNotNow(id, seat); resolve(false); } }, t("claim.not_now")),
+    ], "claim-seat");
+    root.querySelector("[data-testid=claim-seat] .row")?.before(error);
+  });
+}
