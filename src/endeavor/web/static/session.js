@@ -5,7 +5,7 @@
 // now: a "not now" is remembered for that seat in this browser).
 
 import { ApiError, request } from "./api.js";
-import { h, href, problemPage, toast } from "./dom.js";
+import { h, href, problemPage, s as svg, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 /**
@@ -42,14 +42,22 @@ export function accountGames() {
   return request("GET", "/api/account/games");
 }
 
+/** A person's outline: the account link's icon (alone on a narrow screen). */
+function personIcon() {
+  return svg("svg", { class: "account-icon", viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true" },
+    svg("circle", { cx: 8, cy: 5, r: 3 }), svg("path", { d: "M2 15c0-3.3 2.7-5.5 6-5.5s6 2.2 6 5.5" }));
+}
+
 /** The header's link: the account's name (to /account) or "Sign in". */
 export function accountLink() {
-  const link = h("a", { href: href("/account"), class: "btn small account-link", "data-testid": "account-link" },
-    t("account.sign_in"));
+  const label = h("span", { class: "account-label" }, t("account.sign_in"));
+  const link = h("a", { href: href("/account"), class: "btn small account-link", "data-testid": "account-link",
+    "aria-label": t("account.sign_in") }, personIcon(), label);
   whoami().then((me) => {
     if (!me) return;
-    link.textContent = me.name;
-    link.setAttribute("translate", "no"); // the person's own words
+    label.textContent = me.name;
+    label.setAttribute("translate", "no"); // the person's own words
+    link.setAttribute("aria-label", t("account.signed_in_as", { name: me.name }));
     link.setAttribute("title", t("account.signed_in_as", { name: me.name }));
     link.dataset.signedIn = "1";
   });
