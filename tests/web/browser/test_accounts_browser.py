@@ -140,6 +140,12 @@ def test_sign_out_everywhere_ends_the_other_browser_s_session(
     name = fresh_name("Eli")
     a, b = new_page(), new_page()
     sign_up(a, server, name)
+    # plain http without an https public URL: the cookie is not Secure, and no script
+    # of the page reads it
+    cookie = next(c for c in a.context.cookies() if c["name"] == "endeavor_session")
+    assert (cookie["httpOnly"], cookie["secure"], cookie["sameSite"], cookie["path"]) == (
+        True, False, "Lax", "/"), cookie
+    assert "endeavor_session" not in a.evaluate("() => document.cookie")
     sign_in(b, server, name)
     a.goto(server.url + "/account")
     a.click("[data-testid=signout-everywhere]")

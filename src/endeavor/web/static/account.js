@@ -7,7 +7,7 @@
 import { api, fragmentToken, request } from "./api.js";
 import { h, href, problemPage, replace, toast } from "./dom.js";
 import { locale, t } from "./i18n.js";
-import { post, whoami } from "./session.js";
+import { post, signedInHere, whoami } from "./session.js";
 
 /**
  * A labelled input.
@@ -69,6 +69,7 @@ function signInForm(email) {
     e.preventDefault();
     submitting(form, error, async () => {
       await post("/api/account/signin", { name: name.input.value.trim(), password: password.input.value });
+      signedInHere();
       location.href = nextPage();
     });
   } }, h("h2", {}, t("account.sign_in")), name.el, password.el, error,
@@ -97,6 +98,7 @@ function signUpForm() {
     e.preventDefault();
     submitting(form, error, async () => {
       await post("/api/account/signup", { name: name.input.value.trim(), password: password.input.value });
+      signedInHere();
       location.href = nextPage();
     });
   } }, h("h2", {}, t("account.sign_up")), h("p", { class: "muted" }, t("account.sign_up_text")), name.el, password.el,
@@ -131,6 +133,7 @@ function deleteForm() {
     e.preventDefault();
     submitting(form, error, async () => {
       await request("DELETE", "/api/account", { body: { password: password.input.value } });
+      signedInHere(false);
       location.href = href("/account");
     });
   } }, h("h2", {}, t("account.delete")),
@@ -150,6 +153,7 @@ function signOutButton(path, text, testid) {
   return h("button", { type: "button", class: "btn", "data-testid": testid, onclick: async () => {
     try {
       await post(path);
+      signedInHere(false);
       location.href = href("/account");
     } catch (err) {
       toast(err instanceof Error ? err.message : String(err));
@@ -210,6 +214,7 @@ export function resetScreen(root) {
     submitting(form, error, async () => {
       if (first.input.value !== second.input.value) throw new Error(t("reset.differ"));
       await post("/api/account/reset", { token, password: first.input.value });
+      signedInHere(false); // every session of the account ended
       location.href = `${href("/account")}?reset=done`;
     });
   } }, h("h1", {}, t("reset.heading")), h("p", { class: "hint" }, t("account.password_rule")),

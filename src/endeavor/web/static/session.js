@@ -5,7 +5,7 @@
 // now: a "not now" is remembered for that seat in this browser).
 
 import { ApiError, request } from "./api.js";
-import { h, href, problemPage, s as svg, toast } from "./dom.js";
+import { BASE, h, href, problemPage, s as svg, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 /**
@@ -20,12 +20,54 @@ import { t } from "./i18n.js";
 /** @type {Promise<Me | null> | null} */
 let asked = null;
 
-/** Who is signed in (asked once per page): null when nobody is (or the server cannot say). */
+/**
+ * Where this browser notes that it signed in (localStorage): a page asks the server who
+ * is signed in only then, or on the account's own pages, so that a guest's pages make no
+ * request that can only be refused. The note is no secret: the session is the cookie,
+ * which no script reads.
+ */
+const NOTE = "endeavor.signed_in";
+
+/** @param {boolean} on */
+function note(on) {
+  try {
+    if (on) localStorage.setItem(NOTE, "1");
+    else localStorage.removeItem(NOTE);
+  } catch { /* storage refused: the account's pages still ask */ }
+}
+
+function noted() {
+  try { return localStorage.getItem(NOTE) === "1"; } catch { return false; }
+}
+
+/** Whether this page is one of the account's (/account...): they always ask. */
+function accountPage() {
+  return location.pathname.slice(BASE.length).startsWith("/account");
+}
+
+/**
+ * Who is signed in (asked once per page): null when nobody is (or the server cannot say).
+ * Another page of the app that signs someone in (an e-mailed link) calls `note(true)`
+ * through `signedInHere`.
+ */
 export function whoami() {
   if (!asked) {
-    asked = request("GET", "/api/account").then((me) => /** @type {Me} */ (me), () => null);
+    asked = !noted() && !accountPage() ? Promise.resolve(null)
+      : request("GET", "/api/account").then((me) => {
+        note(true);
+        return /** @type {Me} */ (me);
+      }, (err) => {
+        if (err instanceof ApiError && err.status === 401) note(false);
+        return null;
+      });
   }
   return asked;
+}
+
+/** This browser has just signed in (or out: `on` false). @param {boolean} [on] */
+export function signedInHere(on = true) {
+  note(on);
+  asked = null;
 }
 
 /**
