@@ -283,18 +283,14 @@ def test_the_account_pages_in_french_and_on_a_phone(
         wide = page.evaluate("() => document.documentElement.scrollWidth")
         assert wide <= 390, f"{where}: {wide} px wide on a 390 px phone"
 
-    page.goto(server.url + "/account")
-    page.wait_for_selector("[data-testid=account-signed-out]")
-    look("signed out")
-    page.goto(server.url + "/account/games")
-    page.wait_for_selector("[data-testid=account-games-signed-out]")
-    look("games signed out")
-    page.goto(server.url + "/account/reset")
-    page.wait_for_selector("[data-testid=reset-no-token]")
-    look("reset without its token")
-    page.goto(server.url + "/account/reset#whatever")
-    page.wait_for_selector("[data-testid=reset-form]")
-    look("reset")
+    for path, shown, where in (
+            ("/account", "account-signed-out", "signed out"),
+            ("/account/games", "account-games-signed-out", "games signed out"),
+            ("/account/reset", "reset-no-token", "reset without its token"),
+            ("/account/reset#whatever", "reset-form", "reset")):
+        page.goto(server.url + path)
+        page.wait_for_selector(f"[data-testid={shown}]")
+        look(where)
     name = fresh_name("Aurélie")
     sign_up(page, server, name)
     look("signed in")
@@ -329,3 +325,32 @@ def test_the_name_question_is_not_asked_of_a_claimed_seat(server: Server, new_pa
     page.wait_for_selector("[data-testid=board]")
     page.wait_for_timeout(300)
     assert page.locator("[data-testid=name-dialog]").count() == 0
+
+
+def test_the_e_mail_buttons_when_the_server_can_send_e_mail(
+        server: Server, new_page: Any) -> None:
+    """Shown only when ``/api/meta`` says ``email_available`` (faked here, with the
+    e-mail endpoints' answers): each posts the name typed and shows the answer's words."""
+    page = new_page()
+    page.goto(server.url + "/account")
+    page.wait_for_selector("[data-testid=account-signed-out]")
+    assert page.locator("[data-testid=email-link]").count() == 0
+    meta = {**server.get("/api/meta"), "email_available": True}
+    page.route("**/api/meta", lambda route: route.fulfill(json=meta))
+    posted: list[tuple[str, Any]] = []
+
+    def answer(route: Any) -> None:
+        posted.append((route.request.url.rsplit("/", 1)[1], route.request.post_data_json))
+        route.fulfill(json={"detail": f"sent ({len(posted)})"})
+
+    page.route("**/api/account/email-*", answer)
+    page.reload()
+    page.click("[data-testid=email-link]")  # no name yet: said, nothing sent
+    assert page.wait_for_selector("[data-testid=signin-error]:not([hidden])").inner_text() \
+        == "Type your name first"
+    page.fill("[data-testid=signin-name]", "Jan")
+    page.click("[data-testid=email-link]")
+    page.wait_for_selector("[data-testid=email-answer]:has-text('sent (1)')")
+    page.click("[data-testid=email-reset]")
+    page.wait_for_selector("[data-testid=email-answer]:has-text('sent (2)')")
+    assert posted == [("email-link", {"name": "Jan"}), ("email-reset", {"name": "Jan"})]

@@ -58,22 +58,51 @@ async function submitting(form, error, act) {
 /** @param {string} testid */
 const errorLine = (testid) => h("p", { class: "error", role: "alert", "data-testid": testid, hidden: true });
 
+/**
+ * A form whose submission runs `act` (`submitting`: the server's words in `error`).
+ * @param {string} testid
+ * @param {HTMLElement} error
+ * @param {() => Promise<void>} act
+ * @param {import("./types.js").Child[]} children
+ */
+function accountForm(testid, error, act, ...children) {
+  /** @type {HTMLFormElement} */
+  const form = h("form", { class: "account-form", "data-testid": testid, onsubmit: (/** @type {Event} */ e) => {
+    e.preventDefault();
+    submitting(form, error, act);
+  } }, ...children);
+  return form;
+}
+
+/**
+ * Sign in or up (`path`) with a name and a password, then on to the next page.
+ * @param {string} path
+ * @param {HTMLInputElement} name
+ * @param {HTMLInputElement} password
+ */
+async function enter(path, name, password) {
+  await post(path, { name: name.value.trim(), password: password.value });
+  signedInHere();
+  location.href = nextPage();
+}
+
+/**
+ * A form's submit button.
+ * @param {string} text
+ * @param {string} testid
+ * @param {string} [kind]
+ */
+const submit = (text, testid, kind = "primary") =>
+  h("div", { class: "row" }, h("button", { type: "submit", class: `btn ${kind}`, "data-testid": testid }, text));
+
 /** The sign-in form (with the e-mail buttons when the server can send e-mail). @param {boolean} email */
 function signInForm(email) {
   const name = nameField("signin-name", "username");
   const password = passwordField("signin-password", t("account.password"), "current-password");
   const error = errorLine("signin-error");
   const said = h("p", { class: "info", role: "status", "data-testid": "email-answer", hidden: true });
-  /** @type {HTMLFormElement} */
-  const form = h("form", { class: "account-form", "data-testid": "signin-form", onsubmit: (/** @type {Event} */ e) => {
-    e.preventDefault();
-    submitting(form, error, async () => {
-      await post("/api/account/signin", { name: name.input.value.trim(), password: password.input.value });
-      signedInHere();
-      location.href = nextPage();
-    });
-  } }, h("h2", {}, t("account.sign_in")), name.el, password.el, error,
-  h("div", { class: "row" }, h("button", { type: "submit", class: "btn primary", "data-testid": "signin" }, t("account.sign_in"))));
+  const form = accountForm("signin-form", error, () => enter("/api/account/signin", name.input, password.input),
+    h("h2", {}, t("account.sign_in")), name.el, password.el, error, submit(t("account.sign_in"), "signin"));
   if (email) {
     const ask = (/** @type {string} */ path) => submitting(form, error, async () => {
       if (!name.input.value.trim()) throw new Error(t("account.name_first"));
@@ -93,18 +122,9 @@ function signUpForm() {
   const name = nameField("signup-name", "username");
   const password = passwordField("signup-password", t("account.new_password"), "new-password");
   const error = errorLine("signup-error");
-  /** @type {HTMLFormElement} */
-  const form = h("form", { class: "account-form", "data-testid": "signup-form", onsubmit: (/** @type {Event} */ e) => {
-    e.preventDefault();
-    submitting(form, error, async () => {
-      await post("/api/account/signup", { name: name.input.value.trim(), password: password.input.value });
-      signedInHere();
-      location.href = nextPage();
-    });
-  } }, h("h2", {}, t("account.sign_up")), h("p", { class: "muted" }, t("account.sign_up_text")), name.el, password.el,
-  h("p", { class: "hint" }, t("account.password_rule")), error,
-  h("div", { class: "row" }, h("button", { type: "submit", class: "btn primary", "data-testid": "signup" }, t("account.sign_up"))));
-  return form;
+  return accountForm("signup-form", error, () => enter("/api/account/signup", name.input, password.input),
+    h("h2", {}, t("account.sign_up")), h("p", { class: "muted" }, t("account.sign_up_text")), name.el, password.el,
+    h("p", { class: "hint" }, t("account.password_rule")), error, submit(t("account.sign_up"), "signup"));
 }
 
 /** @param {HTMLElement} root */
@@ -128,19 +148,13 @@ async function signedOut(root) {
 function deleteForm() {
   const password = passwordField("delete-password", t("account.password"), "current-password");
   const error = errorLine("delete-error");
-  /** @type {HTMLFormElement} */
-  const form = h("form", { class: "account-form", "data-testid": "delete-form", onsubmit: (/** @type {Event} */ e) => {
-    e.preventDefault();
-    submitting(form, error, async () => {
-      await request("DELETE", "/api/account", { body: { password: password.input.value } });
-      signedInHere(false);
-      location.href = href("/account");
-    });
-  } }, h("h2", {}, t("account.delete")),
+  return accountForm("delete-form", error, async () => {
+    await request("DELETE", "/api/account", { body: { password: password.input.value } });
+    signedInHere(false);
+    location.href = href("/account");
+  }, h("h2", {}, t("account.delete")),
   h("p", {}, t("account.delete_finished")), h("p", {}, t("account.delete_running")),
-  password.el, error,
-  h("div", { class: "row" }, h("button", { type: "submit", class: "btn danger", "data-testid": "delete-account" }, t("account.delete"))));
-  return form;
+  password.el, error, submit(t("account.delete"), "delete-account", "danger"));
 }
 
 /**
@@ -208,17 +222,12 @@ export function resetScreen(root) {
   const first = passwordField("reset-password", t("account.new_password"), "new-password");
   const second = passwordField("reset-again", t("reset.again"), "new-password");
   const error = errorLine("reset-error");
-  /** @type {HTMLFormElement} */
-  const form = h("form", { class: "account-form", "data-testid": "reset-form", onsubmit: (/** @type {Event} */ e) => {
-    e.preventDefault();
-    submitting(form, error, async () => {
-      if (first.input.value !== second.input.value) throw new Error(t("reset.differ"));
-      await post("/api/account/reset", { token, password: first.input.value });
-      signedInHere(false); // every session of the account ended
-      location.href = `${href("/account")}?reset=done`;
-    });
-  } }, h("h1", {}, t("reset.heading")), h("p", { class: "hint" }, t("account.password_rule")),
-  first.el, second.el, error,
-  h("div", { class: "row" }, h("button", { type: "submit", class: "btn primary", "data-testid": "reset" }, t("reset.save"))));
+  const form = accountForm("reset-form", error, async () => {
+    if (first.input.value !== second.input.value) throw new Error(t("reset.differ"));
+    await post("/api/account/reset", { token, password: first.input.value });
+    signedInHere(false); // every session of the account ended
+    location.href = `${href("/account")}?reset=done`;
+  }, h("h1", {}, t("reset.heading")), h("p", { class: "hint" }, t("account.password_rule")),
+  first.el, second.el, error, submit(t("reset.save"), "reset"));
   replace(root, h("section", { class: "account" }, h("div", { class: "card-box" }, form)));
 }
