@@ -2,8 +2,8 @@
 claim it (asked first; "Not now" is remembered), sign in from a second browser and find
 the game under Your games, and open it from there; signing out everywhere ends the other
 browser's session; a form or a fetch from a page served on another port is refused and
-changes nothing; a password reset from an admin's link; the pages in French, and at a
-phone's size."""
+changes nothing; a password reset from an admin's link; the account deleted; the
+e-mail buttons; the pages in French, and at a phone's size."""
 
 from __future__ import annotations
 
@@ -354,3 +354,27 @@ def test_the_e_mail_buttons_when_the_server_can_send_e_mail(
     page.click("[data-testid=email-reset]")
     page.wait_for_selector("[data-testid=email-answer]:has-text('sent (2)')")
     assert posted == [("email-link", {"name": "Jan"}), ("email-reset", {"name": "Jan"})]
+
+
+def test_deleting_the_account(server: Server, new_page: Any, shot: Any) -> None:
+    """The password asked again (a wrong one refused in words), then the account is
+    gone: signed out, and its seat in a running game is "deleted player"'s."""
+    name = fresh_name("Kim")
+    page = new_page()
+    sign_up(page, server, name)
+    game = bot_game(server, "To be left")
+    page.goto(server.url + game["seats"][0]["url"])
+    page.click("[data-testid=claim-yes]")
+    page.wait_for_selector("[data-testid=board]")
+    page.goto(server.url + "/account")
+    page.fill("[data-testid=delete-password]", "not the password")
+    page.click("[data-testid=delete-account]")
+    error = page.wait_for_selector("[data-testid=delete-error]:not([hidden])")
+    assert error.inner_text() == "wrong password"
+    shot(page, "account-delete-refused", full_page=True)
+    page.fill("[data-testid=delete-password]", PASSWORD)
+    page.click("[data-testid=delete-account]")
+    page.wait_for_selector("[data-testid=account-signed-out]")
+    assert header_says(page) == "Sign in"
+    assert seat_names(server, game["id"])[0] == "deleted player"
+    shot(page, "account-signed-out")
