@@ -23,7 +23,8 @@ from .state import AppState, Locale, Web, state_of
 STATIC: Final = Path(__file__).resolve().parent.parent / "static"
 #: paths the front end routes by itself: each serves index.html
 PAGES: Final = ("/", "/new", "/rules", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
-                "/replay/{game_id}", "/replay/{game_id}/{n}")
+                "/replay/{game_id}", "/replay/{game_id}/{n}",
+                "/account", "/account/games", "/account/reset")
 
 _PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Endeavor</title></head>

@@ -1,8 +1,11 @@
 // @ts-check
 // The browser app's entry point: routes by location.pathname (the server serves this
-// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id} and /replay/{id}, and with status
-// 404 for any other address, which gets the "Nothing here" page).
+// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id} and the
+// account's pages, /account, /account/games and /account/reset, and with status 404
+// for any other address, which gets the "Nothing here" page).
 
+import { accountScreen, resetScreen } from "./account.js";
+import { accountGamesScreen } from "./accountgames.js";
 import { gameScreen } from "./game.js";
 import { hostScreen } from "./host.js";
 import { howtoScreen } from "./howto.js";
@@ -11,6 +14,17 @@ import { newGameScreen } from "./newgame.js";
 import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
 import { languageSwitch, loadCatalogs, locale, t } from "./i18n.js";
+import { accountLink } from "./session.js";
+
+/**
+ * The account's pages, by path: the body's data-screen and the screen.
+ * @type {Record<string, [string, (root: HTMLElement) => unknown]>}
+ */
+const ACCOUNT_PAGES = {
+  "/account": ["account", accountScreen],
+  "/account/games": ["account-games", accountGamesScreen],
+  "/account/reset": ["account-reset", resetScreen],
+};
 
 async function route() {
   const root = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html's
@@ -20,6 +34,11 @@ async function route() {
   const id = match ? decodeURIComponent(match[2]) : "";
   document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby"
     : path === "/rules" ? "rules" : "nothing";
+  const account = Object.hasOwn(ACCOUNT_PAGES, path) ? ACCOUNT_PAGES[path] : null;
+  if (account) {
+    document.body.dataset.screen = account[0];
+    return account[1](root);
+  }
   if (path === "/") return lobbyScreen(root);
   if (path === "/new") return newGameScreen(root);
   if (path === "/rules") return howtoScreen(root);
@@ -48,7 +67,7 @@ function topbar() {
   if (howto) howto.textContent = t("app.how_to_play");
   const make = bar.querySelector('a[href="new"]');
   if (make) make.textContent = t("common.new_game");
-  bar.append(languageSwitch());
+  bar.append(accountLink(), languageSwitch());
   const loading = document.querySelector("#app > p.muted");
   if (loading) loading.textContent = t("common.loading");
   footer();
