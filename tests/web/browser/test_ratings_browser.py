@@ -209,10 +209,12 @@ def test_the_rated_checkbox_needs_an_account(server: Server, page: Any, shot: An
     assert page.get_attribute("[data-testid=rated-sign-in] a", "href") == "/account"
     assert "every person must play with an account" in page.inner_text(
         "[data-testid=rated-choice]").lower()
-    # signed in (the account's cookie): it can be ticked, and the game asks to be rated
-    answer = page.request.post(server.url + "/api/account/signup",
-                               data={"name": "Rater", "password": "correct horse"})
-    assert answer.ok, answer.text()
+    # signed in on the account page: it can be ticked, and the game asks to be rated
+    ready(page, server.url + "/account")
+    page.fill("[data-testid=signup-name]", "Rater")
+    page.fill("[data-testid=signup-password]", "correct horse battery")
+    page.click("[data-testid=signup]")
+    page.wait_for_selector("[data-testid=account-signed-in]")
     sent: list[dict[str, Any]] = []
 
     def create(route: Any) -> None:

@@ -1,9 +1,12 @@
 // @ts-check
 // The browser app's entry point: routes by location.pathname (the server serves this
-// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id}, /leaderboard,
-// /leaderboard/{family} and /players/{name}, and with status 404 for any other address,
-// which gets the "Nothing here" page).
+// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id}, the
+// account's pages, /account, /account/games and /account/reset, and the ratings',
+// /leaderboard, /leaderboard/{family} and /players/{name}, and with status 404 for any
+// other address, which gets the "Nothing here" page).
 
+import { accountScreen, resetScreen } from "./account.js";
+import { accountGamesScreen } from "./accountgames.js";
 import { gameScreen } from "./game.js";
 import { hostScreen } from "./host.js";
 import { howtoScreen } from "./howto.js";
@@ -14,6 +17,17 @@ import { profileScreen } from "./profile.js";
 import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
 import { languageSwitch, loadCatalogs, locale, t } from "./i18n.js";
+import { accountLink } from "./session.js";
+
+/**
+ * The account's pages, by path: the body's data-screen and the screen.
+ * @type {Record<string, [string, (root: HTMLElement) => unknown]>}
+ */
+const ACCOUNT_PAGES = {
+  "/account": ["account", accountScreen],
+  "/account/games": ["account-games", accountGamesScreen],
+  "/account/reset": ["account-reset", resetScreen],
+};
 
 async function route() {
   const root = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html's
@@ -29,6 +43,11 @@ async function route() {
   }
   document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby"
     : path === "/rules" ? "rules" : "nothing";
+  const account = Object.hasOwn(ACCOUNT_PAGES, path) ? ACCOUNT_PAGES[path] : null;
+  if (account) {
+    document.body.dataset.screen = account[0];
+    return account[1](root);
+  }
   if (path === "/") return lobbyScreen(root);
   if (path === "/new") return newGameScreen(root);
   if (path === "/rules") return howtoScreen(root);
@@ -59,7 +78,7 @@ function topbar() {
   if (make) make.textContent = t("common.new_game");
   const board = bar.querySelector("[data-testid=leaderboard-link]");
   if (board) board.textContent = t("rating.leaderboard");
-  bar.append(languageSwitch());
+  bar.append(accountLink(), languageSwitch());
   const loading = document.querySelector("#app > p.muted");
   if (loading) loading.textContent = t("common.loading");
   footer();

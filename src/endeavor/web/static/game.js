@@ -22,6 +22,7 @@ import { pendingRatings, ratedMark, ratingNote, ratingRow } from "./ratings.js";
 import { trackPresence } from "./presence.js";
 import { reviewPanel } from "./review.js";
 import { askBeforeTaking, lookOnly, seatNotices } from "./seatlink.js";
+import { offerClaim } from "./session.js";
 import { nameAsker, resultLine, seatTag, setSeats, withNames, youTag } from "./names.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
@@ -209,6 +210,8 @@ async function openSeat(root, id) {
         }
         addToken(id, token);
         setCurrentToken(id, token);
+        // signed in: the seat may become the account's (asked first)
+        if (given && await offerClaim(root, id, token, view)) return { token, view: await api.view(id, token) };
         return { token, view };
       }
       if (view.benched && view.benched.length) { // the host gave the seat to a bot: it watches

@@ -8,6 +8,7 @@
 import { request } from "./api.js";
 import { h, href } from "./dom.js";
 import { botName, locale, t } from "./i18n.js";
+import { whoami } from "./session.js";
 
 /**
  * @typedef {{ id: string, name: string }} Family
@@ -167,7 +168,7 @@ export function pendingRatings(refresh, every = 4000) {
 
 /**
  * The new-game form's "Rated game" checkbox, explained in one line: it can be ticked only
- * by someone signed in (GET /api/account answers), else a link says to sign in first.
+ * by someone signed in (`whoami` of session.js), else a link says to sign in first.
  * `checked()`: whether to ask for a rated game.
  */
 export function ratedChoice() {
@@ -177,9 +178,9 @@ export function ratedChoice() {
   const el = h("div", { class: "rated-choice", "data-testid": "rated-choice" },
     h("label", { class: "field inline" }, box, t("rating.rated_game")),
     h("span", { class: "hint" }, t("rating.rated_hint")), " ", signIn);
-  request("GET", "/api/account").then(() => { box.disabled = false; }, () => {
-    box.checked = false;
-    signIn.hidden = false;
+  whoami().then((me) => {
+    box.disabled = !me;
+    signIn.hidden = Boolean(me);
   });
   return { el, checked: () => !box.disabled && box.checked };
 }
