@@ -24,7 +24,8 @@ STATIC: Final = Path(__file__).resolve().parent.parent / "static"
 #: paths the front end routes by itself: each serves index.html
 PAGES: Final = ("/", "/new", "/rules", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
                 "/replay/{game_id}", "/replay/{game_id}/{n}",
-                "/account", "/account/games", "/account/reset")
+                "/account", "/account/games", "/account/reset",
+                "/leaderboard", "/leaderboard/{family}", "/players/{name}")
 
 _PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Endeavor</title></head>

@@ -1,16 +1,19 @@
 // @ts-check
 // The browser app's entry point: routes by location.pathname (the server serves this
-// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id} and the
-// account's pages, /account, /account/games and /account/reset, and with status 404
-// for any other address, which gets the "Nothing here" page).
+// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id}, the
+// account's pages, /account, /account/games and /account/reset, and the ratings',
+// /leaderboard, /leaderboard/{family} and /players/{name}, and with status 404 for any
+// other address, which gets the "Nothing here" page).
 
 import { accountScreen, resetScreen } from "./account.js";
 import { accountGamesScreen } from "./accountgames.js";
 import { gameScreen } from "./game.js";
 import { hostScreen } from "./host.js";
 import { howtoScreen } from "./howto.js";
+import { leaderboardScreen } from "./leaderboard.js";
 import { lobbyScreen } from "./lobby.js";
 import { newGameScreen } from "./newgame.js";
+import { profileScreen } from "./profile.js";
 import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
 import { languageSwitch, loadCatalogs, locale, t } from "./i18n.js";
@@ -32,6 +35,12 @@ async function route() {
   const path = (full.startsWith(BASE) ? full.slice(BASE.length) : full).replace(/\/+$/, "") || "/";
   const match = path.match(/^\/(play|game|host|replay)\/([^/]+)$/) || path.match(/^\/(replay)\/([^/]+)\/(\d+)$/);
   const id = match ? decodeURIComponent(match[2]) : "";
+  const rated = path.match(/^\/(leaderboard)(?:\/([^/]+))?$/) || path.match(/^\/(players)\/([^/]+)$/);
+  if (rated) {
+    document.body.dataset.screen = rated[1];
+    const name = rated[2] === undefined ? null : decodeURIComponent(rated[2]);
+    return rated[1] === "leaderboard" ? leaderboardScreen(root, name) : profileScreen(root, name || "");
+  }
   document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby"
     : path === "/rules" ? "rules" : "nothing";
   const account = Object.hasOwn(ACCOUNT_PAGES, path) ? ACCOUNT_PAGES[path] : null;
@@ -67,6 +76,8 @@ function topbar() {
   if (howto) howto.textContent = t("app.how_to_play");
   const make = bar.querySelector('a[href="new"]');
   if (make) make.textContent = t("common.new_game");
+  const board = bar.querySelector("[data-testid=leaderboard-link]");
+  if (board) board.textContent = t("rating.leaderboard");
   bar.append(accountLink(), languageSwitch());
   const loading = document.querySelector("#app > p.muted");
   if (loading) loading.textContent = t("common.loading");
