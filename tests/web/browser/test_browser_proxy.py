@@ -24,20 +24,26 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
         yield p
 
 
-def test_a_game_against_a_bot_behind_the_proxy(proxy: Proxied, browser: Any,
-                                               tmp_path: Path) -> None:
-    public = proxy.public_url
+def public_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A browser context of its own, its page, and the page's JavaScript errors."""
     # the test's certificate is its own: Chromium does not know its issuer
     context = browser.new_context(viewport={"width": 1400, "height": 900},
                                   ignore_https_errors=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
+def test_a_game_against_a_bot_behind_the_proxy(proxy: Proxied, browser: Any,
+                                               tmp_path: Path) -> None:
+    public = proxy.public_url
+    context, page, errors = public_page(browser)
     requests: list[str] = []
     failed: list[str] = []
     sockets: list[str] = []
     frames: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url))
     page.on("requestfailed", lambda r: failed.append(f"{r.url}: {r.failure}"))
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.url}: {r.status}"))
@@ -81,3 +87,30 @@ def test_a_game_against_a_bot_behind_the_proxy(proxy: Proxied, browser: Any,
     wss = f"wss://127.0.0.1:{proxy.https_port}/endeavor/api/games/"
     assert sockets and all(u.startswith(wss) for u in sockets), sockets
     assert any('"seq"' in f for f in frames), frames
+
+
+def test_an_account_behind_the_proxy(proxy: Proxied, browser: Any) -> None:
+    """Signing up on the account page behind the proxy: Chromium keeps the session's
+    cookie as HttpOnly (no script reads it), SameSite=Lax, Secure (the public URL is
+    https) and on the prefix's path, and the next page is signed in."""
+    public = proxy.public_url
+    context, page, errors = public_page(browser)
+    try:
+        page.goto(public + "/account")
+        page.fill("[data-testid=signup-name]", "Proxied Ann")
+        page.fill("[data-testid=signup-password]", "correct horse battery")
+        page.click("[data-testid=signup]")
+        page.wait_for_selector("[data-testid=account-signed-in]")
+        assert page.url == public + "/account"
+        cookies = [c for c in context.cookies() if c["name"] == "endeavor_session"]
+        assert len(cookies) == 1, context.cookies()
+        cookie = cookies[0]
+        assert (cookie["httpOnly"], cookie["secure"], cookie["sameSite"], cookie["path"]) == (
+            True, True, "Lax", "/endeavor"), cookie
+        assert "endeavor_session" not in page.evaluate("() => document.cookie")
+        page.goto(public + "/")
+        page.wait_for_selector("[data-testid=account-link][data-signed-in='1']")
+        assert page.inner_text("[data-testid=account-link]") == "Proxied Ann"
+    finally:
+        context.close()
+    assert not errors, errors

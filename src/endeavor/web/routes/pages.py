@@ -24,7 +24,9 @@ STATIC: Final = Path(__file__).resolve().parent.parent / "static"
 #: paths the front end routes by itself: each serves index.html
 PAGES: Final = ("/", "/new", "/rules", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
                 "/replay/{game_id}", "/replay/{game_id}/{n}",
-                "/account/notifications", "/account/link")
+                "/account", "/account/games", "/account/reset",
+                "/account/notifications", "/account/link",
+                "/leaderboard", "/leaderboard/{family}", "/players/{name}")
 
 _PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Endeavor</title></head>

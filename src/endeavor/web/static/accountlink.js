@@ -56,7 +56,7 @@ export async function accountLinkScreen(root) {
   const token = fragmentToken();
   // the token leaves the address bar (and the history) at once: it signs in once
   if (token) history.replaceState(null, "", location.pathname + location.search);
-  const box = h("section", { class: "card-box account-link", "data-testid": "account-link" },
+  const box = h("section", { class: "card-box account-mail-link", "data-testid": "account-mail-link" },
     h("h1", {}, t("accountmail.link_title")), h("p", { class: "muted" }, t("common.loading")));
   replace(root, box);
   /** @type {string | null} */

@@ -1,19 +1,38 @@
 // @ts-check
 // The browser app's entry point: routes by location.pathname (the server serves this
-// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id},
-// /account/notifications and /account/link, and with status
-// 404 for any other address, which gets the "Nothing here" page).
+// page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id}, the
+// account's pages, /account, /account/games, /account/reset, /account/notifications and
+// /account/link, and the ratings', /leaderboard, /leaderboard/{family} and
+// /players/{name}, and with status 404 for any other address, which gets the "Nothing
+// here" page).
 
+import { accountScreen, resetScreen } from "./account.js";
+import { accountGamesScreen } from "./accountgames.js";
 import { accountLinkScreen } from "./accountlink.js";
 import { accountNotifyScreen } from "./accountnotify.js";
 import { gameScreen } from "./game.js";
 import { hostScreen } from "./host.js";
 import { howtoScreen } from "./howto.js";
+import { leaderboardScreen } from "./leaderboard.js";
 import { lobbyScreen } from "./lobby.js";
 import { newGameScreen } from "./newgame.js";
+import { profileScreen } from "./profile.js";
 import { replayScreen } from "./replay.js";
 import { BASE, h, href, problemPage } from "./dom.js";
 import { languageSwitch, loadCatalogs, locale, t } from "./i18n.js";
+import { accountLink } from "./session.js";
+
+/**
+ * The account's pages, by path: the body's data-screen and the screen.
+ * @type {Record<string, [string, (root: HTMLElement) => unknown]>}
+ */
+const ACCOUNT_PAGES = {
+  "/account": ["account", accountScreen],
+  "/account/games": ["account-games", accountGamesScreen],
+  "/account/reset": ["account-reset", resetScreen],
+  "/account/notifications": ["account-notifications", accountNotifyScreen],
+  "/account/link": ["account-link", accountLinkScreen],
+};
 
 async function route() {
   const root = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html's
@@ -21,14 +40,22 @@ async function route() {
   const path = (full.startsWith(BASE) ? full.slice(BASE.length) : full).replace(/\/+$/, "") || "/";
   const match = path.match(/^\/(play|game|host|replay)\/([^/]+)$/) || path.match(/^\/(replay)\/([^/]+)\/(\d+)$/);
   const id = match ? decodeURIComponent(match[2]) : "";
+  const rated = path.match(/^\/(leaderboard)(?:\/([^/]+))?$/) || path.match(/^\/(players)\/([^/]+)$/);
+  if (rated) {
+    document.body.dataset.screen = rated[1];
+    const name = rated[2] === undefined ? null : decodeURIComponent(rated[2]);
+    return rated[1] === "leaderboard" ? leaderboardScreen(root, name) : profileScreen(root, name || "");
+  }
   document.body.dataset.screen = match ? match[1] : path === "/new" ? "new" : path === "/" ? "lobby"
-    : path === "/rules" ? "rules" : path === "/account/notifications" ? "account-notifications"
-    : path === "/account/link" ? "account-link" : "nothing";
+    : path === "/rules" ? "rules" : "nothing";
+  const account = Object.hasOwn(ACCOUNT_PAGES, path) ? ACCOUNT_PAGES[path] : null;
+  if (account) {
+    document.body.dataset.screen = account[0];
+    return account[1](root);
+  }
   if (path === "/") return lobbyScreen(root);
   if (path === "/new") return newGameScreen(root);
   if (path === "/rules") return howtoScreen(root);
-  if (path === "/account/notifications") return accountNotifyScreen(root);
-  if (path === "/account/link") return accountLinkScreen(root);
   if (match && match[1] === "play") return gameScreen(root, id);
   if (match && match[1] === "game") return gameScreen(root, id, { spectator: true });
   if (match && match[1] === "host") return hostScreen(root, id);
@@ -54,7 +81,9 @@ function topbar() {
   if (howto) howto.textContent = t("app.how_to_play");
   const make = bar.querySelector('a[href="new"]');
   if (make) make.textContent = t("common.new_game");
-  bar.append(languageSwitch());
+  const board = bar.querySelector("[data-testid=leaderboard-link]");
+  if (board) board.textContent = t("rating.leaderboard");
+  bar.append(accountLink(), languageSwitch());
   const loading = document.querySelector("#app > p.muted");
   if (loading) loading.textContent = t("common.loading");
   footer();

@@ -18,9 +18,11 @@ import { matHtml, supplyHtml } from "./mats.js";
 import { openNotifyPanel } from "./notifypanel.js";
 import { panZoom, PHONE_MIN_SCALE } from "./panzoom.js";
 import { rematchPanel } from "./rematch.js";
+import { pendingRatings, ratedMark, ratingNote, ratingRow } from "./ratings.js";
 import { trackPresence } from "./presence.js";
 import { reviewPanel } from "./review.js";
 import { askBeforeTaking, lookOnly, seatNotices } from "./seatlink.js";
+import { offerClaim } from "./session.js";
 import { nameAsker, resultLine, seatTag, setSeats, withNames, youTag } from "./names.js";
 import {
   addToken, currentToken, dropToken, heldTokens, hostToken, setCurrentToken, takeHostFlag,
@@ -70,11 +72,14 @@ export function tableHtml(view, { clocks = false } = {}) {
 }
 
 /**
- * The score pad: one column per seat, one row per line, then totals and ranks.
+ * The score pad: one column per seat, one row per line, then totals and ranks; for a
+ * rated game each seat's rating change (or a line saying they are pending, or why the
+ * game was not rated).
  * @param {Score[]} scores
  * @param {string | null} [ended]
+ * @param {View["ratings"]} [ratings]
  */
-export function scorePad(scores, ended = null) {
+export function scorePad(scores, ended = null, ratings = null) {
   const lines = scores[0].lines.map(([name]) => name);
   const best = Math.min(...scores.map((s) => s.rank));
   return h("section", { class: "scorepad", "data-testid": "scorepad", "aria-label": t("scores.final") },
@@ -92,7 +97,9 @@ export function scorePad(scores, ended = null) {
         h("tr", { class: "total" }, h("th", { scope: "row" }, t("scores.total")),
           scores.map((s) => h("td", { "data-testid": `total-${s.seat}` }, String(s.total)))),
         h("tr", { class: "rank" }, h("th", { scope: "row" }, t("scores.rank")),
-          scores.map((s) => h("td", {}, String(s.rank)))))));
+          scores.map((s) => h("td", {}, String(s.rank)))),
+        ratingRow(scores.map((s) => s.seat), ratings))),
+    ratingNote(ratings));
 }
 
 /** @type {Record<string, string>} a clock's line: an icon drawn by the CSS */
@@ -203,6 +210,8 @@ async function openSeat(root, id) {
         }
         addToken(id, token);
         setCurrentToken(id, token);
+        // signed in: the seat may become the account's (asked first)
+        if (given && await offerClaim(root, id, token, view)) return { token, view: await api.view(id, token) };
         return { token, view };
       }
       if (view.benched && view.benched.length) { // the host gave the seat to a bot: it watches
@@ -462,6 +471,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
   let meta = null;
   const watch = turnWatcher();
   const askName = nameAsker(id, token, (next) => render(next));
+  const watchRatings = pendingRatings(() => refresh()); // a rated game's, once it is over
 
   const header = h("div", { class: "game-head" });
   const boardFrame = h("div", { class: "board-wrap" });
@@ -662,6 +672,7 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
       h("h1", { class: "game-title", title: gameTitle }, gameTitle),
       youTag(id, token, view, (next) => render(next)),
       h("span", { class: "headline", "data-testid": "headline" }, headline(state, view.ended)),
+      ratedMark(view),
       spectate ? h("span", { class: "badge" }, t("head.spectating")) : null,
       h("button", { type: "button", class: "btn small menu-toggle", "data-testid": "menu-toggle",
         "aria-expanded": header.classList.contains("open") ? "true" : "false", title: t("head.more"),
@@ -686,7 +697,8 @@ export async function gameScreen(root, id, { spectator = false } = {}) {
     const table = tableHtml(view, { clocks: !view.over });
     replace(supplyBox, table.supply);
     replace(matsBox, table.mats);
-    replace(scoresBox, view.scores ? scorePad(view.scores, view.ended) : null);
+    replace(scoresBox, view.scores ? scorePad(view.scores, view.ended, view.ratings) : null);
+    watchRatings(view);
     replace(takeoverBox, takenOver(), seatNotices(view, {
       look: look ? look.seats : null,
       onPlay: look ? () => {

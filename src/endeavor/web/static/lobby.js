@@ -9,6 +9,7 @@ import { setBadge } from "./alerts.js";
 import { h, href, linkHref, replace, toast } from "./dom.js";
 import { addToken, allHeld, dropToken, setHostToken } from "./tokens.js";
 import { seatName, seatTag } from "./names.js";
+import { whoami } from "./session.js";
 
 /** How often "Your games" is looked at again while the lobby is open (ms). */
 const MINE_EVERY = 15000;
@@ -105,7 +106,7 @@ export function resultText(game, you = []) {
  * @param {GameSummary} game
  * @param {number[]} [you]
  */
-function statusText(game, you = []) {
+export function statusText(game, you = []) {
   if (game.status === "over") return resultText(game, you);
   if (game.ended === "host") return t("lobby.ended_by_host");
   if (game.current_player === null || game.current_player === undefined) return t(`lobby.status_${game.status}`);
@@ -318,12 +319,17 @@ export async function lobbyScreen(root) {
   const showBot = () => { bot.hidden = botLabel.hidden = mode.value !== "bots"; };
   mode.addEventListener("change", showBot);
   showBot();
+  // signed in: the account's games, on every device
+  const accountGamesLink = h("a", { class: "btn big", href: href("/account/games"), "data-testid": "account-games-link", hidden: true },
+    t("lobby.account_games"));
+  whoami().then((me) => { accountGamesLink.hidden = !me; });
   replace(root,
     h("section", { class: "hero" },
       h("div", {},
         h("h1", {}, "Endeavor"),
         h("p", { class: "muted" }, t("lobby.tagline"))),
-      h("a", { class: "btn primary big", href: href("/new"), "data-testid": "new-game" }, t("lobby.new_game"))),
+      h("div", { class: "row hero-links" }, accountGamesLink,
+        h("a", { class: "btn primary big", href: href("/new"), "data-testid": "new-game" }, t("lobby.new_game")))),
     mineBox,
     h("section", { class: "card-box" }, h("h2", {}, t("lobby.games")), list),
     h("section", { class: "card-box" }, h("h2", {}, t("lobby.import_heading")),

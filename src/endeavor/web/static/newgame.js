@@ -11,6 +11,7 @@ import { api } from "./api.js";
 import { amount } from "./clock.js";
 import { h, href, replace, toast, copyText, fullUrl, linkHref } from "./dom.js";
 import { inviteBox, inviteText } from "./invite.js";
+import { ratedChoice } from "./ratings.js";
 import { addToken, setHostToken } from "./tokens.js";
 import { lastName, MAX_NAME, rememberName, seatChip } from "./names.js";
 
@@ -101,6 +102,7 @@ export async function newGameScreen(root) {
       (e.paragraphs && e.paragraphs.length ? e.paragraphs : [e.rule]).map((text) => h("p", {}, text)),
       e.shield ? h("p", {}, h("b", {}, t("newgame.shields")), e.shield) : null) : null)));
   const fleet = h("input", { type: "checkbox", name: "silent_fleet", "data-testid": "silent-fleet" });
+  const rated = ratedChoice(); // a rated game: only for someone signed in
   const optionsBox = h("div", { class: "checks" });
   const seatsBox = h("div", { class: "seats", "data-testid": "seats" });
   const exploitField = labelled(t("newgame.exploits"), exploitMode, h("span", { "data-testid": "shields-hint" },
@@ -280,6 +282,7 @@ export async function newGameScreen(root) {
     exploitProblem,
     h("label", { class: "field inline" }, fleet, t("newgame.fleet")),
     optionsBox,
+    rated.el,
     h("h3", {}, t("lobby.col_seats")),
     presets,
     seatsBox,
@@ -323,8 +326,9 @@ export async function newGameScreen(root) {
     }
     const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const seats = choices.map((c) => (c === "you" ? "human" : c));
-    /** @type {{ config: object, seats: string[], names?: (string | null)[], clock?: ClockChoice, title?: string }} */
+    /** @type {{ config: object, seats: string[], names?: (string | null)[], clock?: ClockChoice, title?: string, rated?: boolean }} */
     const body = { config, seats };
+    if (rated.checked()) body.rated = true; // sent only when asked for
     const names = [.../** @type {NodeListOf<HTMLInputElement>} */ (seatsBox.querySelectorAll("input.seat-name-input"))].map((x) => x.value.trim() || null);
     if (names.some((x) => x)) body.names = names;
     if (timing.clock) body.clock = timing.clock;

@@ -155,13 +155,38 @@ export function markMoves(root, body, d) {
  * @param {number} hi
  * @param {number} count
  */
-function ticks(lo, hi, count) {
+export function ticks(lo, hi, count) {
   const raw = (hi - lo) / Math.max(1, count);
   const mag = 10 ** Math.floor(Math.log10(raw || 1));
   const stepSize = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw) || 10 * mag;
   const out = [];
   for (let v = Math.ceil(lo / stepSize) * stepSize; v <= hi + 1e-9; v += stepSize) out.push(Math.round(v * 1e6) / 1e6);
   return out;
+}
+
+/**
+ * A chart's frame, into `grid`: a gridline and a label at each of `yTicks` (in `yWords`),
+ * a label under the bottom axis at each of `xTicks`, the two axes and their titles.
+ * @param {SVGGElement} grid
+ * @param {{ W: number, H: number, M: { left: number, right: number, top: number, bottom: number },
+ *   X: (v: number) => number, Y: (v: number) => number }} frame
+ * @param {{ yTicks: number[], xTicks: number[], xTitle: string, yTitle: string,
+ *   yWords?: (v: number) => string }} axes
+ */
+export function chartAxes(grid, { W, H, M, X, Y }, { yTicks, xTicks, xTitle, yTitle, yWords = String }) {
+  for (const v of yTicks) {
+    grid.append(s("line", { class: "rv-gridline", x1: M.left, x2: W - M.right, y1: Y(v), y2: Y(v) }),
+      s("text", { class: "rv-tick", x: M.left - 6, y: Y(v) + 4, "text-anchor": "end" }, yWords(v)));
+  }
+  for (const v of xTicks) {
+    grid.append(s("text", { class: "rv-tick", x: X(v), y: H - M.bottom + 15, "text-anchor": "middle" }, String(v)));
+  }
+  const middle = (M.top + H - M.bottom) / 2;
+  grid.append(
+    s("line", { class: "rv-axis", x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }),
+    s("line", { class: "rv-axis", x1: M.left, x2: M.left, y1: M.top, y2: H - M.bottom }),
+    s("text", { class: "rv-axis-title", x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" }, xTitle),
+    s("text", { class: "rv-axis-title", x: 12, y: middle, "text-anchor": "middle", transform: `rotate(-90 12 ${middle})` }, yTitle));
 }
 
 /**
@@ -212,20 +237,8 @@ export function glorySvg(review, width, { pick = null } = {}) {
     if (b.round % 2 === 1) grid.append(s("rect", { class: "rv-band", x: a, y: M.top, width: Math.max(0, z - a), height: H - M.top - M.bottom }));
     if (z - a >= 16 && b.round > 0) grid.append(s("text", { class: "rv-round", x: (a + z) / 2, y: M.top - 8, "text-anchor": "middle" }, t("review.round", { round: b.round })));
   });
-  for (const v of ticks(lo, hi, phoneSized ? 4 : 6)) {
-    grid.append(s("line", { class: "rv-gridline", x1: M.left, x2: W - M.right, y1: Y(v), y2: Y(v) }),
-      s("text", { class: "rv-tick", x: M.left - 6, y: Y(v) + 4, "text-anchor": "end" }, String(v)));
-  }
-  for (const v of ticks(x0, x1, phoneSized ? 4 : 8)) {
-    grid.append(s("text", { class: "rv-tick", x: X(v), y: H - M.bottom + 15, "text-anchor": "middle" }, String(v)));
-  }
-  grid.append(
-    s("line", { class: "rv-axis", x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }),
-    s("line", { class: "rv-axis", x1: M.left, x2: M.left, y1: M.top, y2: H - M.bottom }),
-    s("text", { class: "rv-axis-title", x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" },
-      t("review.axis_actions")),
-    s("text", { class: "rv-axis-title", x: 12, y: (M.top + H - M.bottom) / 2, "text-anchor": "middle",
-      transform: `rotate(-90 12 ${(M.top + H - M.bottom) / 2})` }, t("review.axis_glory")));
+  chartAxes(grid, { W, H, M, X, Y }, { yTicks: ticks(lo, hi, phoneSized ? 4 : 6),
+    xTicks: ticks(x0, x1, phoneSized ? 4 : 8), xTitle: t("review.axis_actions"), yTitle: t("review.axis_glory") });
   svg.append(title(t("review.chart_title")), grid);
   // one line per player, named at its end (names pushed apart so that none overlap)
   const ends = [];

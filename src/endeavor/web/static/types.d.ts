@@ -145,6 +145,10 @@ export interface View {
   scores?: Score[] | null;
   benched?: Benched[];
   config?: { ruleset?: string; options?: Record<string, unknown> } | null;
+  /** a rated game: its ratings change when it ends */
+  rated?: boolean;
+  /** a rated game's ratings: pending, done (each seat's change) or unrated (why) */
+  ratings?: import("./ratings.js").GameRatings | null;
 }
 
 /** What h() and s() append: nodes, text (numbers too), nothing, or lists of them. */
