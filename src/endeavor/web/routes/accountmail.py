@@ -26,6 +26,7 @@ from ..store import Conflict
 from ..view import mailwords
 from ..view.notice import say
 from .accounts import Accounts, _signed_in_answer, same_origin, signed_in
+from .notifications import checked_addresses
 from .state import AppState, Locale, Web
 
 
@@ -76,11 +77,7 @@ async def put_notifications(body: s.AccountNotifyRequest, request: Request, web:
     account, _ = await run_in_threadpool(signed_in, request, a)
     fields = body.model_dump(exclude_unset=True)
     changes: dict[str, Any] = {k: v for k, v in fields.items() if k != "lang"}
-    if "webhook" in fields:  # an empty one removes it, as null does
-        changes["webhook"] = (await web.notifier.check_webhook_async(body.webhook)
-                              if body.webhook else None)
-    if "email" in fields:
-        changes["email"] = web.notifier.check_email(body.email) if body.email else None
+    changes.update(await checked_addresses(web, fields))  # as a seat's (empty: removed)
     lang = body.lang or locale
 
     def save() -> dict[str, Any]:

@@ -32,6 +32,19 @@ def notify_view(web: AppState, game_id: str, you: frozenset[int]) -> dict[str, A
             "digest_hours": web.notifier.settings.digest_seconds / 3600.0}
 
 
+async def checked_addresses(web: AppState, fields: dict[str, Any]) -> dict[str, str | None]:
+    """The ``webhook`` and ``email`` among a request's ``fields``, checked (400 in words:
+    see :meth:`~endeavor.web.notify.Notifier.check_webhook`, ``check_email``); an empty
+    one, or null, removes it (None)."""
+    changes: dict[str, str | None] = {}
+    webhook, email = fields.get("webhook"), fields.get("email")
+    if "webhook" in fields:
+        changes["webhook"] = await web.notifier.check_webhook_async(webhook) if webhook else None
+    if "email" in fields:
+        changes["email"] = web.notifier.check_email(email) if email else None
+    return changes
+
+
 @router.get("/api/games/{game_id}/notify", response_model=schemas.NotifyView)
 def get_notify(game_id: GameId, token: Token, web: Web) -> dict[str, Any]:
     """Your seat's notification settings (webhook URL, e-mail address)."""
@@ -55,13 +68,7 @@ async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
     you = seats_of(snap, token, required=True)
     seat = one_seat(you, body.seat)
     fields = body.model_dump(exclude_unset=True)
-    changes: dict[str, str | None] = {}
-    if "webhook" in fields:
-        changes["webhook"] = (await web.notifier.check_webhook_async(body.webhook)
-                              if body.webhook else None)
-    if "email" in fields:
-        changes["email"] = web.notifier.check_email(body.email) if body.email else None
-
+    changes = await checked_addresses(web, fields)
     lang = body.lang or locale
 
     def save() -> dict[str, Any]:
