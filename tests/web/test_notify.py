@@ -315,7 +315,7 @@ def test_webhook_and_email_delivered_after_a_move(server: ServerProcess, client:
     assert r.status_code == 200, r.text
     assert r.json()["seats"] == [{"seat": 1, "webhook": receiver.url + path,
                                   "email": address, "webhook_mode": "turn",
-                                  "email_mode": "turn"}]
+                                  "email_mode": "turn", "from_account": False}]
     assert r.json()["email_available"] is True
 
     _play_until(client, gid, toks, 1)  # P0 moves: P1 is to move
@@ -416,20 +416,22 @@ def test_settings_get_delete_and_reissue(server: ServerProcess, client: httpx.Cl
     r = client.get(url, headers=auth(toks[2]))
     assert r.status_code == 200
     assert r.json()["seats"] == [{"seat": 2, "webhook": None, "email": None,
-                                  "webhook_mode": "turn", "email_mode": "turn"}]
+                                  "webhook_mode": "turn", "email_mode": "turn",
+                                  "from_account": False}]
     assert client.get(url).status_code == 401
     assert _put(client, gid, toks[2], webhook=receiver.url + "/s2",
                 email="two@example.org").status_code == 200
     assert _put(client, gid, toks[2], webhook=None).json()["seats"] == [
         {"seat": 2, "webhook": None, "email": "two@example.org",
-         "webhook_mode": "turn", "email_mode": "turn"}]  # one field changed
+         "webhook_mode": "turn", "email_mode": "turn", "from_account": False}]  # one field changed
     bad = _put(client, gid, toks[2], email="not an address")
     assert bad.status_code == 400 and "e-mail address" in bad.json()["detail"]
     bad = _put(client, gid, toks[2], webhook="ftp://example.org/x")
     assert bad.status_code == 400 and "http" in bad.json()["detail"]
     r = client.delete(url, headers=auth(toks[2]))
     assert r.json()["seats"] == [{"seat": 2, "webhook": None, "email": None,
-                                  "webhook_mode": "turn", "email_mode": "turn"}]
+                                  "webhook_mode": "turn", "email_mode": "turn",
+                                  "from_account": False}]
     # another seat's settings are its own
     assert _put(client, gid, toks[1], webhook=receiver.url + "/s1").status_code == 200
     assert client.get(url, headers=auth(toks[2])).json()["seats"][0]["webhook"] is None
@@ -441,7 +443,7 @@ def test_settings_get_delete_and_reissue(server: ServerProcess, client: httpx.Cl
     assert client.get(url, headers=auth(toks[1])).status_code == 403
     assert client.get(url, headers=auth(new)).json()["seats"] == [
         {"seat": 1, "webhook": receiver.url + "/s1", "email": None,
-         "webhook_mode": "turn", "email_mode": "turn"}]
+         "webhook_mode": "turn", "email_mode": "turn", "from_account": False}]
     _play_until(client, gid, {0: toks[0], 1: new, 2: toks[2]}, 1)
     [post] = receiver.wait("/s1")
     assert post["body"]["link"].endswith("#" + new)

@@ -186,7 +186,8 @@ def test_rematch_every_old_seat_joins_with_names_and_notifications(
     r = client.get(f"/api/games/{new}/notify", headers=auth(joined[1]))
     assert r.json()["seats"] == [{"seat": where[1], "email": "bo@example.org",
                                   "webhook": "http://127.0.0.1:9/bo",
-                                  "email_mode": "turn", "webhook_mode": "turn"}]
+                                  "email_mode": "turn", "webhook_mode": "turn",
+                                  "from_account": False}]
 
     # a second Play again, by anyone, is refused and names the rematch
     for token in (toks[0], old["host_token"], toks[1]):

@@ -112,7 +112,8 @@ def test_settings_stay_with_the_seat_across_a_new_link_a_bot_and_the_hand_back(
     assert new != toks[1]
     assert client.get(f"/api/games/{gid}/notify", headers=auth(toks[1])).status_code == 403
     assert _notify(client, gid, new) == {"seat": 1, "webhook": hook, "email": None,
-                                         "webhook_mode": "digest", "email_mode": "turn"}
+                                         "webhook_mode": "digest", "email_mode": "turn",
+                                         "from_account": False}
     _host(client, game, "seats/1/bot", bot="medium")
     _host(client, game, "seats/1/human")
     assert _notify(client, gid, new)["webhook"] == hook

@@ -28,6 +28,8 @@ from starlette.concurrency import run_in_threadpool
 import endeavor
 
 from . import accounts, db, hardening, rematch, reviews, schemas, uptime
+from .accounts.maillinks import MailLinks
+from .accounts.notifying import AccountNotify
 from .bots import BotRunner
 from .chat import Chat
 from .clocks import INTERVAL_SECONDS as CLOCK_SECONDS
@@ -39,6 +41,7 @@ from .links import Links
 from .notify import Notifier, NotifySettings
 from .reviews import Reviewer, ReviewSettings
 from .routes import ROUTERS, errors, games, pages
+from .routes.accountmail import AccountMailApp
 from .routes.accounts import AccountsApp
 from .routes.announce import POLL_SECONDS, Announcer
 from .routes.encode import (
@@ -119,6 +122,7 @@ def create_app(db_url: str | None = None, *,
     app.state.web = web
     users = accounts.Accounts(web.store)
     app.state.accounts = AccountsApp(users, accounts.SeatClaims(users))
+    app.state.account_mail = AccountMailApp(AccountNotify(web.store), MailLinks(users))
     for name in ("store", "runner", "announcer", "chat", "engine", "threads", "clocks",
                  "notifier", "reviewer", "links"):  # what tests and tools look at
         setattr(app.state, name, getattr(web, name))

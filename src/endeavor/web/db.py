@@ -139,13 +139,11 @@ moves = Table(
     Column("note", String(64), nullable=True),
 )
 
-#: a seat's notification settings, chosen by that seat's player: one row per channel
-#: (``webhook``: a URL; ``email``: an address). ``link_token`` is the seat's token, kept
-#: so that a message can carry the seat's link; re-issuing the link deletes the row
+#: a seat's notification settings, one row per channel (``webhook``: a URL; ``email``: an
+#: address); ``link_token``, the seat's token, lets a message carry the seat's link
 notify = Table(
     "notify", metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
-           primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("channel", String(16), primary_key=True),
     Column("target", String(512), nullable=False),
@@ -156,6 +154,8 @@ notify = Table(
     Column("last_sent", DateTime(timezone=True), nullable=True),
     # 0005: its messages' language (the locale of the request that saved the settings)
     Column("lang", String(8), nullable=False, default="en", server_default="en"),
+    # 0008: set by the seat's account, while the seat has none of its own (NULL: its own)
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
     # 0004: the settings of one address (a shared webhook, a digest's period)
     Index("ix_notify_target", "channel", "target"),
 )

@@ -175,7 +175,8 @@ def propose(store: Store, game_id: str, token: str | None, order: str) -> Propos
                                                   s.c.seat == new))
                              .values(name=r.name, named=True))
         now = utcnow()
-        for r in conn.execute(select(n).where(n.c.game_id == game_id)).all():
+        own = and_(n.c.game_id == game_id, n.c.account_id.is_(None))  # not an account's
+        for r in conn.execute(select(n).where(own)).all():
             new = where[int(r.seat)]
             if new_token.get(new) is None:
                 continue

@@ -35,7 +35,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import and_, bindparam, func, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 
 from . import db
 
@@ -74,10 +74,12 @@ def benched_view(seats: Iterable[Seat]) -> list[dict[str, Any]]:
 def relink_statements(game_id: str, seats: Mapping[int, Seat] | Collection[int],
                       token: str) -> list[tuple[Any, dict[str, Any]]]:
     """The UPDATE moving ``seats``' notification settings to their new link ``token``
-    (in the transaction that re-issues it)."""
+    (in the transaction that re-issues it); the settings their accounts gave them are
+    deleted (the new link is no longer the account's)."""
     n = db.notify
-    return [(update(n).where(and_(n.c.game_id == game_id, n.c.seat.in_(list(seats))))
-             .values(link_token=token), {})]
+    which = and_(n.c.game_id == game_id, n.c.seat.in_(list(seats)))
+    return [(delete(n).where(and_(which, n.c.account_id.is_not(None))), {}),
+            (update(n).where(which).values(link_token=token), {})]
 
 
 # --------------------------------------------------------------------------- presence
@@ -106,13 +108,13 @@ def _gate_query(webhook: bool) -> Any:
     """The query of :func:`gate` (built once: it runs for every message)."""
     s, n = db.seats, db.notify
     other = n.alias("other")
-    columns: list[Any] = [s.c.visible_until, n.c.mode]
-    if webhook:  # one more seat with this address is enough to know
-        two = (select(other.c.game_id).where(and_(other.c.channel == "webhook",
-                                                  other.c.target == bindparam("b_target")))
-               .limit(2).subquery())
-        columns.append(select(func.count()).select_from(two).scalar_subquery()
-                       .label("users"))
+    columns: list[Any] = [s.c.visible_until, n.c.mode, n.c.account_id]
+    if webhook:  # the seats with this address, but the setting's own account's
+        others = select(func.count()).select_from(other).where(and_(
+            other.c.channel == "webhook", other.c.target == bindparam("b_target"),
+            or_(n.c.account_id.is_(None), other.c.account_id.is_(None),
+                other.c.account_id != n.c.account_id)))
+        columns.append(others.scalar_subquery().label("users"))
     return (select(*columns).select_from(
         s.outerjoin(n, and_(n.c.game_id == s.c.game_id, n.c.seat == s.c.seat,
                             n.c.channel == bindparam("b_channel"))))
@@ -148,7 +150,8 @@ def gate(store: Store, game_id: str, seat: int, channel: str, target: str,
     if row is None:
         return None, None, False
     visible, mode = row.visible_until, row.mode
-    shared = webhook and int(row.users or 0) > 1
+    # shared: another seat uses the address (an account's seats are its one player's)
+    shared = webhook and int(row.users or 0) > (1 if row.account_id is None else 0)
     later: list[datetime] = []
     if visible is not None and utc(visible) > now:
         later.append(utc(visible))

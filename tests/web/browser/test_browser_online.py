@@ -360,13 +360,13 @@ def test_notification_settings_set_and_remove_a_webhook(private_server: Server,
     page.wait_for_selector("[data-testid=email-current]")
     assert srv.get(f"/api/games/{gid}/notify", token=token)["seats"] == [
         {"seat": 0, "webhook": hook, "email": "me@example.org", "webhook_mode": "turn",
-         "email_mode": "turn"}]
+         "email_mode": "turn", "from_account": False}]
     page.click("[data-testid=webhook-remove]")
     page.wait_for_selector("[data-testid=webhook-current]", state="detached")
     assert "removed" in page.inner_text("[data-testid=notify-message]")
     assert srv.get(f"/api/games/{gid}/notify", token=token)["seats"] == [
         {"seat": 0, "webhook": None, "email": "me@example.org", "webhook_mode": "turn",
-         "email_mode": "turn"}]
+         "email_mode": "turn", "from_account": False}]
     # the sound toggle is remembered; browser notifications are asked for by the button
     page.check("[data-testid=sound-toggle]")
     assert page.evaluate("localStorage.getItem('endeavor.pref.sound')") == "1"

@@ -115,7 +115,9 @@ def look_around(page: Any, server: Server, url: str, english: EnglishFound, shot
     page.wait_for_selector("[data-testid=replay-step]")
     english.look(page, f"{name}, the replay")
     shot(page, f"french-{name}-replay")
-    for path, what in (("/", "lobby"), ("/new", "new game"), ("/rules", "how to play")):
+    for path, what in (("/", "lobby"), ("/new", "new game"), ("/rules", "how to play"),
+                       ("/account/notifications", "account notifications"),
+                       ("/account/link", "sign in by e-mail")):
         page.goto(server.url + path)
         page.wait_for_function("() => document.body.dataset.ready === '1'")
         english.look(page, f"{name}, {what}")

@@ -10,7 +10,7 @@ to play. The HTTP side is :mod:`endeavor.web.routes.accounts`."""
 
 from __future__ import annotations
 
-from . import tables
+from . import mailtables, tables
 from .limiter import MAX_FAILURES, WINDOW_SECONDS, TooManyAttempts
 from .passwords import MAX_PASSWORD, MIN_PASSWORD
 from .seats import DEFAULT_HEIR, Claim, Held, SeatClaims
@@ -18,4 +18,4 @@ from .service import RESET_SECONDS, SESSION_DAYS, WRONG, Account, Accounts
 
 __all__ = ["DEFAULT_HEIR", "MAX_FAILURES", "MAX_PASSWORD", "MIN_PASSWORD", "RESET_SECONDS",
            "SESSION_DAYS", "WINDOW_SECONDS", "WRONG", "Account", "Accounts", "Claim", "Held",
-           "SeatClaims", "TooManyAttempts", "tables"]
+           "SeatClaims", "TooManyAttempts", "mailtables", "tables"]

@@ -43,17 +43,18 @@ def keys(name_key: str, address: str | None) -> tuple[str, str]:
     return f"name:{name_key[:120]}", f"addr:{(address or 'unknown')[:120]}"
 
 
-def check(conn: Connection, keys: Iterable[str], now: datetime) -> None:
-    """:class:`TooManyAttempts` when one of ``keys`` has :data:`MAX_FAILURES` failures
-    in the window."""
+def check(conn: Connection, keys: Iterable[str], now: datetime,
+          limit: int = MAX_FAILURES) -> None:
+    """:class:`TooManyAttempts` when one of ``keys`` has ``limit`` failures (or, for the
+    mailed links, requests) in the window."""
     t = db.signin_failures
     since = now - timedelta(seconds=WINDOW_SECONDS)
     wait = 0
     for key in keys:
         times = [r.at for r in conn.execute(
             select(t.c.at).where(and_(t.c.key == key, t.c.at > since))
-            .order_by(t.c.at.desc()).limit(MAX_FAILURES))]
-        if len(times) >= MAX_FAILURES:
+            .order_by(t.c.at.desc()).limit(limit))]
+        if len(times) >= limit:
             oldest = min(times)
             oldest = oldest if oldest.tzinfo is not None else oldest.replace(tzinfo=now.tzinfo)
             left = (oldest + timedelta(seconds=WINDOW_SECONDS) - now).total_seconds()

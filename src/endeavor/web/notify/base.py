@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import http.client
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from .addresses import Lookup
 from .settings import LEASE_SECONDS, NotifySettings, parse_smtp
@@ -56,6 +58,25 @@ class NotifierBase:
         settings = self.settings
         rounds = -(-max(1, int(settings.queue)) // max(1, int(settings.senders)))
         return max(LEASE_SECONDS, settings.timeout * (rounds + 1) + 30.0)
+
+    def claim_rows(self, due: Any, claim: Any, limit: int, now: datetime,
+                   key: Callable[[Any], dict[str, Any]]) -> tuple[list[Any], datetime]:
+        """The rows of the query ``due`` (up to ``limit`` due at ``now``) this worker won,
+        each with its own ``UPDATE`` ``claim`` (bound to ``key(row)``, ``b_now`` and
+        ``b_lease``) that only one worker can win, in one transaction; and the end of
+        their lease (:attr:`lease_seconds` from now)."""
+        rows = self.store.read(lambda conn: list(conn.execute(
+            due, {"b_now": now, "b_limit": limit})))
+        lease = now + timedelta(seconds=self.lease_seconds)
+        if not rows:
+            return [], lease
+        won = []
+        with self.store.transaction() as conn:
+            for r in rows:
+                if conn.execute(claim, {**key(r), "b_now": now, "b_lease": lease}
+                                ).rowcount == 1:
+                    won.append(r)
+        return won, lease
 
     @property
     def email_available(self) -> bool:

@@ -8,6 +8,8 @@ import smtplib
 import socket
 import ssl
 import threading
+from collections.abc import Callable
+from email.message import EmailMessage
 
 from ..store import BadRequest
 from .base import NotifierBase, SendError
@@ -33,12 +35,17 @@ class MailChannel(NotifierBase):
     def send_email(self, address: str, message: Message) -> None:
         """Send ``message`` to ``address`` through the ``--smtp`` server
         (:class:`SendError` in words on failure)."""
+        self.send_mail(address, lambda sender: message.email(sender, address))
+
+    def send_mail(self, address: str, make: Callable[[str], EmailMessage]) -> None:
+        """Send the mail ``make(sender)`` (``sender``: ``--mail-from``) to ``address``
+        through the ``--smtp`` server (:class:`SendError` in words on failure)."""
         server, sender = self._smtp, self.settings.mail_from
         if server is None or not sender:
             raise SendError("this server has no --smtp and --mail-from any more",
                             permanent=True)
         timeout = self.settings.timeout
-        mail = message.email(sender, address)
+        mail = make(sender)
         context = ssl.create_default_context()
         client: smtplib.SMTP
         if server.security == "tls":  # not connected yet: the watchdog comes first

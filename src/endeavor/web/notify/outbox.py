@@ -132,23 +132,10 @@ class Outbox(NotifierBase):
         :attr:`lease_seconds`: each with one ``UPDATE`` that only one worker can win (a
         row whose ``seq`` moved meanwhile is left for the next look), and that counts
         the attempt."""
-        now = now or utcnow()
-        rows = self.store.read(lambda conn: list(conn.execute(
-            _DUE, {"b_now": now, "b_limit": limit})))
-        if not rows:
-            return []
-        lease = now + timedelta(seconds=self.lease_seconds)
-        jobs = []
-        with self.store.transaction() as conn:
-            for r in rows:
-                won = conn.execute(_CLAIM, {"b_game": r.game_id, "b_seat": r.seat,
-                                            "b_channel": r.channel, "b_seq": r.seq,
-                                            "b_now": now, "b_lease": lease})
-                if won.rowcount == 1:
-                    jobs.append(Job(r.game_id, int(r.seat), r.channel, int(r.seq),
-                                    int(r.attempts) + 1, lease, r.target,
-                                    r.link_token, r.lang or "en"))
-        return jobs
+        won, lease = self.claim_rows(_DUE, _CLAIM, limit, now or utcnow(), lambda r: {
+            "b_game": r.game_id, "b_seat": r.seat, "b_channel": r.channel, "b_seq": r.seq})
+        return [Job(r.game_id, int(r.seat), r.channel, int(r.seq), int(r.attempts) + 1,
+                    lease, r.target, r.link_token, r.lang or "en") for r in won]
 
     @staticmethod
     def _key(job: Job) -> dict[str, Any]:

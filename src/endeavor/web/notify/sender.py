@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, cast
 
 from .. import seating
 from ..store import StoreError, utcnow
+from .accountmail import AccountMailer, MailJob
 from .base import SendError
 from .compose import Composer
-from .mail import MailChannel
 from .outbox import Job, Outbox, Outcome
 from .settings import MIN_GAP_SECONDS, redact_email, redact_url
 from .webhook import WebhookChannel
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("endeavor.web")
 
 
-class Sender(Outbox, Composer, WebhookChannel, MailChannel):
+class Sender(Outbox, Composer, WebhookChannel, AccountMailer):
     """The dispatcher and the sending threads, and one row's way from the outbox to its
     channel (:meth:`process`)."""
 
@@ -125,7 +125,26 @@ class Sender(Outbox, Composer, WebhookChannel, MailChannel):
                 if not future.done():
                     self._jobs[future] = job
             future.add_done_callback(self._forget)
-        return len(jobs)
+        mails = self.claim_mail(free - len(jobs))
+        for mail in mails:
+            with self._lock:
+                self._in_flight += 1
+            try:
+                pool.submit(self._run_mail, mail)
+            except RuntimeError:  # stopping: its lease runs out, another claim sends it
+                with self._lock:
+                    self._in_flight -= 1
+        return len(jobs) + len(mails)
+
+    def _run_mail(self, job: MailJob) -> None:
+        try:
+            self.send_account_mail(job)
+        except Exception as e:  # a bug, or the database away: the lease runs out
+            log.error("notifications: an account's %s mail: unexpected %s", job.kind,
+                      type(e).__name__)
+        with self._lock:
+            self._in_flight -= 1
+        self._wakeup.set()
 
     def _forget(self, future: Future[None]) -> None:
         with self._lock:

@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
 from .. import accounts as acc
+from ..accounts import notifying
 from ..schemas import Problem
 from ..schemas import accounts as s
 from ..store import Forbidden, Unauthorized
@@ -177,6 +178,7 @@ def claim(body: s.ClaimRequest, request: Request, web: Web, a: Accounts) -> dict
     account holds or a name another seat of the game has."""
     account, _ = signed_in(request, a)
     snap, seat = a.seats.claim(account, body.game_id, body.token)
+    notifying.refresh(web.store, body.game_id, seat)  # the account's setting, unless its own
     return {"game_id": body.game_id, "seat": seat, "name": snap.meta.seats[seat].name,
             "link": web.links.seat(body.game_id, body.token)}
 

@@ -254,4 +254,5 @@ def meta_view(max_body: int = MAX_BODY, email: bool = False) -> schemas.Meta:
         bots=list(BOT_NAMES), quick_bots=[b for b in BOT_NAMES if b in QUICK_BOTS],
         phase_orders=orders, seat_kinds=["human", "hotseat", "bot"], max_body=max_body,
         clock_kinds=list(CLOCK_KINDS), on_timeout=list(ON_TIMEOUT),
-        default_timeout_bot=DEFAULT_TIMEOUT_BOT, email_notifications=email)
+        default_timeout_bot=DEFAULT_TIMEOUT_BOT, email_notifications=email,
+        email_available=email)

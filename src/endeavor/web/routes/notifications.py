@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from .. import schemas, seating
+from ..accounts import notifying
 from ..store import CHANNELS
 from .state import AppState, GameId, Locale, Token, Web, one_seat, seats_of, token_of
 
@@ -20,13 +21,28 @@ def notify_view(web: AppState, game_id: str, you: frozenset[int]) -> dict[str, A
     """The notification settings of the seats ``you`` (``schemas.NotifyView``)."""
     settings = web.store.notifications(game_id, you)
     modes = seating.modes(web.store, game_id, you)
+    accounts = notifying.from_account(web.store, game_id, you)
     return {"seats": [{"seat": p, **{c: next((n.target for n in settings
                                               if n.seat == p and n.channel == c), None)
                                      for c in CHANNELS},
-                       **{f"{c}_mode": modes.get((p, c), "turn") for c in CHANNELS}}
+                       **{f"{c}_mode": modes.get((p, c), "turn") for c in CHANNELS},
+                       "from_account": p in accounts}
                       for p in sorted(you)],
             "email_available": web.notifier.email_available,
             "digest_hours": web.notifier.settings.digest_seconds / 3600.0}
+
+
+async def checked_addresses(web: AppState, fields: dict[str, Any]) -> dict[str, str | None]:
+    """The ``webhook`` and ``email`` among a request's ``fields``, checked (400 in words:
+    see :meth:`~endeavor.web.notify.Notifier.check_webhook`, ``check_email``); an empty
+    one, or null, removes it (None)."""
+    changes: dict[str, str | None] = {}
+    webhook, email = fields.get("webhook"), fields.get("email")
+    if "webhook" in fields:
+        changes["webhook"] = await web.notifier.check_webhook_async(webhook) if webhook else None
+    if "email" in fields:
+        changes["email"] = web.notifier.check_email(email) if email else None
+    return changes
 
 
 @router.get("/api/games/{game_id}/notify", response_model=schemas.NotifyView)
@@ -52,13 +68,7 @@ async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
     you = seats_of(snap, token, required=True)
     seat = one_seat(you, body.seat)
     fields = body.model_dump(exclude_unset=True)
-    changes: dict[str, str | None] = {}
-    if "webhook" in fields:
-        changes["webhook"] = (await web.notifier.check_webhook_async(body.webhook)
-                              if body.webhook else None)
-    if "email" in fields:
-        changes["email"] = web.notifier.check_email(body.email) if body.email else None
-
+    changes = await checked_addresses(web, fields)
     lang = body.lang or locale
 
     def save() -> dict[str, Any]:
@@ -68,6 +78,7 @@ async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
         if modes:
             seating.set_modes(web.store, game_id, seat, modes)
         web.store.set_notify_lang(game_id, seat, lang)
+        notifying.refresh(web.store, game_id, seat)  # its own setting, else its account's
         return notify_view(web, game_id, you)
     return await run_in_threadpool(save)
 
@@ -110,4 +121,5 @@ def delete_notify(game_id: GameId, token: Token, web: Web,
     p = one_seat(you, seat)
     for channel in CHANNELS:
         web.store.set_notification(game_id, p, channel, None, secret)
+    notifying.refresh(web.store, game_id, p)  # the account's setting comes back, if any
     return notify_view(web, game_id, you)

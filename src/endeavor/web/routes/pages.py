@@ -25,6 +25,7 @@ STATIC: Final = Path(__file__).resolve().parent.parent / "static"
 PAGES: Final = ("/", "/new", "/rules", "/play/{game_id}", "/game/{game_id}", "/host/{game_id}",
                 "/replay/{game_id}", "/replay/{game_id}/{n}",
                 "/account", "/account/games", "/account/reset",
+                "/account/notifications", "/account/link",
                 "/leaderboard", "/leaderboard/{family}", "/players/{name}")
 
 _PLACEHOLDER = """<!doctype html>

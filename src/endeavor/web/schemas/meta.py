@@ -95,6 +95,8 @@ class Meta(BaseModel):
     default_timeout_bot: str = "medium"
     email_notifications: bool = Field(default=False, description="the server can send "
                                                                  "e-mail")
+    email_available: bool = Field(default=False, description="the same: the server can "
+                                 "e-mail what accounts ask for (sign-in and reset links)")
 
 
 class EngineView(BaseModel):

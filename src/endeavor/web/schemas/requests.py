@@ -125,6 +125,8 @@ class NotifySeat(BaseModel):
     email: str | None
     webhook_mode: Literal["turn", "digest"] = "turn"
     email_mode: Literal["turn", "digest"] = "turn"
+    from_account: bool = Field(default=False, description="these are the setting of the "
+                               "account that claimed the seat (the seat has none of its own)")
 
 
 class NotifyView(BaseModel):

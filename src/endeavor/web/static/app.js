@@ -1,12 +1,15 @@
 // @ts-check
 // The browser app's entry point: routes by location.pathname (the server serves this
 // page for /, /new, /rules, /play/{id}, /game/{id}, /host/{id}, /replay/{id}, the
-// account's pages, /account, /account/games and /account/reset, and the ratings',
-// /leaderboard, /leaderboard/{family} and /players/{name}, and with status 404 for any
-// other address, which gets the "Nothing here" page).
+// account's pages, /account, /account/games, /account/reset, /account/notifications and
+// /account/link, and the ratings', /leaderboard, /leaderboard/{family} and
+// /players/{name}, and with status 404 for any other address, which gets the "Nothing
+// here" page).
 
 import { accountScreen, resetScreen } from "./account.js";
 import { accountGamesScreen } from "./accountgames.js";
+import { accountLinkScreen } from "./accountlink.js";
+import { accountNotifyScreen } from "./accountnotify.js";
 import { gameScreen } from "./game.js";
 import { hostScreen } from "./host.js";
 import { howtoScreen } from "./howto.js";
@@ -27,6 +30,8 @@ const ACCOUNT_PAGES = {
   "/account": ["account", accountScreen],
   "/account/games": ["account-games", accountGamesScreen],
   "/account/reset": ["account-reset", resetScreen],
+  "/account/notifications": ["account-notifications", accountNotifyScreen],
+  "/account/link": ["account-link", accountLinkScreen],
 };
 
 async function route() {

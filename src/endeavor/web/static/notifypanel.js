@@ -12,7 +12,8 @@ import { t } from "./i18n.js";
 
 /**
  * @typedef {{ seat: number, webhook?: string | null, email?: string | null, webhook_mode?: string,
- *   email_mode?: string }} SeatNotify a seat's channels
+ *   email_mode?: string, from_account?: boolean }} SeatNotify a seat's channels (from_account: its
+ *   account's setting, in effect while the seat has none of its own)
  * @typedef {{ seats: SeatNotify[], email_available?: boolean, digest_hours?: number | null }} NotifySettings
  *   GET/PUT .../notify
  * @typedef {{ mode?: string, hours: number, setMode: (mode: string) => void,
@@ -94,6 +95,8 @@ export function openNotifyPanel(id, token) {
   function draw(settings) {
     const rows = settings.seats.map((seat) => h("div", { class: "notify-seat", "data-testid": `notify-seat-${seat.seat}` },
       settings.seats.length > 1 ? h("h4", {}, `P${seat.seat}`) : null,
+      seat.from_account ? h("p", { class: "hint", "data-testid": "notify-from-account" },
+        t("notify.from_account")) : null,
       fieldRow({
         label: t("notify.webhook"), type: "url", value: seat.webhook, testid: "webhook",
         placeholder: t("notify.webhook_placeholder"),
