@@ -42,7 +42,7 @@ def test_an_unknown_name_and_a_wrong_password_answer_alike(tmp_path: Path) -> No
         u = sign_in(client(made, address=f"10.0.1.{i}"), f"Nobody{i}", f"guess {i}")
         unknown.append(time.perf_counter() - t0)
         assert (w.status_code, w.json(), said(w)) == (u.status_code, u.json(), said(u))
-        assert w.status_code == 401 and w.json() == {"detail": "wrong name or password"}
+        assert w.status_code == 401 and w.json()["detail"] == "wrong name or password"
     ratio = statistics.median(unknown) / statistics.median(wrong)
     assert 0.5 < ratio < 2, (ratio, wrong, unknown)
     # and the accounts exist: the right password still signs in

@@ -327,3 +327,36 @@ def test_a_reissued_link_frees_the_seat(app: FastAPI) -> None:
     assert r.status_code == 200 and r.json()["name"] == "Sam"
     assert sam.get("/api/account/games").json()["games"][0]["valid"]
     assert rae.get("/api/account/games").json()["games"] == []
+
+
+def test_the_refusals_come_in_the_readers_language(app: FastAPI) -> None:
+    """An account's refusals in French for a French reader, with their message id; the
+    same in English otherwise (the English words unchanged)."""
+    fr = {"Accept-Language": "fr-FR,fr;q=0.9"}
+    a = client(app)
+    r = a.post("/api/account/signup", json={"name": "Gus", "password": "short"}, headers=fr)
+    assert r.status_code == 400
+    assert r.json()["detail"] == ("un mot de passe a au moins 8 caractères "
+                                  "(5 donnés)")
+    assert r.json()["message"]["id"] == "web.password.short"
+    r = a.post("/api/account/signup", json={"name": "Gus", "password": "short"})
+    assert r.json()["detail"] == "a password has at least 8 characters (5 given)"
+    sign_up(a, "Gus")
+    r = client(app).post("/api/account/signup", json={"name": "gus", "password": PASSWORD},
+                         headers=fr)
+    assert r.status_code == 409
+    assert r.json()["detail"] == "le nom « gus » est déjà pris : choisissez-en un autre"
+    stranger = client(app, address="10.9.9.9")
+    for who in ("Gus", "Nobody"):  # the same words, known name or not
+        r = stranger.post("/api/account/signin", json={"name": who, "password": "wrong one"},
+                          headers=fr)
+        assert (r.status_code, r.json()["detail"]) == (401, "nom ou mot de passe incorrect")
+    for i in range(MAX_FAILURES):
+        sign_in(stranger, "Gus", f"guess {i}")
+    r = stranger.post("/api/account/signin", json={"name": "Gus", "password": PASSWORD},
+                      headers=fr)
+    assert r.status_code == 429
+    assert r.json()["detail"].startswith("trop de connexions échouées : réessayez dans ")
+    assert r.json()["detail"].endswith(("minutes", "minute", "secondes", "seconde"))
+    r = client(app).get("/api/account", headers=fr)
+    assert r.status_code == 401 and r.json()["detail"].startswith("vous n'êtes pas connecté")

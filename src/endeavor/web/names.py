@@ -53,21 +53,24 @@ def clean_name(value: object) -> str:
     :class:`~endeavor.web.store.BadRequest` in words when it is not a string, empty, longer
     than :data:`MAX_NAME` characters, holds a control character or reads as a seat's
     number (``P2``)."""
+    from endeavor.messages import Count
+
     from .store import BadRequest
+    from .view import accountwords as words
 
     if not isinstance(value, str):
-        raise BadRequest("a name is a string of 1 to 24 characters")
+        raise BadRequest.said(words.NAME_TYPE)
     for ch in value:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise BadRequest(f"a name may not hold control or invisible characters "
-                             f"(found U+{ord(ch):04X})")
+            raise BadRequest.said(words.NAME_CONTROL, code=f"U+{ord(ch):04X}")
     name = " ".join(value.split())
     if not name:
-        raise BadRequest("a name cannot be empty")
+        raise BadRequest.said(words.NAME_EMPTY)
     if len(name) > MAX_NAME:
-        raise BadRequest(f"a name has at most {MAX_NAME} characters ({len(name)} given)")
+        raise BadRequest.said(words.NAME_LONG, most=Count(MAX_NAME, words.CHARACTER),
+                              given=len(name))
     if _SEAT_NUMBER.match(name):
-        raise BadRequest(f"{name!r} reads as a seat's number: choose a name")
+        raise BadRequest.said(words.NAME_SEAT, name=name)
     return name
 
 
@@ -75,11 +78,12 @@ def check_unique(name: str, seat: int, names: Sequence[str]) -> None:
     """:class:`~endeavor.web.store.Conflict` when another seat than ``seat`` already has
     ``name`` (``names``: every seat's name, by seat; compared without regard to case)."""
     from .store import Conflict
+    from .view import accountwords as words
 
     key = name.casefold()
     for other, taken in enumerate(names):
         if other != seat and taken.casefold() == key:
-            raise Conflict(f"P{other} is already called {taken!r}: choose another name")
+            raise Conflict.said(words.NAME_USED, seat=other, name=taken)
 
 
 def seat_words(name: str, seat: int) -> str:

@@ -14,6 +14,9 @@ from typing import Final
 
 from sqlalchemy import Connection, and_, delete, func, insert, select
 
+from endeavor.messages import Count, msg
+
+from ..view import accountwords as words
 from . import tables as db
 
 #: failed sign-ins allowed per name and per address in the window
@@ -26,16 +29,15 @@ class TooManyAttempts(Exception):
     """Too many failed sign-ins: try again in ``retry_after`` seconds."""
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__("too many failed sign-ins: try again in "
-                         f"{_minutes(retry_after)}")
+        self.words = msg(words.TOO_MANY, wait=_wait(retry_after))
+        super().__init__(self.words.render("en"))
         self.retry_after = retry_after
 
 
-def _minutes(seconds: int) -> str:
+def _wait(seconds: int) -> Count:
     if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    n = math.ceil(seconds / 60)
-    return f"{n} minute{'s' if n != 1 else ''}"
+        return Count(seconds, words.SECOND)
+    return Count(math.ceil(seconds / 60), words.MINUTE)
 
 
 def keys(name_key: str, address: str | None) -> tuple[str, str]:

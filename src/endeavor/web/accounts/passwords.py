@@ -9,7 +9,10 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from endeavor.messages import Count
+
 from ..store import BadRequest
+from ..view import accountwords as words
 
 #: the shortest password, and the longest (hashing a huge one would be free work for
 #: anyone who sends it)
@@ -26,12 +29,12 @@ def check_password(password: object) -> str:
     when it is not a string of :data:`MIN_PASSWORD` to :data:`MAX_PASSWORD`
     characters."""
     if not isinstance(password, str):
-        raise BadRequest("a password is a string")
+        raise BadRequest.said(words.PASSWORD_TYPE)
     if len(password) < MIN_PASSWORD:
-        raise BadRequest(f"a password has at least {MIN_PASSWORD} characters "
-                         f"({len(password)} given)")
+        raise BadRequest.said(words.PASSWORD_SHORT, given=len(password),
+                              least=Count(MIN_PASSWORD, words.CHARACTER))
     if len(password) > MAX_PASSWORD:
-        raise BadRequest(f"a password has at most {MAX_PASSWORD} characters")
+        raise BadRequest.said(words.PASSWORD_LONG, most=Count(MAX_PASSWORD, words.CHARACTER))
     return password
 
 

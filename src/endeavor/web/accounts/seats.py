@@ -29,6 +29,7 @@ from ..store import (
 )
 from ..store.values import hash_token, utc
 from ..store.values import now as _now
+from ..view import accountwords as words
 from . import tables
 from .service import Account, Accounts
 
@@ -76,8 +77,7 @@ class SeatClaims:
             benched = snap.meta.benched_of(token)
             raise Forbidden(seating.benched_words(benched[0]) if benched else NOT_A_SEAT)
         if len(seats) > 1:
-            raise BadRequest("a hot-seat link plays several seats: it cannot be claimed by "
-                             "one account")
+            raise BadRequest.said(words.HOT_SEAT)
         seat = next(iter(seats))
         current = snap.meta.seats[seat]
         c = tables.seat_claims
@@ -86,7 +86,7 @@ class SeatClaims:
             old = conn.execute(select(c).where(where)).first()
             if old is not None and old.account_id != account.id and current.token_hash \
                     and hmac.compare_digest(hash_token(old.link_token), current.token_hash):
-                raise Conflict(f"P{seat} of this game belongs to another account")
+                raise Conflict.said(words.SEAT_HELD, seat=seat)
             conn.execute(delete(c).where(where))
             conn.execute(insert(c).values(game_id=game_id, seat=seat, account_id=account.id,
                                           link_token=token, claimed=_now()))
@@ -135,7 +135,7 @@ class SeatClaims:
         sessions and claims go with it. The games changed, with their snapshots (a bot
         may now be to move in them)."""
         if heir not in BOT_NAMES:
-            raise BadRequest(f"unknown bot {heir!r}: choose from {', '.join(BOT_NAMES)}")
+            raise BadRequest.said(words.UNKNOWN_BOT, bot=heir, bots=", ".join(BOT_NAMES))
         self.accounts.check_password(account.id, password)
         changed = []
         for h in self.games(account.id):

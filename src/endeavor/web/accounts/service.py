@@ -18,6 +18,7 @@ from .. import names as seat_names
 from ..store import DELETED_NAME, BadRequest, Conflict, Forbidden, NotFound, Store, Unauthorized
 from ..store.values import hash_token, utc
 from ..store.values import now as _now
+from ..view import accountwords as words
 from . import limiter, passwords
 from . import tables as db
 
@@ -55,8 +56,7 @@ def clean_account_name(value: object) -> str:
     (:func:`endeavor.web.names.clean_name`), and not "deleted player"."""
     name = seat_names.clean_name(value)
     if name_key(name).startswith(DELETED_NAME):
-        raise BadRequest(f"{name!r} is kept for the seats of deleted accounts: choose "
-                         "another name")
+        raise BadRequest.said(words.NAME_KEPT, name=name)
     return name
 
 
@@ -81,7 +81,7 @@ class Accounts:
                     created=now, disabled=False).returning(t.c.id)).scalar_one()
                 token = self._new_session(conn, int(new_id), now)
         except IntegrityError:
-            raise Conflict(f"the name {clean!r} is taken: choose another") from None
+            raise Conflict.said(words.NAME_TAKEN, name=clean) from None
         return Account(int(new_id), clean, now, False), token
 
     def sign_in(self, name: object, password: object, address: str | None,
@@ -106,10 +106,10 @@ class Accounts:
         if not ok or row is None:
             with self.store.transaction() as conn:
                 limiter.record(conn, keys, now)
-            raise Unauthorized(WRONG)
+            raise Unauthorized.said(words.WRONG)
         account = _account(row)
         if account.disabled:
-            raise Forbidden("this account is disabled: ask the server's admin")
+            raise Forbidden.said(words.DISABLED)
         with self.store.transaction() as conn:
             if passwords.needs_rehash(row.password_hash):
                 conn.execute(update(db.accounts).where(db.accounts.c.id == account.id)
@@ -172,7 +172,7 @@ class Accounts:
         secret = password if isinstance(password, str) else ""
         if not passwords.verify(row.password_hash if row is not None else None,
                                 secret[:passwords.MAX_PASSWORD + 1]):
-            raise Unauthorized("wrong password")
+            raise Unauthorized.said(words.WRONG_PASSWORD)
 
     # ------------------------------------------------------------------ admin
     def find(self, name: str) -> Account:
@@ -181,7 +181,7 @@ class Accounts:
         row = self.store.read(lambda conn: conn.execute(
             select(db.accounts).where(db.accounts.c.name_key == key)).first())
         if row is None:
-            raise NotFound(f"no account called {name!r}")
+            raise NotFound.said(words.NO_ACCOUNT, name=name)
         return _account(row)
 
     def all(self) -> Sequence[tuple[Account, int, int]]:
@@ -235,8 +235,7 @@ class Accounts:
             row = conn.execute(select(r.c.account_id, r.c.expires, r.c.used)
                                .where(r.c.token_hash == digest)).first()
             if row is None or row.used is not None or utc(row.expires) <= now:
-                raise BadRequest("this password-reset link is unknown, used or expired: "
-                                 "ask the server's admin for a new one")
+                raise BadRequest.said(words.RESET_BAD)
             conn.execute(update(r).where(and_(r.c.token_hash == digest, r.c.used.is_(None)))
                          .values(used=now))
             conn.execute(update(a).where(a.c.id == row.account_id)

@@ -24,8 +24,9 @@ from ..accounts import notifying
 from ..schemas import Problem
 from ..schemas import accounts as s
 from ..store import Forbidden, Unauthorized
+from ..view import accountwords as words
 from .lobby import lobby_game
-from .state import AppState, Web
+from .state import AppState, Locale, Web
 
 #: the session cookie's name
 COOKIE: Final = "endeavor_session"
@@ -62,8 +63,7 @@ async def same_origin(request: Request) -> None:
         own.add(_origin(web.links.public_url) or "")
     got = _origin(claimed) if claimed != "null" else "null"
     if got not in own:
-        raise Forbidden(f"a request from another origin ({got}) is refused: use this "
-                        "site's own pages")
+        raise Forbidden.said(words.OTHER_ORIGIN, origin=got)
 
 
 router = APIRouter(tags=["accounts"], dependencies=[Depends(same_origin)])
@@ -91,7 +91,7 @@ def signed_in(request: Request, a: AccountsApp) -> tuple[acc.Account, str]:
     token = session_token(request)
     account = a.accounts.session(token)
     if account is None or token is None:
-        raise Unauthorized("not signed in (or the session has ended): sign in first")
+        raise Unauthorized.said(words.NOT_SIGNED_IN)
     return account, token
 
 
@@ -134,7 +134,8 @@ def sign_up(body: s.SignUp, request: Request, web: Web, a: Accounts) -> Response
 
 @router.post("/api/account/signin", response_model=s.AccountView,
              responses={429: {"model": Problem}})
-def sign_in(body: s.SignUp, request: Request, web: Web, a: Accounts) -> Response:
+def sign_in(body: s.SignUp, request: Request, web: Web, a: Accounts, locale: Locale,
+            ) -> Response:
     """Sign in: 401 ``wrong name or password`` whether the name is unknown or the
     password wrong; 429 (``Retry-After``) after 5 failures of the name, or from the
     address, in 15 minutes; 403 for a disabled account."""
@@ -142,8 +143,8 @@ def sign_in(body: s.SignUp, request: Request, web: Web, a: Accounts) -> Response
     try:
         account, token = a.accounts.sign_in(body.name, body.password, address)
     except acc.TooManyAttempts as e:
-        raise HTTPException(429, str(e), headers={"Retry-After": str(e.retry_after)}
-                            ) from None
+        raise HTTPException(429, e.words.render(locale),
+                            headers={"Retry-After": str(e.retry_after)}) from None
     return _signed_in_answer(request, web, account, token, body.bearer, 200)
 
 

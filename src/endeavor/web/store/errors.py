@@ -3,11 +3,11 @@ answers with (:class:`StoreError` and its kinds), and the words of the commonest
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, Self
 
 from sqlalchemy.exc import DBAPIError
 
-from endeavor.messages import Message
+from endeavor.messages import Message, msg
 
 #: the 403 of a token that is no seat's of the game (never was, or re-issued since)
 NOT_A_SEAT: Final = "this link is not a seat of this game (any more)"
@@ -26,6 +26,13 @@ class StoreError(Exception):
         super().__init__(*args)
         self.words = words
         self.viewer = viewer
+
+    @classmethod
+    def said(cls, id: str, **args: Any) -> Self:
+        """This error with the words of the declared message ``id``: English as its
+        ``detail``, the message for the answer's language."""
+        words = msg(id, **args)
+        return cls(words.render("en"), words=words)
 
 
 class BadRequest(StoreError):
