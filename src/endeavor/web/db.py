@@ -87,6 +87,8 @@ games = Table(
     # 0004: a rematch: the game this one is the rematch of, and this game's rematch
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
+    # 0007: the game is rated (its outcome: the ``game_ratings`` table, web/ratings)
+    Column("rated", Boolean, nullable=False, default=False),
     Index("ix_games_created", "created"),
     Index("ix_games_deadline", "deadline"),
 )

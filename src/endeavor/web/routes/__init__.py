@@ -10,9 +10,20 @@ from typing import Final
 
 from fastapi import APIRouter
 
-from . import accounts, chat, follow, games, host, lobby, notifications, pages, reviews
+from . import (
+    accounts,
+    chat,
+    follow,
+    games,
+    host,
+    lobby,
+    notifications,
+    pages,
+    ratings,
+    reviews,
+)
 
 #: the routers of the app, in order (the front end's pages last)
 ROUTERS: Final[tuple[APIRouter, ...]] = (
     lobby.router, games.router, reviews.router, notifications.router, chat.router,
-    host.router, accounts.router, pages.router, follow.router)
+    host.router, accounts.router, ratings.router, pages.router, follow.router)

@@ -31,6 +31,8 @@ from .log import action_view, event_view, line_view, scores_view
 from .pieces import building_does, card_json, clear_caches
 from .words import plain_words
 
+from . import ratings  # noqa: E402, I001  (the ratings' words, declared for the catalogs)
+
 __all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "clear_caches",
            "decision_view", "element_ids", "event_view", "group_of", "line_view", "plain_words",
            "player_name", "position", "scores_view", "targets_of"]
