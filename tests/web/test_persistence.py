@@ -113,6 +113,7 @@ def test_schema_is_the_migrations(tmp_path: Path) -> None:
                                            "reviews", "chat", "heartbeat",
                                            "accounts", "account_sessions", "seat_claims",
                                            "signin_failures", "password_resets",
+                                           "game_ratings", "ratings", "rating_history",
                                            "alembic_version"}
     for table in db.metadata.sorted_tables:
         columns = {c["name"]: c for c in insp.get_columns(table.name)}
@@ -154,7 +155,7 @@ def test_concurrent_starts_migrate_once(tmp_path: Path) -> None:
     assert errors == []
     engine = db.make_engine(url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [("0006",)]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [("0007",)]
         assert conn.execute(select(db.games)).all() == []
     engine.dispose()
 

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 
 from sqlalchemy import Connection, insert, update
 
-from ...messages import msg
-from .. import db
 from endeavor import GameConfig
 
+from ...messages import msg
+from .. import db
 from ..store import BadRequest, Created, Unauthorized
 from ..view import ratings as words
 from . import model
@@ -40,7 +40,7 @@ def marker(account_id: int, config: object) -> Callable[[Connection, Created], N
     """The writes making a new game rated, in the game's own transaction (``then`` of
     :meth:`endeavor.web.store.Store.create`); ``config``: the request's."""
     try:
-        cfg = GameConfig.from_dict(config).to_dict()  # type: ignore[arg-type]
+        cfg = GameConfig.from_dict(config).to_dict()  # type: ignore[arg-type,unused-ignore]
     except Exception:  # refused by the creation itself, with the engine's reason
         cfg = {}
     family = model.family_of(cfg)

@@ -25,14 +25,13 @@ exactly the elements some legal action is clicked on.
 from __future__ import annotations
 
 from ...rules.words import word_player as player_name
+from . import ratings  # (the ratings' words: declared for the catalogs)
 from .board import element_ids, position
 from .decision import VERB_GROUPS, decision_view, group_of, targets_of
 from .log import action_view, event_view, line_view, scores_view
 from .pieces import building_does, card_json, clear_caches
 from .words import plain_words
 
-from . import ratings  # noqa: E402, I001  (the ratings' words, declared for the catalogs)
-
 __all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "clear_caches",
            "decision_view", "element_ids", "event_view", "group_of", "line_view", "plain_words",
-           "player_name", "position", "scores_view", "targets_of"]
+           "player_name", "position", "ratings", "scores_view", "targets_of"]
