@@ -46,6 +46,10 @@ def game_ratings_view(store: Store, snap: Snapshot, locale: str) -> dict[str, An
     """A rated game's ``ratings`` (None for a game that is not rated)."""
     if not snap.meta.rated:
         return None
+    key = ("ratings", locale)
+    done: dict[str, Any] | None = snap.memo.get(key)
+    if done is not None:  # settled: kept with the game's version
+        return done
     g, h = game_ratings, rating_history
 
     def read(conn: Connection) -> tuple[Any, list[Any]]:
@@ -59,7 +63,7 @@ def game_ratings_view(store: Store, snap: Snapshot, locale: str) -> dict[str, An
         return None
     status = {"playing": "pending", "pending": "pending"}.get(row.status, row.status)
     seats = snap.meta.seats
-    return {"status": status, "reason": reason_words(row.reason, locale),
+    view = {"status": status, "reason": reason_words(row.reason, locale),
             "family": row.family,
             "changes": [{
                 "seat": int(c.seat),
@@ -70,6 +74,9 @@ def game_ratings_view(store: Store, snap: Snapshot, locale: str) -> dict[str, An
                 "change": round(model.shown(c.mu_after, c.sigma_after)
                                 - model.shown(c.mu_before, c.sigma_before), 1) + 0.0}
                 for c in changes]}
+    if status != "pending":
+        snap.memo[key] = view
+    return view
 
 
 def _levels() -> list[str]:
