@@ -178,17 +178,18 @@ class Rater:
             return None
         g = game_ratings
         now = utcnow()
+        result = outcome(snap, self.store.read(lambda conn: claims_of(conn, snap)))
+        status = "unrated" if result.reason is not None else "done"
         with self.store.transaction() as conn:
-            family = conn.execute(select(g.c.family).where(g.c.game_id == game_id)).scalar()
-            result = outcome(snap, claims_of(conn, snap))
-            status = "unrated" if result.reason is not None else "done"
+            # the claim first: it takes the write lock (SQLite) or the row's (PostgreSQL)
             claimed = conn.execute(update(g).where(and_(
                 g.c.game_id == game_id, g.c.status == "pending")).values(
                 status=status, reason=result.reason, rated=now))
-            if claimed.rowcount != 1 or family is None:
+            if claimed.rowcount != 1:
                 return None
+            family = conn.execute(select(g.c.family).where(g.c.game_id == game_id)).scalar()
             if result.reason is None:
-                apply(conn, game_id, family, result, now)
+                apply(conn, game_id, str(family), result, now)
         return status
 
     def run_pending(self) -> list[str]:
