@@ -104,13 +104,19 @@ def outcome(snap: Snapshot, claims: Mapping[int, int]) -> Outcome:
     return Outcome(players, places)
 
 
+def _row_of(key: Key, family: str) -> Any:
+    """The condition picking ``key``'s row of ``ratings`` in ``family``."""
+    r = ratings
+    who = (r.c.account_id == key[1]) if key[0] == "account" else (r.c.bot == key[1])
+    return and_(who, r.c.family == family)
+
+
 def _read(conn: Connection, key: Key, family: str) -> tuple[model.Rating, int, bool]:
     """``key``'s rating in ``family`` (a bot level's first: its calibrated seed), its
     games and whether a row exists."""
     r = ratings
-    where = (r.c.account_id == key[1]) if key[0] == "account" else (r.c.bot == key[1])
     row = conn.execute(select(r.c.mu, r.c.sigma, r.c.games)
-                       .where(and_(where, r.c.family == family)).with_for_update()).first()
+                       .where(_row_of(key, family)).with_for_update()).first()
     if row is not None:
         return (float(row.mu), float(row.sigma)), int(row.games), True
     first = model.seed(key[1], family) if key[0] == "bot" else (model.MU, model.SIGMA)
@@ -131,13 +137,11 @@ def apply(conn: Connection, game_id: str, family: str, result: Outcome,
         mine = [after_seats[i] for i, p in enumerate(seats) if result.players[p] == k]
         after[k] = (sum(m for m, _ in mine) / len(mine), sum(s for _, s in mine) / len(mine))
     for k in keys:
-        (mu, sigma), games, exists = before[k]
+        _, games, exists = before[k]
         values = {"mu": after[k][0], "sigma": after[k][1], "games": games + 1,
                   "updated": now}
         if exists:
-            r = ratings
-            where = (r.c.account_id == k[1]) if k[0] == "account" else (r.c.bot == k[1])
-            conn.execute(update(r).where(and_(where, r.c.family == family)).values(**values))
+            conn.execute(update(ratings).where(_row_of(k, family)).values(**values))
         else:
             conn.execute(insert(ratings).values(
                 account_id=k[1] if k[0] == "account" else None,
