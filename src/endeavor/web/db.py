@@ -86,7 +86,7 @@ games = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
     # 0007: the game is rated (its outcome: the ``game_ratings`` table, web/ratings)
-    Column("rated", Boolean, nullable=False, default=False),
+    Column("rated", Boolean, nullable=False, server_default=text("false")),
     Index("ix_games_created", "created"),
     Index("ix_games_deadline", "deadline"),
 )
