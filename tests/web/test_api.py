@@ -577,7 +577,7 @@ def plain_view(snap: Snapshot, you: frozenset[int], since: int = 0,
     return {
         "id": snap.meta.id, "title": snap.meta.title, "seq": snap.seq,
         "over": snap.over, "ended": snap.ended, "current_player": current,
-        "you": sorted(you), "thinking": False,
+        "you": sorted(you), "thinking": False, "rated": snap.meta.rated,
         "can_reclaim": [p for p in sorted(you)
                         if snap.meta.seats[p].override_reason == "timeout"
                         and snap.clock is not None and snap.clock.config.reclaim

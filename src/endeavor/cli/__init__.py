@@ -1,5 +1,5 @@
 """The ``endeavor`` command line: ``simulate``, ``play``, ``replay``, ``review``,
-``bench``, ``tournament``, ``train``, ``serve`` and ``admin``.
+``bench``, ``tournament``, ``train``, ``serve``, ``admin`` and ``ratings``.
 
 An adapter over the engine's public API. :func:`main` parses ``argv``, runs one
 subcommand and returns its exit status: 0 on success (and for ``--help``), 2 when the
@@ -17,7 +17,7 @@ asks the strongest one (:data:`HINT_BOTS`) to rank the human's options.
 One module per command (:mod:`~endeavor.cli.simulate`, :mod:`~endeavor.cli.play`,
 :mod:`~endeavor.cli.replay`, :mod:`~endeavor.cli.review`, :mod:`~endeavor.cli.bench`,
 :mod:`~endeavor.cli.tournament`, :mod:`~endeavor.cli.train`, :mod:`~endeavor.cli.serve`,
-:mod:`~endeavor.cli.admin`),
+:mod:`~endeavor.cli.admin`, :mod:`~endeavor.cli.ratings`),
 each with its
 ``add_parser(sub)``; the terminal session of ``play`` in :mod:`~endeavor.cli.session`;
 what they share in :mod:`~endeavor.cli.common`. ``serve`` imports the
@@ -38,7 +38,7 @@ from rich.console import Console
 
 from .. import BUILD, __version__
 from ..errors import EndeavorError
-from . import admin, bench, play, replay, review, serve, simulate, tournament, train
+from . import admin, bench, play, ratings, replay, review, serve, simulate, tournament, train
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -100,6 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
     train.add_parser(sub)
     serve.add_parser(sub)
     admin.add_parser(sub)
+    ratings.add_parser(sub)
     bench.add_parser(sub)
     return parser
 

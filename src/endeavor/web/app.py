@@ -39,6 +39,7 @@ from .jobs import SENDER_VAR
 from .lastseen import SeenRecorder
 from .links import Links
 from .notify import Notifier, NotifySettings
+from .ratings import Rater
 from .reviews import Reviewer, ReviewSettings
 from .routes import ROUTERS, errors, games, pages
 from .routes.accountmail import AccountMailApp
@@ -124,7 +125,7 @@ def create_app(db_url: str | None = None, *,
     app.state.accounts = AccountsApp(users, accounts.SeatClaims(users))
     app.state.account_mail = AccountMailApp(AccountNotify(web.store), MailLinks(users))
     for name in ("store", "runner", "announcer", "chat", "engine", "threads", "clocks",
-                 "notifier", "reviewer", "links"):  # what tests and tools look at
+                 "notifier", "reviewer", "links", "rater"):  # what tests and tools look at
         setattr(app.state, name, getattr(web, name))
     app.add_middleware(BodyLimit, limit=max_body)
     hardening.install(app, web.engine)  # strict JSON, security headers, 503 for the database
@@ -169,6 +170,8 @@ def _parts(db_url: str | None, bot_budgets: Mapping[str, Mapping[str, Any]] | No
     notifier = Notifier(store, links, notify or NotifySettings())
     if send_notifications:
         store.listeners.append(notifier.wake)
+    rater = Rater(store)
+    store.listeners.append(rater.wake)
     return AppState(
         store=store, engine=engine, runner=runner, chat=chat, announcer=announcer,
         clocks=ClockKeeper(store, runner, clock_seconds), notifier=notifier,
@@ -178,7 +181,8 @@ def _parts(db_url: str | None, bot_budgets: Mapping[str, Mapping[str, Any]] | No
                   if run_reviews and review_settings.enabled else None),
         review=review_settings, seen=seen, links=links, threads=threads,
         max_body=max_body, send_notifications=send_notifications,
-        heartbeat=uptime.Heartbeat(engine, write_lock=store.write_lock, also=seen.flush))
+        heartbeat=uptime.Heartbeat(engine, write_lock=store.write_lock, also=seen.flush),
+        rater=rater)
 
 
 @asynccontextmanager
@@ -195,9 +199,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         web.notifier.start()
     if web.reviewer is not None:
         web.reviewer.start()
+    if web.rater is not None:
+        web.rater.start()
     try:
         yield
     finally:
+        if web.rater is not None:
+            await run_in_threadpool(web.rater.stop)
         if web.reviewer is not None:
             await run_in_threadpool(web.reviewer.stop)
             if web.reviewer.engines is not None:

@@ -42,8 +42,7 @@ from sqlalchemy.pool import NullPool, StaticPool
 
 log = logging.getLogger("endeavor.web")
 
-#: where the Alembic environment lives: inside the installed package, so migrations run
-#: from any working directory and from a wheel
+#: the Alembic environment: in the package, so migrations run from any directory or wheel
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: the database used when neither ``--db`` nor ``$ENDEAVOR_DB`` names one
 DEFAULT_URL = "sqlite:///endeavor.db"
@@ -52,8 +51,7 @@ ENV_VAR = "ENDEAVOR_DB"
 SQLITE_BUSY_SECONDS = 5.0
 #: how old a pooled PostgreSQL connection may get before it is replaced (seconds)
 POOL_RECYCLE_SECONDS = 1800
-#: PostgreSQL connections kept open by default (the app asks for as many as it has threads
-#: using the database: see :func:`endeavor.web.app.create_app`)
+#: PostgreSQL connections kept open by default (the app asks for one a database thread)
 POOL_SIZE = 10
 #: connections opened beyond the pool in a burst (each a new login, closed once returned)
 POOL_OVERFLOW = 4
@@ -87,6 +85,8 @@ games = Table(
     # 0004: a rematch: the game this one is the rematch of, and this game's rematch
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
+    # 0007: the game is rated (its outcome: the ``game_ratings`` table, web/ratings)
+    Column("rated", Boolean, nullable=False, server_default=text("false")),
     Index("ix_games_created", "created"),
     Index("ix_games_deadline", "deadline"),
 )

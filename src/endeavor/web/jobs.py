@@ -36,6 +36,7 @@ from . import db
 from .compute import Engines
 from .links import Links
 from .notify import Notifier, NotifySettings
+from .ratings import Rater
 from .reviews import Reviewer, ReviewSettings
 from .store import Store
 
@@ -70,12 +71,15 @@ def main(url: str | None = None) -> None:
         engines = Engines.from_env(nice=review_settings.nice)
         reviewer = (Reviewer(store, review_settings, engines=engines)
                     if review_settings.enabled else None)
+        rater = Rater(store)  # the rated games' ratings (also rated by the web workers)
         notifier.start()
+        rater.start()
         if reviewer is not None:
             reviewer.start()
         try:
             stop.wait()
         finally:
+            rater.stop()
             if reviewer is not None:
                 reviewer.stop()
             engines.close()

@@ -20,10 +20,12 @@ from . import (
     lobby,
     notifications,
     pages,
+    ratings,
     reviews,
 )
 
 #: the routers of the app, in order (the front end's pages last)
 ROUTERS: Final[tuple[APIRouter, ...]] = (
     lobby.router, games.router, reviews.router, notifications.router, chat.router,
-    host.router, accounts.router, accountmail.router, pages.router, follow.router)
+    host.router, accounts.router, accountmail.router, ratings.router, pages.router,
+    follow.router)

@@ -138,7 +138,7 @@ def log_view(snap: Snapshot, since: int = 0, locale: str = "en") -> list[dict[st
 
 def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
                    thinking: bool = False, benched: Sequence[Seat] = (),
-                   locale: str = "en") -> bytes:
+                   locale: str = "en", ratings: Mapping[str, Any] | None = None) -> bytes:
     """The game view of docs/web.md (``schemas.GameView``) for a token playing ``you``
     (empty: a spectator), encoded as JSON from parts cached per (game, seq): only
     ``you``, ``events``, the clock's times and ``can_undo`` are encoded for each
@@ -146,7 +146,7 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
     the events of the entries after ``since``; ``thinking``: a bot is working on the
     game's next move; ``benched``: the token's seats the host gave to a bot (the token
     watches them); ``locale``: the language of the engine's words (the decision, the
-    log)."""
+    log); ``ratings``: a rated game's rating outcome (web/ratings)."""
     state = snap.state
     current = snap.current_player
     mine = current is not None and current in you
@@ -156,7 +156,8 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
     head = dumps({"id": snap.meta.id, "title": snap.meta.title, "seq": snap.seq,
                    "over": over, "ended": snap.ended, "current_player": current,
                    "you": sorted(you), "thinking": thinking and not over,
-                   "can_reclaim": reclaim,
+                   "can_reclaim": reclaim, "rated": snap.meta.rated,
+                   **({"ratings": ratings} if ratings is not None else {}),
                    **({"benched": seating.benched_view(benched)} if benched else {}),
                    "clock": snap.clock.to_json(utcnow()) if snap.clock is not None else None})
     seats = _memo(snap, "seats", lambda: [_seat_json(s) for s in snap.meta.seats])
@@ -187,10 +188,10 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
 
 def view_response(snap: Snapshot, you: frozenset[int], since: int = 0,
                   thinking: bool = False, benched: Sequence[Seat] = (),
-                  locale: str = "en") -> Response:
+                  locale: str = "en", ratings: Mapping[str, Any] | None = None) -> Response:
     """The 200 of a game view: :func:`game_view_json` as ``application/json`` (its
     ``Content-Language`` the locale of its words)."""
-    return Response(game_view_json(snap, you, since, thinking, benched, locale),
+    return Response(game_view_json(snap, you, since, thinking, benched, locale, ratings),
                     media_type="application/json", headers={"Content-Language": locale})
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from .. import rematch, schemas
+from ..ratings import games as rated_games
 from .encode import created_view
 from .state import AppState, Locale, Web
 
@@ -19,13 +20,23 @@ def _clock(spec: schemas.ClockSpec | None) -> dict[str, Any] | None:
 
 
 @router.post("/api/games", status_code=201, response_model=schemas.Created, tags=["games"])
-def create_game(body: schemas.CreateGame, web: Web, locale: Locale) -> schemas.Created:
+def create_game(body: schemas.CreateGame, web: Web, locale: Locale, request: Request,
+                ) -> schemas.Created:
     """A new game: one seat per player (``human``: its own link; ``hotseat``: one
     link shared by the hot-seat seats; ``bot:<name>``: played by the server), an
     optional clock, and the host's link for the creator; a game without a title gets
-    one in the request's language."""
+    one in the request's language. ``rated``: a rated game, created by a signed-in
+    account (its session cookie or bearer token)."""
+    then = None
+    if body.rated:
+        from .accounts import session_token  # (that module imports this one)
+
+        account = request.app.state.accounts.accounts.session(session_token(request))
+        rated_games.check(account.id if account is not None else None, body.seats)
+        assert account is not None  # (check refused a request without one)
+        then = rated_games.marker(account.id, body.config)
     created = web.store.create(body.config, body.seats, body.title, _clock(body.clock),
-                               names=body.names, locale=locale)
+                               names=body.names, locale=locale, then=then)
     web.runner.after_commit(created.id)
     return created_view(created, web.links)
 

@@ -27,6 +27,7 @@ from ..clocks import ClockKeeper
 from ..lastseen import Activity, SeenRecorder, activity
 from ..links import Links
 from ..notify import Notifier
+from ..ratings import Rater, board
 from ..reviews import Reviewer, ReviewSettings
 from ..store import NOT_A_SEAT, BadRequest, Forbidden, Seat, Snapshot, Store, Unauthorized
 from .announce import Announcer
@@ -91,13 +92,16 @@ class AppState:
     heartbeat: uptime.Heartbeat
     #: the notification tests' rate limit (one per channel and seat every 20 s)
     tests: seating.TestSender = field(default_factory=seating.TestSender)
+    #: rates the rated games once over (web/ratings; None: another process does)
+    rater: Rater | None = None
 
     def answer(self, game_id: str, snap: Snapshot, you: frozenset[int], since: int,
                benched: Sequence[Seat] = (), locale: str = "en") -> Response:
         """The game view for ``you`` (with whether a bot is thinking on the game), the
         engine's words in ``locale``."""
+        rated = board.game_ratings_view(self.store, snap, locale) if snap.meta.rated else None
         return view_response(snap, you, since, self.runner.thinking(game_id), benched,
-                             locale)
+                             locale, rated)
 
     def activity(self, game_id: str) -> dict[int, Activity]:
         """When each seat of the game last moved and opened it."""

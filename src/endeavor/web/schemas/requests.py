@@ -46,6 +46,10 @@ class CreateGame(_Request):
         description="one per seat: its player's name (null or empty: P<seat>, a bot's "
                     "level); 1-24 characters, unique in the game",
         examples=[["Anna", None]])
+    rated: bool = Field(
+        default=False,
+        description="a rated game (docs/web.md, Ratings): the creator signed in with an "
+                    "account; each person's seat moves only once claimed by an account")
 
 
 class ImportGame(_Request):

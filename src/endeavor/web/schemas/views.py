@@ -103,6 +103,11 @@ class GameView(BaseModel):
     thinking: bool = Field(description="a bot is working on the next move")
     can_reclaim: list[int] = Field(description="your seats a bot took over when your "
                                                "time ran out, that you may take back")
+    rated: bool = Field(default=False, description="a rated game (docs/web.md, Ratings)")
+    ratings: dict[str, Any] | None = Field(
+        default=None, description="a rated game's outcome: status (pending, done, "
+        "unrated), reason (words), family, changes (seat, name, kind, before, after, "
+        "change)")
     benched: list[dict[str, Any]] | None = Field(
         default=None, description="the link's seats the host gave to a bot (the link "
         "watches them until the host hands them back): seat, bot, since, words")

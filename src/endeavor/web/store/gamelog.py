@@ -5,6 +5,7 @@ positions."""
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -14,11 +15,14 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from endeavor import Event, GameConfig, IllegalActionError, NotationError, State, new_game
 
+from ...messages import msg
 from .. import db, seating
+from ..view import ratings as rating_words
 from .clockstate import ClockState, reclock
 from .errors import NOT_A_SEAT, BadRequest, Conflict, Forbidden, NotFound, NotSent, Unauthorized
 from .records import Effective, Entry, Meta, Snapshot
 from .repository import DISCONNECT_RETRIES, CachedGame, Repository, log
+from .values import hash_token
 from .values import now as _now
 
 MAX_ACTION: Final = 64
@@ -66,6 +70,17 @@ _REVIEW_QUEUE: Final = text(
     "moves = NULL, queued = excluded.queued, started = NULL, finished = NULL "
     "WHERE :b_only = '*' OR reviews.status = :b_only"
 ).bindparams(bindparam("b_now", type_=db.reviews.c.queued.type))
+
+
+#: a rated game's end queues its rating (web/ratings: the row made at its creation goes
+#: from ``playing`` to ``pending``, in the ending entry's transaction)
+_RATING_QUEUE: Final = text(
+    "UPDATE game_ratings SET status = 'pending', queued = :b_now "
+    "WHERE game_id = :b_game AND status = 'playing'"
+).bindparams(bindparam("b_now", type_=db.reviews.c.queued.type))
+#: the claim holding a seat (accounts: its link's token when claimed)
+_SEAT_CLAIM: Final = text(
+    "SELECT link_token FROM seat_claims WHERE game_id = :b_game AND seat = :b_seat")
 
 
 class Keep:
@@ -153,6 +168,8 @@ class GameLog(Repository):
                 raise Forbidden(f"P{who} is to move, not you")
             if by_bot and cached.meta.seats[who].played_by is None:
                 raise Conflict(f"P{who} is played by a person now")
+            if cached.meta.rated and token is not None and not by_bot:
+                self._check_claimed(cached.meta, who)
             trial = cached.state.copy()
             try:
                 parsed = trial.parse_action(action)
@@ -168,6 +185,17 @@ class GameLog(Repository):
             snap = cached.snapshot()
         self._notify(game_id, snap.seq)
         return snap
+
+    def _check_claimed(self, meta: Meta, seat: int) -> None:
+        """In a rated game a person's seat moves only once an account holds it (claimed
+        with its current link): :class:`Forbidden` otherwise."""
+        row = self.read(lambda conn: conn.execute(
+            _SEAT_CLAIM, {"b_game": meta.id, "b_seat": seat}).first())
+        current = meta.seats[seat].token_hash
+        if row is None or not current or not hmac.compare_digest(
+                hash_token(row.link_token), current):
+            words = msg(rating_words.SIGN_IN_TO_MOVE)
+            raise Forbidden(words.render("en"), words=words)
 
     def undo(self, game_id: str, seats: Collection[int] | None, seq: int | None,
              token: str | None = None) -> Snapshot:
@@ -224,6 +252,8 @@ class GameLog(Repository):
                                              "game": new_meta.id}))
             if self.review_iterations > 0:
                 statements.append(self.review_statement(new_meta.id, entry.seq, now=now))
+            if new_meta.rated:
+                statements.append((_RATING_QUEUE, {"b_game": new_meta.id, "b_now": now}))
         elif (player is not None and player != cached.current_player
               and new_meta.seats[player].played_by is None):
             statements.append((_OUTBOX_SEAT, {"event": "turn", "seq": entry.seq, "due": now,

@@ -104,6 +104,8 @@ class Meta:
     title: str
     seats: tuple[Seat, ...]
     host_hash: str | None = None
+    #: a rated game (web/ratings): its human seats move only once claimed by an account
+    rated: bool = False
 
     @property
     def players(self) -> int:

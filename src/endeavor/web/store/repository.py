@@ -272,7 +272,8 @@ class Repository:
         seat_rows = conn.execute(select(db.seats).where(db.seats.c.game_id == game_id)
                                  .order_by(db.seats.c.seat)).all()
         return row, Meta(row.id, utc(row.created), dict(row.config), row.title,
-                         tuple(seat_from_row(s) for s in seat_rows), row.host_hash)
+                         tuple(seat_from_row(s) for s in seat_rows), row.host_hash,
+                         bool(row.rated))
 
     def _load(self, game_id: str) -> CachedGame:
         found = self.read(lambda conn: self._read_meta(conn, game_id))

@@ -25,7 +25,7 @@ exactly the elements some legal action is clicked on.
 from __future__ import annotations
 
 from ...rules.words import word_player as player_name
-from . import accountwords, mailwords  # noqa: F401  (the accounts: declare their words)
+from . import accountwords, mailwords, ratings  # noqa: F401  (they declare their words)
 from .board import element_ids, position
 from .decision import VERB_GROUPS, decision_view, group_of, targets_of
 from .log import action_view, event_view, line_view, scores_view
@@ -34,4 +34,4 @@ from .words import plain_words
 
 __all__ = ["VERB_GROUPS", "action_view", "building_does", "card_json", "clear_caches",
            "decision_view", "element_ids", "event_view", "group_of", "line_view", "plain_words",
-           "player_name", "position", "scores_view", "targets_of"]
+           "player_name", "position", "ratings", "scores_view", "targets_of"]
