@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -367,3 +368,24 @@ def test_the_migration_goes_up_and_down(url: str) -> None:
         assert names <= set(inspect(engine).get_table_names())
     finally:
         engine.dispose()
+
+
+def test_the_migrations_go_to_the_database_named_whatever_the_environment(
+        url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A migration run for one database never touches the one ``$ENDEAVOR_DB`` names
+    (``endeavor serve`` sets it for its workers)."""
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from endeavor.web import db
+
+    other = f"sqlite:///{tmp_path}/other.db"
+    monkeypatch.setenv("ENDEAVOR_DB", other)
+    engine = db.make_engine(url)
+    try:
+        db.upgrade(engine)
+        command.downgrade(db.alembic_config(url), "0006")
+        assert "ratings" not in set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    assert not (tmp_path / "other.db").exists()

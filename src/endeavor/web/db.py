@@ -334,13 +334,13 @@ def make_engine(url: str | None = None, *, pool_size: int = POOL_SIZE) -> Engine
 
 
 def alembic_config(url: str) -> Config:
-    """An Alembic configuration for ``url`` that finds the migrations inside the package
-    (no ``alembic.ini`` needed; the one beside this module is for developers running
-    ``alembic -c src/endeavor/web/alembic.ini revision ...``)."""
+    """An Alembic configuration for ``url`` (even where ``$ENDEAVOR_DB`` names another),
+    its migrations inside the package (the ``alembic.ini`` beside it is for developers)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     # '%' is ConfigParser's interpolation character: a password may contain one
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.attributes["endeavor_url"] = url
     return cfg
 
 

@@ -21,6 +21,12 @@ target_metadata = metadata
 
 
 def _url() -> str:
+    """The database to migrate: the app's own (``db.alembic_config`` names it, whatever
+    the environment says), else, for a developer's ``alembic`` command, ``$ENDEAVOR_DB``
+    or ``alembic.ini``'s URL."""
+    given = config.attributes.get("endeavor_url")
+    if given:
+        return str(given)
     return os.environ.get("ENDEAVOR_DB") or config.get_main_option("sqlalchemy.url") or ""
 
 
