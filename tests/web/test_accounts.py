@@ -167,6 +167,11 @@ def test_a_request_from_another_origin_is_refused(app: FastAPI) -> None:
                headers={"Referer": "https://evil.example/form"})
     assert r.status_code == 403
     assert a.get("/api/account").json()["name"] == "Hal"  # still signed in
+    # a rated game is created with the account's cookie: not from another origin either
+    r = a.post("/api/games", headers=other, json={
+        "config": {"players": 2, "seed": 1}, "seats": ["human", "bot:easy"], "rated": True})
+    assert r.status_code == 403 and "another origin" in r.json()["detail"]
+    assert a.get("/api/games").json()["games"] == []  # nothing created
     r = a.post("/api/account/signout", headers={"Origin": "http://testserver"})
     assert r.status_code == 204
 

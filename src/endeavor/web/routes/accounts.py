@@ -49,6 +49,11 @@ def _origin(url: str) -> str | None:
 
 
 async def same_origin(request: Request) -> None:
+    """:func:`refuse_other_origin` as a dependency of the accounts' endpoints."""
+    refuse_other_origin(request)
+
+
+def refuse_other_origin(request: Request) -> None:
     """403 for a request that changes something and comes from another origin (by its
     ``Origin`` header, else its ``Referer``): the app's own origin is the request's
     (its scheme and ``Host``) or the public URL's."""

@@ -29,8 +29,9 @@ def create_game(body: schemas.CreateGame, web: Web, locale: Locale, request: Req
     account (its session cookie or bearer token)."""
     then = None
     if body.rated:
-        from .accounts import session_token  # (that module imports this one)
+        from .accounts import refuse_other_origin, session_token  # (it imports this one)
 
+        refuse_other_origin(request)  # the account's cookie: only from this site's pages
         account = request.app.state.accounts.accounts.session(session_token(request))
         rated_games.check(account.id if account is not None else None, body.seats)
         assert account is not None  # (check refused a request without one)
