@@ -114,6 +114,11 @@ def written(change: dict[str, Any]) -> str:
     return f"{sign}{abs(delta):.1f} → {one(change['after'])}"
 
 
+def way(change: float) -> str:
+    """Which way a change went, as the score pad's cell is marked (green up, red down)."""
+    return "same" if change == 0 else "up" if change > 0 else "down"
+
+
 def test_a_rated_game_played_to_the_end_changes_three_ratings(
         server: Server, new_page: Any, shot: Any) -> None:
     ana, bruno = fresh_name("Rosalind"), fresh_name("Tomasz")
@@ -122,7 +127,6 @@ def test_a_rated_game_played_to_the_end_changes_three_ratings(
     sign_up(b, server, bruno)
     before = standings(server)
     assert ana not in before and bruno not in before
-    bot_games = easy_bot(before)["games"]
 
     gid, links = create_rated_game(a, server)
     a.click("[data-testid=open-seat]")  # A's own seat, from the page that made the game
@@ -150,11 +154,10 @@ def test_a_rated_game_played_to_the_end_changes_three_ratings(
     assert [(c["seat"], c["kind"]) for c in changes] == [
         (0, "account"), (1, "account"), (2, "bot")]
     assert [c["name"] for c in changes[:2]] == [ana, bruno]
-    assert all(c["change"] != 0 for c in changes)
     assert shown_changes(a) == [written(c) for c in changes]
     ways = [a.get_attribute(f"[data-testid=rating-change-{c['seat']}]", "class")
             for c in changes]
-    assert ways == [f"rating-change {'up' if c['change'] > 0 else 'down'}" for c in changes]
+    assert ways == [f"rating-change {way(c['change'])}" for c in changes]
     assert a.get_attribute("[data-testid=rating-leaderboard]", "href") == f"/leaderboard/{FAMILY}"
     shot(a, "rated-game-scorepad-desktop")
     # B's page, which had the same game open, shows the same numbers
@@ -164,19 +167,26 @@ def test_a_rated_game_played_to_the_end_changes_three_ratings(
     # the leaderboard counts the game once for each of the three
     after = standings(server)
     assert after[ana]["games"] == after[bruno]["games"] == 1
-    assert easy_bot(after)["games"] == bot_games + 1
+    assert easy_bot(after)["games"] == easy_bot(before)["games"] + 1
+    # each of the three ratings moved (the shown number may round to the same: not its
+    # skill and uncertainty); a newcomer starts at 25 ± 25/3
+    assert after[ana]["sigma"] < 25 / 3 and after[bruno]["sigma"] < 25 / 3
+    bot_before, bot_after = easy_bot(before), easy_bot(after)
+    assert (bot_after["mu"], bot_after["sigma"]) != (bot_before["mu"], bot_before["sigma"])
+    assert [c["before"] for c in changes] == [0.0, 0.0, bot_before["rating"]]
     assert after[ana]["rating"] == changes[0]["after"]
     assert after[bruno]["rating"] == changes[1]["after"]
     assert easy_bot(after)["rating"] == changes[2]["after"]
     ready(a, server.url + "/leaderboard")
     a.wait_for_selector("[data-testid=leaderboard]")
-    row = a.locator("[data-testid=standing]", has=a.locator(f"text={ana}"))
+    link = f"[data-testid=player-link][href='/players/{quote(ana)}']"
+    row = a.locator("[data-testid=standing]", has=a.locator(link))
     assert row.locator("[data-testid=standing-games]").inner_text() == "1"
     assert row.locator("[data-testid=standing-rating] .rating-value").inner_text() == (
         one(changes[0]["after"]))
 
     # A's profile: a history of one point, this game's
-    a.click(f"[data-testid=player-link] >> text={ana}")
+    a.click(link)
     a.wait_for_selector("[data-testid=rating-chart]")
     assert a.url.endswith(f"/players/{quote(ana)}")
     card = a.locator(f"[data-testid=rating-{FAMILY}]")
@@ -213,7 +223,7 @@ def in_french(server: Server, new_page: Any, shot: Any, gid: str, name: str,
             wide = page.evaluate("() => document.documentElement.scrollWidth")
             assert wide <= 390, f"the score pad: {wide} px wide on a 390 px phone"
         ready(page, f"{server.url}/leaderboard")
-        page.wait_for_selector(f"[data-testid=player-link] >> text={name}")
+        page.wait_for_selector(f"[data-testid=player-link][href='/players/{quote(name)}']")
         english.look(page, f"{where}, the leaderboard")
         ready(page, f"{server.url}/players/{quote(name)}")
         page.wait_for_selector("[data-testid=history-point]")
