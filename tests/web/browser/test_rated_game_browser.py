@@ -230,4 +230,10 @@ def in_french(server: Server, new_page: Any, shot: Any, gid: str, name: str,
         assert french in page.inner_text("[data-testid=family-rating]")
         english.look(page, f"{where}, the profile")
         shot(page, f"rated-game-profile-fr-{where}", full_page=True)
+    # a game made on the New game page (as the rated one was): its links, in French
+    ready(page, f"{server.url}/new")
+    page.select_option("[data-testid=seat-1]", "human")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=created]")
+    english.look(page, "the new game's links")
     assert not english, english
