@@ -32,6 +32,13 @@ test("a change has its sign, rounded to one decimal; none is ±0.0", () => {
   assert.equal(one(14.25), "14.3");
 });
 
+test("a negative rating has a true minus sign, as its change; a rounded zero has none", () => {
+  reading("en");
+  assert.deepEqual([-3.34, -12.9, -0.04, 0].map(one), ["−3.3", "−12.9", "0.0", "0.0"]);
+  reading("fr");
+  assert.equal(one(-11.1), "−11,1");
+});
+
 test("French writes its decimal comma", () => {
   reading("fr");
   assert.equal(one(14.2), "14,2");

@@ -102,7 +102,8 @@ def look_at_tips(page: Any, english: EnglishFound, where: str) -> int:
 def look_around(page: Any, server: Server, url: str, english: EnglishFound, shot: Any,
                 name: str, phone: bool) -> None:
     """After the game: every tab of the game page, the replay, the lobby, the new-game
-    form and How to play."""
+    form, How to play and the leaderboard (a rated game's pages, with a real account's
+    profile: test_rated_game_browser.py)."""
     if phone:
         for tab in PHONE_TABS:
             page.locator(f"[data-testid=tab-{tab}]").tap()
@@ -117,7 +118,7 @@ def look_around(page: Any, server: Server, url: str, english: EnglishFound, shot
     shot(page, f"french-{name}-replay")
     for path, what in (("/", "lobby"), ("/new", "new game"), ("/rules", "how to play"),
                        ("/account/notifications", "account notifications"),
-                       ("/account/link", "sign in by e-mail")):
+                       ("/account/link", "sign in by e-mail"), ("/leaderboard", "leaderboard")):
         page.goto(server.url + path)
         page.wait_for_function("() => document.body.dataset.ready === '1'")
         english.look(page, f"{name}, {what}")

@@ -389,13 +389,13 @@ function showCreated(box, created, choices, clock, title, names = null) {
     if (choices[i] === "you") mine = seat;
     if (seat.kind === "human") {
       const who = names && names[i] ? `${names[i]}, P${seat.seat}` : `P${seat.seat}`;
-      rows.push(linkRow(choices[i] === "you" ? `${who} (you)` : `${who} (invite)`, seat.url, `link-${seat.seat}`));
+      rows.push(linkRow(t(choices[i] === "you" ? "newgame.link_yours" : "newgame.link_invite", { who }), seat.url, `link-${seat.seat}`));
       if (choices[i] !== "you") rows.push(inviteBox(inviteText(title, seat.seat, seat.url, (names && names[i]) || ""), `invite-${seat.seat}`, { title }));
     }
   });
   if (hotseats.length) {
     if (!mine) mine = hotseats[0];
-    rows.push(linkRow(`Hot-seat ${hotseats.map((s) => `P${s.seat}`).join(", ")}`, hotseats[0].url, "link-hotseat"));
+    rows.push(linkRow(t("newgame.link_hotseat", { seats: hotseats.map((s) => `P${s.seat}`).join(", ") }), hotseats[0].url, "link-hotseat"));
     if (choices[created.seats.indexOf(hotseats[0])] !== "you" && mine !== hotseats[0]) {
       rows.push(inviteBox(inviteText(title, hotseats.map((s) => s.seat), hotseats[0].url), "invite-hotseat", { title }));
     }

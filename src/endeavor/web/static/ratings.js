@@ -60,11 +60,14 @@ export function familyName(id, fallback = id) {
 }
 
 /**
- * A number with one decimal, written the reader's way ("14.2", "14,2").
+ * A number with one decimal, written the reader's way ("14.2", "14,2"), a negative one
+ * with a true minus sign ("−3.3", as a change's), never "−0.0".
  * @param {number} x
  */
 export function one(x) {
-  return x.toLocaleString(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const shown = Math.round(x * 10) === 0 ? 0 : x; // -0.04 is "0.0"
+  return shown.toLocaleString(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    .replace(/^-/, "−");
 }
 
 /**
