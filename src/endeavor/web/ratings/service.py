@@ -208,7 +208,15 @@ class Rater:
         return done
 
     def wake(self, game_id: str = "", seq: int = 0) -> None:
-        """Look at the queue now (a store listener: after any commit)."""
+        """Look at the queue now (a store listener: after any commit). A commit of an
+        unrated game cannot have queued a rating: it leaves the queue unread (the poll
+        still looks every :data:`POLL_SECONDS`)."""
+        if game_id:
+            try:
+                if not self.store.meta(game_id).rated:
+                    return
+            except NotFound:
+                return
         self._wake.set()
 
     def start(self) -> None:
