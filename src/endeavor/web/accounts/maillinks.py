@@ -22,7 +22,7 @@ from endeavor.messages import msg
 from ..store import BadRequest, Forbidden
 from ..store.values import hash_token, utc
 from ..store.values import now as _now
-from ..view import mailwords
+from ..view import accountwords, mailwords
 from . import limiter, mailtables, tables
 from .service import RESET_SECONDS, Account, Accounts, _account, name_key
 
@@ -122,7 +122,6 @@ class MailLinks:
                 raise _bad_link()
             account = _account(found)
             if account.disabled:
-                raise Forbidden("this account is disabled: ask the server's admin",
-                                words=msg(mailwords.DISABLED))
+                raise Forbidden.said(accountwords.DISABLED)
             token_out = self.accounts._new_session(conn, account.id, now)
         return account, token_out

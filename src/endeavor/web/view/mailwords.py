@@ -35,8 +35,6 @@ TOO_MANY: Final = define(
     "web.mail.too_many", "Too many links asked for: try again in {minutes} minutes.")
 LINK_BAD: Final = define(
     "web.mail.link_bad", "This sign-in link is unknown, used or expired: ask for a new one.")
-DISABLED: Final = define(
-    "web.mail.disabled", "This account is disabled: ask the server's admin.")
 NO_ADDRESS: Final = define(
     "web.mail.no_address", "Turns cannot be e-mailed without an address: give one first.")
 BAD_MODE: Final = define("web.mail.bad_mode", "Unknown mode {mode}: 'turn' or 'digest'.")
