@@ -64,8 +64,7 @@ def new_token(conn: Connection, kind: str, account_id: int, now: datetime) -> st
 
 
 def _bad_link() -> BadRequest:
-    return BadRequest("this sign-in link is unknown, used or expired: ask for a new one",
-                      words=msg(mailwords.LINK_BAD))
+    return BadRequest.said(mailwords.LINK_BAD)
 
 
 class MailLinks:

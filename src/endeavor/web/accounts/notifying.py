@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
-from endeavor.messages import DEFAULT_LOCALE, LOCALES, msg
+from endeavor.messages import DEFAULT_LOCALE, LOCALES
 
 from .. import db
 from ..store import BadRequest, Conflict, Store
@@ -131,8 +131,7 @@ class AccountNotify:
         for field in ("email_mode", "webhook_mode"):
             mode = changes.get(field)
             if mode is not None and mode not in MODES:
-                raise BadRequest(f"unknown mode {mode!r}: 'turn' or 'digest'",
-                                 words=msg(mailwords.BAD_MODE, mode=repr(mode)))
+                raise BadRequest.said(mailwords.BAD_MODE, mode=repr(mode))
         t = mailtables.account_settings
         with self.store.transaction() as conn:
             old = read_setting(conn, account_id)
@@ -141,8 +140,7 @@ class AccountNotify:
                       **{k: v for k, v in changes.items() if v is not None
                          or k in ("email", "webhook")}, "lang": lang, "updated": _now()}
             if values["notify_email"] and "notify_email" in changes and not values["email"]:
-                raise Conflict("turns cannot be e-mailed without an address: give one "
-                               "first", words=msg(mailwords.NO_ADDRESS))
+                raise Conflict.said(mailwords.NO_ADDRESS)
             done = conn.execute(update(t).where(t.c.account_id == account_id).values(**values))
             if done.rowcount != 1:
                 conn.execute(insert(t).values(account_id=account_id, **values))

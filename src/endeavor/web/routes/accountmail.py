@@ -14,8 +14,6 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from endeavor.messages import msg
-
 from ..accounts import maillinks
 from ..accounts.maillinks import MailLinks, TooManyLinks
 from ..accounts.notifying import AccountNotify, Setting
@@ -88,9 +86,7 @@ async def put_notifications(body: s.AccountNotifyRequest, request: Request, web:
 def _ask(kind: str, body: s.MailRequest, request: Request, web: AppState,
          m: AccountMailApp, locale: str) -> Response:
     if not web.notifier.email_available:
-        raise Conflict("this server cannot send e-mail (it was started without --smtp "
-                       "and --mail-from): ask the server's admin for a password-reset "
-                       "link", words=msg(mailwords.NO_SMTP))
+        raise Conflict.said(mailwords.NO_SMTP)
     address = request.client.host if request.client is not None else None
     try:
         if m.links.ask(kind, body.name, address, locale):
