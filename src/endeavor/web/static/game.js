@@ -87,7 +87,7 @@ export function scorePad(scores, ended = null, ratings = null) {
     h("p", { class: "result", "data-testid": "result" }, resultLine(scores)),
     ended === "host" ? h("p", { class: "ended", "data-testid": "ended-by-host" },
       t("scores.ended_by_host")) : null,
-    h("table", {},
+    h("div", { class: "pad-scroll", "data-testid": "pad-scroll" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), scores.map((s) => h("th", {
         style: `color:${COLOURS[s.seat % COLOURS.length]}`,
       }, seatTag(s.seat), s.rank === best ? " ★" : "")))),
@@ -98,7 +98,7 @@ export function scorePad(scores, ended = null, ratings = null) {
           scores.map((s) => h("td", { "data-testid": `total-${s.seat}` }, String(s.total)))),
         h("tr", { class: "rank" }, h("th", { scope: "row" }, t("scores.rank")),
           scores.map((s) => h("td", {}, String(s.rank)))),
-        ratingRow(scores.map((s) => s.seat), ratings))),
+        ratingRow(scores.map((s) => s.seat), ratings)))),
     ratingNote(ratings));
 }
 
