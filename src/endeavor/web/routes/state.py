@@ -29,7 +29,7 @@ from ..links import Links
 from ..notify import Notifier
 from ..ratings import Rater, board
 from ..reviews import Reviewer, ReviewSettings
-from ..store import NOT_A_SEAT, BadRequest, Forbidden, Seat, Snapshot, Store, Unauthorized
+from ..store import BadRequest, Forbidden, Seat, Snapshot, Store, Unauthorized
 from .announce import Announcer
 from .encode import host_panel_view, view_response
 
@@ -152,7 +152,7 @@ def seats_for(snap: Snapshot, token: str | None, required: bool) -> frozenset[in
         benched = snap.meta.benched_of(token)
         if benched and not required:
             return frozenset()  # the host gave the seat to a bot: the link watches
-        raise Forbidden(seating.benched_words(benched[0]) if benched else NOT_A_SEAT)
+        raise seating.no_seat(benched)
     return seats
 
 
