@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
 import "./catalogs.mjs";
+import { MemoryStorage } from "./storage.mjs";
 import { ApiError, UNREACHABLE, api, request } from "../../src/endeavor/web/static/api.js";
+import { STORAGE_KEY } from "../../src/endeavor/web/static/i18n.js";
 
 const realFetch = globalThis.fetch;
 afterEach(() => { globalThis.fetch = realFetch; });
@@ -53,6 +55,24 @@ test("a GET without a token sends neither body nor Authorization", async () => {
   const headers = /** @type {Record<string, string>} */ (seen[0].init.headers);
   assert.equal(seen[0].init.body, undefined);
   assert.ok(!("Authorization" in headers) && !("Content-Type" in headers));
+});
+
+test("every request asks for the page's language: a refusal's reason comes in it", async () => {
+  const seen = answer(403, JSON.stringify({ detail: "ce lien n'est pas celui de l'hôte de cette partie" }));
+  const kept = globalThis.localStorage;
+  const storage = new MemoryStorage();
+  storage.setItem(STORAGE_KEY, "fr"); // the reader chose French, whatever the browser says
+  globalThis.localStorage = storage;
+  try {
+    const err = await failure(api.host("g", "tok"));
+    assert.equal(err.message, "ce lien n'est pas celui de l'hôte de cette partie"); // as given
+  } finally {
+    globalThis.localStorage = kept;
+  }
+  const headers = /** @type {Record<string, string>} */ (seen[0].init.headers);
+  assert.equal(headers["Accept-Language"], "fr");
+  await failure(request("POST", "/api/games/g/chat", { body: { body: "" } }));
+  assert.equal(/** @type {Record<string, string>} */ (seen[1].init.headers)["Accept-Language"], "en");
 });
 
 test("the server's reason, as a string or a list of field errors", async () => {

@@ -213,14 +213,14 @@ def test_rematch_refuses_bad_tokens_and_bad_orders(client: TestClient) -> None:
     r = client.post(f"/api/games/{gid}/rematch", headers=auth(toks[0]),
                     json={"seats": "keep", "seed": 3})
     assert r.status_code == 422
-    assert _propose(client, "no-such-game", toks[0], status=404) == {
-        "detail": "no game 'no-such-game'"}
+    assert _propose(client, "no-such-game", toks[0], status=404)["detail"] == (
+        "no game 'no-such-game'")
     assert client.get("/api/games/no-such-game/rematch").status_code == 404
     # nothing was made by any of them
     assert client.get(f"/api/games/{gid}/rematch").json()["rematch_id"] is None
     assert _join(client, gid, None, status=401)["detail"].startswith("a seat's token")
-    assert _join(client, gid, other["seats"][0]["token"], status=403) == {
-        "detail": "this link is not a seat of this game (any more)"}
+    assert _join(client, gid, other["seats"][0]["token"], status=403)["detail"] == (
+        "this link is not a seat of this game (any more)")
     # the host (who holds no seat here) proposes: they get no seat, only the host link
     made = _propose(client, gid, old["host_token"])
     assert made["you"] == [] and made["token"] is None and made["url"] is None

@@ -68,8 +68,8 @@ def _finish(client: TestClient | httpx.Client, record: dict[str, Any] = RECORD,
     for method in ("GET", "POST"):
         r = client.request(method, f"/api/games/{gid}/review")
         assert r.status_code == 409, r.text
-        assert r.json() == {"detail": "the game is not over: its review is made once it "
-                                      "has ended"}
+        assert r.json()["detail"] == ("the game is not over: its review is made once it "
+                                      "has ended")
     seat = view["current_player"]
     move = client.post(f"/api/games/{gid}/actions", headers=auth(toks[seat]),
                        json={"action": record["actions"][-1], "seq": view["seq"]})
@@ -110,7 +110,7 @@ def test_queued_at_the_end_run_and_served(make_app: Callable[..., FastAPI],
     with TestClient(app) as client:
         for method in ("GET", "POST"):
             r = client.request(method, "/api/games/no-such-game/review")
-            assert r.status_code == 404 and r.json() == {"detail": "no game 'no-such-game'"}
+            assert r.status_code == 404 and r.json()["detail"] == "no game 'no-such-game'"
         gid, _, _ = _finish(client)
         queued = _review(client, gid)
         assert queued | {"queued": None} == {
@@ -158,8 +158,8 @@ def test_the_apps_runner_an_import_a_request_and_an_undone_end(
         assert (body["status"], body["enabled"]) == ("none", False)
         r = client.post(f"/api/games/{gid}/review")
         assert r.status_code == 409
-        assert r.json() == {"detail": "this server does not review games (endeavor serve "
-                                      "--review-iterations 0)"}
+        assert r.json()["detail"] == ("this server does not review games (endeavor serve "
+                                      "--review-iterations 0)")
     app = create_app(db_url, review=FAST, poll_seconds=0.05)
     with TestClient(app) as client:
         assert _review(client, gid)["status"] == "none"  # ended before: nothing queued

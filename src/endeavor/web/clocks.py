@@ -28,6 +28,8 @@ from typing import Final
 
 from .bots import BotRunner
 from .store import Conflict, Snapshot, Store, StoreError, utcnow
+from .view import refusals
+from .view.journal import bot_level
 
 log = logging.getLogger("endeavor.web")
 
@@ -144,7 +146,7 @@ class ClockKeeper:
                 break  # the host gave the seat to a bot meanwhile: the runner plays it
             action = self.runner.choose(snap, bot)
             if action is None:
-                raise StoreError(f"the {bot} bot could not move")
+                raise StoreError.said(refusals.BOT_STUCK, bot=bot_level(bot))
             snap = self.store.append(snap.meta.id, {p}, action, snap.seq, note=note)
             note = f"bot:{bot}"
             if time.monotonic() - started > 300:  # a runaway: leave the rest for later

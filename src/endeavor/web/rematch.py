@@ -41,7 +41,6 @@ from endeavor import final_scores
 from . import db, schemas
 from .links import Links
 from .store import (
-    NOT_A_SEAT,
     BadRequest,
     Conflict,
     Created,
@@ -53,6 +52,7 @@ from .store import (
     Unauthorized,
     utcnow,
 )
+from .view import refusals
 
 #: how the seats of a rematch are given: each person (and bot) one seat on, or the same
 ORDERS: Final = ("rotate", "keep")
@@ -206,7 +206,7 @@ def join(store: Store, game_id: str, token: str | None) -> Joined:
     snap = store.snapshot(game_id)
     mine = _held(snap.meta, token)
     if not mine:
-        raise Forbidden(NOT_A_SEAT)
+        raise Forbidden.said(refusals.NOT_A_SEAT)
     _, rematch_id = _links_of(store, game_id)
     if rematch_id is None:
         raise NotFound("there is no rematch of this game yet: propose one with Play again")

@@ -30,18 +30,23 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 
+from ..messages import Message as Words
+from ..messages import Seat as SeatArg
+from ..messages import msg
 from . import db
+from .view import refusals
+from .view.journal import bot_level
 
 if TYPE_CHECKING:
     from .notify import Message, Notifier
-    from .store import Seat, Store
+    from .store import Seat, Store, StoreError
 
 #: how long a visible page counts as at the table after its last ping (seconds); the
 #: page pings every :data:`PING_SECONDS` while visible
@@ -56,19 +61,36 @@ MODES: Final = ("turn", "digest")
 
 
 # --------------------------------------------------------------------------- benched
-def benched_words(seat: Seat) -> str:
-    """Why a benched seat's link may not move, in words."""
-    when = (f" on {seat.override_at.strftime('%Y-%m-%d at %H:%M UTC')}"
-            if seat.override_at is not None else "")
-    return (f"The host gave your seat (P{seat.seat}) to the {seat.bot_override} bot{when}; "
-            "ask them to hand it back")
+def benched_message(seat: Seat) -> Words:
+    """Why a benched seat's link may not move, as a message."""
+    who, bot = SeatArg(seat.seat), bot_level(seat.bot_override or "")
+    if seat.override_at is None:
+        return msg(refusals.BENCHED, seat=who, bot=bot)
+    return msg(refusals.BENCHED_ON, seat=who, bot=bot,
+               date=seat.override_at.strftime("%Y-%m-%d"),
+               time=seat.override_at.strftime("%H:%M"))
 
 
-def benched_view(seats: Iterable[Seat]) -> list[dict[str, Any]]:
-    """A game view's ``benched``: the link's seats the host gave to a bot."""
+def benched_words(seat: Seat, locale: str = "en") -> str:
+    """Why a benched seat's link may not move, in ``locale``'s words."""
+    return benched_message(seat).render(locale)
+
+
+def no_seat(benched: Sequence[Seat]) -> StoreError:
+    """The 403 of a token that plays no seat: the first of the seats the host gave to a
+    bot (``benched``: the token's), else a token of no seat."""
+    from .store import Forbidden
+
+    words = benched_message(benched[0]) if benched else msg(refusals.NOT_A_SEAT)
+    return Forbidden(words.render("en"), words=words)
+
+
+def benched_view(seats: Iterable[Seat], locale: str = "en") -> list[dict[str, Any]]:
+    """A game view's ``benched``: the link's seats the host gave to a bot (``words``:
+    in ``locale``)."""
     return [{"seat": s.seat, "bot": s.bot_override,
              "since": s.override_at.isoformat() if s.override_at is not None else None,
-             "words": benched_words(s)} for s in seats]
+             "words": benched_words(s, locale)} for s in seats]
 
 
 def relink_statements(game_id: str, seats: Mapping[int, Seat] | Collection[int],
@@ -253,12 +275,12 @@ def set_modes(store: Store, game_id: str, seat: int, modes: Mapping[str, str]) -
     with store.transaction() as conn:
         for channel, mode in modes.items():
             if mode not in MODES:
-                raise BadRequest(f"unknown mode {mode!r}: 'turn' or 'digest'")
+                raise BadRequest.said(refusals.UNKNOWN_MODE, mode=repr(mode))
             done = conn.execute(update(n).where(and_(
                 n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel))
                 .values(mode=mode))
             if done.rowcount != 1:
-                raise Conflict(f"P{seat} has no {channel} set: set its address first")
+                raise Conflict.said(refusals.NO_ADDRESS[channel][0], seat=SeatArg(seat))
 
 
 # --------------------------------------------------------------------------- test
@@ -286,14 +308,14 @@ class TestSender:
             n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel))
         row = notifier.store.read(lambda conn: conn.execute(query).first())
         if row is None:
-            raise Conflict(f"P{seat} has no {channel} set: save an address first")
+            raise Conflict.said(refusals.NO_ADDRESS[channel][1], seat=SeatArg(seat))
         key = (game_id, seat, channel)
         now = time.monotonic()
         with self._lock:
             last = self._last.get(key)
             if last is not None and now - last < self.gap:
-                raise Conflict(f"a test was sent {now - last:.0f} s ago: try again in "
-                               f"{self.gap - (now - last):.0f} s")
+                raise Conflict.said(refusals.TEST_WAIT, ago=f"{now - last:.0f}",
+                                    wait=f"{self.gap - (now - last):.0f}")
             self._last[key] = now
             if len(self._last) > 10000:
                 self._last.clear()
@@ -301,7 +323,7 @@ class TestSender:
         meta = snap.meta
         token = row.link_token
         if meta.seats[seat].token_hash != hash_token(token):
-            raise Conflict("the seat's link has changed: save the address again")
+            raise Conflict.said(refusals.RELINKED)
         lang = row.lang or "en"
         message = Message("test", meta.id, title_words(meta.title, meta.id, lang),
                           notifier.links.spectate(meta.id, absolute=True), seat,

@@ -17,10 +17,8 @@ from endeavor.bots import NAMES as BOT_NAMES
 
 from .. import db, seating
 from ..store import (
-    NOT_A_SEAT,
     BadRequest,
     Conflict,
-    Forbidden,
     MineRow,
     NotFound,
     Snapshot,
@@ -74,8 +72,7 @@ class SeatClaims:
         snap = self.store.snapshot(game_id)
         seats = snap.meta.seats_of(token)
         if not seats:
-            benched = snap.meta.benched_of(token)
-            raise Forbidden(seating.benched_words(benched[0]) if benched else NOT_A_SEAT)
+            raise seating.no_seat(snap.meta.benched_of(token))
         if len(seats) > 1:
             raise BadRequest.said(words.HOT_SEAT)
         seat = next(iter(seats))

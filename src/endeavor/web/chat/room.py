@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, case, func, select, update
 from sqlalchemy import insert as sa_insert
 
+from ...messages import Seat as SeatArg
 from .. import db
 from ..store import (
-    NOT_A_SEAT,
     BadRequest,
     Forbidden,
     NotFound,
@@ -23,6 +23,7 @@ from ..store import (
     utc,
     utcnow,
 )
+from ..view import refusals
 from .words import (
     PAGE,
     RATE_COUNT,
@@ -97,7 +98,7 @@ class Chat:
         (:class:`Forbidden`); no token: a spectator."""
         game = self._game(game_id, token)
         if token is not None and not game.you:
-            raise Forbidden(NOT_A_SEAT)
+            raise Forbidden.said(refusals.NOT_A_SEAT)
         c = db.chat.c
 
         def read(conn: Connection) -> dict[str, Any]:
@@ -157,21 +158,19 @@ class Chat:
         the new message as :class:`ChatMessage`. Refused: no token (401), a token of no
         seat or of another seat (403), a bad message (400), too many messages (429)."""
         if token is None:
-            raise Unauthorized("a seat's token is needed to write in the chat: "
-                               "Authorization: Bearer <token>")
+            raise Unauthorized.said(refusals.CHAT_TOKEN)
         game = self._game(game_id, token)
         if not game.you:
             if game.host:
-                raise Forbidden("the host's link cannot write in the chat: write from "
-                                "a seat's link")
-            raise Forbidden(NOT_A_SEAT)
+                raise Forbidden.said(refusals.CHAT_HOST)
+            raise Forbidden.said(refusals.NOT_A_SEAT)
         if seat is not None:
             if seat not in game.you:
-                raise Forbidden(f"this link is not P{seat}'s")
+                raise Forbidden.said(refusals.NOT_YOURS, seat=SeatArg(seat))
         elif len(game.you) == 1:
             seat = next(iter(game.you))
         else:
-            raise BadRequest("this link plays several seats: say which (seat)")
+            raise BadRequest.said(refusals.WHICH_SEAT)
         text = clean_body(body)
         now = utcnow()
         c, s = db.chat.c, db.seats.c
@@ -189,8 +188,8 @@ class Chat:
             if len(recent) >= self.rate_count:
                 oldest = utc(recent[-self.rate_count].created)
                 wait = max(1, int((oldest - now).total_seconds() + self.rate_seconds + 0.999))
-                raise TooMany(f"too many messages: at most {self.rate_count} in "
-                              f"{self.rate_seconds:g} seconds; wait {wait} s")
+                raise TooMany.said(refusals.CHAT_RATE, count=self.rate_count,
+                                   seconds=f"{self.rate_seconds:g}", wait=wait)
             key = conn.execute(sa_insert(db.chat).values(
                 game_id=game_id, seat=seat, created=now, body=text, deleted=False)
                 ).inserted_primary_key
@@ -209,11 +208,10 @@ class Chat:
         the message as it now is. Refused: no token (401), not the host's (403), no
         such message in this game (404). Deleting it again changes nothing."""
         if token is None:
-            raise Unauthorized("the host's token is needed to delete a message: "
-                               "Authorization: Bearer <token>")
+            raise Unauthorized.said(refusals.DELETE_TOKEN)
         game = self._game(game_id, token)
         if not game.host:
-            raise Forbidden("only the host can delete a chat message")
+            raise Forbidden.said(refusals.DELETE_HOST)
         c = db.chat.c
         where = and_(c.game_id == game_id, c.id == message_id)
         with self.store.transaction() as conn:
@@ -223,7 +221,7 @@ class Chat:
             row = conn.execute(select(c.id, c.seat, c.created, c.body, c.deleted)
                                .where(where)).first()
             if row is None:
-                raise NotFound(f"no chat message {message_id} in game {game_id}")
+                raise NotFound.said(refusals.NO_CHAT_MESSAGE, number=message_id, game=game_id)
             version = _version(conn, game_id)
         if changed:
             self._announce(game_id, version)
@@ -235,12 +233,12 @@ class Chat:
         ``upto`` (at most the game's last): their ``chat_seen`` moves there if it was
         before. Returns the seat's (the first's) ``chat_seen`` now."""
         if token is None:
-            raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
+            raise Unauthorized.said(refusals.SEAT_TOKEN)
         game = self._game(game_id, token)
         if not game.you:
-            raise Forbidden(NOT_A_SEAT)
+            raise Forbidden.said(refusals.NOT_A_SEAT)
         if seat is not None and seat not in game.you:
-            raise Forbidden(f"this link is not P{seat}'s")
+            raise Forbidden.said(refusals.NOT_YOURS, seat=SeatArg(seat))
         chosen = sorted(game.you) if seat is None else [seat]
         s = db.seats.c
         last, _ = self.version(game_id)

@@ -14,6 +14,7 @@ from ..store import (
     BadRequest,
     StoreError,
 )
+from ..view import refusals
 
 #: the longest message, in characters (after trimming the spaces around it)
 MAX_CHARS: Final = 500
@@ -98,17 +99,15 @@ def clean_body(text: str) -> str:
     character (other than the newline) or an unpaired surrogate."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text:
-        raise BadRequest("the message is empty: write something")
+        raise BadRequest.said(refusals.CHAT_EMPTY)
     if len(text) > MAX_CHARS:
-        raise BadRequest(f"the message is too long: {len(text)} characters, at most "
-                         f"{MAX_CHARS}")
+        raise BadRequest.said(refusals.CHAT_LONG, length=len(text), most=MAX_CHARS)
     for ch in text:
         if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cs"):
-            raise BadRequest(f"the message holds a control character (U+{ord(ch):04X}): "
-                             f"plain text only")
+            raise BadRequest.said(refusals.CHAT_CONTROL, code=f"{ord(ch):04X}")
     if text.count("\n") >= MAX_LINES:
-        raise BadRequest(f"the message has {text.count(chr(10)) + 1} lines: at most "
-                         f"{MAX_LINES}")
+        raise BadRequest.said(refusals.CHAT_LINES, lines=text.count("\n") + 1,
+                              most=MAX_LINES)
     return text
 
 

@@ -22,7 +22,7 @@ from endeavor.records import RECORD_FORMAT, replay
 
 from .. import db
 from ..store import Conflict, Store, utc, utcnow
-from ..view import plain_words, targets_of
+from ..view import plain_words, refusals, targets_of
 
 log = logging.getLogger("endeavor.web")
 
@@ -159,7 +159,7 @@ def status_json(store: Store, game_id: str, enabled: bool, locale: str = "en") -
     one not over."""
     over, actions = store.peek(game_id, lambda snap: (snap.over, len(snap.effective)))
     if not over:
-        raise Conflict("the game is not over: its review is made once it has ended")
+        raise Conflict.said(refusals.REVIEW_NOT_OVER)
     row = store.read(lambda conn: conn.execute(_ROW, {"b_game": game_id}).first())
     head: dict[str, Any] = {"id": game_id, "enabled": enabled, "actions": actions,
                             "bot": REVIEW_BOT, "policy": DEFAULT_POLICY,
@@ -227,10 +227,9 @@ def request(store: Store, game_id: str, iterations: int) -> bool:
     this server's reviews are off (``iterations`` 0)."""
     over, seq = store.peek(game_id, lambda snap: (snap.over, snap.seq))
     if not over:
-        raise Conflict("the game is not over: its review is made once it has ended")
+        raise Conflict.said(refusals.REVIEW_NOT_OVER)
     if iterations <= 0:
-        raise Conflict("this server does not review games (endeavor serve "
-                       "--review-iterations 0)")
+        raise Conflict.said(refusals.NO_REVIEWS)
     statement, params = store.review_statement(game_id, seq, iterations, only="failed")
     with store.transaction() as conn:
         return bool(conn.execute(statement, params).rowcount)

@@ -158,7 +158,7 @@ def game_view_json(snap: Snapshot, you: frozenset[int], since: int = 0,
                    "you": sorted(you), "thinking": thinking and not over,
                    "can_reclaim": reclaim, "rated": snap.meta.rated,
                    **({"ratings": ratings} if ratings is not None else {}),
-                   **({"benched": seating.benched_view(benched)} if benched else {}),
+                   **({"benched": seating.benched_view(benched, locale)} if benched else {}),
                    "clock": snap.clock.to_json(utcnow()) if snap.clock is not None else None})
     seats = _memo(snap, "seats", lambda: [_seat_json(s) for s in snap.meta.seats])
     config = _memo(snap, "config", lambda: snap.meta.config)

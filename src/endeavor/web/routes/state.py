@@ -20,6 +20,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from ...messages import LOCALES, locale_of
+from ...messages import Seat as SeatArg
 from .. import schemas, seating, uptime
 from ..bots import BotRunner
 from ..chat import Chat
@@ -29,7 +30,8 @@ from ..links import Links
 from ..notify import Notifier
 from ..ratings import Rater, board
 from ..reviews import Reviewer, ReviewSettings
-from ..store import NOT_A_SEAT, BadRequest, Forbidden, Seat, Snapshot, Store, Unauthorized
+from ..store import BadRequest, Forbidden, Seat, Snapshot, Store, Unauthorized
+from ..view import refusals
 from .announce import Announcer
 from .encode import host_panel_view, view_response
 
@@ -145,14 +147,14 @@ def seats_for(snap: Snapshot, token: str | None, required: bool) -> frozenset[in
     """:func:`seats_of` for the token itself (None: no token)."""
     if token is None:
         if required:
-            raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
+            raise Unauthorized.said(refusals.SEAT_TOKEN)
         return frozenset()
     seats = snap.meta.seats_of(token)
     if not seats:
         benched = snap.meta.benched_of(token)
         if benched and not required:
             return frozenset()  # the host gave the seat to a bot: the link watches
-        raise Forbidden(seating.benched_words(benched[0]) if benched else NOT_A_SEAT)
+        raise seating.no_seat(benched)
     return seats
 
 
@@ -173,8 +175,8 @@ def one_seat(you: frozenset[int], seat: int | None) -> int:
     only seat (a hot-seat token must say which)."""
     if seat is not None:
         if seat not in you:
-            raise Forbidden(f"this link is not P{seat}'s")
+            raise Forbidden.said(refusals.NOT_YOURS, seat=SeatArg(seat))
         return seat
     if len(you) != 1:
-        raise BadRequest("this link plays several seats: say which (seat)")
+        raise BadRequest.said(refusals.WHICH_SEAT)
     return next(iter(you))

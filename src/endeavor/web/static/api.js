@@ -63,8 +63,9 @@ function detailText(body, status, json) {
  * @returns {Promise<any>} the parsed JSON answer: its shape is the endpoint's (docs/web.md)
  */
 export async function request(method, path, { body, token, keepalive = false } = {}) {
+  // every answer's words (a refusal's detail too) in the page's language, whatever the browser's
   /** @type {Record<string, string>} */
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": locale() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;

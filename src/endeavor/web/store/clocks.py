@@ -11,6 +11,7 @@ from typing import Any, Final
 from sqlalchemy import and_, or_, select, update
 
 from .. import db
+from ..view import refusals
 from .clockstate import MAX_CLOCK_SECONDS, clock_seconds, reclock, resumed
 from .errors import BadRequest, Conflict
 from .gamelog import not_over
@@ -89,13 +90,13 @@ class Clocks(HostPanel):
         running decision of that seat ends that much later."""
         secs = clock_seconds(seconds, "extend")
         if secs < 1:
-            raise BadRequest("extend by at least 1 second")
+            raise BadRequest.said(refusals.EXTEND_LEAST)
 
         def change(cached: CachedGame) -> tuple[None, Any, None, list[Any]]:
             not_over(cached)
             clock = cached.clock
             if clock is None:
-                raise Conflict("this game has no clock")
+                raise Conflict.said(refusals.NO_CLOCK)
             if seat is not None:
                 seat_of(cached.meta, seat)
             targets = range(len(clock.banks)) if seat is None else (seat,)
@@ -121,10 +122,9 @@ class Clocks(HostPanel):
             not_over(cached)
             clock = cached.clock
             if clock is None:
-                raise Conflict("this game has no clock")
+                raise Conflict.said(refusals.NO_CLOCK)
             if clock.paused == paused:
-                raise Conflict("the clocks are already " + ("stopped" if paused else
-                                                            "running"))
+                raise Conflict.said(refusals.STOPPED if paused else refusals.RUNNING)
             now = _now()
             toggled = replace(clock, paused=paused)
             if paused:

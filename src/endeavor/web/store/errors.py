@@ -9,8 +9,11 @@ from sqlalchemy.exc import DBAPIError
 
 from endeavor.messages import Message, msg
 
-#: the 403 of a token that is no seat's of the game (never was, or re-issued since)
-NOT_A_SEAT: Final = "this link is not a seat of this game (any more)"
+from ..view import refusals
+
+#: the English words of the 403 of a token that is no seat's of the game (never was, or
+#: re-issued since); it is raised with its message, ``Forbidden.said(refusals.NOT_A_SEAT)``
+NOT_A_SEAT: Final = msg(refusals.NOT_A_SEAT).render("en")
 
 
 class StoreError(Exception):

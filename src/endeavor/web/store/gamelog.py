@@ -15,11 +15,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from endeavor import Event, GameConfig, IllegalActionError, NotationError, State, new_game
 
+from ...messages import Seat as SeatArg
 from ...messages import msg
 from .. import db, seating
 from ..view import ratings as rating_words
+from ..view import refusals
 from .clockstate import ClockState, reclock
-from .errors import NOT_A_SEAT, BadRequest, Conflict, Forbidden, NotFound, NotSent, Unauthorized
+from .errors import BadRequest, Conflict, Forbidden, NotFound, NotSent, Unauthorized
 from .records import Effective, Entry, Meta, Snapshot
 from .repository import DISCONNECT_RETRIES, CachedGame, Repository, log
 from .values import hash_token
@@ -92,18 +94,18 @@ KEEP: Final = Keep()
 
 def check_seq(cached: CachedGame, seq: int) -> None:
     if seq != cached.seq:
-        raise Conflict(f"the game has moved on since this page was drawn (it is at move "
-                       f"{cached.seq}, you saw move {seq}): look again")
+        raise Conflict.said(refusals.MOVED_ON, seq=cached.seq, seen=seq)
 
 
-def over_words(cached: CachedGame) -> str:
-    return ("the game was ended by the host" if cached.ended == "host"
-            else "the game is over")
+def over_refusal(cached: CachedGame) -> Conflict:
+    """The 409 of a move (or a change) asked of a game that is over."""
+    return Conflict.said(refusals.ENDED_BY_HOST if cached.ended == "host"
+                         else refusals.OVER)
 
 
 def not_over(cached: CachedGame) -> None:
     if cached.over:
-        raise Conflict(over_words(cached))
+        raise over_refusal(cached)
 
 
 def token_seats(meta: Meta, token: str | None, seats: Collection[int] | None,
@@ -112,11 +114,10 @@ def token_seats(meta: Meta, token: str | None, seats: Collection[int] | None,
     if token is not None:
         mine = meta.seats_of(token)
         if not mine:
-            benched = meta.benched_of(token)
-            raise Forbidden(seating.benched_words(benched[0]) if benched else NOT_A_SEAT)
+            raise seating.no_seat(meta.benched_of(token))
         return mine
     if seats is None:
-        raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
+        raise Unauthorized.said(refusals.SEAT_TOKEN)
     return seats
 
 
@@ -130,8 +131,8 @@ class GameLog(Repository):
         game has fewer)."""
         snap = self.snapshot(game_id)
         if n < 0 or n > len(snap.effective):
-            raise NotFound(f"game {game_id} has {len(snap.effective)} actions: ask for a "
-                           f"position from 0 to {len(snap.effective)}")
+            raise NotFound.said(refusals.NO_POSITION, game=game_id,
+                                count=len(snap.effective))
         state = new_game(GameConfig.from_dict(snap.meta.config))
         effective = []
         for e in snap.effective[:n]:
@@ -156,18 +157,18 @@ class GameLog(Repository):
         seat). ``by_bot``: a move of the bot that plays the seat (:class:`Conflict`
         when a person plays it now). Returns the game after the commit."""
         if not isinstance(action, str) or len(action) > MAX_ACTION:
-            raise BadRequest(f"not an action: {action[:MAX_ACTION]!r}..."
-                             if isinstance(action, str) else "an action is a string")
+            raise (BadRequest.said(refusals.NOT_AN_ACTION, action=repr(action[:MAX_ACTION]))
+                   if isinstance(action, str) else BadRequest.said(refusals.ACTION_TYPE))
         with self._locked(game_id) as cached:
             seats = token_seats(cached.meta, token, seats)
             check_seq(cached, seq)
             who = cached.current_player
             if who is None:
-                raise Conflict(over_words(cached))
+                raise over_refusal(cached)
             if who not in seats:
-                raise Forbidden(f"P{who} is to move, not you")
+                raise Forbidden.said(refusals.NOT_YOUR_MOVE, seat=SeatArg(who))
             if by_bot and cached.meta.seats[who].played_by is None:
-                raise Conflict(f"P{who} is played by a person now")
+                raise Conflict.said(refusals.PERSON_NOW, seat=SeatArg(who))
             if cached.meta.rated and token is not None and not by_bot:
                 self._check_claimed(cached.meta, who)
             trial = cached.state.copy()
@@ -211,11 +212,11 @@ class GameLog(Repository):
             snap = cached.snapshot()
             target = snap.undo_target(seats)
             if target is None:
-                raise Conflict("nothing to undo: " + (
-                    "the game has ended" if snap.ended is not None else
-                    "no action has been played yet" if not snap.effective else
-                    "a bot played your last decision" if snap.effective[-1].note else
-                    "another player has acted since your last decision"))
+                raise Conflict.said(
+                    refusals.UNDO_ENDED if snap.ended is not None else
+                    refusals.UNDO_NONE if not snap.effective else
+                    refusals.UNDO_BOT if snap.effective[-1].note else
+                    refusals.UNDO_OTHER)
             trial = snap.state  # the snapshot's own copy
             trial.undo()
             entry = Entry(seq + 1, target.seat, "undo", None)
@@ -312,15 +313,14 @@ class GameLog(Repository):
                                   b_deadline=clock.deadline)
                     result = conn.execute(_MOVE_SEQ_CLOCK, params)
                 if result.rowcount != 1:
-                    raise Conflict(f"another move was recorded first (move {entry.seq})")
+                    raise Conflict.said(refusals.RECORDED_FIRST, seq=entry.seq)
                 for statement, values in extra:
                     conn.execute(statement, values)
         except IntegrityError:
-            raise Conflict(f"another move was recorded first (move {entry.seq})") from None
+            raise Conflict.said(refusals.RECORDED_FIRST, seq=entry.seq) from None
         except DBAPIError as e:
             if "locked" in str(e.orig) or "could not serialize" in str(e.orig):
-                raise Conflict(f"another move was being recorded (move {entry.seq}); "
-                               "try again") from None
+                raise Conflict.said(refusals.BEING_RECORDED, seq=entry.seq) from None
             raise
 
     def review_statement(self, game_id: str, seq: int, iterations: int | None = None,

@@ -8,6 +8,7 @@ import hmac
 from collections.abc import Callable
 from typing import Any
 
+from ..view import refusals
 from .errors import Forbidden, Unauthorized
 from .gamelog import KEEP, GameLog, check_seq, not_over
 from .records import HOST_SEAT, Entry, HostSeat, Meta, Snapshot
@@ -17,11 +18,11 @@ from .values import hash_token, seat_token
 
 def check_host(meta: Meta, token: str | None) -> None:
     if not token:
-        raise Unauthorized("the host's token is needed: Authorization: Bearer <token>")
+        raise Unauthorized.said(refusals.HOST_TOKEN)
     if meta.host_hash is None:
-        raise Forbidden("this game has no host link (it was created before host links)")
+        raise Forbidden.said(refusals.NO_HOST_LINK)
     if not meta.is_host(token):
-        raise Forbidden("this is not the host's link of this game")
+        raise Forbidden.said(refusals.NOT_HOST)
 
 
 class HostPanel(GameLog):

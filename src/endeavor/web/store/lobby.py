@@ -9,6 +9,7 @@ from typing import Any, Final
 from sqlalchemy import Connection, and_, func, or_, select
 
 from .. import db
+from ..view import refusals
 from .errors import BadRequest, StoreError
 from .records import LobbyRow, Meta, MineRow, Seat, seat_from_row
 from .repository import Repository
@@ -32,7 +33,8 @@ class Lobby(Repository):
         elif status == "over":
             where = g.c.over.is_(True)
         elif status is not None:
-            raise BadRequest(f"unknown status {status!r}: {', '.join(STATUSES)}")
+            raise BadRequest.said(refusals.UNKNOWN_STATUS, status=repr(status),
+                                  statuses=", ".join(STATUSES))
         rows, by_game = self.read(lambda conn: self._lobby_rows(conn, where, limit))
         return [self._lobby_row(r, by_game.get(r.id, ())) for r in rows]
 

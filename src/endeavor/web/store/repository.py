@@ -26,6 +26,7 @@ from sqlalchemy.exc import DBAPIError
 from endeavor import Event, GameConfig, State, new_game
 
 from .. import db
+from ..view import refusals
 from .clockstate import ClockConfig, ClockState
 from .errors import NotFound
 from .records import Effective, Entry, LogLine, Meta, Snapshot, journal_line, seat_from_row
@@ -258,7 +259,7 @@ class Repository:
     def _entry(self, game_id: str) -> CachedGame:
         """The cached game (loaded on first use; not refreshed)."""
         if not isinstance(game_id, str) or not game_id or len(game_id) > 32:
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound.said(refusals.NO_GAME, game=repr(game_id))
         with self._cache_lock:
             cached = self._cache.get(game_id)
             if cached is not None:
@@ -278,7 +279,7 @@ class Repository:
     def _load(self, game_id: str) -> CachedGame:
         found = self.read(lambda conn: self._read_meta(conn, game_id))
         if found is None:
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound.said(refusals.NO_GAME, game=repr(game_id))
         row, meta = found
         cached = CachedGame(meta, 0, new_game(GameConfig.from_dict(meta.config)))
         set_game_state(cached, row)  # at seq 0; the refresh reads it again if it moved
@@ -312,7 +313,7 @@ class Repository:
 
         found = self.read(read)
         if found is None:
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound.said(refusals.NO_GAME, game=repr(game_id))
         stored, rows, game, meta = found
         if stored == cached.seq:
             return

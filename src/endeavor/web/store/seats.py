@@ -13,8 +13,11 @@ from sqlalchemy import and_, delete, update
 
 from endeavor.bots import NAMES as BOT_NAMES
 
+from ...messages import Seat as SeatArg
 from .. import db, seating
 from .. import names as seat_names
+from ..view import refusals
+from ..view.journal import bot_level
 from .errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from .gamelog import KEEP, not_over
 from .host import HostPanel
@@ -26,8 +29,7 @@ from .values import now as _now
 
 def seat_of(meta: Meta, seat: int) -> Seat:
     if not isinstance(seat, int) or not 0 <= seat < len(meta.seats):
-        raise NotFound(f"the game has no seat {seat!r}: its seats are 0 to "
-                       f"{len(meta.seats) - 1}")
+        raise NotFound.said(refusals.NO_SEAT, seat=repr(seat), last=len(meta.seats) - 1)
     return meta.seats[seat]
 
 
@@ -69,9 +71,8 @@ class Seats(HostPanel):
         def change(cached: CachedGame) -> tuple[Meta, Any, None, list[Any]]:
             s = seat_of(cached.meta, seat)
             if s.token_hash is None:
-                raise Conflict(f"P{seat} has no link to re-issue: "
-                               + ("a bot plays it; hand it back to a player instead"
-                                  if s.played_by else "it is not a person's seat"))
+                raise Conflict.said(refusals.NO_LINK_BOT if s.played_by else refusals.NO_LINK,
+                                    seat=SeatArg(seat))
             assert host_token is not None
             group = [x for x in cached.meta.seats
                      if x.token_key == s.token_key and x.token_hash is not None]
@@ -93,13 +94,14 @@ class Seats(HostPanel):
         seat's link opens the game to watch, not to move, and no turn messages go to
         its notification settings (which are kept)."""
         if bot not in BOT_NAMES:
-            raise BadRequest(f"unknown bot {bot!r}: choose from {', '.join(BOT_NAMES)}")
+            raise BadRequest.said(refusals.UNKNOWN_BOT, bot=repr(bot),
+                                  bots=", ".join(BOT_NAMES))
 
         def change(cached: CachedGame) -> tuple[Meta, Any, None, list[Any]]:
             not_over(cached)
             s = seat_of(cached.meta, seat)
             if s.played_by == bot and s.override_reason != "timeout":
-                raise Conflict(f"the {bot} bot already plays P{seat}")
+                raise Conflict.said(refusals.BOT_PLAYS, bot=bot_level(bot), seat=SeatArg(seat))
             if s.kind == "bot":
                 new = replace(s, bot=bot)
             else:
@@ -125,8 +127,7 @@ class Seats(HostPanel):
             not_over(cached)
             s = seat_of(cached.meta, seat)
             if s.played_by is None:
-                raise Conflict(f"P{seat} is already played by a person: re-issue its link "
-                               "if it was lost")
+                raise Conflict.said(refusals.PERSON_PLAYS, seat=SeatArg(seat))
             assert host_token is not None
             if s.benched and s.token_hash is not None:  # the same link plays it again
                 token = seat_token(host_token, game_id, s.token_key, s.token_gen)
@@ -165,11 +166,10 @@ class Seats(HostPanel):
         def check(cached: CachedGame) -> None:
             s = seat_of(cached.meta, seat)
             if host_token is None and seat not in cached.meta.seats_of(token):
-                raise Forbidden(f"this link is not P{seat}'s: a player names their own "
-                                "seat (the host may name any)")
+                raise Forbidden.said(refusals.NAME_OWN, seat=SeatArg(seat))
             seat_names.check_unique(clean, seat, [x.name for x in cached.meta.seats])
             if s.name == clean and s.named:
-                raise Conflict(f"P{seat} is already called {clean!r}")
+                raise Conflict.said(refusals.CALLED, seat=SeatArg(seat), name=repr(clean))
 
         def change(cached: CachedGame) -> tuple[Meta, Any, None, list[Any]]:
             new = replace(seat_of(cached.meta, seat), name=clean, named=True)
@@ -177,7 +177,7 @@ class Seats(HostPanel):
                     seat_statements(game_id, [new]))
 
         if host_token is None and not token:
-            raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
+            raise Unauthorized.said(refusals.SEAT_TOKEN)
         return self._host_entry(game_id, host_token, f"name {seat} {clean}", change,
                                 seat=HOST_SEAT if host_token is not None else seat,
                                 check=check)
@@ -186,17 +186,16 @@ class Seats(HostPanel):
         """``seat``'s player takes the seat back from the bot that took it over when
         their time ran out (if the game's clock allows it)."""
         if seat not in seats:
-            raise Forbidden(f"this link is not P{seat}'s")
+            raise Forbidden.said(refusals.NOT_YOURS, seat=SeatArg(seat))
 
         def change(cached: CachedGame) -> tuple[Meta, Any, None, list[Any]]:
             not_over(cached)
             s = seat_of(cached.meta, seat)
             if s.override_reason != "timeout":
-                raise Conflict(f"no bot has taken P{seat}'s seat over"
-                               if s.override_reason is None else
-                               f"the host put a bot in P{seat}'s seat: ask the host for it")
+                raise Conflict.said(refusals.NO_TAKEOVER if s.override_reason is None
+                                    else refusals.HOST_BOT, seat=SeatArg(seat))
             if cached.clock is None or not cached.clock.config.reclaim:
-                raise Conflict("the host did not allow taking a seat back in this game")
+                raise Conflict.said(refusals.NO_RECLAIM)
             new = replace(s, bot_override=None, override_reason=None)
             return (with_seats(cached.meta, {seat: new}), KEEP, None,
                     seat_statements(game_id, [new]))
