@@ -295,10 +295,11 @@ class TestSender:
         self._last: dict[tuple[str, int, str], float] = {}
         self._lock = threading.Lock()
 
-    def send(self, notifier: Notifier, game_id: str, seat: int, channel: str) -> str:
-        """Send a test message to ``seat``'s ``channel``: what happened, in words
-        (:class:`Conflict` when the channel has no address, or a test went out too
-        recently)."""
+    def send(self, notifier: Notifier, game_id: str, seat: int, channel: str,
+             locale: str = "en") -> str:
+        """Send a test message to ``seat``'s ``channel``: what happened, in words (why
+        it failed in ``locale``; :class:`Conflict` when the channel has no address, or a
+        test went out too recently)."""
         from .notify import Message, SendError
         from .store import Conflict, hash_token
         from .view.notice import title_words
@@ -337,5 +338,5 @@ class TestSender:
             else:
                 notifier.send_email(row.target, message)
         except SendError as e:
-            return f"failed: {e}"
+            return f"failed: {e.reason(locale)}"
         return "sent"

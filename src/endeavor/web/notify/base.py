@@ -11,6 +11,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from endeavor.messages import Message, msg
+
 from .addresses import Lookup
 from .settings import LEASE_SECONDS, NotifySettings, parse_smtp
 
@@ -22,11 +24,26 @@ if TYPE_CHECKING:
 
 class SendError(Exception):
     """A send that failed, in words (never the target or the link); ``permanent``: no
-    use trying again (the receiver said so)."""
+    use trying again (the receiver said so). ``words``: the same as a message
+    (:mod:`endeavor.web.view.checkwords`), to say it in another language; None when the
+    words are another's (the system's name of a network error)."""
 
-    def __init__(self, words: str, permanent: bool = False) -> None:
-        super().__init__(words)
+    def __init__(self, text: str, permanent: bool = False,
+                 words: Message | None = None) -> None:
+        super().__init__(text)
         self.permanent = permanent
+        self.words = words
+
+    @classmethod
+    def said(cls, id: str, permanent: bool = False, **args: Any) -> SendError:
+        """This error with the words of the declared message ``id`` (English as its
+        text)."""
+        words = msg(id, **args)
+        return cls(words.render("en"), permanent, words)
+
+    def reason(self, locale: str) -> str:
+        """Why the send failed, in ``locale`` (English when no message says it)."""
+        return str(self) if self.words is None else self.words.render(locale)
 
 
 class NotifierBase:

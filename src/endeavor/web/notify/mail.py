@@ -12,10 +12,11 @@ from collections.abc import Callable
 from email.message import EmailMessage
 
 from ..store import BadRequest
+from ..view import checkwords as words
 from .base import NotifierBase, SendError
 from .message import Message
 from .settings import valid_email
-from .webhook import io_words
+from .webhook import io_error
 
 
 class MailChannel(NotifierBase):
@@ -28,8 +29,7 @@ class MailChannel(NotifierBase):
         which a mail header decodes into another address) nor control characters."""
         address = address.strip()
         if not self.email_available:
-            raise BadRequest("this server cannot send e-mail (it was started without "
-                             "--smtp and --mail-from)")
+            raise BadRequest.said(words.EMAIL_UNAVAILABLE)
         return valid_email(address)
 
     def send_email(self, address: str, message: Message) -> None:
@@ -42,8 +42,7 @@ class MailChannel(NotifierBase):
         through the ``--smtp`` server (:class:`SendError` in words on failure)."""
         server, sender = self._smtp, self.settings.mail_from
         if server is None or not sender:
-            raise SendError("this server has no --smtp and --mail-from any more",
-                            permanent=True)
+            raise SendError.said(words.SEND_NO_SMTP, permanent=True)
         timeout = self.settings.timeout
         mail = make(sender)
         context = ssl.create_default_context()
@@ -78,21 +77,21 @@ class MailChannel(NotifierBase):
         finally:
             watchdog.cancel()
         if refused:
-            raise SendError("the mail server refused the address", permanent=True)
+            raise SendError.said(words.MAIL_REFUSED, permanent=True)
 
     @staticmethod
     def _smtp_error(e: Exception, timeout: float, cut: bool) -> SendError:
         """What the mail server's error ``e`` means (``cut``: the send's deadline
         passed and the conversation was cut off)."""
         if cut:
-            return SendError(f"the mail server did not finish within {timeout:g} s")
+            return SendError.said(words.MAIL_SLOW, seconds=f"{timeout:g}")
         if isinstance(e, smtplib.SMTPRecipientsRefused):
-            return SendError("the mail server refused the address", permanent=True)
+            return SendError.said(words.MAIL_REFUSED, permanent=True)
         if isinstance(e, smtplib.SMTPAuthenticationError):
-            return SendError(f"the mail server refused the login ({e.smtp_code})")
+            return SendError.said(words.MAIL_LOGIN, code=e.smtp_code)
         if isinstance(e, smtplib.SMTPResponseException):
-            return SendError(f"the mail server answered {e.smtp_code}",
-                             permanent=500 <= e.smtp_code < 600)
+            return SendError.said(words.MAIL_ANSWERED, 500 <= e.smtp_code < 600,
+                                  code=e.smtp_code)
         if isinstance(e, smtplib.SMTPServerDisconnected):
-            return SendError("the mail server closed the connection")
-        return SendError(io_words(e, timeout))
+            return SendError.said(words.MAIL_CLOSED)
+        return io_error(e, timeout)

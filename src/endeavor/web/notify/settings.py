@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import quote, urlsplit
 
+from endeavor.messages import Count
+
 from .. import seating
 from ..store import BadRequest
+from ..view import checkwords as words
 
 MAX_URL: Final = 512
 MAX_EMAIL: Final = 254
@@ -172,17 +175,16 @@ def valid_email(address: str) -> str:
     from email_validator import EmailNotValidError, validate_email
 
     if len(address) > MAX_EMAIL:
-        raise BadRequest(f"an e-mail address has at most {MAX_EMAIL} characters")
+        raise BadRequest.said(words.EMAIL_LONG, most=Count(MAX_EMAIL, words.CHARACTER))
     if any(c < " " or c == "\x7f" for c in address):
-        raise BadRequest("an e-mail address has no control characters")
+        raise BadRequest.said(words.EMAIL_CONTROL)
     if "=?" in address:
-        raise BadRequest(f"{address!r} is not an e-mail address: encoded words (=?...?=) "
-                         "are not taken")
+        raise BadRequest.said(words.EMAIL_ENCODED, address=address)
     try:
         checked = validate_email(address, check_deliverability=False, allow_smtputf8=False,
                                  allow_quoted_local=False, allow_domain_literal=False)
     except EmailNotValidError as e:
-        raise BadRequest(f"{address!r} is not an e-mail address: {e}") from None
+        raise BadRequest.said(words.EMAIL_INVALID, address=address, reason=str(e)) from None
     return str(checked.ascii_email or checked.normalized)
 
 

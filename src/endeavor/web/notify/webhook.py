@@ -14,8 +14,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from endeavor import __version__
+from endeavor.messages import Count, msg
 
 from ..store import BadRequest
+from ..view import checkwords as words
 from .addresses import Addresses, Lookup, LookupTimeout, private_address
 from .base import NotifierBase, SendError
 from .message import Message
@@ -90,26 +92,27 @@ class _Pinned(http.client.HTTPConnection):
         self.sock = sock
 
 
-def io_words(e: BaseException, timeout: float) -> str:
-    """A network error in words."""
+def io_error(e: BaseException, timeout: float) -> SendError:
+    """A network error as a failed send, in words (the system's own words, in English,
+    for an error of the system not named here)."""
     if isinstance(e, _ConnectTimeout):
-        return f"could not connect within {min(CONNECT_SECONDS, timeout):g} s"
+        return SendError.said(words.IO_CONNECT, seconds=f"{min(CONNECT_SECONDS, timeout):g}")
     if isinstance(e, LookupTimeout):
-        return f"the host's name was not found within {e.seconds:g} s"
+        return SendError.said(words.IO_LOOKUP, seconds=f"{e.seconds:g}")
     if isinstance(e, (TimeoutError, socket.timeout)):
-        return f"no complete answer within {timeout:g} s"
+        return SendError.said(words.IO_TIMEOUT, seconds=f"{timeout:g}")
     if isinstance(e, ConnectionRefusedError):
-        return "the connection was refused"
+        return SendError.said(words.IO_REFUSED)
     if isinstance(e, (http.client.RemoteDisconnected, http.client.IncompleteRead,
                       http.client.BadStatusLine, ConnectionResetError)):
-        return "the server closed the connection without an answer"
+        return SendError.said(words.IO_CLOSED)
     if isinstance(e, ssl.SSLError):
-        return f"TLS failed ({e.reason or type(e).__name__})"
+        return SendError.said(words.IO_TLS, reason=e.reason or type(e).__name__)
     if isinstance(e, socket.gaierror):
-        return "the host cannot be found"
+        return SendError.said(words.IO_NOT_FOUND)
     if isinstance(e, OSError) and e.strerror:
-        return e.strerror.lower()
-    return type(e).__name__
+        return SendError(e.strerror.lower())
+    return SendError(type(e).__name__)
 
 
 class WebhookChannel(NotifierBase):
@@ -122,43 +125,41 @@ class WebhookChannel(NotifierBase):
         control characters. Nothing is looked up."""
         url = url.strip()
         if len(url) > MAX_URL:
-            raise BadRequest(f"a webhook URL has at most {MAX_URL} characters")
+            raise BadRequest.said(words.WEBHOOK_LONG, most=Count(MAX_URL, words.CHARACTER))
         if any(c <= " " or c == "\x7f" for c in url):
-            raise BadRequest("a webhook URL has no spaces or control characters")
-        usage = ("a webhook is an http:// or https:// URL, e.g. https://ntfy.sh/your-topic "
-                 "or a Discord or Slack webhook")
+            raise BadRequest.said(words.WEBHOOK_SPACES)
         try:
             parts = urlsplit(url)
             host = parts.hostname
         except ValueError:  # e.g. http://[::1 (an IPv6 address not closed)
-            raise BadRequest(f"this webhook URL cannot be read: {usage}") from None
+            raise BadRequest.said(words.WEBHOOK_UNREADABLE,
+                                  usage=msg(words.WEBHOOK_USAGE)) from None
         if parts.scheme not in ("http", "https") or not host:
-            raise BadRequest(usage)
+            raise BadRequest.said(words.WEBHOOK_USAGE)
         try:
             port = parts.port
         except ValueError:
             port = 0
         if port is not None and not 1 <= port <= 65535:
-            raise BadRequest("the webhook's port is not a number from 1 to 65535")
+            raise BadRequest.said(words.WEBHOOK_PORT)
         try:
             literal = Lookup.literal(host, 80) is not None
             if not literal:
                 host.encode("idna")
         except (OSError, UnicodeError):
-            raise BadRequest(f"the webhook's host {host!r} is not a host name") from None
+            raise BadRequest.said(words.WEBHOOK_NOT_HOST, host=host) from None
         return url, host, port or (443 if parts.scheme == "https" else 80)
 
     def _judge(self, url: str, host: str, found: Addresses | BaseException) -> str:
         """``url`` once its ``host`` was looked up (``found``: its addresses, or why
         not)."""
         if isinstance(found, LookupTimeout):
-            raise BadRequest(f"the webhook's host {host!r} was not found within "
-                             f"{found.seconds:g} s (its name server does not answer)")
+            raise BadRequest.said(words.WEBHOOK_LOOKUP_SLOW, host=host,
+                                  seconds=f"{found.seconds:g}")
         if isinstance(found, BaseException):
-            raise BadRequest(f"the webhook's host {host!r} cannot be found")
+            raise BadRequest.said(words.WEBHOOK_NOT_FOUND, host=host)
         if any(private_address(str(address[0])) for _family, address in found):
-            raise BadRequest("this server does not send to webhooks on loopback or "
-                             "private network addresses")
+            raise BadRequest.said(words.WEBHOOK_PRIVATE)
         return url
 
     def check_webhook(self, url: str) -> str:
@@ -308,16 +309,17 @@ class WebhookChannel(NotifierBase):
         try:
             status, reason = self._post(url, body, message.webhook_headers())
         except _PrivateAddress:
-            raise SendError("the webhook's host is now on a private network address: "
-                            "not sent") from None
+            raise SendError.said(words.SEND_PRIVATE_NOW) from None
         except (OSError, _ConnectTimeout, LookupTimeout, http.client.HTTPException) as e:
-            raise SendError(io_words(e, self.settings.timeout)) from None
+            raise io_error(e, self.settings.timeout) from None
         except (UnicodeError, ValueError):
-            raise SendError("the webhook's URL cannot be used", permanent=True) from None
+            raise SendError.said(words.SEND_BAD_URL, permanent=True) from None
         if 200 <= status < 300:
             return
         if 300 <= status < 400:
-            raise SendError(f"the webhook answered {status} (a redirect: not followed)",
-                            permanent=True)
-        raise SendError(f"the webhook answered {status} {reason}".strip(),
-                        permanent=400 <= status < 500 and status not in (408, 425, 429))
+            raise SendError.said(words.SEND_REDIRECT, permanent=True, status=status)
+        permanent = 400 <= status < 500 and status not in (408, 425, 429)
+        if reason.strip():
+            raise SendError.said(words.SEND_ANSWERED, permanent, status=status,
+                                 reason=reason.strip())
+        raise SendError.said(words.SEND_ANSWERED_BARE, permanent, status=status)

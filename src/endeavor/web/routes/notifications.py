@@ -85,13 +85,13 @@ async def put_notify(game_id: GameId, body: schemas.NotifyRequest, token: Token,
 
 @router.post("/api/games/{game_id}/notify/test", response_model=schemas.NotifyTestResult)
 def test_notify(game_id: GameId, body: schemas.NotifyTestRequest, token: Token,
-                web: Web) -> dict[str, Any]:
+                web: Web, locale: Locale) -> dict[str, Any]:
     """Send a test message to your seat's webhook or e-mail now, and say how it
-    went (``sent``, or ``failed: ...`` in words). 409 for a channel with no
-    address, or a test of the same channel less than 20 s ago."""
+    went (``sent``, or ``failed: ...`` with why in the request's language). 409 for a
+    channel with no address, or a test of the same channel less than 20 s ago."""
     snap = web.store.snapshot(game_id)
     seat = one_seat(seats_of(snap, token, required=True), body.seat)
-    result = web.tests.send(web.notifier, game_id, seat, body.channel)
+    result = web.tests.send(web.notifier, game_id, seat, body.channel, locale)
     return {"seat": seat, "channel": body.channel, "result": result,
             "ok": result == "sent"}
 

@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from endeavor.bots import NAMES as BOT_NAMES
 
+from ..view.accountwords import UNKNOWN_BOT
 from .errors import BadRequest
 from .gamelog import KEEP
 from .host import HostPanel
@@ -43,7 +44,7 @@ class AccountSeats(HostPanel):
         player" and, while the game runs, ``bot`` plays it (``left <seat> <bot>``); in
         a finished game only the name changes (``name <seat> deleted player``)."""
         if bot not in BOT_NAMES:
-            raise BadRequest(f"unknown bot {bot!r}: choose from {', '.join(BOT_NAMES)}")
+            raise BadRequest.said(UNKNOWN_BOT, bot=bot, bots=", ".join(BOT_NAMES))
         over = self.peek(game_id, lambda snap: snap.ended is not None or snap.state.is_over)
 
         def change(cached: CachedGame) -> tuple[Meta, Any, None, list[Any]]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from endeavor.bots import NAMES as BOT_NAMES
 
+from ..view import checkwords as words
 from .errors import BadRequest
 
 if TYPE_CHECKING:
@@ -51,33 +52,31 @@ class ClockConfig:
         if obj is None:
             return None
         if not isinstance(obj, Mapping):
-            raise BadRequest("clock must be an object: {kind, bank, per_decision, "
-                             "on_timeout, bot, reclaim}")
+            raise BadRequest.said(words.CLOCK_OBJECT, fields="{kind, bank, per_decision, "
+                                  "on_timeout, bot, reclaim}")
         if not obj:
             return None
         known = {"kind", "bank", "per_decision", "on_timeout", "bot", "reclaim"}
         unknown = sorted(set(obj) - known)
         if unknown:
-            raise BadRequest(f"unknown clock field {unknown[0]!r}: the fields are "
-                             f"{', '.join(sorted(known))}")
+            raise BadRequest.said(words.CLOCK_FIELD, field=repr(unknown[0]),
+                                  fields=", ".join(sorted(known)))
         kind = obj.get("kind", "turn")
         if kind not in CLOCK_KINDS:
-            raise BadRequest(f"clock kind {kind!r}: 'live' or 'turn'")
-        bank = clock_seconds(obj.get("bank", 0), "clock bank")
-        per = clock_seconds(obj.get("per_decision", 0), "clock per_decision")
+            raise BadRequest.said(words.CLOCK_KIND, value=repr(kind))
+        bank = clock_seconds(obj.get("bank", 0), "bank")
+        per = clock_seconds(obj.get("per_decision", 0), "per_decision")
         if bank + per < 1:
-            raise BadRequest("a clock needs at least 1 second: set per_decision and/or "
-                             "bank (seconds)")
+            raise BadRequest.said(words.CLOCK_EMPTY)
         on_timeout = obj.get("on_timeout", "decision")
         if on_timeout not in ON_TIMEOUT:
-            raise BadRequest(f"clock on_timeout {on_timeout!r}: 'decision' (a bot plays "
-                             "that decision) or 'game' (a bot plays the rest of the game)")
+            raise BadRequest.said(words.CLOCK_ON_TIMEOUT, value=repr(on_timeout))
         bot = obj.get("bot", DEFAULT_TIMEOUT_BOT)
         if not isinstance(bot, str) or bot not in BOT_NAMES:
-            raise BadRequest(f"clock bot {bot!r}: choose from {', '.join(BOT_NAMES)}")
+            raise BadRequest.said(words.CLOCK_BOT, value=repr(bot), bots=", ".join(BOT_NAMES))
         reclaim = obj.get("reclaim", True)
         if not isinstance(reclaim, bool):
-            raise BadRequest("clock reclaim is true or false")
+            raise BadRequest.said(words.CLOCK_RECLAIM)
         return ClockConfig(kind, bank, per, on_timeout, bot, reclaim)
 
     def to_dict(self, paused: bool = False) -> dict[str, Any]:
@@ -94,12 +93,17 @@ class ClockConfig:
                            bool(d.get("reclaim", True)))
 
 
-def clock_seconds(value: object, what: str) -> float:
+def clock_seconds(value: object, field: str) -> float:
+    """``value`` in seconds, or :class:`BadRequest` in words: a clock's ``field``
+    (``bank``, ``per_decision``), or ``extend`` (the host's extension)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadRequest(f"{what} is a number of seconds, not {value!r}")
+        if field == "extend":
+            raise BadRequest.said(words.EXTEND_SECONDS, value=repr(value))
+        raise BadRequest.said(words.CLOCK_SECONDS, field=field, value=repr(value))
     if not math.isfinite(value) or value < 0 or value > MAX_CLOCK_SECONDS:
-        raise BadRequest(f"{what} must be from 0 to {int(MAX_CLOCK_SECONDS):,} seconds "
-                         f"(60 days)")
+        if field == "extend":
+            raise BadRequest.said(words.EXTEND_RANGE)
+        raise BadRequest.said(words.CLOCK_RANGE, field=field)
     return float(value)
 
 

@@ -10,9 +10,12 @@ from typing import Any
 from sqlalchemy import Connection, insert
 
 from endeavor import ConfigError, EndeavorError, GameConfig, RecordError, new_game, replay
+from endeavor.messages import Count
+from endeavor.messages import Seat as Said
 
 from .. import db
 from .. import names as seat_names
+from ..view import checkwords as words
 from .clockstate import ClockConfig, ClockState, reclock
 from .errors import BadRequest, Conflict
 from .gamelog import GameLog
@@ -24,13 +27,13 @@ from .words import clean_title, default_title
 
 def game_config(config: object) -> GameConfig:
     if not isinstance(config, dict):
-        raise BadRequest("config must be an object of GameConfig fields")
+        raise BadRequest.said(words.CONFIG_TYPE)
     try:
         return GameConfig.from_dict(config)
     except ConfigError as e:
         raise BadRequest(str(e)) from None
     except (TypeError, ValueError) as e:  # a field of the wrong shape
-        raise BadRequest(f"bad config: {e}") from None
+        raise BadRequest.said(words.CONFIG_BAD, reason=str(e)) from None
 
 
 def new_seat_names(specs: Sequence[SeatSpec], names: Sequence[object] | None,
@@ -41,8 +44,7 @@ def new_seat_names(specs: Sequence[SeatSpec], names: Sequence[object] | None,
     ``P<seat>``, or a bot's seat its level ("Medium bot", "Medium bot 2")."""
     if names is not None and (not isinstance(names, (list, tuple))
                               or len(names) != len(specs)):
-        raise BadRequest(f"names must be a list with one name (or null) per seat: "
-                         f"{len(specs)} of them")
+        raise BadRequest.said(words.NAMES_LIST, count=len(specs))
     out: list[tuple[str, bool] | None] = []
     for i, spec in enumerate(specs):
         given = names[i] if names is not None else None
@@ -52,11 +54,12 @@ def new_seat_names(specs: Sequence[SeatSpec], names: Sequence[object] | None,
         try:
             name = seat_names.clean_name(given)
         except BadRequest as e:
-            raise BadRequest(f"P{i}'s name: {e}") from None
+            raise BadRequest.said(words.NAMES_SEAT, seat=Said(i),
+                                  reason=str(e) if e.words is None else e.words) from None
         try:
             seat_names.check_unique(name, i, [x[0] if x else "" for x in out])
         except Conflict as e:
-            raise BadRequest(str(e)) from None
+            raise BadRequest(str(e), words=e.words) from None
         out.append((name, True))
     taken = [x[0] for x in out if x is not None]
     done: list[tuple[str, bool]] = []
@@ -114,7 +117,7 @@ class NewGames(GameLog):
         for text_ in final.record()["actions"]:
             who = state.current_player
             if who is None:  # replay() accepted it, so this cannot happen
-                raise BadRequest("the record goes on after the end of the game")
+                raise BadRequest.said(words.RECORD_OVER)
             state.apply(text_)
             entries.append((who, text_))
         return self._insert(cfg, specs, title, entries, over=state.is_over,
@@ -123,10 +126,10 @@ class NewGames(GameLog):
 
     def _seats(self, cfg: GameConfig, seats: Sequence[object]) -> list[SeatSpec]:
         if not isinstance(seats, (list, tuple)):
-            raise BadRequest("seats must be a list with one seat per player")
+            raise BadRequest.said(words.SEATS_TYPE)
         if len(seats) != cfg.players:
-            raise BadRequest(f"the game is for {cfg.players} players but {len(seats)} "
-                             f"seat{'s' if len(seats) != 1 else ''} were given")
+            raise BadRequest.said(words.SEATS_COUNT, players=cfg.players,
+                                  seats=Count(len(seats), words.SEAT))
         return [SeatSpec.parse(s) for s in seats]
 
     def _insert(self, cfg: GameConfig, specs: list[SeatSpec], title: str | None,

@@ -11,6 +11,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from endeavor.messages import DEFAULT_LOCALE, LOCALES
 
 from .. import db
+from ..view import checkwords as words
 from .errors import BadRequest
 from .records import Notification
 from .repository import Repository
@@ -40,9 +41,11 @@ class Notifications(Repository):
         language of its messages (see :meth:`set_notify_lang`). (The target is checked
         by the caller.)"""
         if channel not in CHANNELS:
-            raise BadRequest(f"unknown channel {channel!r}: {', '.join(CHANNELS)}")
+            raise BadRequest.said(words.CHANNEL, value=repr(channel),
+                                  channels=", ".join(CHANNELS))
         if lang not in LOCALES:
-            raise BadRequest(f"unknown language {lang!r}: {', '.join(LOCALES)}")
+            raise BadRequest.said(words.LANGUAGE, value=repr(lang),
+                                  languages=", ".join(LOCALES))
         n = db.notify
         key = and_(n.c.game_id == game_id, n.c.seat == seat, n.c.channel == channel)
         with self.write_lock, self.engine.begin() as conn:
@@ -60,7 +63,8 @@ class Notifications(Repository):
         """The language of ``seat``'s messages on every channel it set (``en``, ``fr``:
         the language its player used the app in when they saved the settings)."""
         if lang not in LOCALES:
-            raise BadRequest(f"unknown language {lang!r}: {', '.join(LOCALES)}")
+            raise BadRequest.said(words.LANGUAGE, value=repr(lang),
+                                  languages=", ".join(LOCALES))
         n = db.notify
         with self.transaction() as conn:
             conn.execute(update(n).where(and_(n.c.game_id == game_id, n.c.seat == seat))

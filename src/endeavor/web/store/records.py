@@ -15,6 +15,7 @@ from endeavor import Event, State
 from endeavor.bots import NAMES as BOT_NAMES
 from endeavor.messages import Message
 
+from ..view import checkwords as words
 from ..view.journal import journal_text
 from .errors import BadRequest
 from .values import hash_token, utc_or_none
@@ -39,19 +40,17 @@ class SeatSpec:
     def parse(text: object) -> SeatSpec:
         """Parse a seat string; :class:`BadRequest` names what is wrong."""
         if not isinstance(text, str):
-            raise BadRequest(f"a seat is a string ('human', 'hotseat' or 'bot:<name>'), "
-                             f"not {text!r}")
+            raise BadRequest.said(words.SEAT_TYPE, value=repr(text))
         t = text.strip().lower()
         if t in ("human", "hotseat"):
             return SeatSpec(t)
         if t.startswith("bot:"):
             name = t[4:].strip()
             if name not in BOT_NAMES:
-                raise BadRequest(f"unknown bot {name!r} in seat {text!r}: choose from "
-                                 f"{', '.join(BOT_NAMES)}")
+                raise BadRequest.said(words.SEAT_BOT, bot=repr(name), value=repr(text),
+                                      bots=", ".join(BOT_NAMES))
             return SeatSpec("bot", name)
-        raise BadRequest(f"unknown seat kind {text!r}: 'human', 'hotseat' or 'bot:<name>' "
-                         f"(bots: {', '.join(BOT_NAMES)})")
+        raise BadRequest.said(words.SEAT_KIND, value=repr(text), bots=", ".join(BOT_NAMES))
 
 
 @dataclass(frozen=True)

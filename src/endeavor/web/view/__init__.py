@@ -25,7 +25,7 @@ exactly the elements some legal action is clicked on.
 from __future__ import annotations
 
 from ...rules.words import word_player as player_name
-from . import accountwords, mailwords, ratings, refusals  # noqa: F401  (they declare their words)
+from . import accountwords, checkwords, mailwords, ratings, refusals  # noqa: F401  (their words)
 from .board import element_ids, position
 from .decision import VERB_GROUPS, decision_view, group_of, targets_of
 from .log import action_view, event_view, line_view, scores_view
