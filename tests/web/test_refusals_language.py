@@ -183,3 +183,34 @@ def test_the_lobby_refuses_an_unknown_status_in_words(client: TestClient) -> Non
     assert refusal.value.words is not None
     assert refusal.value.words.render("fr") == (
         f"statut inconnu 'bogus'{NBSP}: open, running, over")
+
+
+def test_play_again_refused_in_the_pages_language(api: Api, client: TestClient) -> None:
+    """Play again and Join the rematch before the game has ended, and a request in a
+    language the server does not speak, and the host's clock asked for nothing."""
+    game = api.create(["human", "human"])
+    gid, toks = game["id"], api.tokens(game)
+    refused(client, "POST", f"/api/games/{gid}/rematch", 409, "web.refuse.rematch_not_over",
+            "the game is not over yet: Play again is offered once it has ended",
+            "la partie n'est pas encore finie : Rejouer est proposé une fois qu'elle est "
+            "terminée", token=toks[0])
+    refused(client, "POST", f"/api/games/{gid}/rematch", 401, "web.refuse.rematch_token",
+            "a seat's or the host's token is needed: Authorization: Bearer <token>",
+            "il faut le jeton d'accès d'une place ou de l'hôte : Authorization: Bearer "
+            "<token>")
+    refused(client, "POST", f"/api/games/{gid}/rematch", 403, "web.refuse.rematch_not_seat",
+            "this link is neither a seat nor the host of this game",
+            "ce lien n'est ni une place ni l'hôte de cette partie", token="nope")
+    refused(client, "POST", f"/api/games/{gid}/rematch/join", 404, "web.refuse.rematch_none",
+            "there is no rematch of this game yet: propose one with Play again",
+            "cette partie n'a pas encore de revanche : proposez-en une avec Rejouer",
+            token=toks[1])
+    refused(client, "POST", f"/api/games/{gid}/host/clock", 400,
+            "web.refuse.extend_or_pause",
+            "give either extend (seconds, with an optional seat) or paused (true or false)",
+            "indiquez soit extend (des secondes, avec une place si vous le souhaitez), soit "
+            "paused (true ou false)", token=game["host_token"], json={})
+    r = client.get(f"/api/games/{gid}?lang=xx")
+    assert r.status_code == 400, r.text
+    assert r.json()["detail"] == "unknown language 'xx': the server speaks en, fr"
+    assert r.json()["message"]["id"] == "web.refuse.language"

@@ -120,13 +120,13 @@ def test_rematch_every_old_seat_joins_with_names_and_notifications(
                    json={"email": "dee@example.org"})
     assert r.status_code == 200, r.text
     # nothing to rematch before the end
-    assert _propose(client, gid, toks[1], order, status=409) == {
-        "detail": "the game is not over yet: Play again is offered once it has ended"}
+    assert _propose(client, gid, toks[1], order, status=409)["detail"] == (
+        "the game is not over yet: Play again is offered once it has ended")
     _end(client, old)
     assert client.get(f"/api/games/{gid}/rematch").json() == {
         "id": gid, "rematch_of": None, "rematch_id": None, "rematch_spectate_url": None}
-    assert _join(client, gid, toks[0], status=404) == {
-        "detail": "there is no rematch of this game yet: propose one with Play again"}
+    assert _join(client, gid, toks[0], status=404)["detail"] == (
+        "there is no rematch of this game yet: propose one with Play again")
 
     made = _propose(client, gid, toks[1], order)  # P1 proposes
     schemas.RematchCreated.model_validate(made)
@@ -191,9 +191,9 @@ def test_rematch_every_old_seat_joins_with_names_and_notifications(
 
     # a second Play again, by anyone, is refused and names the rematch
     for token in (toks[0], old["host_token"], toks[1]):
-        assert _propose(client, gid, token, "keep", status=409) == {
-            "detail": f"this game already has a rematch (game {new}): open it with "
-                      "Join the rematch"}
+        assert _propose(client, gid, token, "keep", status=409)["detail"] == (
+            f"this game already has a rematch (game {new}): open it with "
+                      "Join the rematch")
 
 
 def test_rematch_refuses_bad_tokens_and_bad_orders(client: TestClient) -> None:
@@ -202,11 +202,11 @@ def test_rematch_refuses_bad_tokens_and_bad_orders(client: TestClient) -> None:
     toks = {s["seat"]: s["token"] for s in old["seats"]}
     _end(client, old)
     other = _create(client, ["human", "human"])
-    assert _propose(client, gid, None, status=401) == {
-        "detail": "a seat's or the host's token is needed: Authorization: Bearer <token>"}
+    assert _propose(client, gid, None, status=401)["detail"] == (
+        "a seat's or the host's token is needed: Authorization: Bearer <token>")
     for token in ("not-a-token", other["seats"][0]["token"], other["host_token"]):
-        assert _propose(client, gid, token, status=403) == {
-            "detail": "this link is neither a seat nor the host of this game"}
+        assert _propose(client, gid, token, status=403)["detail"] == (
+            "this link is neither a seat nor the host of this game")
     r = client.post(f"/api/games/{gid}/rematch", headers=auth(toks[0]),
                     json={"seats": "shuffle"})
     assert r.status_code == 422 and "rotate" in r.text
@@ -231,9 +231,9 @@ def test_rematch_refuses_bad_tokens_and_bad_orders(client: TestClient) -> None:
     r = client.post(f"/api/games/{new}/host/seats/1/reissue",
                     headers=auth(made["host_token"]))
     assert r.status_code == 200, r.text
-    assert _join(client, gid, toks[0], status=409) == {
-        "detail": "your link in the rematch was changed by its host (a new link, or a "
-                  "bot in your seat): ask them for it"}
+    assert _join(client, gid, toks[0], status=409)["detail"] == (
+        "your link in the rematch was changed by its host (a new link, or a "
+                  "bot in your seat): ask them for it")
     assert _join(client, gid, toks[1])["you"] == [0]
 
 

@@ -93,8 +93,7 @@ def seat_map(players: int, order: str) -> dict[int, int]:
     """Old seat -> new seat: ``rotate``: each one seat on (the last to the first);
     ``keep``: the same."""
     if order not in ORDERS:
-        raise BadRequest(f"unknown seat order {order!r}: 'rotate' (each player one seat "
-                         "on) or 'keep'")
+        raise BadRequest.said(refusals.REMATCH_ORDER, order=repr(order))
     return {p: (p + 1) % players if order == "rotate" else p for p in range(players)}
 
 
@@ -113,13 +112,12 @@ def _links_of(store: Store, game_id: str) -> tuple[str | None, str | None]:
     row = store.read(lambda conn: conn.execute(
         select(g.c.rematch_of, g.c.rematch_id).where(g.c.id == game_id)).first())
     if row is None:
-        raise NotFound(f"no game {game_id!r}")
+        raise NotFound.said(refusals.NO_GAME, game=repr(game_id))
     return row.rematch_of, row.rematch_id
 
 
-def _exists(rematch_id: str) -> str:
-    return (f"this game already has a rematch (game {rematch_id}): open it with "
-            "Join the rematch")
+def _exists(rematch_id: str) -> Conflict:
+    return Conflict.said(refusals.REMATCH_EXISTS, game=rematch_id)
 
 
 def propose(store: Store, game_id: str, token: str | None, order: str) -> Proposed:
@@ -128,19 +126,18 @@ def propose(store: Store, game_id: str, token: str | None, order: str) -> Propos
     ``keep``). 401 without a token, 403 for a token of neither, 409 while the game is not
     over or when it has a rematch already (naming it)."""
     if not token:
-        raise Unauthorized("a seat's or the host's token is needed: Authorization: "
-                           "Bearer <token>")
+        raise Unauthorized.said(refusals.REMATCH_TOKEN)
     snap = store.snapshot(game_id)
     meta = snap.meta
     mine = _held(meta, token)
     if not mine and not meta.is_host(token):
-        raise Forbidden("this link is neither a seat nor the host of this game")
+        raise Forbidden.said(refusals.REMATCH_NOT_SEAT)
     where = seat_map(meta.players, order)
     if not snap.over:
-        raise Conflict("the game is not over yet: Play again is offered once it has ended")
+        raise Conflict.said(refusals.REMATCH_NOT_OVER)
     _, existing = _links_of(store, game_id)
     if existing is not None:
-        raise Conflict(_exists(existing))
+        raise _exists(existing)
     specs = [""] * meta.players
     for s in meta.seats:
         specs[where[s.seat]] = _spec(s.kind, s.bot)
@@ -161,7 +158,7 @@ def propose(store: Store, game_id: str, token: str | None, order: str) -> Propos
                              .values(rematch_id=created.id))
         if taken.rowcount != 1:
             other = conn.execute(select(g.c.rematch_id).where(g.c.id == game_id)).scalar()
-            raise Conflict(_exists(str(other)))
+            raise _exists(str(other))
         conn.execute(update(g).where(g.c.id == created.id).values(rematch_of=game_id))
         new_token = {c.seat: c.token for c in created.seats}
         old_rows = conn.execute(select(s.c.seat, s.c.name, s.c.named)
@@ -202,30 +199,28 @@ def join(store: Store, game_id: str, token: str | None) -> Joined:
     rematch (yet, or any more), 409 when the seat has none in it or its link there was
     re-issued by the rematch's host."""
     if not token:
-        raise Unauthorized("a seat's token is needed: Authorization: Bearer <token>")
+        raise Unauthorized.said(refusals.SEAT_TOKEN)
     snap = store.snapshot(game_id)
     mine = _held(snap.meta, token)
     if not mine:
         raise Forbidden.said(refusals.NOT_A_SEAT)
     _, rematch_id = _links_of(store, game_id)
     if rematch_id is None:
-        raise NotFound("there is no rematch of this game yet: propose one with Play again")
+        raise NotFound.said(refusals.REMATCH_NONE)
     s = db.seats
     rows = store.read(lambda conn: conn.execute(
         select(s.c.seat, s.c.rematch_token).where(and_(
             s.c.game_id == game_id, s.c.seat.in_(sorted(mine))))).all())
     new_token = next((r.rematch_token for r in rows if r.rematch_token), None)
     if new_token is None:
-        raise Conflict("your seat has no seat in the rematch: ask its host for a link")
+        raise Conflict.said(refusals.REMATCH_NO_SEAT)
     try:
         new = store.snapshot(rematch_id)
     except NotFound:
-        raise NotFound(f"the rematch (game {rematch_id}) is no longer on this server"
-                       ) from None
+        raise NotFound.said(refusals.REMATCH_GONE, game=rematch_id) from None
     you = new.meta.seats_of(new_token)
     if not you:
-        raise Conflict("your link in the rematch was changed by its host (a new link, or "
-                       "a bot in your seat): ask them for it")
+        raise Conflict.said(refusals.REMATCH_RELINKED)
     return Joined(rematch_id, game_id, new_token, tuple(sorted(you)))
 
 

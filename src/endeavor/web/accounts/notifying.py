@@ -19,7 +19,7 @@ from endeavor.messages import DEFAULT_LOCALE, LOCALES
 from .. import db
 from ..store import BadRequest, Conflict, Store
 from ..store.values import now as _now
-from ..view import mailwords
+from ..view import checkwords, mailwords
 from . import mailtables, tables
 
 #: the choices of a channel's mode (as a seat's: :data:`endeavor.web.seating.MODES`)
@@ -127,7 +127,8 @@ class AccountNotify:
         transaction; its messages' language becomes ``lang``. 400 for an unknown mode,
         409 for turns e-mailed without an address (nothing changed)."""
         if lang not in LOCALES:
-            raise BadRequest(f"unknown language {lang!r}: {', '.join(LOCALES)}")
+            raise BadRequest.said(checkwords.LANGUAGE, value=repr(lang),
+                                  languages=", ".join(LOCALES))
         for field in ("email_mode", "webhook_mode"):
             mode = changes.get(field)
             if mode is not None and mode not in MODES:

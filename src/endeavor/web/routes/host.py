@@ -7,6 +7,7 @@ from fastapi import APIRouter
 
 from .. import schemas
 from ..store import BadRequest
+from ..view import refusals
 from .encode import host_panel_view
 from .state import GameId, SeatNo, Token, Web, token_of
 
@@ -68,8 +69,7 @@ def host_clock(game_id: GameId, body: schemas.ClockRequest, token: Token, web: W
     (``paused: true``) and restart the clocks."""
     host = token_of(token, "host's")
     if (body.extend is None) == (body.paused is None):
-        raise BadRequest("give either extend (seconds, with an optional seat) or "
-                         "paused (true or false)")
+        raise BadRequest.said(refusals.EXTEND_OR_PAUSE)
     if body.extend is not None:
         snap = web.store.extend(game_id, host, body.extend, body.seat)
     else:

@@ -63,8 +63,8 @@ def locale_for(lang: str | None, accept_language: str | None) -> str:
     else the best of its ``Accept-Language`` header, else English."""
     if lang is not None:
         if lang not in LOCALES:
-            raise BadRequest(f"unknown language {lang!r}: the server speaks "
-                             f"{', '.join(LOCALES)}")
+            raise BadRequest.said(refusals.LANGUAGE, value=repr(lang),
+                                  languages=", ".join(LOCALES))
         return lang
     return locale_of(accept_language)
 
@@ -166,7 +166,8 @@ def token_of(creds: HTTPAuthorizationCredentials | None, what: str = "seat's") -
 def token_of_text(token: str | None, what: str = "seat's") -> str:
     """:func:`token_of` for the token itself (None: no token)."""
     if token is None:
-        raise Unauthorized(f"a {what} token is needed: Authorization: Bearer <token>")
+        raise Unauthorized.said(refusals.HOST_TOKEN if what == "host's"
+                                else refusals.SEAT_TOKEN)
     return token
 
 

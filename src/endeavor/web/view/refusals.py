@@ -143,3 +143,38 @@ TEST_WAIT: Final = define("web.refuse.test_wait",
                           "a test was sent {ago} s ago: try again in {wait} s")
 RELINKED: Final = define("web.refuse.relinked",
                          "the seat's link has changed: save the address again")
+
+# --------------------------------------------------------------------------- the rematch
+REMATCH_ORDER: Final = define(
+    "web.refuse.rematch_order",
+    "unknown seat order {order}: 'rotate' (each player one seat on) or 'keep'")
+REMATCH_TOKEN: Final = define(
+    "web.refuse.rematch_token",
+    "a seat's or the host's token is needed: Authorization: Bearer <token>")
+REMATCH_NOT_SEAT: Final = define("web.refuse.rematch_not_seat",
+                                 "this link is neither a seat nor the host of this game")
+REMATCH_NOT_OVER: Final = define(
+    "web.refuse.rematch_not_over",
+    "the game is not over yet: Play again is offered once it has ended")
+REMATCH_EXISTS: Final = define(
+    "web.refuse.rematch_exists",
+    "this game already has a rematch (game {game}): open it with Join the rematch")
+REMATCH_NONE: Final = define(
+    "web.refuse.rematch_none",
+    "there is no rematch of this game yet: propose one with Play again")
+REMATCH_NO_SEAT: Final = define(
+    "web.refuse.rematch_no_seat",
+    "your seat has no seat in the rematch: ask its host for a link")
+REMATCH_GONE: Final = define("web.refuse.rematch_gone",
+                             "the rematch (game {game}) is no longer on this server")
+REMATCH_RELINKED: Final = define(
+    "web.refuse.rematch_relinked",
+    "your link in the rematch was changed by its host (a new link, or a bot in your "
+    "seat): ask them for it")
+
+# --------------------------------------------------------------------------- requests
+LANGUAGE: Final = define("web.refuse.language",
+                         "unknown language {value}: the server speaks {languages}")
+EXTEND_OR_PAUSE: Final = define(
+    "web.refuse.extend_or_pause",
+    "give either extend (seconds, with an optional seat) or paused (true or false)")
