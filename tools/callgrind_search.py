@@ -27,25 +27,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-#: the positions: (seed, random decisions before the search), as in search_bench.py
-POSITIONS = ((11, 20), (12, 50), (13, 80), (14, 110), (15, 140), (16, 35), (17, 95))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from search_bench import positions  # noqa: E402
 
 
 def searches(iterations: int) -> None:
     """The measured run (under callgrind): the searches between two markers."""
-    from endeavor import GameConfig, new_game
-    from endeavor.bots import MCTSBot, RandomBot
+    from endeavor.bots import MCTSBot
 
-    states = []
-    for seed, plies in POSITIONS:
-        state = new_game(GameConfig(players=4, seed=seed))
-        rnd = RandomBot(seed, pass_weight=0.1)
-        for _ in range(plies):
-            if state.is_over:
-                break
-            state.apply_code(rnd.choose_code(state))
-        if not state.is_over and len(state.legal_codes()) > 1:
-            states.append(state)
+    states, _ = positions()
     for k, state in enumerate(states):  # warm up
         MCTSBot(k, iterations=20).choose_code(state)
     os.getppid()  # the marker: a callgrind dump before it

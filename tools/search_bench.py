@@ -53,14 +53,14 @@ POSITIONS = ((11, 20), (12, 50), (13, 80), (14, 110), (15, 140), (16, 35), (17, 
 
 
 # ---------------------------------------------------------------------- the workers
-def endeavor_worker(iterations: int) -> dict[str, Any]:
-    """``hard``'s search on :data:`POSITIONS`: iterations per CPU second."""
-    import endeavor
+def positions() -> tuple[list[Any], list[int]]:
+    """The states of :data:`POSITIONS` with a choice, and the number of legal actions at
+    every decision with a choice on the way to them."""
     from endeavor import GameConfig, new_game
-    from endeavor.bots import MCTSBot, RandomBot
+    from endeavor.bots import RandomBot
 
-    states = []
-    branching = []
+    states: list[Any] = []
+    branching: list[int] = []
     for seed, plies in POSITIONS:
         state = new_game(GameConfig(players=4, seed=seed))
         rnd = RandomBot(seed, pass_weight=0.1)
@@ -73,6 +73,15 @@ def endeavor_worker(iterations: int) -> dict[str, Any]:
             state.apply_code(rnd.choose_code(state))
         if not state.is_over and len(state.legal_codes()) > 1:
             states.append(state)
+    return states, branching
+
+
+def endeavor_worker(iterations: int) -> dict[str, Any]:
+    """``hard``'s search on :data:`POSITIONS`: iterations per CPU second."""
+    import endeavor
+    from endeavor.bots import MCTSBot
+
+    states, branching = positions()
     for k, state in enumerate(states):  # warm up
         MCTSBot(k, iterations=20).choose_code(state)
     done = 0
@@ -93,8 +102,8 @@ def _openspiel_positions(game: Any, count: int, seed: int) -> tuple[list[Any], f
     choice, not chance), and the mean branching of the decisions along the way."""
     import random
     rng = random.Random(seed)
-    states = []
-    branching = []
+    states: list[Any] = []
+    branching: list[int] = []
     while len(states) < count:
         state = game.new_initial_state()
         depth = rng.randrange(4, 30)
