@@ -6,6 +6,7 @@ room than the screen has."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -39,8 +40,18 @@ WORD_LINES = """() => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def replay_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A finished 5-player game, imported with :data:`NAMES` into a server of this
+    module's own (the other pages' lobby does not see it): its replay's address."""
+    server = Server(tmp_path_factory.mktemp("scorepad-server"), ("--review-iterations", "0"))
+    try:
+        yield _finished_game(server)
+    finally:
+        server.stop()
+
+
 def _finished_game(server: Server) -> str:
-    """A finished 5-player game, imported with :data:`NAMES`: its replay's address."""
     state = new_game(GameConfig(players=5, seed=31))
     rng = random.Random(31)
     while not state.is_over:
@@ -53,13 +64,13 @@ def _finished_game(server: Server) -> str:
 
 @pytest.mark.parametrize("size", [(360, 740), (390, 844), (1280, 800)],
                          ids=["phone-360", "phone-390", "desktop"])
-def test_long_names_stay_whole_on_the_score_pad(server: Server, new_page: Any, shot: Any,
+def test_long_names_stay_whole_on_the_score_pad(replay_url: str, new_page: Any, shot: Any,
                                                 size: tuple[int, int]) -> None:
     width, height = size
     phone = width < 700
     page = new_page(viewport={"width": width, "height": height}, has_touch=phone,
                     is_mobile=phone)
-    page.goto(_finished_game(server))
+    page.goto(replay_url)
     if phone:
         page.locator("[data-testid=tab-steps]").tap()
     page.wait_for_selector("[data-testid=scorepad]", state="visible")
