@@ -9,7 +9,7 @@ from .. import schemas
 from ..store import BadRequest
 from ..view import refusals
 from .encode import host_panel_view
-from .state import GameId, SeatNo, Token, Web, token_of
+from .state import GameId, SeatNo, Token, Web, host_token_of
 
 router = APIRouter(tags=["host"])
 
@@ -17,7 +17,7 @@ router = APIRouter(tags=["host"])
 @router.get("/api/games/{game_id}/host", response_model=schemas.HostPanel)
 def host_get(game_id: GameId, token: Token, web: Web) -> schemas.HostPanel:
     """The host's panel: every seat with its link, who plays it, the clock."""
-    host = token_of(token, "host's")
+    host = host_token_of(token)
     snap, seats = web.store.host_panel(game_id, host)
     return host_panel_view(snap, seats, web.links, host, web.activity(game_id))
 
@@ -27,7 +27,7 @@ def host_get(game_id: GameId, token: Token, web: Web) -> schemas.HostPanel:
 def host_reissue(game_id: GameId, seat: SeatNo, token: Token, web: Web,
                  ) -> schemas.HostPanel:
     """A new link for the seat: the old one stops working at once."""
-    host = token_of(token, "host's")
+    host = host_token_of(token)
     snap, _ = web.store.reissue(game_id, host, seat)
     return web.panel(snap, host)
 
@@ -37,7 +37,7 @@ def host_bot(game_id: GameId, seat: SeatNo, body: schemas.BotRequest, token: Tok
              web: Web) -> schemas.HostPanel:
     """A bot of the given level plays the seat from now on (its link stops
     working; hand the seat back to a person later)."""
-    host = token_of(token, "host's")
+    host = host_token_of(token)
     snap = web.store.put_bot(game_id, host, seat, body.bot)
     web.runner.after_commit(game_id, snap)
     return web.panel(snap, host)
@@ -47,7 +47,7 @@ def host_bot(game_id: GameId, seat: SeatNo, body: schemas.BotRequest, token: Tok
              response_model=schemas.HostPanel)
 def host_human(game_id: GameId, seat: SeatNo, token: Token, web: Web) -> schemas.HostPanel:
     """A person plays the seat again, with a new link (in the answer's seats)."""
-    host = token_of(token, "host's")
+    host = host_token_of(token)
     snap, _ = web.store.hand_back(game_id, host, seat)
     return web.panel(snap, host)
 
@@ -57,7 +57,7 @@ def host_name(game_id: GameId, seat: SeatNo, body: schemas.NameRequest, token: T
               web: Web) -> schemas.HostPanel:
     """Give the seat a name (1-24 characters, unique in the game); shown to
     everyone at once."""
-    host = token_of(token, "host's")
+    host = host_token_of(token)
     snap = web.store.rename(game_id, seat, body.name, host_token=host)
     return web.panel(snap, host)
 
@@ -67,7 +67,7 @@ def host_clock(game_id: GameId, body: schemas.ClockRequest, token: Token, web: W
                ) -> schemas.HostPanel:
     """Extend a seat's time (or every seat's: no ``seat``), or stop
     (``paused: true``) and restart the clocks."""
-    host = token_of(token, "host's")
+    host = host_token_of(token)
     if (body.extend is None) == (body.paused is None):
         raise BadRequest.said(refusals.EXTEND_OR_PAUSE)
     if body.extend is not None:
@@ -80,6 +80,6 @@ def host_clock(game_id: GameId, body: schemas.ClockRequest, token: Token, web: W
 @router.post("/api/games/{game_id}/host/end", response_model=schemas.HostPanel)
 def host_end(game_id: GameId, token: Token, web: Web) -> schemas.HostPanel:
     """End an abandoned game: the score pad is counted as the game stands."""
-    host = token_of(token, "host's")
+    host = host_token_of(token)
     snap = web.store.end(game_id, host)
     return web.panel(snap, host)

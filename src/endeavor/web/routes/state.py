@@ -158,16 +158,20 @@ def seats_for(snap: Snapshot, token: str | None, required: bool) -> frozenset[in
     return seats
 
 
-def token_of(creds: HTTPAuthorizationCredentials | None, what: str = "seat's") -> str:
-    """The bearer token: 401 without one."""
-    return token_of_text(secret_of(creds), what)
+def token_of(creds: HTTPAuthorizationCredentials | None) -> str:
+    """The seat's bearer token: 401 without one."""
+    return token_of_text(secret_of(creds))
 
 
-def token_of_text(token: str | None, what: str = "seat's") -> str:
-    """:func:`token_of` for the token itself (None: no token)."""
+def host_token_of(creds: HTTPAuthorizationCredentials | None) -> str:
+    """The host's bearer token: 401 without one (the refusal names the host's link)."""
+    return token_of_text(secret_of(creds), host=True)
+
+
+def token_of_text(token: str | None, host: bool = False) -> str:
+    """:func:`token_of` for the token itself (None: no token); ``host``: the host's."""
     if token is None:
-        raise Unauthorized.said(refusals.HOST_TOKEN if what == "host's"
-                                else refusals.SEAT_TOKEN)
+        raise Unauthorized.said(refusals.HOST_TOKEN if host else refusals.SEAT_TOKEN)
     return token
 
 
