@@ -42,8 +42,22 @@ def _free_port() -> int:
         return port
 
 
+def _die_with_parent() -> None:
+    """Run in the server's process before it starts: on Linux, the kernel sends it
+    SIGTERM when the test process dies, even by SIGKILL (a timeout's kill), so that no
+    server outlives its tests holding a port and a database. Elsewhere, nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
 class Server:
-    """``endeavor serve`` on a free port with a fresh SQLite database."""
+    """``endeavor serve`` on a free port with a fresh SQLite database; it stops with the
+    test process, however that ends."""
 
     def __init__(self, tmp: Path, args: tuple[str, ...] = ()) -> None:
         self.port = _free_port()
@@ -54,7 +68,7 @@ class Server:
                "--port", str(self.port), "--db", f"sqlite:///{tmp / 'browser.db'}", *args]
         self._log = self.log_path.open("wb")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=_die_with_parent)
         deadline = time.monotonic() + 30
         while True:
             try:
