@@ -230,11 +230,14 @@ def test_three_people_see_each_others_names(mail_server: Server, mailbox: Mailbo
     assert anna.is_visible(".desk-review") and not anna.is_visible(".desk-game")
 
 
-def test_names_typed_on_the_new_game_form(server: Server, page: Any, shot: Any) -> None:
+def test_names_typed_on_the_new_game_form(mail_server: Server, page: Any, shot: Any
+                                          ) -> None:
     """The host names the seats on the New-game form (a name already taken is refused in
     words, creating nothing); the links, the game, the lobby and the host panel show
     them; the host renames a seat from the panel and the page follows; the host's own
-    name is offered next time."""
+    name is offered next time. On this module's server, so that the other pages' lobby
+    (which other tests read for English words) never sees these names."""
+    server = mail_server
     page.goto(server.url + "/new")
     page.wait_for_selector("[data-testid=create]")
     page.select_option("[data-testid=players]", "3")
