@@ -25,7 +25,14 @@ np = pytest.importorskip("numpy")
 
 from endeavor import GameConfig, final_scores, new_game  # noqa: E402
 from endeavor import bots as B  # noqa: E402
-from endeavor.bots.expert import ExpertBot, make_expert, weights_path  # noqa: E402
+from endeavor.bots.expert import (  # noqa: E402
+    MIX,
+    ExpertBot,
+    make_expert,
+    mix_for,
+    trained_players,
+    weights_path,
+)
 from endeavor.bots.net import SEATS, Net, NetError  # noqa: E402
 from endeavor.config import EXPLOIT_IDS  # noqa: E402
 from endeavor.rl import NUM_ACTIONS, OBSERVATION_VERSION, encode, index_of  # noqa: E402
@@ -200,6 +207,49 @@ def test_noise_is_seeded(tiny: Net) -> None:
         bot = ExpertBot(seed, iterations=60, weights=tiny, noise=0.5, reuse=False)
         return [(str(r.action), r.visits) for r in bot.analyse(state, top=50)]
     assert choices(1) == choices(1)
+
+
+@pytest.mark.parametrize("training, counts", [
+    ({}, None),
+    ({"settings": {"players": [2]}}, {2}),
+    ({"settings": {"players": [2, 3, 4]}}, {2, 3, 4}),
+    ({"settings": {"players": []}}, None),
+    ({"settings": {"players": "2"}}, None),
+    ({"settings": {"players": [2, True]}}, None),
+    ({"settings": "players"}, None),
+])
+def test_the_player_counts_a_network_was_trained_on(training: dict[str, Any],
+                                                   counts: set[int] | None) -> None:
+    net = Net.new(hidden=(4,), seed=0, training=training)
+    assert trained_players(net) == (None if counts is None else frozenset(counts))
+    for n in range(2, 6):
+        trusted = counts is None or n in counts
+        assert mix_for(net, n) == (MIX if trusted else 1.0)
+        assert mix_for(net, n, 0.25) == (0.25 if trusted else 1.0)
+
+
+def test_values_of_a_count_never_trained_are_left_out() -> None:
+    """A network trained on 2-player games only: in a 4-player game its search takes
+    the hand-made values alone (as ``mix=1``), whatever ``mix`` asks; in a 2-player game
+    it mixes its own values in as asked."""
+    net = Net.new(hidden=(16,), seed=3, training={"settings": {"players": [2]}})
+
+    def rated(state: State, mix: float) -> list[tuple[str, float, int]]:
+        bot = ExpertBot(2, iterations=120, weights=net, mix=mix, reuse=False)
+        return [(str(r.action), r.value, r.visits) for r in bot.analyse(state, top=50)]
+
+    four = _position(players=4)
+    assert rated(four, 0.5) == rated(four, 1.0) == rated(four, 0.0)
+    two = _position(players=2)
+    assert rated(two, 0.5) != rated(two, 1.0)
+
+
+def test_the_shipped_network_says_what_it_was_trained_on() -> None:
+    if not Path(weights_path()).exists():
+        pytest.skip("the shipped weights are not present")
+    net = ExpertBot(0, iterations=1).net
+    counts = trained_players(net)
+    assert counts is not None and 2 in counts
 
 
 def test_analyse_ranks_by_visits_with_values_in_0_1(tiny: Net) -> None:

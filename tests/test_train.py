@@ -70,6 +70,31 @@ def test_games_played_together_are_the_bots_own_games(tiny: Path) -> None:
     assert [g["record"] for g in again] == [g["record"] for g in together]
 
 
+def test_a_count_the_network_never_saw_is_played_as_the_bot_plays_it(
+        tmp_path: Path) -> None:
+    """A network trained on 2-player games only leaves its values out of 3-player
+    games (the hand-made values alone, as ``mix=1``) in self-play exactly as the bot
+    does, and keeps them in 2-player games."""
+    path = tmp_path / "two.npz"
+    Net.new(hidden=(16,), seed=3, training={"settings": {"players": [2]}}).save(path)
+    net = Net.load(path)
+    tasks = [_task(2, 11), _task(3, 12, index=1)]
+    lines = T.play_training_games(tasks, {"best": str(path)}, reuse=False)
+    for task, line in zip(tasks, lines, strict=True):
+        state = new_game(GameConfig.from_dict(task["config"]))
+        own = [ExpertBot(k, iterations=12, weights=net, reuse=False) for k in range(state.n)]
+        hand = [ExpertBot(k, iterations=12, weights=net, reuse=False, mix=1.0)
+                for k in range(state.n)]
+        while not state.is_over:
+            p = state.current_player
+            assert p is not None
+            code = own[p].choose_code(state)
+            if state.n == 3:  # the count it never saw: the hand-made values alone
+                assert hand[p].choose_code(state) == code
+            state.apply_code(code)
+        assert line["record"]["actions"] == state.record()["actions"]
+
+
 def test_the_self_play_constants_are_the_bots() -> None:
     bot = ExpertBot(0, iterations=1, weights=Net.new((4,), seed=0))
     assert (T.C_PUCT, T.FPU, T.ALPHA) == (bot.c, bot.fpu, bot.alpha)

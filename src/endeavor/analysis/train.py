@@ -114,7 +114,7 @@ from ..bots import Bot, make
 from ..bots.endgame import BUDGET as EXACT_BUDGET
 from ..bots.evaluate import search_values
 from ..bots.evaluate import values as heuristic_values
-from ..bots.expert import END, ExpertBot, Node, load_net
+from ..bots.expert import END, ExpertBot, Node, load_net, mix_for
 from ..bots.expert import MIX as EXPERT_MIX
 from ..bots.mcts import exact_answer, follow_forced, frame_holds, margin_frame
 from ..bots.net import DEFAULT_HIDDEN, Net, NetError
@@ -444,6 +444,8 @@ class _Game:
         self.done = 0
         self.center: list[float] = []
         self.weight: list[float] = []
+        #: the network's mix in the search under way (the bot's: :func:`mix_for`)
+        self.mix = EXPERT_MIX
         self.over = False
         self.advance()
 
@@ -512,6 +514,7 @@ class _Game:
     def _start_search(self, seat: Mapping[str, Any], p: int) -> None:
         key = str(seat["net"])
         self.key = key
+        self.mix = mix_for(self.nets[key], self.n)
         self.budget = int(seat["iterations"])
         self.done = 0
         self.noise = float(seat.get("noise", 0.0))
@@ -593,9 +596,10 @@ class _Game:
             self.cpu += time.process_time() - t0
 
     def blend(self, net: list[float], s: State) -> list[float]:
-        """``net`` mixed at :data:`~endeavor.bots.expert.MIX` with the hand-made search
-        values, as the bot's leaves are."""
-        k = EXPERT_MIX
+        """``net`` mixed with the hand-made search values at the bot's mix for this
+        network and player count (:func:`~endeavor.bots.expert.mix_for`), as the bot's
+        leaves are."""
+        k = self.mix
         hand = search_values(s, None, self.center, self.weight)
         return [(1.0 - k) * net[q] + k * hand[q] for q in range(self.n)]
 

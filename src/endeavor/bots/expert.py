@@ -96,6 +96,34 @@ _LOADED: dict[tuple[str, float, int], Net] = {}
 _KEEP = 8
 
 
+def trained_players(net: Net) -> frozenset[int] | None:
+    """The player counts of the games the network was trained on (its header's
+    ``training.settings.players``), or None when its header does not say (a network
+    made by hand)."""
+    training = net.header.get("training")
+    settings = training.get("settings") if isinstance(training, dict) else None
+    players = settings.get("players") if isinstance(settings, dict) else None
+    if not isinstance(players, list) or not players:
+        return None
+    counts = set()
+    for x in players:
+        if isinstance(x, bool) or not isinstance(x, int):
+            return None
+        counts.add(x)
+    return frozenset(counts)
+
+
+def mix_for(net: Net, players: int, mix: float = MIX) -> float:
+    """The hand-made search values' share in a leaf's value in a game of ``players``:
+    ``mix`` where the network was trained on games of that many players (or its header
+    does not say), else 1. A value head never trained on a player count knows nothing
+    of it: the search then takes the network's priors and ``hard``'s values (the
+    shipped network, trained on 2-player games, played 4-player games better so:
+    docs/bots.md, "The expert level")."""
+    trained = trained_players(net)
+    return mix if trained is None or players in trained else 1.0
+
+
 def weights_path() -> str:
     """The shipped weights file's path (it may not exist)."""
     return str(resources.files("endeavor.bots").joinpath(WEIGHTS))
@@ -215,6 +243,8 @@ class ExpertBot:
         self.mix = _number("mix", mix, 0.0, strict=False)
         if self.mix > 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix!r}")
+        #: the mix of the search under way (:func:`mix_for` the game's player count)
+        self._mix = self.mix
         if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
             raise ValueError(f"exact must be a whole number >= 0, not {exact!r}")
         self.exact = exact
@@ -330,7 +360,7 @@ class ExpertBot:
         """``net`` (win shares) mixed at :attr:`mix` with the hand-made search values of
         ``s`` (win share and glory margin, :func:`~.evaluate.search_values`, measured
         from the root's margins)."""
-        k = self.mix
+        k = self._mix
         if k <= 0.0:
             return net
         n = s.n
@@ -363,8 +393,9 @@ class ExpertBot:
         fpu = self.fpu
         sqrt = math.sqrt
         root = None
+        self._mix = mix_for(self.net, state.n, self.mix)
         # the network's values alone measure no margin (mix=0): nothing to keep close
-        center, weight = margin_frame(state) if self.mix > 0.0 else ([], [])
+        center, weight = margin_frame(state) if self._mix > 0.0 else ([], [])
         if self.reuse:
             kept = self._reused(state)
             if kept is not None and (not center or frame_holds(center, kept[1])):
@@ -491,4 +522,4 @@ def make_expert(seed: int = 0, **options: Any) -> ExpertBot:
 
 
 __all__ = ["DEFAULT_SECONDS", "ExpertBot", "OPTIONS", "WEIGHTS", "load_net", "make_expert",
-           "weights_path"]
+           "mix_for", "trained_players", "weights_path"]
