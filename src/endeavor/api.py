@@ -347,6 +347,7 @@ def stock_disc(s: State, p: PlayerId, t: TokenType) -> None:
     pl = s.players[p]
     pl.base_discs[t] += 1
     pl.attr[t] += 1
+    pl.changed()
 
 
 # =========================================================================== neutral colours
@@ -427,6 +428,7 @@ def replace_building(s: State, p: PlayerId, old: BuildingId, new: BuildingId) ->
     pl = s.players[p]
     k = next(k for k, b in enumerate(pl.buildings) if b == old and not pl.taken_circles >> k & 1)
     pl.buildings[k] = new
+    pl.changed()
     s.building_supply[old] += 1
     s.building_supply[new] -= 1
     _board.gain_icons(pl, BUILDINGS[old].icons, -1)
@@ -445,6 +447,7 @@ def spend_token(s: State, p: PlayerId, t: TokenType) -> None:
     pl = s.players[p]
     pl.brown_tokens[t] -= 1
     pl.attr[t] -= 1
+    pl.changed()
     s.spent[t] += 1
 
 
@@ -452,6 +455,7 @@ def lose_token(s: State, p: PlayerId, t: TokenType) -> None:
     """A token of ``p``'s mat (brown ``t < 4``, blue otherwise) leaves it for a place the
     caller decides (a module's tile, the board, another mat)."""
     pl = s.players[p]
+    pl.changed()
     if t < 4:
         pl.brown_tokens[t] -= 1
         pl.attr[t] -= 1
@@ -546,7 +550,7 @@ def lose_card(s: State, p: PlayerId, c: CardId) -> None:
         pl.gov = -1
     else:
         pl.cards.remove(c)
-    _board.gain_icons(pl, CARDS[c].icons, -1)
+    _board.gain_icons(pl, CARDS[c].icons, -1)  # (which counts the mat changed)
 
 
 def remove_card(s: State, c: CardId) -> None:

@@ -20,8 +20,9 @@ never write them.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
 from . import actions as A
@@ -123,6 +124,11 @@ def _has(codes: list[int], c: int) -> bool:
     return False
 
 
+#: the numbers of the mats' contents (:meth:`Player.version`): ``next`` is atomic, so
+#: threads never share one
+_VERSIONS: Final[Iterator[int]] = itertools.count(1)
+
+
 def _sync(into: list[Any], src: list[Any]) -> None:
     """Make the list ``into`` equal to ``src``, writing it only when it differs (a
     comparison of lists whose items are mostly the very same objects costs far less
@@ -138,10 +144,18 @@ class Player:
     (index = token type - 4); ``buildings`` the Seaside building types left to right with
     ``taken_circles`` a bitmask of taken activation circles; ``cards`` the cards in normal
     slots; ``gov`` the card in the free Governor slot (-1 if empty); ``aside`` the set-aside
-    Slavery cards."""
+    Slavery cards.
+
+    Every content of a mat's lists gets a number no other content gets
+    (:meth:`version`): a new mat and a copy get a new one, and so does every rule that
+    writes one of the lists, through :meth:`changed` (the numbers ``supply``,
+    ``harbor``, ``taken_circles`` and ``gov`` are not covered). A search whose scratch
+    positions change only through :meth:`State.apply_code` trusts them
+    (:meth:`State.copy_into` with ``marked=True``): two mats with the same number hold
+    the same lists, which need no comparison, and a mat copied gets its source's."""
 
     __slots__ = ("supply", "harbor", "attr", "brown_tokens", "base_discs", "blue", "buildings",
-                 "taken_circles", "cards", "gov", "aside")
+                 "taken_circles", "cards", "gov", "aside", "_ver")
 
     def __init__(self, discs: int = D.DISCS_PER_PLAYER) -> None:
         self.supply = discs
@@ -155,6 +169,8 @@ class Player:
         self.cards: list[int] = []
         self.gov = -1
         self.aside: list[int] = []
+        #: the number of the lists' content (:meth:`version`)
+        self._ver = next(_VERSIONS)
 
     def copy(self) -> Player:
         q = Player.__new__(Player)
@@ -169,13 +185,29 @@ class Player:
         q.cards = self.cards.copy()
         q.gov = self.gov
         q.aside = self.aside.copy()
+        q._ver = next(_VERSIONS)
         return q
 
-    def copy_into(self, other: Player) -> None:
+    def changed(self) -> None:
+        """The mat's lists have changed: a new :meth:`version` (every rule that writes
+        one of them calls it)."""
+        self._ver = next(_VERSIONS)
+
+    def version(self) -> int:
+        """The number of the content of the mat's lists: no other content has it."""
+        return self._ver
+
+    def copy_into(self, other: Player, marked: bool = False) -> None:
         """Make ``other`` an independent copy of this mat (as :meth:`copy` would),
-        reusing its lists: see :meth:`State.copy_into`."""
+        reusing its lists: see :meth:`State.copy_into`. ``marked``: trust
+        :meth:`version` (the same number, the same lists: only the numbers are copied;
+        otherwise ``other`` takes this mat's number)."""
         other.supply = self.supply
         other.harbor = self.harbor
+        if marked and other._ver == self._ver:
+            other.taken_circles = self.taken_circles
+            other.gov = self.gov
+            return
         # _sync inlined: a mat's lists are short, the call would be a good part of it
         if other.attr != self.attr:
             other.attr[:] = self.attr
@@ -193,6 +225,9 @@ class Player:
         other.gov = self.gov
         if other.aside != self.aside:
             other.aside[:] = self.aside
+        # the same lists now; without ``marked`` this mat's number may be out of date (a
+        # change by hand): a new one
+        other._ver = self._ver if marked else next(_VERSIONS)
 
     def level(self, attribute: AttributeId) -> int:
         """Build Level / Salary Level / Card Limit of a track."""
@@ -322,14 +357,19 @@ class State:
         s._marks = None
         return s
 
-    def copy_into(self, other: State) -> None:
+    def copy_into(self, other: State, marked: bool = False) -> None:
         """Make ``other`` an exact, independent copy of this state, as :meth:`copy`
         would make it, but reusing the lists ``other`` already has instead of allocating
         new ones: what it held before is overwritten, and afterwards it shares no
         mutable data with this state (changing either leaves the other as it was).
         Cheaper than :meth:`copy` for a search that scores many positions one after
         another on one scratch state; cheapest when ``other`` is a position of the same
-        game (any state will do). ``other`` must not be this state."""
+        game (any state will do). ``other`` must not be this state.
+
+        ``marked=True`` is for a search whose positions change only through
+        :meth:`apply_code` (never by hand) since they were made by :meth:`copy`: a
+        player's mat whose :meth:`Player.version` is that of ``other``'s holds the same
+        lists, which are not compared again."""
         if other is self:
             raise ValueError("copy_into needs another state to copy into")
         other.config = self.config
@@ -340,7 +380,15 @@ class State:
         theirs = other.players
         if len(theirs) == len(mine):
             for i in range(len(mine)):
-                mine[i].copy_into(theirs[i])
+                a = mine[i]
+                b = theirs[i]
+                if marked and b._ver == a._ver:  # Player.copy_into's first case, inlined
+                    b.supply = a.supply
+                    b.harbor = a.harbor
+                    b.taken_circles = a.taken_circles
+                    b.gov = a.gov
+                else:
+                    a.copy_into(b, marked)
         else:
             other.players = [p.copy() for p in mine]
         _sync(other.site_owner, self.site_owner)

@@ -45,8 +45,11 @@ REGION = {c: i for i, c in enumerate(D.REGION_CODES)}
 
 
 def _touch(s: State) -> None:
-    """After a hand-made change: forget cached legal actions; undo stops here."""
+    """After a hand-made change: forget cached legal actions; undo stops here; every
+    mat counts as changed (``Player.changed``)."""
     s._legal = None
+    for pl in s.players:
+        pl.changed()
     s._shm = None  # the Shields may have changed by hand
     s._marks = None
     snap = s.copy()

@@ -48,7 +48,7 @@ class.
 from __future__ import annotations
 
 import math
-import threading
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import data as D
@@ -420,12 +420,16 @@ class _SeatMemo:
     Abolition, its board glory, its mat (what the estimate reads of it) and its
     presence in the regions. The mat's four track scores and four blue tokens and the
     six regions' presence are kept as numbers of their own, not lists (nothing to
-    allocate, compared without a list comparison). Rewritten in place (:meth:`set`)
-    by the thread that owns it."""
+    allocate, compared without a list comparison). ``pver`` is the
+    :meth:`~endeavor.state.Player.version` of the mat it read: a search whose positions
+    change only through ``apply_code`` (``marked``) trusts it alone, and keeps no copy
+    of the mat's lists (``lists`` False: a plain call then finds no match). Rewritten
+    in place (:meth:`set`) by the thread that owns it."""
 
     __slots__ = ("tab", "w", "n", "ph", "rnd", "passed", "abolished", "gp", "supply",
                  "harbor", "taken", "gov", "a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
-                 "buildings", "cards", "aside", "p1", "p2", "p3", "p4", "p5", "p6", "value")
+                 "buildings", "cards", "aside", "p1", "p2", "p3", "p4", "p5", "p6", "value",
+                 "pver", "lists")
 
     def __init__(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
                  abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
@@ -433,19 +437,25 @@ class _SeatMemo:
         self.buildings = pl.buildings.copy()
         self.cards = pl.cards.copy()
         self.aside = pl.aside.copy()
+        self.lists = True
         self._take(tab, w, n, ph, rnd, passed, abolished, gp, pl, pres, base, value)
 
     def set(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
             abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
-            value: float) -> None:
+            value: float, marked: bool) -> None:
         """Make this the memo of another estimate (as a new one would be), reusing its
-        lists (each written only where it differs: cheaper than rewriting it)."""
-        if self.buildings != pl.buildings:
-            self.buildings[:] = pl.buildings
-        if self.cards != pl.cards:
-            self.cards[:] = pl.cards
-        if self.aside != pl.aside:
-            self.aside[:] = pl.aside
+        lists (each written only where it differs: cheaper than rewriting it); with
+        ``marked``, the mat's version stands for them (see the class)."""
+        if marked:
+            self.lists = False
+        else:
+            if self.buildings != pl.buildings:
+                self.buildings[:] = pl.buildings
+            if self.cards != pl.cards:
+                self.cards[:] = pl.cards
+            if self.aside != pl.aside:
+                self.aside[:] = pl.aside
+            self.lists = True
         self._take(tab, w, n, ph, rnd, passed, abolished, gp, pl, pres, base, value)
 
     def _take(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
@@ -464,6 +474,7 @@ class _SeatMemo:
         self.harbor = pl.harbor
         self.taken = pl.taken_circles
         self.gov = pl.gov
+        self.pver = pl.version()
         a = pl.attr
         self.a0 = a[0]
         self.a1 = a[1]
@@ -483,47 +494,61 @@ class _SeatMemo:
         self.value = value
 
     def matches(self, tab: _Tables, w: Weights, n: int, ph: int, rnd: int, passed: int,
-                abolished: bool, gp: int, pl: Player, pres: list[int], base: int) -> bool:
+                abolished: bool, gp: int, pl: Player, pres: list[int], base: int,
+                marked: bool) -> bool:
         if not (self.tab is tab and self.w is w and self.n == n and self.ph == ph
                 and self.rnd == rnd and self.passed == passed
                 and self.abolished == abolished and self.gp == gp
                 and self.supply == pl.supply and self.harbor == pl.harbor
                 and self.taken == pl.taken_circles and self.gov == pl.gov):
             return False
+        if marked:  # the same version, the same lists (and track scores, blue tokens)
+            return (self.pver == pl.version()
+                    and self.p1 == pres[base + 1] and self.p2 == pres[base + 2]
+                    and self.p3 == pres[base + 3] and self.p4 == pres[base + 4]
+                    and self.p5 == pres[base + 5] and self.p6 == pres[base + 6])
+        if not self.lists:
+            return False
         a = pl.attr
         b = pl.blue
-        return (self.a0 == a[0] and self.a1 == a[1] and self.a2 == a[2]
+        if not (self.a0 == a[0] and self.a1 == a[1] and self.a2 == a[2]
                 and self.a3 == a[3] and self.b0 == b[0] and self.b1 == b[1]
                 and self.b2 == b[2] and self.b3 == b[3]
                 and self.p1 == pres[base + 1] and self.p2 == pres[base + 2]
                 and self.p3 == pres[base + 3] and self.p4 == pres[base + 4]
                 and self.p5 == pres[base + 5] and self.p6 == pres[base + 6]
                 and self.buildings == pl.buildings and self.cards == pl.cards
-                and self.aside == pl.aside)
+                and self.aside == pl.aside):
+            return False
+        return True
 
 
 #: per thread, per seat, the last estimate :func:`evaluate` made there (each thread
-#: rewrites its own memos in place: no other thread sees them)
-_LOCAL: Final = threading.local()
+#: rewrites its own memos in place: no other thread sees them). A context variable: a
+#: thread starts with a context of its own, and reading one costs less than a
+#: ``threading.local``'s attribute
+_SEATS: Final[ContextVar[list[_SeatMemo | None] | None]] = ContextVar("endeavor_seat_memos",
+                                                                     default=None)
 
 
 def _seat_memos(n: int) -> list[_SeatMemo | None]:
     """This thread's seat memos (at least ``n``; None: nothing yet)."""
-    try:
-        seen: list[_SeatMemo | None] = _LOCAL.seats
-    except AttributeError:
+    seen = _SEATS.get()
+    if seen is None:
         seen = []
-        _LOCAL.seats = seen
+        _SEATS.set(seen)
     while len(seen) < n:
         seen.append(None)
     return seen
 
 
-def evaluate(state: State, w: Weights | None = None) -> list[float]:
+def evaluate(state: State, w: Weights | None = None, marked: bool = False) -> list[float]:
     """Estimated final glory per seat (index = seat): the glory now plus the expected
     value of the position by the end (see the module docstring), with the weights ``w``
     (default: the ruleset's, :func:`weights_for`). On a finished game it is exactly the
-    final scores."""
+    final scores. ``marked``: the state changes only through ``apply_code`` (a search's
+    scratch position), so the players' mats may be told unchanged by their
+    :meth:`~endeavor.state.Player.version` (the same numbers, fewer comparisons)."""
     s = state
     n = s.n
     rules = s.rules
@@ -581,7 +606,7 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
         # the mover's seat)
         memo = seen[p]
         if memo is not None and memo.matches(tab, w, n, ph, rnd, passed >> p & 1, abolished,
-                                             gp, pl, pres, base):
+                                             gp, pl, pres, base, marked):
             est[p] = memo.value
             continue
         a = pl.attr
@@ -727,7 +752,8 @@ def evaluate(state: State, w: Weights | None = None) -> list[float]:
             seen[p] = _SeatMemo(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl,
                                 pres, base, v)
         else:
-            memo.set(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres, base, v)
+            memo.set(tab, w, n, ph, rnd, passed >> p & 1, abolished, gp, pl, pres, base, v,
+                     marked)
     if not last:
         _add_governors(est, s, tab, w.gov)
         if s.ex:
@@ -852,7 +878,7 @@ def blend(wins: list[float], glory: list[float], center: list[float] | None = No
 
 def search_values(state: State, w: Weights | None = None,
                   center: list[float] | None = None,
-                  weight: list[float] | None = None) -> list[float]:
+                  weight: list[float] | None = None, marked: bool = False) -> list[float]:
     """What a search backs up from ``state``: ``3 n`` numbers, the seats' search values
     (``v[p]``, ``0 <= p < n``), their win shares (``v[n + p]``) and their expected final
     glory (``v[2 n + p]``).
@@ -877,11 +903,12 @@ def search_values(state: State, w: Weights | None = None,
     seat's values only with its own, but a shared scale keeps the UCT exploration
     alike for every seat). On a finished game the win shares are the real result
     (:func:`values`) and the glory the final scores; before, the win shares are
-    :func:`values`' estimates and the glory :func:`evaluate`'s."""
+    :func:`values`' estimates and the glory :func:`evaluate`'s (``marked``: as
+    :func:`evaluate`'s)."""
     if state.phase == PH_END:
         glory = [float(x) for x in glory_now(state)]
         return blend(_win_shares(glory), glory, center, weight)
-    return _search_estimates(state, evaluate(state, w), center, weight)
+    return _search_estimates(state, evaluate(state, w, marked), center, weight)
 
 
 def _search_estimates(state: State, est: list[float], center: list[float] | None,

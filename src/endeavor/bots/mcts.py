@@ -384,10 +384,10 @@ class MCTSBot:
             elif c is None:
                 c = s.copy()
             else:
-                s.copy_into(c)
+                s.copy_into(c, True)
             c.apply_code(code)
             follow_forced(c)
-            v = search_values(c, None, self._center, self._weight)
+            v = search_values(c, None, self._center, self._weight, True)
             rows.append((-v[p], i, code, v))
             done = c.is_over
             over.append(done)
@@ -486,6 +486,9 @@ class MCTSBot:
         settle = self.settle
         deepest = 0
         done = 0
+        # the position searched from, as the search's own copy (``state`` may have been
+        # changed by hand: its mats' numbers are not to be trusted, the copy's are)
+        base = state.copy()
         s = state.copy()  # the position of each iteration's path, copied into
         spare: list[State] = []  # scratch positions for the expansions (see _expand)
         # the tree and its scratch positions hold no reference cycles: the collector
@@ -504,7 +507,7 @@ class MCTSBot:
                             root, done / (now - start + 1e-9) * (deadline - now)))):
                         break
                 done += 1
-                state.copy_into(s)
+                base.copy_into(s, True)
                 node = root
                 path: list[tuple[_Node, int]] = []
                 while True:
@@ -557,6 +560,7 @@ class MCTSBot:
                     deepest = len(path)
         finally:
             if collecting:
+                _age_young()
                 gc.enable()
         self.last = Stats(done, time.perf_counter() - wall, deepest, self._nodes, self._evals,
                           reused)
@@ -577,6 +581,19 @@ class MCTSBot:
         if kid is None:
             return None
         return cast(_Node, kid), center, weight
+
+
+def _age_young() -> None:
+    """Move every object the collector tracks as young to its oldest generation, without
+    walking them (``gc.freeze`` then ``gc.unfreeze``): after a search, the young
+    generation holds its whole tree and scratch positions, allocated with the collector
+    at rest, which the first allocation afterwards would otherwise walk, and again in
+    the middle generation, although none of them is garbage in a cycle (what is not kept
+    is freed by its reference count). Not where something else has frozen objects (the
+    web app does, at its start): unfreezing would undo that."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
 
 
 def settled(root: Any, more: float) -> bool:

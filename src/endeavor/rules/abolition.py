@@ -45,6 +45,7 @@ def abolish(s: State) -> None:
         for c in pl.cards:
             if _CARD_DECK[c] == D.SLAVERY_DECK:
                 pl.aside.append(c)
+                pl.changed()
                 icons = _CARD_ICONS[c]
                 a = pl.attr
                 for k in range(4):
@@ -53,6 +54,7 @@ def abolish(s: State) -> None:
             else:
                 keep.append(c)
         pl.cards = keep
+        pl.changed()
     deck = s.decks[D.SLAVERY_DECK]
     left = len(deck)
     s.removed.extend(deck)

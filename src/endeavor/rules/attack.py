@@ -252,6 +252,7 @@ class Casualty(DecisionType):
             pl.supply -= 1
             pl.base_discs[arg] += 1
             pl.attr[arg] += 1
+            pl.changed()
 
     def why_not(self, s: State, f: Frame, action: Action) -> Message:
         return not_now(action)

@@ -30,6 +30,7 @@ _CARD_ICONS: Final = tuple(c.icons for c in D.CARDS)
 # --------------------------------------------------------------------------- tokens, icons
 def gain_token(s: State, pl: Player, t: int) -> None:
     """A Trade token joins a mat: brown at its track base (+1 there), blue in the Harbor."""
+    pl.changed()
     if t < 4:
         pl.brown_tokens[t] += 1
         pl.attr[t] += 1
@@ -39,6 +40,7 @@ def gain_token(s: State, pl: Player, t: int) -> None:
 
 def gain_icons(pl: Player, icons: tuple[int, int, int, int], sign: int) -> None:
     """Tracks follow the icons held: ``sign`` +1 gains, -1 loses ``icons``."""
+    pl.changed()
     a = pl.attr
     for k in range(4):
         if icons[k]:
@@ -225,7 +227,7 @@ def open_region(s: State, r: int) -> None:
         pl.gov = g
     else:
         pl.cards.append(g)
-    gain_icons(pl, _CARD_ICONS[g], 1)
+    gain_icons(pl, _CARD_ICONS[g], 1)  # (which counts the mat changed)
     if s.ev is not None:
         s.emit_later("governor", w, _governor_message, w, r, g, s.rules.token_names)
 

@@ -455,6 +455,7 @@ class Classic(Rules):
         s.crown = rng.randrange(config.players)
         for pl in s.players:
             pl.buildings.append(D.CLASSIC_START_BUILDING)
+            pl.changed()
 
     # ------------------------------------------------------------------ rule seams
     def after_pass(self, s: State, p: int) -> None:

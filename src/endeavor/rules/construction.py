@@ -71,6 +71,7 @@ def build(s: State, p: int, b: int) -> None:
     pl = s.players[p]
     s.building_supply[b] -= 1
     pl.buildings.append(b)
+    pl.changed()
     icons = D.BUILDINGS[b].icons
     a = pl.attr
     for k in range(4):
@@ -204,6 +205,7 @@ class StartTile(DecisionType):
         pl = s.players[f[1]]
         b = c & A.ARG
         pl.buildings.append(b)
+        pl.changed()
         pl.taken_circles = 1
         pl.supply -= 1
         icons = D.BUILDINGS[b].icons

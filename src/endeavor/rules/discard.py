@@ -131,6 +131,7 @@ def discard(s: State, p: int, c: int) -> None:
     Governor leaves the game, any other card goes to the face-up discard pile."""
     pl = s.players[p]
     pl.cards.remove(c)
+    pl.changed()
     icons = _CARD_ICONS[c]
     a = pl.attr
     for k in range(4):
@@ -153,6 +154,7 @@ def begin(s: State, p: int) -> None:
         for c in pl.cards:  # takes a Governor, never worse
             if _GOV[c]:
                 pl.cards.remove(c)
+                pl.changed()
                 pl.gov = c
                 if s.ev is not None:
                     s.emit_later("slot", p, _slot_message, p, c)
@@ -237,6 +239,7 @@ class GovernorSlot(DecisionType):
         if arg != A.NONE_ARG:
             pl.cards.remove(arg)
             pl.gov = arg
+        pl.changed()
         if over_card_limit(s, p):
             s.stack.append((F_DISCARD, p))
 

@@ -74,6 +74,7 @@ def gain_card(s: State, p: int, c: int, bonus_ok: bool) -> None:
     abolishes Slavery the first time it comes into a hand (R17)."""
     pl = s.players[p]
     pl.cards.append(c)
+    pl.changed()
     icons = _CARD_ICONS[c]
     a = pl.attr
     for k in range(4):

@@ -421,6 +421,7 @@ class ActionChoice(DecisionType):
             return
         # V_USE
         pl.blue[arg - 4] -= 1
+        pl.changed()
         s.spent[arg] += 1
         mode, k1, k2 = D.TOKEN_ACTIONS[arg - 4]
         src = SRC_TOKEN + arg
