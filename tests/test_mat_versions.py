@@ -80,14 +80,3 @@ def test_marked_copies_are_exact(config: dict[str, Any]) -> None:
         _same(scratch, other)
         state.apply_code(rng.choice(codes))
 
-
-def test_a_hand_made_change_is_seen_by_a_plain_copy() -> None:
-    """Without ``marked`` every mat is compared: a change made by hand (which counts
-    nothing) is copied too."""
-    state = new_game(GameConfig(players=3, seed=2))
-    scratch = state.copy()
-    state.copy_into(scratch)
-    state.players[1].attr[2] += 3
-    state.copy_into(scratch)
-    assert scratch.players[1].attr == state.players[1].attr
-    _same(state, scratch)
