@@ -45,7 +45,6 @@ def abolish(s: State) -> None:
         for c in pl.cards:
             if _CARD_DECK[c] == D.SLAVERY_DECK:
                 pl.aside.append(c)
-                pl.changed()
                 icons = _CARD_ICONS[c]
                 a = pl.attr
                 for k in range(4):
