@@ -500,27 +500,22 @@ class _SeatMemo:
                 and self.rnd == rnd and self.passed == passed
                 and self.abolished == abolished and self.gp == gp
                 and self.supply == pl.supply and self.harbor == pl.harbor
-                and self.taken == pl.taken_circles and self.gov == pl.gov):
+                and self.taken == pl.taken_circles and self.gov == pl.gov
+                and self.p1 == pres[base + 1] and self.p2 == pres[base + 2]
+                and self.p3 == pres[base + 3] and self.p4 == pres[base + 4]
+                and self.p5 == pres[base + 5] and self.p6 == pres[base + 6]):
             return False
         if marked:  # the same version, the same lists (and track scores, blue tokens)
-            return (self.pver == pl.version()
-                    and self.p1 == pres[base + 1] and self.p2 == pres[base + 2]
-                    and self.p3 == pres[base + 3] and self.p4 == pres[base + 4]
-                    and self.p5 == pres[base + 5] and self.p6 == pres[base + 6])
+            return self.pver == pl.version()
         if not self.lists:
             return False
         a = pl.attr
         b = pl.blue
-        if not (self.a0 == a[0] and self.a1 == a[1] and self.a2 == a[2]
+        return (self.a0 == a[0] and self.a1 == a[1] and self.a2 == a[2]
                 and self.a3 == a[3] and self.b0 == b[0] and self.b1 == b[1]
                 and self.b2 == b[2] and self.b3 == b[3]
-                and self.p1 == pres[base + 1] and self.p2 == pres[base + 2]
-                and self.p3 == pres[base + 3] and self.p4 == pres[base + 4]
-                and self.p5 == pres[base + 5] and self.p6 == pres[base + 6]
                 and self.buildings == pl.buildings and self.cards == pl.cards
-                and self.aside == pl.aside):
-            return False
-        return True
+                and self.aside == pl.aside)
 
 
 #: per thread, per seat, the last estimate :func:`evaluate` made there (each thread
